@@ -1,0 +1,54 @@
+"""Time enters the core only through the payload ("now") or an injected clock."""
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+from typing import Callable, Optional
+from zoneinfo import ZoneInfo
+
+Clock = Callable[[], datetime]
+
+
+def parse_now(value: Optional[str], clock: Optional[Clock] = None) -> datetime:
+    """An aware UTC datetime from an ISO string, else from the clock; never a bare now()."""
+    if value:
+        dt = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        if dt.tzinfo is None:
+            dt = dt.replace(tzinfo=timezone.utc)
+        return dt.astimezone(timezone.utc)
+    if clock is None:
+        raise ValueError("no 'now' in the payload and no clock injected")
+    return clock().astimezone(timezone.utc)
+
+
+def iso(dt: datetime) -> str:
+    return dt.astimezone(timezone.utc).isoformat()
+
+
+def local_today(now: datetime, tz_name: str) -> date:
+    """The traveller's calendar day (relative dates resolve against it)."""
+    try:
+        tz = ZoneInfo(tz_name or "UTC")
+    except Exception:  # noqa: BLE001 - unknown zone names fall back to UTC
+        tz = ZoneInfo("UTC")
+    return now.astimezone(tz).date()
+
+
+class FrozenClock:
+    """A clock for tests and the harness; ``advance`` moves it forward."""
+
+    def __init__(self, start: datetime):
+        if start.tzinfo is None:
+            start = start.replace(tzinfo=timezone.utc)
+        self._now = start
+
+    def __call__(self) -> datetime:
+        return self._now
+
+    def advance(self, **kwargs: float) -> datetime:
+        from datetime import timedelta
+
+        self._now = self._now + timedelta(**kwargs)
+        return self._now
+
+    def set(self, when: datetime) -> None:
+        self._now = when

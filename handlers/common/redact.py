@@ -1,0 +1,55 @@
+"""Redaction: approval tokens and payment data never reach storage, logs or an LLM."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# Approval tokens TripDesk issues look like ``tdk_apv_<43 url-safe chars>``.
+TOKEN_RE = re.compile(r"tdk_apv_[A-Za-z0-9_\-]{8,}")
+# Anything a person might paste that looks like a token or secret: key=value forms and card numbers.
+TOKEN_ASSIGN_RE = re.compile(
+    r"(?i)\b(approval[_ ]?token|token|api[_ ]?key|secret|password|cvv|cvc)\s*[:=]\s*['\"]?[^\s'\",;]+"
+)
+CARD_RE = re.compile(r"\b(?:\d[ -]?){13,19}\b")
+SENSITIVE_KEYS = {
+    "approval_token",
+    "token",
+    "api_key",
+    "password",
+    "secret",
+    "card_number",
+    "cvv",
+    "cvc",
+    "authorization",
+}
+MASK = "[REDACTED]"
+
+
+def redact_text(text: str) -> str:
+    if not isinstance(text, str) or not text:
+        return text
+    text = TOKEN_RE.sub(MASK, text)
+    text = TOKEN_ASSIGN_RE.sub(lambda m: f"{m.group(1)}={MASK}", text)
+    text = CARD_RE.sub(MASK, text)
+    return text
+
+
+def redact(value: Any) -> Any:
+    """A deep copy of ``value`` with sensitive keys masked and token-looking strings removed."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if isinstance(k, str) and k.lower() in SENSITIVE_KEYS and v not in (None, ""):
+                out[k] = MASK
+            else:
+                out[k] = redact(v)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [redact(v) for v in value]
+    if isinstance(value, str):
+        return redact_text(value)
+    return value
+
+
+def contains_token_like(text: str) -> bool:
+    return bool(isinstance(text, str) and (TOKEN_RE.search(text) or TOKEN_ASSIGN_RE.search(text)))

@@ -1,0 +1,112 @@
+"""Persistence behind protocols (SPEC §E.2); in-memory versions for tests and the harness.
+
+Saves are versioned: ``save(trip_id, doc, expected_version=n)`` raises ``StaleVersion``
+when the stored version is not ``n``; the caller reloads and retries (no lost update).
+A successful save stores ``doc["version"] = n + 1`` and returns the new version.
+"""
+from __future__ import annotations
+
+import copy
+import threading
+from typing import Any, Dict, List, Optional, Protocol
+
+from .defaults import DEFAULT_DEVELOPER_PROMPT, DEFAULT_SYSTEM_PROMPT, DEFAULT_TOOLS
+
+
+class StaleVersion(Exception):
+    """The document changed since it was loaded."""
+
+
+class TripIntentStore(Protocol):
+    def get(self, trip_id: str) -> Optional[Dict[str, Any]]: ...
+
+    def save(self, trip_id: str, doc: Dict[str, Any], expected_version: Optional[int] = None) -> int: ...
+
+
+class ToolDefinitionsStore(Protocol):
+    def get_tools(self, registry_key: str = "default") -> List[Dict[str, Any]]: ...
+
+    def get_system_prompt(self, registry_key: str = "default") -> str: ...
+
+    def get_developer_prompt(self, registry_key: str = "default") -> str: ...
+
+
+class KeyValueStore(Protocol):
+    """State for the sandbox supplier (offers, holds, orders, inventory, idempotency keys)."""
+
+    def get(self, key: str) -> Optional[Dict[str, Any]]: ...
+
+    def put(self, key: str, value: Dict[str, Any]) -> None: ...
+
+    def put_if_absent(self, key: str, value: Dict[str, Any]) -> bool: ...
+
+    def incr(self, key: str, amount: int, *, floor: Optional[int] = None, initial: int = 0) -> Optional[int]: ...
+
+
+class InMemoryTripStore:
+    def __init__(self) -> None:
+        self._docs: Dict[str, Dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, trip_id: str) -> Optional[Dict[str, Any]]:
+        with self._lock:
+            doc = self._docs.get(trip_id)
+            return copy.deepcopy(doc) if doc is not None else None
+
+    def save(self, trip_id: str, doc: Dict[str, Any], expected_version: Optional[int] = None) -> int:
+        with self._lock:
+            current = self._docs.get(trip_id)
+            current_version = int(current.get("version", 0)) if current else 0
+            if expected_version is not None and expected_version != current_version:
+                raise StaleVersion(f"trip {trip_id}: expected version {expected_version}, found {current_version}")
+            stored = copy.deepcopy(doc)
+            stored["version"] = current_version + 1
+            self._docs[trip_id] = stored
+            doc["version"] = stored["version"]
+            return stored["version"]
+
+
+class InMemoryToolStore:
+    def __init__(self, tools: Optional[List[Dict[str, Any]]] = None) -> None:
+        self._tools = copy.deepcopy(tools if tools is not None else DEFAULT_TOOLS)
+
+    def get_tools(self, registry_key: str = "default") -> List[Dict[str, Any]]:
+        return copy.deepcopy([t for t in self._tools if t.get("enabled", True)])
+
+    def get_system_prompt(self, registry_key: str = "default") -> str:
+        return DEFAULT_SYSTEM_PROMPT
+
+    def get_developer_prompt(self, registry_key: str = "default") -> str:
+        return DEFAULT_DEVELOPER_PROMPT
+
+
+class InMemoryKeyValueStore:
+    def __init__(self) -> None:
+        self._data: Dict[str, Dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Optional[Dict[str, Any]]:
+        with self._lock:
+            v = self._data.get(key)
+            return copy.deepcopy(v) if v is not None else None
+
+    def put(self, key: str, value: Dict[str, Any]) -> None:
+        with self._lock:
+            self._data[key] = copy.deepcopy(value)
+
+    def put_if_absent(self, key: str, value: Dict[str, Any]) -> bool:
+        with self._lock:
+            if key in self._data:
+                return False
+            self._data[key] = copy.deepcopy(value)
+            return True
+
+    def incr(self, key: str, amount: int, *, floor: Optional[int] = None, initial: int = 0) -> Optional[int]:
+        """Atomically add ``amount`` to an integer counter; refuse (None) if it would go below ``floor``."""
+        with self._lock:
+            cur = int(self._data.get(key, {"n": initial})["n"])
+            new = cur + amount
+            if floor is not None and new < floor:
+                return None
+            self._data[key] = {"n": new}
+            return new
