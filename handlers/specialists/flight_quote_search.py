@@ -1,0 +1,61 @@
+"""flight_quote_search: offers for one segment, filtered by the traveller's flight preferences."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Dict, List
+
+from handlers.common.types import ok
+from handlers.supplier import summarize_offer
+
+from . import SELF_TEST_NOW, SpecialistTool, require, self_test_deps
+
+
+def _code(place: Any) -> str:
+    return (place.get("code") if isinstance(place, dict) else place) or ""
+
+
+def _keep(summary: Dict[str, Any], args: Dict[str, Any]) -> bool:
+    max_stops = args.get("max_stops")
+    if max_stops is not None and summary["stops"] > int(max_stops):
+        return False
+    airlines = {a.upper() for a in args.get("airlines") or []}
+    if airlines and summary["carrier"] not in airlines:
+        return False
+    window = args.get("depart_time_window") or {}
+    local = summary["depart_at"][11:16]  # "HH:MM" in the origin's local time
+    return window.get("from", "00:00") <= local <= window.get("to", "23:59")
+
+
+class FlightQuoteSearch(SpecialistTool):
+    name = "flight_quote_search"
+
+    def execute(self, payload: Dict[str, Any], args: Dict[str, Any], now: datetime) -> Dict[str, Any]:
+        require(args, "segment_id", "origin", "destination", "depart_date", "passengers")
+        found = self.deps.supplier.search_flights(
+            origin=_code(args["origin"]),
+            destination=_code(args["destination"]),
+            depart_date=args["depart_date"],
+            passengers=args["passengers"],
+            cabin=args.get("cabin") or "economy",
+            now=now,
+        )
+        offers: List[Dict[str, Any]] = []
+        for offer in found:
+            summary = summarize_offer(offer)
+            if _keep(summary, args):
+                offers.append({**offer, "summary": summary})
+        return ok(payload, {"segment_id": args["segment_id"], "offers": offers, "count": len(offers)})
+
+    @classmethod
+    def run_tests(cls) -> None:
+        tool = cls(self_test_deps())
+        args = {"segment_id": "s1", "origin": {"code": "EWR"}, "destination": {"code": "DEN"},
+                "depart_date": "2027-01-30", "passengers": {"adults": 2}}
+        result = tool.run({"args": args, "now": SELF_TEST_NOW.isoformat()})
+        out = result["output"]
+        assert result["success"] and out["count"] == len(out["offers"]) > 0, out
+        assert {"carrier", "total", "stops", "red_eye"} <= set(out["offers"][0]["summary"])
+        nonstop = tool.run({"args": {**args, "max_stops": 0}, "now": SELF_TEST_NOW.isoformat()})["output"]
+        assert all(o["summary"]["stops"] == 0 for o in nonstop["offers"])
+        missing = tool.run({"args": {"segment_id": "s1"}, "now": SELF_TEST_NOW.isoformat()})
+        assert not missing["success"] and missing["output"]["error"]["code"] == "invalid_arguments"

@@ -1,0 +1,46 @@
+"""hotel_quote_search: rates for one stay, filtered by minimum stars and refundability."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Dict, List
+
+from handlers.common.types import ok
+from handlers.supplier import summarize_rate
+
+from . import SELF_TEST_NOW, SpecialistTool, require, self_test_deps
+
+
+class HotelQuoteSearch(SpecialistTool):
+    name = "hotel_quote_search"
+
+    def execute(self, payload: Dict[str, Any], args: Dict[str, Any], now: datetime) -> Dict[str, Any]:
+        require(args, "stay_id", "location_code", "check_in", "check_out", "rooms", "guests_per_room")
+        found = self.deps.supplier.search_hotels(
+            location_code=args["location_code"],
+            check_in=args["check_in"],
+            check_out=args["check_out"],
+            rooms=int(args["rooms"]),
+            guests_per_room=int(args["guests_per_room"]),
+            now=now,
+        )
+        min_stars = int(args.get("min_stars") or 0)
+        refundable_only = bool(args.get("refundable_only"))
+        rates: List[Dict[str, Any]] = []
+        for rate in found:
+            summary = summarize_rate(rate)
+            if summary["stars"] >= min_stars and (summary["refundable"] or not refundable_only):
+                rates.append({**rate, "summary": summary})
+        return ok(payload, {"stay_id": args["stay_id"], "rates": rates, "count": len(rates)})
+
+    @classmethod
+    def run_tests(cls) -> None:
+        tool = cls(self_test_deps())
+        args = {"stay_id": "h1", "location_code": "DEN", "check_in": "2027-01-30", "check_out": "2027-02-02",
+                "rooms": 2, "guests_per_room": 2}
+        out = tool.run({"args": args, "now": SELF_TEST_NOW.isoformat()})["output"]
+        assert out["count"] == len(out["rates"]) > 0 and out["stay_id"] == "h1", out
+        assert out["rates"][0]["summary"]["nights"] == 3
+        picky = tool.run({"args": {**args, "min_stars": 4, "refundable_only": True},
+                          "now": SELF_TEST_NOW.isoformat()})["output"]
+        assert all(r["summary"]["stars"] >= 4 and r["summary"]["refundable"] for r in picky["rates"])
+        assert picky["count"] < out["count"]

@@ -1,0 +1,173 @@
+"""policy_and_risk_check: a bundle against the organisation's travel policy and common travel risks.
+
+Blocking findings stop a hold (the Reducer refuses it); warnings are shown and the traveller
+may go on. Every finding has a stable ``code`` and a message a traveller can read. Policy comes
+from ``org.policy`` (the host's record) over the ``policy`` argument, over ``DEFAULT_POLICY``.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any, Dict, List, Optional
+
+from handlers.common.clock import iso
+from handlers.common.defaults import DEFAULT_POLICY
+from handlers.common.types import ok
+from handlers.supplier.money import amount, money
+
+from . import SELF_TEST_NOW, SpecialistTool, require
+
+CABIN_ORDER = ("economy", "premium_economy", "business", "first")
+EXPIRY_WARNING = timedelta(minutes=15)
+DEPARTURE_SOON = timedelta(hours=24)
+SHORT_HOLD_MINUTES = 120
+
+
+class Findings:
+    def __init__(self) -> None:
+        self.blocking: List[Dict[str, str]] = []
+        self.warnings: List[Dict[str, str]] = []
+
+    def block(self, code: str, message: str) -> None:
+        self.blocking.append({"code": code, "message": message})
+
+    def warn(self, code: str, message: str) -> None:
+        self.warnings.append({"code": code, "message": message})
+
+
+def _hm(minutes: int) -> str:
+    return f"{minutes // 60}h{minutes % 60:02d}m"
+
+
+def allowed_cabin(policy: Dict[str, Any], hours: float) -> Optional[str]:
+    for rule in sorted(policy.get("cabin_by_flight_hours") or [], key=lambda r: r["max_hours"]):
+        if hours <= rule["max_hours"]:
+            return rule["cabin"]
+    return None
+
+
+def _check_flight(f: Dict[str, Any], policy: Dict[str, Any], now: datetime, out: Findings) -> None:
+    s, label = f["summary"], f"{f['summary'].get('origin', '')}→{f['summary'].get('destination', '')}".strip("→")
+    label = label or f.get("segment_id", "flight")
+    cabin = allowed_cabin(policy, s["duration_minutes"] / 60)
+    if cabin and CABIN_ORDER.index(s["cabin"]) > CABIN_ORDER.index(cabin):
+        out.block("cabin_above_policy", f"{label}: {s['cabin'].replace('_', ' ')} is above the "
+                                        f"{cabin.replace('_', ' ')} your policy allows for a {_hm(s['duration_minutes'])} flight.")
+    low, high = policy.get("min_connection_minutes"), policy.get("max_connection_minutes")
+    for c in s.get("connections") or []:
+        if low is not None and c["minutes"] < low:
+            out.block("connection_too_short", f"{label}: only {_hm(c['minutes'])} to connect in {c['airport']} "
+                                              f"(policy minimum {_hm(low)}).")
+        elif high is not None and c["minutes"] > high:
+            out.warn("long_connection", f"{label}: a {_hm(c['minutes'])} wait in {c['airport']}.")
+    if s["red_eye"]:
+        if policy.get("red_eye_allowed", True):
+            out.warn("red_eye", f"{label} flies overnight (red-eye).")
+        else:
+            out.block("red_eye", f"{label} flies overnight and your policy does not allow red-eyes.")
+    if datetime.fromisoformat(s["depart_at"]) - now < DEPARTURE_SOON:
+        out.warn("departure_soon", f"{label} leaves within 24 hours: holds will be short and must be paid quickly.")
+
+
+def _check_hotel(h: Dict[str, Any], policy: Dict[str, Any], out: Findings) -> None:
+    s = h["summary"]
+    cap = policy.get("hotel_nightly_cap")
+    if cap is not None and money(s["nightly_max"]) > money(cap):
+        out.block("hotel_over_cap", f"{s['hotel_name']}: {s['nightly_max']} {s['currency']} a night is above the "
+                                    f"policy cap of {amount(cap)}.")
+    if s.get("refundable_until"):
+        out.warn("hotel_cancellation_deadline", f"{s['hotel_name']}: free cancellation ends {s['refundable_until']}.")
+
+
+def _check_items(items: List[Dict[str, Any]], now: datetime, out: Findings) -> None:
+    """What every offer and rate share: price expiry, and whether and how long it can be held."""
+    for item in items:
+        s = item["summary"]
+        name = s.get("hotel_name") or s.get("carrier_name") or "an item"
+        expires = datetime.fromisoformat(s["expires_at"]) if s.get("expires_at") else None
+        if expires and expires <= now:
+            out.block("offer_expired", f"The price for {name} has expired; search again.")
+        elif expires and expires - now < EXPIRY_WARNING:
+            out.warn("offer_expiring", f"The price for {name} expires at {iso(expires)}; hold soon.")
+        if s.get("holdable") is False:
+            out.block("not_holdable", f"{name} must be paid at once and cannot be held for approval.")
+            continue
+        if s.get("max_hold_minutes") is not None and s["max_hold_minutes"] < SHORT_HOLD_MINUTES:
+            out.warn("short_hold", f"{name} can be held for only {_hm(s['max_hold_minutes'])}: "
+                                   "the approver must act quickly.")
+        if "price_guarantee_minutes" in s and s["price_guarantee_minutes"] is None:
+            out.warn("no_price_guarantee", f"The price of {name} is not guaranteed while held; it may change "
+                                           "before purchase.")
+        elif s.get("price_guarantee_minutes") and s["price_guarantee_minutes"] < (s.get("max_hold_minutes") or 0):
+            out.warn("price_guarantee_shorter_than_hold", f"The price of {name} is guaranteed for "
+                                                          f"{_hm(s['price_guarantee_minutes'])} of the hold; "
+                                                          "after that it may change.")
+
+
+def check(*, bundle: Dict[str, Any], policy: Dict[str, Any], constraints: Dict[str, Any],
+          now: datetime) -> Dict[str, Any]:
+    out = Findings()
+    flights, hotels = bundle.get("flights") or [], bundle.get("hotels") or []
+    total, currency = money(bundle.get("total") or 0), bundle.get("currency") or policy.get("currency")
+    for f in flights:
+        _check_flight(f, policy, now, out)
+    for h in hotels:
+        _check_hotel(h, policy, out)
+    _check_items(flights + hotels, now, out)
+    refundable_gaps = [i["summary"].get("hotel_name") or i["summary"].get("carrier_name")
+                       for i in flights + hotels if not i["summary"]["refundable"]]
+    if policy.get("refundable_required") and refundable_gaps:
+        out.block("refundable_required", "Your policy requires refundable bookings; not refundable: "
+                                         + ", ".join(refundable_gaps) + ".")
+    wanted = constraints.get("refundable_preference") or "either"
+    wanted_gaps = [i for kind, group in (("flight", flights), ("hotel", hotels)) if wanted in (kind, "all")
+                   for i in group if not i["summary"]["refundable"]]
+    if wanted_gaps:
+        out.warn("not_refundable", f"You asked for refundable {'bookings' if wanted == 'all' else wanted + 's'}; "
+                                   f"{len(wanted_gaps)} item(s) in this bundle are not.")
+    if policy.get("budget_per_trip") is not None and total > money(policy["budget_per_trip"]):
+        out.block("over_policy_budget", f"{amount(total)} {currency} is above the policy budget of "
+                                        f"{amount(policy['budget_per_trip'])} per trip.")
+    if constraints.get("budget_total") and total > money(constraints["budget_total"]):
+        out.warn("over_budget", f"{amount(total)} {currency} is over your budget of {amount(constraints['budget_total'])}.")
+    if policy.get("currency") and currency and currency != policy["currency"]:
+        out.warn("currency_mismatch", f"Prices are in {currency}; your policy is set in {policy['currency']}.")
+    _approval(total, currency, policy, out)
+    return {"bundle_id": bundle.get("bundle_id"), "ok": not out.blocking, "blocking": out.blocking,
+            "warnings": out.warnings, "checked_at": iso(now)}
+
+
+def _approval(total: Decimal, currency: str, policy: Dict[str, Any], out: Findings) -> None:
+    rules = policy.get("rules") or {}
+    threshold = money(policy.get("approval_threshold") or 0)
+    auto_below = rules.get("auto_approve_below")
+    if auto_below is not None and total < money(auto_below):
+        return
+    if rules.get("require_user_approval_to_purchase", True) or total > threshold:
+        out.warn("approval_required", f"Buying this {amount(total)} {currency} trip needs an approver's yes.")
+
+
+class PolicyAndRiskCheck(SpecialistTool):
+    name = "policy_and_risk_check"
+
+    def execute(self, payload: Dict[str, Any], args: Dict[str, Any], now: datetime) -> Dict[str, Any]:
+        require(args, "bundle")
+        policy = {**DEFAULT_POLICY, **(args.get("policy") or {}), **((payload.get("org") or {}).get("policy") or {})}
+        return ok(payload, check(bundle=args["bundle"], policy=policy, constraints=args.get("constraints") or {}, now=now))
+
+    @classmethod
+    def run_tests(cls) -> None:
+        flight = {"segment_id": "s1", "offer_id": "o1", "summary": {
+            "origin": "EWR", "destination": "LHR", "carrier_name": "United", "cabin": "business",
+            "duration_minutes": 420, "stops": 1, "connections": [{"airport": "BOS", "minutes": 30}],
+            "red_eye": True, "refundable": False, "depart_at": "2027-01-30T21:30:00-05:00",
+            "expires_at": "2026-12-01T19:05:00+00:00", "holdable": True}}
+        bundle = {"bundle_id": "B1", "total": "900.00", "currency": "USD", "flights": [flight], "hotels": []}
+        now = SELF_TEST_NOW.isoformat()
+        out = cls().run({"args": {"bundle": bundle}, "now": now, "org": {"policy": {}}})["output"]
+        codes = {f["code"] for f in out["blocking"]}
+        assert out["ok"] is False and {"cabin_above_policy", "connection_too_short"} <= codes, out
+        assert {"red_eye", "offer_expiring", "approval_required"} <= {w["code"] for w in out["warnings"]}
+        fine = {**flight, "summary": {**flight["summary"], "cabin": "economy", "connections": [], "stops": 0}}
+        out = cls().run({"args": {"bundle": {**bundle, "flights": [fine]}}, "now": now})["output"]
+        assert out["ok"] is True and out["blocking"] == [], out

@@ -1,0 +1,176 @@
+"""Hotel rates for one stay: a stable set of hotels per city, priced per night.
+
+The hotels of a city depend only on the seed and the city (a traveller who searches twice sees
+the same hotels); their rates depend on the stay, the party and the day of the search.
+"""
+from __future__ import annotations
+
+import math
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+from typing import Any, Dict, List
+from zoneinfo import ZoneInfo
+
+from handlers.common import geo
+from handlers.common.clock import iso
+
+from .money import amount, money
+from .pricing import advance_factor, hotel_night_factor, season_factor
+from .seeded import rng, short_id, unit
+
+STAR_SPREAD = (2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 1, 3)
+NIGHTLY_BY_STARS = {1: 65, 2: 95, 3: 145, 4: 225, 5: 390}
+NAME_PARTS = {
+    1: ("Budget Inn", "City Hostel", "Travelers Lodge"),
+    2: ("Express Inn", "Comfort Stay", "Airport Lodge"),
+    3: ("Garden Hotel", "Central Hotel", "Riverside Inn", "Park Suites"),
+    4: ("Grand Hotel", "Harbor View Hotel", "Plaza Hotel", "Boulevard Hotel"),
+    5: ("Palace", "Royal Collection Hotel", "Imperial Residences"),
+}
+STREETS = ("Main", "Market", "Park", "River", "Station", "Church", "Harbor", "King", "Queen", "Bridge")
+BOARD_BY_STARS = {
+    1: ("room_only",),
+    2: ("room_only", "breakfast"),
+    3: ("room_only", "breakfast", "breakfast", "half_board"),
+    4: ("room_only", "breakfast", "half_board"),
+    5: ("breakfast", "half_board", "full_board", "all_inclusive"),
+}
+BOARD_PER_GUEST_NIGHT = {"room_only": 0, "breakfast": 18, "half_board": 45, "full_board": 70, "all_inclusive": 110}
+TAX_RATE = Decimal("0.13")
+
+
+def _offset(lat: float, lon: float, km: float, bearing: float) -> Dict[str, float]:
+    dlat = km / 111.0 * math.cos(bearing)
+    dlon = km / (111.0 * max(0.2, math.cos(math.radians(lat)))) * math.sin(bearing)
+    return {"lat": round(lat + dlat, 5), "lon": round(lon + dlon, 5)}
+
+
+def city_hotels(*, seed: int, city: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """The hotels of a city (centred on its main airport's coordinates: the sandbox has no city centres)."""
+    r = rng(seed, "hotels", city["city"], city["country"])
+    hotels = []
+    for i, stars in enumerate(STAR_SPREAD):
+        km = round(r.uniform(0.2, 2.0 if stars >= 4 else 9.0), 1)
+        hotels.append({
+            "id": short_id("htl", seed, city["city"], city["country"], i),
+            "name": f"{city['city']} {r.choice(NAME_PARTS[stars])}",
+            "address": f"{r.randint(1, 400)} {r.choice(STREETS)} Street, {city['city']}",
+            "star_rating": stars,
+            "location": _offset(city["lat"], city["lon"], km, r.uniform(0, 2 * math.pi)),
+            "distance_to_center": {"value": km, "unit": "km"},
+            "time_zone": city["tz"],
+        })
+    return hotels
+
+
+def _room(r, guests_per_room: int) -> Dict[str, Any]:
+    if guests_per_room >= 3:
+        return {"type": "family", "beds": [{"type": "queen", "count": 2}], "max_occupancy": 4,
+                "description": "Family room, two queen beds"}
+    kind = r.choice(("standard", "deluxe", "superior"))
+    bed = r.choice(("king", "queen"))
+    return {"type": kind, "beds": [{"type": bed, "count": 1}], "max_occupancy": 2,
+            "description": f"{kind.title()} room, one {bed} bed"}
+
+
+def _timeline(r, *, refundable: bool, total, first_night, check_in: date, tz: ZoneInfo) -> List[Dict[str, str]]:
+    """Full refund until a deadline 1–3 days before arrival; some rates keep a late partial refund."""
+    if not refundable:
+        return []
+    deadline = datetime.combine(check_in - timedelta(days=r.randint(1, 3)), time(18, 0), tzinfo=tz)
+    timeline = [{"before": iso(deadline), "refund_amount": amount(total)}]
+    if r.random() < 0.4:
+        arrival_day = datetime.combine(check_in, time(15, 0), tzinfo=tz)
+        timeline.append({"before": iso(arrival_day), "refund_amount": amount(total - first_night)})
+    return timeline
+
+
+def build_hotel_rates(
+    *,
+    seed: int,
+    location_code: str,
+    check_in: date,
+    check_out: date,
+    rooms: int,
+    guests_per_room: int,
+    now: datetime,
+    ttl_minutes: int,
+) -> List[Dict[str, Any]]:
+    """Rates for one stay, cheapest first; empty for an unknown place, a past or empty stay, or
+    rooms for more than four guests each."""
+    city = geo.place(location_code)
+    nights = (check_out - check_in).days
+    if not city or nights < 1 or check_in < now.date() or rooms < 1 or not 1 <= guests_per_room <= 4:
+        return []
+    tz = ZoneInfo(city["tz"])
+    city_factor = 0.75 + 0.8 * unit(seed, "city-price", city["city"], city["country"])
+    demand = season_factor(check_in) * advance_factor((check_in - now.date()).days)
+    key = (seed, "rates", check_in, check_out, rooms, guests_per_room, now.date())
+    rates: List[Dict[str, Any]] = []
+    for hotel in city_hotels(seed=seed, city=city):
+        r = rng(*key, hotel["id"])
+        if r.random() < 0.1:  # fully booked for these dates
+            continue
+        stars = hotel["star_rating"]
+        for j in range(r.randint(1, 3)):
+            board = r.choice(BOARD_BY_STARS[stars])
+            refundable = r.random() < 0.6
+            room_night = NIGHTLY_BY_STARS[stars] * city_factor * demand * r.uniform(0.9, 1.12)
+            room_night *= 1.0 if refundable else 0.85
+            room_night += BOARD_PER_GUEST_NIGHT[board] * guests_per_room
+            nightly = [money(room_night * hotel_night_factor(check_in + timedelta(days=n)) * rooms)
+                       for n in range(nights)]
+            base = sum(nightly)
+            tax = money(base * TAX_RATE)
+            fee = money(25 * nights * rooms if stars >= 4 else 0)
+            total = base + tax + fee
+            payment_type = r.choice(("pay_now", "deposit", "hold") if refundable else ("pay_now", "pay_now", "hold"))
+            if refundable and r.random() < 0.25:
+                payment_type = "pay_at_hotel"
+            holdable = payment_type != "pay_now" or refundable
+            quantity = r.randint(1, 6)
+            if quantity < rooms:
+                continue
+            timeline = _timeline(r, refundable=refundable, total=total, first_night=nightly[0], check_in=check_in, tz=tz)
+            rates.append({
+                "rate_id": short_id("rate", *key, hotel["id"], j),
+                "hotel": hotel,
+                "check_in": check_in.isoformat(),
+                "check_out": check_out.isoformat(),
+                "nights": nights,
+                "rooms": rooms,
+                "guests_per_room": guests_per_room,
+                "room": _room(r, guests_per_room),
+                "board_type": board,
+                "payment_type": payment_type,
+                "price": {
+                    "nightly": [amount(n) for n in nightly],
+                    "base_amount": amount(base),
+                    "tax_amount": amount(tax),
+                    "fee_amount": amount(fee),
+                    "total_amount": amount(total),
+                    "due_at_property_amount": amount(total if payment_type == "pay_at_hotel" else fee),
+                    "currency": "USD",
+                },
+                "cancellation_timeline": timeline,
+                "conditions": _conditions(refundable, timeline, fee, board),
+                "created_at": iso(now),
+                "expires_at": iso(now + timedelta(minutes=ttl_minutes)),
+                "quantity_available": quantity,
+                "hold_policy": {
+                    "holdable": holdable,
+                    "max_hold_minutes": 2880 if holdable else 0,
+                    "price_guarantee_minutes": (2880 if payment_type == "hold" else 720) if holdable else None,
+                },
+            })
+    rates.sort(key=lambda x: (money(x["price"]["total_amount"]), x["rate_id"]))
+    return rates
+
+
+def _conditions(refundable: bool, timeline: List[Dict[str, str]], fee, board: str) -> List[str]:
+    lines = [f"Free cancellation before {timeline[0]['before']}." if refundable else "Non-refundable."]
+    if fee:
+        lines.append(f"Includes a resort fee of {amount(fee)} USD, payable at the property.")
+    if board != "room_only":
+        lines.append(f"Board: {board.replace('_', ' ')}.")
+    return lines

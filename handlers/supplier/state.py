@@ -1,0 +1,43 @@
+"""The sandbox's records in a KeyValueStore, under one prefix, with an append-only charge ledger.
+
+Every value is a JSON-serialisable dict so a Django host can persist the store in a table.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+
+class SupplierState:
+    def __init__(self, store: Any, prefix: str) -> None:
+        self.store, self.prefix = store, prefix
+
+    def get(self, kind: str, key: str) -> Optional[Dict[str, Any]]:
+        return self.store.get(f"{self.prefix}{kind}:{key}")
+
+    def put(self, kind: str, key: str, value: Dict[str, Any]) -> None:
+        self.store.put(f"{self.prefix}{kind}:{key}", value)
+
+    def put_if_absent(self, kind: str, key: str, value: Dict[str, Any]) -> bool:
+        return self.store.put_if_absent(f"{self.prefix}{kind}:{key}", value)
+
+    def stock(self, item_id: str, initial: int) -> int:
+        """Units left of an offer or rate (created at ``initial`` on first sight)."""
+        return int(self.store.incr(f"{self.prefix}stock:{item_id}", 0, initial=initial))
+
+    def take_stock(self, item_id: str, quantity: int) -> bool:
+        """Atomically take ``quantity`` units; False (and nothing taken) when too few are left."""
+        return self.store.incr(f"{self.prefix}stock:{item_id}", -quantity, floor=0) is not None
+
+    def return_stock(self, item_id: str, quantity: int) -> None:
+        self.store.incr(f"{self.prefix}stock:{item_id}", quantity)
+
+    def record_money(self, entry: Dict[str, Any]) -> Dict[str, Any]:
+        """Append a charge or refund to the ledger (refunds carry negative amounts)."""
+        n = self.store.incr(f"{self.prefix}ledger:count", 1)
+        entry = {**entry, "entry_id": f"led_{n}"}
+        self.put("ledger", str(n), entry)
+        return entry
+
+    def ledger(self) -> List[Dict[str, Any]]:
+        n = int(self.store.incr(f"{self.prefix}ledger:count", 0))
+        return [e for i in range(1, n + 1) if (e := self.get("ledger", str(i))) is not None]

@@ -1,0 +1,102 @@
+"""flight_quote_search and hotel_quote_search: contract shapes, filters, failures as results."""
+import pytest
+
+from handlers.specialists import SELF_TEST_NOW, self_test_deps
+from handlers.specialists.flight_quote_search import FlightQuoteSearch
+from handlers.specialists.hotel_quote_search import HotelQuoteSearch
+
+NOW = SELF_TEST_NOW.isoformat()
+FLIGHT = {"segment_id": "S1", "origin": {"type": "airport", "code": "EWR"},
+          "destination": {"type": "airport", "code": "DEN"}, "depart_date": "2027-01-30", "passengers": {"adults": 4}}
+HOTEL = {"stay_id": "H1", "location_code": "DEN", "check_in": "2027-01-30", "check_out": "2027-02-02", "rooms": 2,
+         "guests_per_room": 2}
+SUMMARY_KEYS = {"carrier", "carrier_name", "flight_numbers", "depart_at", "arrive_at", "stops", "duration_minutes",
+                "total", "currency", "refundable", "red_eye", "cabin"}
+
+
+def flights(deps=None, **args):
+    return FlightQuoteSearch(deps or self_test_deps()).run({"args": {**FLIGHT, **args}, "now": NOW, "trip_id": "t1"})
+
+
+def hotels(deps=None, **args):
+    return HotelQuoteSearch(deps or self_test_deps()).run({"args": {**HOTEL, **args}, "now": NOW, "trip_id": "t1"})
+
+
+def test_flight_output_follows_the_contract():
+    result = flights()
+    out = result["output"]
+    assert result["success"] and out["segment_id"] == "S1" and out["count"] == len(out["offers"]) > 3
+    for offer in out["offers"]:
+        assert SUMMARY_KEYS <= set(offer["summary"])
+        assert offer["summary"]["total"] == offer["price"]["total_amount"]
+        assert offer["summary"]["flight_numbers"] == [s["flight_number"] for s in offer["slices"][0]["segments"]]
+
+
+@pytest.mark.parametrize("args, keep", [
+    ({"max_stops": 0}, lambda s: s["stops"] == 0),
+    ({"cabin": "business"}, lambda s: s["cabin"] == "business"),
+])
+def test_flight_filters_keep_only_matching_offers(args, keep):
+    everything = flights()["output"]["offers"]
+    filtered = flights(**args)["output"]["offers"]
+    assert filtered and all(keep(o["summary"]) for o in filtered)
+    if "cabin" not in args:
+        assert len(filtered) < len(everything)
+
+
+def test_airline_filter_keeps_only_those_carriers():
+    carriers = sorted({o["summary"]["carrier"] for o in flights()["output"]["offers"]})
+    kept = flights(airlines=[carriers[0].lower()])["output"]["offers"]
+    assert len(carriers) > 1 and kept and {o["summary"]["carrier"] for o in kept} == {carriers[0]}
+
+
+def test_departure_window_filters_on_local_time():
+    times = sorted(o["summary"]["depart_at"][11:16] for o in flights()["output"]["offers"])
+    window = {"from": times[0], "to": times[len(times) // 2]}
+    kept = [o["summary"]["depart_at"][11:16] for o in flights(depart_time_window=window)["output"]["offers"]]
+    assert kept and all(window["from"] <= t <= window["to"] for t in kept)
+    assert len(kept) == sum(window["from"] <= t <= window["to"] for t in times) < len(times)
+
+
+def test_no_flights_is_a_success_with_count_zero():
+    out = flights(airlines=["ZZ"])
+    assert out["success"] and out["output"] == {"segment_id": "S1", "offers": [], "count": 0}
+
+
+def test_a_supplier_timeout_is_a_retryable_failure():
+    out = flights(self_test_deps(faults={"flight_quote_search": {"timeout": 1.0}}))
+    assert out["success"] is False
+    assert out["output"]["error"] == {"code": "timeout", "message": "The supplier did not answer in time.",
+                                      "retryable": True}
+
+
+def test_missing_arguments_are_named():
+    out = FlightQuoteSearch(self_test_deps()).run({"args": {"segment_id": "S1"}, "now": NOW})
+    assert out["output"]["error"]["code"] == "invalid_arguments"
+    assert "depart_date" in out["output"]["error"]["message"]
+
+
+def test_a_handler_never_raises_even_on_garbage():
+    out = FlightQuoteSearch(self_test_deps()).run({"args": {**FLIGHT, "depart_date": "not a date"}, "now": NOW})
+    assert out["success"] is False and out["output"]["error"]["code"] == "internal_error"
+
+
+def test_hotel_output_follows_the_contract():
+    out = hotels()["output"]
+    assert out["stay_id"] == "H1" and out["count"] == len(out["rates"]) > 3
+    for rate in out["rates"]:
+        s = rate["summary"]
+        assert {"hotel_name", "stars", "board_type", "refundable", "total", "currency", "nightly_avg", "nights"} <= set(s)
+        assert s["nights"] == 3 and rate["rooms"] == 2
+
+
+def test_hotel_filters_for_stars_and_refundability():
+    out = hotels(min_stars=4, refundable_only=True)["output"]
+    assert out["count"] > 0
+    assert all(r["summary"]["stars"] >= 4 and r["summary"]["refundable"] for r in out["rates"])
+
+
+def test_time_comes_from_the_payload():
+    deps = self_test_deps()
+    later = FlightQuoteSearch(deps).run({"args": FLIGHT, "now": "2026-12-02T19:00:00+00:00"})["output"]
+    assert later["offers"][0]["created_at"] == "2026-12-02T19:00:00+00:00"

@@ -1,0 +1,110 @@
+"""Holds: offer expiry, holdability, idempotent replays, deadlines enforced on every read."""
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from handlers.common.clock import FrozenClock
+from handlers.common.stores import InMemoryKeyValueStore
+from handlers.supplier import SandboxSupplier, SupplierError
+
+NOW = datetime(2026, 12, 1, 19, 0, tzinfo=UTC)
+LEG = {"origin": "EWR", "destination": "DEN", "depart_date": "2027-01-30", "passengers": {"adults": 2}}
+
+
+@pytest.fixture
+def clock():
+    return FrozenClock(NOW)
+
+
+@pytest.fixture
+def supplier(clock):
+    return SandboxSupplier(InMemoryKeyValueStore(), seed=7, clock=clock)
+
+
+def holdable(supplier):
+    return next(o for o in supplier.search_flights(**LEG) if o["hold_policy"]["holdable"])
+
+
+def test_a_hold_copies_the_price_and_sets_both_deadlines(supplier):
+    offer = holdable(supplier)
+    hold = supplier.hold_create(item_type="flight", item_id=offer["offer_id"], idempotency_key="k1")
+    assert hold["status"] == "held" and hold["offer_id"] == offer["offer_id"]
+    assert hold["held_total"] == {"amount": offer["price"]["total_amount"], "currency": "USD"}
+    limit = NOW + timedelta(minutes=offer["hold_policy"]["max_hold_minutes"])
+    assert datetime.fromisoformat(hold["payment_required_by"]) == limit
+    assert datetime.fromisoformat(hold["price_guarantee_expires_at"]) <= limit
+    assert hold["quantity"] == 2
+
+
+def test_the_same_key_returns_the_original_hold(supplier, clock):
+    offer = holdable(supplier)
+    first = supplier.hold_create(item_type="flight", item_id=offer["offer_id"], idempotency_key="k1")
+    clock.advance(minutes=5)
+    again = supplier.hold_create(item_type="flight", item_id=offer["offer_id"], idempotency_key="k1")
+    assert again == first
+
+
+def test_a_key_reused_for_another_item_is_refused(supplier):
+    offers = [o for o in supplier.search_flights(**LEG) if o["hold_policy"]["holdable"]]
+    supplier.hold_create(item_type="flight", item_id=offers[0]["offer_id"], idempotency_key="k1")
+    with pytest.raises(SupplierError) as err:
+        supplier.hold_create(item_type="flight", item_id=offers[1]["offer_id"], idempotency_key="k1")
+    assert err.value.code == "idempotency_conflict"
+
+
+def test_an_offer_cannot_be_held_after_it_expires(supplier, clock):
+    offer = holdable(supplier)
+    clock.set(datetime.fromisoformat(offer["expires_at"]))
+    with pytest.raises(SupplierError) as err:
+        supplier.hold_create(item_type="flight", item_id=offer["offer_id"], idempotency_key="late")
+    assert err.value.code == "offer_expired"
+
+
+def test_instant_payment_offers_cannot_be_held(supplier):
+    offer = next(o for o in supplier.search_flights(**LEG) if o["requires_instant_payment"])
+    with pytest.raises(SupplierError) as err:
+        supplier.hold_create(item_type="flight", item_id=offer["offer_id"], idempotency_key="k")
+    assert err.value.code == "not_holdable"
+
+
+def test_unknown_items_are_not_found(supplier):
+    with pytest.raises(SupplierError) as err:
+        supplier.hold_create(item_type="hotel", item_id="rate_nope", idempotency_key="k")
+    assert err.value.code == "not_found"
+
+
+def test_a_hold_expires_at_its_deadline_on_the_next_read(supplier, clock):
+    hold = supplier.hold_create(item_type="flight", item_id=holdable(supplier)["offer_id"], idempotency_key="k")
+    deadline = datetime.fromisoformat(hold["payment_required_by"])
+    clock.set(deadline - timedelta(seconds=1))
+    assert supplier.get_hold(hold["hold_id"])["status"] == "held"
+    clock.set(deadline)
+    assert supplier.get_hold(hold["hold_id"])["status"] == "expired"
+    with pytest.raises(SupplierError) as err:
+        supplier.price_hold(hold["hold_id"])
+    assert err.value.code == "hold_expired"
+
+
+def test_flight_holds_end_three_hours_before_departure(supplier, clock):
+    clock.set(datetime(2027, 1, 29, 18, 0, tzinfo=UTC))
+    offer = holdable(supplier)
+    hold = supplier.hold_create(item_type="flight", item_id=offer["offer_id"], idempotency_key="k")
+    departs = datetime.fromisoformat(offer["slices"][0]["segments"][0]["depart_at"])
+    assert datetime.fromisoformat(hold["payment_required_by"]) <= departs - timedelta(hours=3)
+
+
+def test_hotel_holds_follow_the_rate(supplier):
+    rate = next(r for r in supplier.search_hotels(location_code="DEN", check_in="2027-01-30", check_out="2027-02-02",
+                                                  rooms=1, guests_per_room=2) if r["hold_policy"]["holdable"])
+    hold = supplier.hold_create(item_type="hotel", item_id=rate["rate_id"], idempotency_key="h")
+    assert hold["rate_id"] == rate["rate_id"] and hold["quantity"] == 1
+
+
+def test_release_is_final_and_repeatable(supplier):
+    hold = supplier.hold_create(item_type="flight", item_id=holdable(supplier)["offer_id"], idempotency_key="k")
+    assert supplier.hold_release(hold["hold_id"])["status"] == "released"
+    assert supplier.hold_release(hold["hold_id"])["status"] == "released"
+    with pytest.raises(SupplierError) as err:
+        supplier.purchase(hold_id=hold["hold_id"], amount_due=hold["held_total"]["amount"],
+                          payment_method={"id": "pm"}, idempotency_key="p")
+    assert err.value.code == "hold_not_active"
