@@ -11,6 +11,8 @@ TOKEN_ASSIGN_RE = re.compile(
     r"(?i)\b(approval[_ ]?token|token|api[_ ]?key|secret|password|cvv|cvc)\s*[:=]\s*['\"]?[^\s'\",;]+"
 )
 CARD_RE = re.compile(r"\b(?:\d[ -]?){13,19}\b")
+# Bare API keys and bearer credentials pasted without a "key=" in front (OpenAI style ``sk-…``).
+SECRET_RE = re.compile(r"\b(?:sk|rk)-[A-Za-z0-9_\-]{16,}|\bBearer\s+[A-Za-z0-9._~+/\-]{16,}=*")
 SENSITIVE_KEYS = {
     "approval_token",
     "token",
@@ -25,12 +27,32 @@ SENSITIVE_KEYS = {
 MASK = "[REDACTED]"
 
 
+def _luhn_ok(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def _mask_card(match: "re.Match[str]") -> str:
+    """Mask a card-number-like run only when it passes the Luhn check (dates and ids stay readable)."""
+    raw = match.group(0)
+    digits = re.sub(r"\D", "", raw)
+    if 13 <= len(digits) <= 19 and _luhn_ok(digits):
+        return MASK + raw[len(raw.rstrip(" -")) :]
+    return raw
+
+
 def redact_text(text: str) -> str:
     if not isinstance(text, str) or not text:
         return text
     text = TOKEN_RE.sub(MASK, text)
     text = TOKEN_ASSIGN_RE.sub(lambda m: f"{m.group(1)}={MASK}", text)
-    text = CARD_RE.sub(MASK, text)
+    text = CARD_RE.sub(_mask_card, text)
+    text = SECRET_RE.sub(MASK, text)
     return text
 
 
