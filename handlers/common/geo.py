@@ -41,6 +41,11 @@ METRO_CODES: Dict[str, Dict[str, Any]] = {
 }
 
 
+# Codes that are both a metro code above and a busy airport, where the airport is meant.
+# (QSF, a pseudo-code for the Bay Area, is also Setif in Algeria: there the metro wins.)
+_AIRPORT_BEATS_METRO = frozenset({"SHA", "BKK"})
+
+
 @lru_cache(maxsize=1)
 def airports() -> Dict[str, Dict[str, Any]]:
     """All airports with an IATA code, keyed by it."""
@@ -59,7 +64,7 @@ def place(code: Optional[str]) -> Optional[Dict[str, Any]]:
         return None
     c = code.strip().upper()
     metro = METRO_CODES.get(c)
-    if metro and c not in airports():  # BKK and SHA are airports too: the airport wins
+    if metro and c not in _AIRPORT_BEATS_METRO:
         main = airports()[metro["main"]]
         return {
             "type": "city",
