@@ -1,0 +1,78 @@
+"""Mission-core speed: ``python benchmarks/bench_core.py [--runs 20]``.
+
+Prints one JSON object and a readable line:
+- ``scenario1_median_ms``: one message → bundles on screen (SCENARIOS.md 1) in-process through
+  the harness (sandbox supplier, offline extractor, in-memory stores), median over ``--runs``;
+- ``decisions_per_second``: Reducer passes plus Patcher merges on a presented trip, per second.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from handlers.patcher import apply_patch  # noqa: E402
+from handlers.reducer import Reducer  # noqa: E402
+from handlers.testing import Harness  # noqa: E402
+
+SCENARIO_1 = "4 people going from Newark to Denver for 3 nights on January 30"
+
+
+def scenario1_ms(runs: int) -> list:
+    timings = []
+    for _ in range(runs):
+        h = Harness()
+        started = time.perf_counter()
+        turn = h.say(SCENARIO_1)
+        timings.append((time.perf_counter() - started) * 1000)
+        assert h.widgets("bundles", turn=turn), "scenario 1 must end with bundles on screen"
+    return timings
+
+
+def decisions_per_second(seconds: float) -> dict:
+    h = Harness()
+    h.say(SCENARIO_1)
+    trip, now = h.intent(), h.last["trip_intent"]["audit"]["events"][-1]["at"]
+    reducer = Reducer()
+    events = [{"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": "B2"}}, {"type": "USER_REQUEST_HOLD", "data": {}},
+              {"type": "INTENT_READY", "data": {}}]
+    patches = [{"preferences": {"hotel": {"min_stars": 4}}}, {"party": {"travelers": {"adults": 5}}},
+               {"constraints": {"budget_total": "5000"}}]
+    n, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        for event, patch in zip(events, patches, strict=True):
+            assert reducer.run({"trip_intent": trip, "event": event, "now": now})["success"]
+            apply_patch(trip, patch)
+            n += 2
+    elapsed = time.perf_counter() - started
+    return {"decisions": n, "seconds": round(elapsed, 3), "per_second": round(n / elapsed, 1)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    options = parser.parse_args()
+    Harness().say(SCENARIO_1)  # warm caches (airport data, regexes) outside the measurement
+    timings = scenario1_ms(options.runs)
+    decisions = decisions_per_second(options.seconds)
+    result = {
+        "scenario1_runs": options.runs,
+        "scenario1_median_ms": round(statistics.median(timings), 1),
+        "scenario1_p90_ms": round(sorted(timings)[int(0.9 * (len(timings) - 1))], 1),
+        "decisions_per_second": decisions["per_second"],
+        "decisions": decisions["decisions"],
+    }
+    print(json.dumps(result))
+    print(f"scenario 1 (message → bundles): median {result['scenario1_median_ms']} ms over {options.runs} runs; "
+          f"Reducer+Patcher: {result['decisions_per_second']:,} decisions/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

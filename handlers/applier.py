@@ -1,0 +1,250 @@
+"""Applier: write one tool result into the TripIntent's ``working_memory`` and status.
+
+Each tool owns one slot (README "Tool outputs"); requirement patches from the extractor go
+through the Patcher so its invalidation table applies to every change. A failed tool leaves
+its slot alone and records ``working_memory.last_error`` (redacted: the purchase token never
+lands in the document).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional
+
+from .common.clock import iso, parse_now
+from .common.redact import redact
+from .common.types import fail, guarded, ok
+from .patcher import EMPTY_SELECTION, Patcher, working_copy
+from .reducer import ranking_key
+from .tools import args_hash, tool_outcome
+
+MAX_BUNDLES_ON_SCREEN = 5
+
+
+def _status(doc: Dict[str, Any], *, phase: Optional[str] = None, state: Optional[str] = None) -> None:
+    if phase:
+        doc["status"]["phase"] = phase
+    if state:
+        doc["status"]["state"] = state
+
+
+def _upsert(items: List[Dict[str, Any]], key: str, entry: Dict[str, Any]) -> List[Dict[str, Any]]:
+    return [i for i in items if i.get(key) != entry[key]] + [entry]
+
+
+class Applier:
+    """``run({"trip_intent", "tool_name", "tool_call", "result", "now"})``.
+
+    ``result`` is what ``SHC.handler_call`` returned. Output: ``{"trip_intent",
+    "changed_paths", "invalidations", "released_holds", "change_after_purchase",
+    "understood"}`` (the last two only mean something for the extractor).
+    """
+
+    name = "applier"
+
+    def __init__(self, patcher: Optional[Patcher] = None):
+        self.patcher = patcher or Patcher()
+
+    def run(self, payload: Dict[str, Any]) -> Dict[str, Any]:
+        return guarded(self.name, payload, lambda: self._run(payload))
+
+    def _run(self, payload: Dict[str, Any]) -> Dict[str, Any]:
+        if not isinstance(payload.get("trip_intent"), dict) or not payload.get("tool_name"):
+            return fail(payload, "invalid_payload", "The applier needs a trip_intent and a tool_name.")
+        doc = working_copy(payload["trip_intent"])
+        now = parse_now(payload.get("now")) if payload.get("now") else None
+        tool = payload["tool_name"]
+        call = payload.get("tool_call") or {"name": tool, "arguments": {}}
+        success, output = tool_outcome(payload.get("result"))
+        out: Dict[str, Any] = {
+            "changed_paths": [],
+            "invalidations": [],
+            "released_holds": [],
+            "change_after_purchase": [],
+            "understood": True,
+        }
+        stack: List[Any] = []
+        if not success:
+            self._record_error(doc, tool, call, output, now)
+            out["changed_paths"] = ["working_memory.last_error"]
+        else:
+            if doc["working_memory"].get("last_error") and doc["working_memory"]["last_error"].get("tool") == tool:
+                doc["working_memory"]["last_error"] = None
+            apply: Callable[..., Any] = getattr(self, f"_apply_{tool}", self._apply_unknown)
+            changed = apply(doc, output, call, now, out, stack)
+            out["changed_paths"] = out["changed_paths"] or list(changed or [])
+        if now is not None:
+            doc["updated_at"] = int(now.timestamp())
+        out["trip_intent"] = doc
+        return ok(payload, out, stack=stack)
+
+    # -- failures --------------------------------------------------------------------------
+    def _record_error(self, doc: Dict[str, Any], tool: str, call: Dict[str, Any], output: Dict[str, Any], now: Any) -> None:
+        error = output.get("error") or {}
+        wm = doc["working_memory"]
+        wm["last_error"] = {
+            "tool": tool,
+            "code": error.get("code", "tool_failed"),
+            "message": error.get("message", ""),
+            "retryable": bool(error.get("retryable")),
+            "call": redact(call),
+            "at": iso(now) if now else None,
+        }
+        _status(doc, state="error")
+        if tool == "booking_confirm_and_purchase":
+            self._purchase_failed(doc, error.get("code"), output)
+
+    def _purchase_failed(self, doc: Dict[str, Any], code: Optional[str], output: Dict[str, Any]) -> None:
+        wm = doc["working_memory"]
+        if code == "hold_expired":
+            for hold in wm["holds"]:
+                if hold.get("status") == "held":
+                    hold["status"] = "expired"
+            wm["approval"] = {**(wm.get("approval") or {}), "status": "void"}
+            _status(doc, phase="selected")
+        elif code == "price_changed":
+            wm["approval"] = {
+                **(wm.get("approval") or {}),
+                "status": "needs_new_approval",
+                "new_total": output.get("new_total") or (output.get("error") or {}).get("new_total"),
+            }
+        elif code == "partial_failure":
+            _status(doc, phase="needs_attention", state="blocked")
+
+    # -- one method per tool ---------------------------------------------------------------
+    def _apply_trip_requirements_extract(self, doc, output, call, now, out, stack):
+        patch = output.get("patch") or {}
+        result = self.patcher.run({"trip_intent": doc, "patch": patch, **({"now": iso(now)} if now else {})})
+        stack.append(result)
+        patched = result["output"] if result["success"] else {}
+        if patched:
+            doc.clear()
+            doc.update(patched["trip_intent"])
+            for key in ("changed_paths", "invalidations", "released_holds", "change_after_purchase"):
+                out[key] = patched.get(key) or []
+        assumptions = [a for a in output.get("assumptions") or [] if isinstance(a, str)]
+        known = doc["status"].setdefault("assumptions", [])
+        known.extend(a for a in assumptions if a not in known)
+        out["understood"] = bool(output.get("understood", bool(out["changed_paths"])))
+        return out["changed_paths"]
+
+    def _apply_flight_quote_search(self, doc, output, call, now, out, stack):
+        entry = {
+            "segment_id": output.get("segment_id") or call["arguments"].get("segment_id"),
+            "offers": list(output.get("offers") or []),
+            "count": int(output.get("count", len(output.get("offers") or []))),
+            "args_hash": args_hash(call.get("arguments") or {}),
+            "searched_at": iso(now) if now else None,
+        }
+        wm = doc["working_memory"]
+        wm["flight_quotes"] = _upsert(wm["flight_quotes"], "segment_id", entry)
+        _status(doc, phase="quoting", state="running")
+        return ["working_memory.flight_quotes"]
+
+    def _apply_hotel_quote_search(self, doc, output, call, now, out, stack):
+        entry = {
+            "stay_id": output.get("stay_id") or call["arguments"].get("stay_id"),
+            "rates": list(output.get("rates") or []),
+            "count": int(output.get("count", len(output.get("rates") or []))),
+            "args_hash": args_hash(call.get("arguments") or {}),
+            "searched_at": iso(now) if now else None,
+        }
+        wm = doc["working_memory"]
+        wm["hotel_quotes"] = _upsert(wm["hotel_quotes"], "stay_id", entry)
+        _status(doc, phase="quoting", state="running")
+        return ["working_memory.hotel_quotes"]
+
+    def _apply_trip_option_ranker(self, doc, output, call, now, out, stack):
+        ranked = sorted(output.get("bundles") or [], key=lambda b: b.get("rank") or 0)[:MAX_BUNDLES_ON_SCREEN]
+        bundles = [{**b, "bundle_id": f"B{i + 1}", "rank": i + 1} for i, b in enumerate(ranked)]
+        wm = doc["working_memory"]
+        wm["ranked_bundles"] = bundles
+        wm["ranking"] = {
+            "key": ranking_key(doc),
+            "considered": output.get("considered", len(bundles)),
+            "ranked_at": iso(now) if now else None,
+        }
+        wm["risk_report"] = None
+        wm["selected"] = dict(EMPTY_SELECTION)
+        _status(doc, phase="presenting" if bundles else "intake", state="ready" if bundles else "needs_input")
+        return ["working_memory.ranked_bundles"]
+
+    def _apply_policy_and_risk_check(self, doc, output, call, now, out, stack):
+        report = {k: output.get(k) for k in ("bundle_id", "ok", "blocking", "warnings", "checked_at")}
+        report["bundle_id"] = report["bundle_id"] or (call["arguments"].get("bundle") or {}).get("bundle_id")
+        report["blocking"] = list(report["blocking"] or [])
+        report["warnings"] = list(report["warnings"] or [])
+        report["ok"] = bool(report["ok"]) and not report["blocking"]
+        report["checked_at"] = report["checked_at"] or (iso(now) if now else None)
+        doc["working_memory"]["risk_report"] = report
+        _status(doc, phase="selected", state="ready" if report["ok"] else "blocked")
+        return ["working_memory.risk_report"]
+
+    def _apply_reservation_hold_create(self, doc, output, call, now, out, stack):
+        wm = doc["working_memory"]
+        holds = list(output.get("holds") or [])
+        wm["holds"] = [h for h in wm["holds"] if h.get("status") == "purchased"] + holds
+        total = sum(float((h.get("held_total") or {}).get("amount") or 0) for h in holds)
+        currency = next(((h.get("held_total") or {}).get("currency") for h in holds), None)
+        wm["approval"] = {
+            "approval_id": None,
+            "status": "requested",
+            "amount": f"{total:.2f}",
+            "currency": currency,
+            "expires_at": output.get("earliest_deadline"),
+        }
+        wm.pop("hold_request", None)
+        _status(doc, phase="held", state="needs_input")
+        return ["working_memory.holds", "working_memory.approval"]
+
+    def _apply_reservation_hold_release(self, doc, output, call, now, out, stack):
+        listed = [h.get("hold_id") for h in output.get("released") or [] if isinstance(h, dict)]
+        released = set(listed or call["arguments"].get("hold_ids") or [])
+        for hold in doc["working_memory"]["holds"]:
+            if hold.get("hold_id") in released and hold.get("status") == "held":
+                hold["status"] = "released"
+        return ["working_memory.holds"]
+
+    def _apply_booking_confirm_and_purchase(self, doc, output, call, now, out, stack):
+        wm = doc["working_memory"]
+        booking = dict(output.get("booking") or {})
+        if booking.get("booking_id") not in {b.get("booking_id") for b in wm["bookings"]}:
+            wm["bookings"].append(booking)
+        bought = set(call["arguments"].get("hold_ids") or [])
+        for hold in wm["holds"]:
+            if hold.get("hold_id") in bought:
+                hold["status"] = "purchased"
+        wm["approval"] = {**(wm.get("approval") or {}), "status": "used", "approval_id": booking.get("approval_id")}
+        _status(doc, phase="purchased", state="done")
+        return ["working_memory.bookings"]
+
+    def _apply_booking_cancel(self, doc, output, call, now, out, stack):
+        wm = doc["working_memory"]
+        wm["cancellation"] = redact(output)
+        if call["arguments"].get("action") == "confirm":
+            booking_id = call["arguments"].get("booking_id")
+            for booking in wm["bookings"]:
+                if booking.get("booking_id") == booking_id:
+                    booking["status"] = "cancelled"
+            if all(b.get("status") == "cancelled" for b in wm["bookings"]):
+                _status(doc, phase="intake", state="needs_input")
+        return ["working_memory.cancellation"]
+
+    def _apply_unknown(self, doc, output, call, now, out, stack):
+        doc["status"].setdefault("notes", []).append(f"Result of unknown tool {call.get('name')} ignored.")
+        return []
+
+    @classmethod
+    def run_tests(cls) -> None:
+        from .common.intent import new_trip_intent
+
+        now = "2026-12-01T14:00:00+00:00"
+        doc = new_trip_intent("t", parse_now(now))
+        call = {"name": "flight_quote_search", "arguments": {"segment_id": "S1"}}
+        res = {"success": True, "output": {"segment_id": "S1", "offers": [{"offer_id": "o"}], "count": 1}}
+        out = cls().run({"trip_intent": doc, "tool_name": "flight_quote_search", "tool_call": call, "result": res, "now": now})
+        quotes = out["output"]["trip_intent"]["working_memory"]["flight_quotes"]
+        assert quotes[0]["segment_id"] == "S1" and quotes[0]["args_hash"] == args_hash({"segment_id": "S1"})
+        buy = {"name": "booking_confirm_and_purchase", "arguments": {"approval_token": "tdk_apv_secret123456", "hold_ids": []}}
+        err = {"success": False, "output": {"error": {"code": "approval_invalid", "message": "no", "retryable": False}}}
+        out = cls().run({"trip_intent": doc, "tool_name": buy["name"], "tool_call": buy, "result": err, "now": now})
+        assert "tdk_apv_secret" not in str(out["output"]["trip_intent"]), "the token must never be stored"
+        assert out["output"]["trip_intent"]["working_memory"]["last_error"]["code"] == "approval_invalid"

@@ -1,0 +1,156 @@
+"""Router: chat text → event, deterministic and strict (DESIGN.md "Conversation rules").
+
+Only short, command-like texts become commands; everything else is a ``USER_MESSAGE`` for
+the extractor. A bundle is only ever one of those on screen; "hold" is a command but "hold
+on" is not; and no text can purchase: purchase-like texts stay ``USER_MESSAGE`` flagged
+``purchase_text_refused`` (the Reducer refuses, the Runner audits). Token-looking strings are
+redacted before the text goes anywhere.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional
+
+from .common.redact import contains_token_like, redact_text
+from .common.types import EVENT_TYPES, fail, guarded, ok
+
+# Texts longer than this are never commands (a pasted page is a message, not "hold").
+COMMAND_MAX_CHARS = 80
+
+_POLITE = r"(?:(?:ok(?:ay)?|yes|great|perfect|sure)[,!.]?\s+)?(?:please\s+)?"
+_TAIL = r"(?:\s+please)?[.!]*"
+
+RETRY_RE = re.compile(rf"^{_POLITE}(?:try (?:it |that )?again|retry|try once more)(?: now)?{_TAIL}$")
+HOLD_RE = re.compile(
+    rf"^{_POLITE}(?:hold|hold (?:it|this|that|them)|hold (?:this|that|the) (?:one|bundle|option|trip)"
+    rf"|place (?:a |the )?holds?|put (?:it|this|that|them) on hold|reserve (?:it|this|that)|hold please){_TAIL}$"
+)
+_SELECT_VERB = r"(?:(?:i'?ll|i will|we'?ll|let'?s) (?:take|go with|pick)|i (?:want|choose|pick|prefer)|go with|select|choose|pick|take)\s+"
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
+BUNDLE_ID_RE = re.compile(rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?(?:bundle |option |number |#)?b?\s?(\d{{1,2}})(?: one| bundle| option)?{_TAIL}$")
+EXPLICIT_ID_RE = re.compile(r"\bb(\d{1,2})\b")
+ORDINAL_RE = re.compile(
+    rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?({'|'.join(_ORDINALS)}|last)(?: one| bundle| option)?{_TAIL}$"
+)
+SUPERLATIVE_RE = re.compile(rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?(cheapest|fastest|quickest|shortest)(?: one| bundle| option)?{_TAIL}$")
+PURCHASE_RE = re.compile(
+    r"(?:^\s*(?:buy|purchase|pay|checkout|book it|book now)\s*[.!]*\s*$"
+    r"|\b(?:buy|purchase|book|pay for) (?:it|now|this|that|them|the (?:bundle|trip|tickets?|holds?))\b"
+    r"|\b(?:purchase|buy|pay|book) (?:right )?now\b"
+    r"|\bskip (?:the )?approval\b|\bwithout (?:an? )?approval\b"
+    r"|\bapproval (?:is |was |has been )?(?:granted|waived|not needed|given)\b"
+    r"|\b(?:approval )?polic(?:y|ies) (?:has |have )?(?:been )?(?:changed|amended|updated|waived)\b"
+    r"|\bcharge my card\b|\bconfirm (?:the )?(?:purchase|payment|booking)\b|\bi approve\b)"
+)
+QUESTION_RE = re.compile(r"\?\s*$|^(?:what|which|how|why|when|where|who|does|do|is|are|can|could|will|would|should)\b")
+CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0/C1 controls except \t and \n
+_DATE_SLOTS = {"depart_date", "return_date", "check_in", "check_out", "dates"}
+
+
+def clean_text(text: Any) -> str:
+    """Drop control characters (keep newlines and tabs) and surrounding whitespace."""
+    if not isinstance(text, str):
+        return ""
+    return CONTROL_RE.sub("", text).strip()
+
+
+def is_question(text: str) -> bool:
+    return bool(QUESTION_RE.search(clean_text(text).lower()))
+
+
+def _on_screen(trip_intent: Dict[str, Any]) -> List[Dict[str, Any]]:
+    return list((trip_intent.get("working_memory") or {}).get("ranked_bundles") or [])
+
+
+def _flight_minutes(bundle: Dict[str, Any]) -> float:
+    return sum(float((f.get("summary") or {}).get("duration_minutes") or 0) for f in bundle.get("flights") or [])
+
+
+def _bundle_reference(text: str, bundles: List[Dict[str, Any]], pending_slots: set) -> Optional[str]:
+    """The bundle id ``text`` names, as written (may be off screen), or None.
+
+    While a question is pending, a bare number or ordinal may be its answer ("2", "the
+    3rd"), so only an explicit "B2" / "bundle 2" counts then.
+    """
+    m = BUNDLE_ID_RE.match(text)
+    if m and (not pending_slots or EXPLICIT_ID_RE.search(text) or re.search(r"bundle|option|#", text)):
+        return f"B{int(m.group(1))}"
+    explicit = set(EXPLICIT_ID_RE.findall(text))
+    if m is None and len(explicit) == 1 and not is_question(text):
+        return f"B{int(explicit.pop())}"
+    m = ORDINAL_RE.match(text)
+    if m and not (_DATE_SLOTS & pending_slots):
+        word = m.group(1)
+        return f"B{len(bundles) if word == 'last' else _ORDINALS[word]}"
+    m = SUPERLATIVE_RE.match(text)
+    if m:
+        if m.group(1) == "cheapest":
+            best = min(bundles, key=lambda b: float(b.get("total") or "inf"))
+        else:
+            best = min(bundles, key=_flight_minutes)
+        return str(best.get("bundle_id"))
+    return None
+
+
+def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
+    """The event a chat text stands for. Pure: same text and trip ⇒ same event."""
+    cleaned = clean_text(text)
+    safe = redact_text(cleaned)
+    message = {"type": "USER_MESSAGE", "data": {"text": safe}}
+    low = re.sub(r"\s+", " ", cleaned.lower())
+    if contains_token_like(cleaned) or PURCHASE_RE.search(low[:2000]):
+        message["data"]["purchase_text_refused"] = True
+        return message
+    if len(low) > COMMAND_MAX_CHARS:
+        return message
+    if RETRY_RE.match(low):
+        return {"type": "USER_RETRY", "data": {}}
+    if HOLD_RE.match(low):
+        return {"type": "USER_REQUEST_HOLD", "data": {}}
+    bundles = _on_screen(trip_intent)
+    if not bundles:
+        return message
+    pending = (trip_intent.get("status") or {}).get("pending_question") or {}
+    named = _bundle_reference(low, bundles, set(pending.get("slots") or []))
+    if named is None:
+        return message
+    if named in {b.get("bundle_id") for b in bundles}:
+        return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": named}}
+    message["data"]["unknown_bundle_id"] = named
+    return message
+
+
+class Router:
+    """Handler: ``run({"event", "trip_intent"})`` → ``{"event": routed}``.
+
+    Only ``USER_MESSAGE`` texts are routed; host events pass through unchanged, and an event
+    type the core does not know is refused.
+    """
+
+    name = "router"
+
+    def run(self, payload: Dict[str, Any]) -> Dict[str, Any]:
+        return guarded(self.name, payload, lambda: self._run(payload))
+
+    def _run(self, payload: Dict[str, Any]) -> Dict[str, Any]:
+        event = payload.get("event") or {}
+        kind = event.get("type")
+        if kind not in EVENT_TYPES:
+            return fail(payload, "unknown_event", f"Unknown event type {kind!r}.")
+        if kind != "USER_MESSAGE":
+            return ok(payload, {"event": {"type": kind, "data": dict(event.get("data") or {})}})
+        text = (event.get("data") or {}).get("text")
+        return ok(payload, {"event": route_text(text, payload.get("trip_intent") or {})})
+
+    @classmethod
+    def run_tests(cls) -> None:
+        trip = {"working_memory": {"ranked_bundles": [{"bundle_id": "B1", "total": "900"}, {"bundle_id": "B2", "total": "800"}]}}
+        route = lambda text: cls().run({"event": {"type": "USER_MESSAGE", "data": {"text": text}}, "trip_intent": trip})["output"]["event"]  # noqa: E731
+        assert route("hold")["type"] == "USER_REQUEST_HOLD"
+        assert route("hold on, the dates are wrong")["type"] == "USER_MESSAGE"
+        assert route("the second one")["data"] == {"bundle_id": "B2"}
+        assert route("the cheapest")["data"] == {"bundle_id": "B2"}
+        assert route("B7")["data"].get("unknown_bundle_id") == "B7"
+        refused = route("approval_token=abc purchase now")
+        assert refused["data"]["purchase_text_refused"] and "abc" not in refused["data"]["text"]
+        assert route("try again")["type"] == "USER_RETRY"

@@ -1,0 +1,137 @@
+"""Tool handlers named in the registry (SPEC §E.8): thin wrappers around the specialists.
+
+Each wrapper is constructed with :class:`~handlers.common.host.ToolDeps` and receives the
+payload an SHC builds::
+
+    {"tool_name": str, "arguments": {...}, "now": iso, "org": {"id", "policy", "timezone"},
+     "trip_id": str}
+
+It runs ``handlers/specialists/<tool_name>.py:<PascalCase>`` with ``{"args", "now", "org",
+"trip_id"}`` and returns a handler result whose ``output`` is ``{"tool_name", "result"}``,
+``result`` being the specialist's own handler result. ``success`` mirrors the specialist's.
+:func:`tool_outcome` unwraps that (or a bare SHC failure such as a timeout) into
+``(success, output)`` so callers never care which layer failed.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+from typing import Any, Dict, Tuple
+
+from .common.host import ToolDeps
+from .common.types import fail, guarded, ok
+
+
+def args_hash(arguments: Dict[str, Any]) -> str:
+    """A stable fingerprint of a tool call's arguments (same call ⇒ same hash)."""
+    blob = json.dumps(arguments, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def pascal_case(snake: str) -> str:
+    return "".join(part.capitalize() for part in snake.split("_"))
+
+
+def tool_outcome(result: Any) -> Tuple[bool, Dict[str, Any]]:
+    """``(success, output)`` of what ``SHC.handler_call`` returned, unwrapping ``{tool_name, result}``."""
+    if not isinstance(result, dict):
+        return False, {"error": {"code": "internal_error", "message": "The tool returned nothing.", "retryable": True}}
+    output = result.get("output")
+    if isinstance(output, dict) and "tool_name" in output and isinstance(output.get("result"), dict):
+        result, output = output["result"], output["result"].get("output")
+    output = output if isinstance(output, dict) else {}
+    success = bool(result.get("success"))
+    if not success and not isinstance(output.get("error"), dict):
+        output = {**output, "error": {"code": "tool_failed", "message": "The tool failed.", "retryable": True}}
+    return success, output
+
+
+class Tools:
+    """Base wrapper: subclasses only name their tool."""
+
+    tool_name: str = ""
+
+    def __init__(self, deps: ToolDeps | None = None):
+        self.deps = deps or ToolDeps()
+
+    @property
+    def name(self) -> str:
+        return self.tool_name
+
+    def run(self, payload: Dict[str, Any]) -> Dict[str, Any]:
+        return guarded(self.tool_name, payload, lambda: self._run(payload))
+
+    def specialist(self) -> Any:
+        module = importlib.import_module(f"handlers.specialists.{self.tool_name}")
+        return getattr(module, pascal_case(self.tool_name))(self.deps)
+
+    def _run(self, payload: Dict[str, Any]) -> Dict[str, Any]:
+        try:
+            specialist = self.specialist()
+        except (ImportError, AttributeError):
+            return fail(payload, "not_available", f"The {self.tool_name} tool is not installed.")
+        inner = {
+            "args": payload.get("arguments") or payload.get("args") or {},
+            "now": payload.get("now"),
+            "org": payload.get("org") or {},
+            "trip_id": payload.get("trip_id"),
+        }
+        result = specialist.run(inner)
+        wrapped = ok(payload, {"tool_name": self.tool_name, "result": result}, stack=[result])
+        wrapped["success"] = bool(isinstance(result, dict) and result.get("success"))
+        return wrapped
+
+    @classmethod
+    def run_tests(cls) -> None:
+        if cls.tool_name:  # a wrapper: its specialist is installed and its result comes back wrapped
+            payload = {"tool_name": cls.tool_name, "arguments": {}, "now": "2026-12-01T14:00:00+00:00", "org": {}, "trip_id": "t"}
+            result = cls(ToolDeps()).run(payload)
+            assert result["output"].get("tool_name") == cls.tool_name, result["output"]
+            assert result["success"] is result["output"]["result"]["success"]
+            return
+        assert args_hash({"a": 1, "b": [2]}) == args_hash({"b": [2], "a": 1})
+        assert pascal_case("flight_quote_search") == "FlightQuoteSearch"
+        inner = {"success": False, "output": {"error": {"code": "timeout", "message": "m", "retryable": True}}}
+        success, out = tool_outcome({"success": False, "output": {"tool_name": "x", "result": inner}})
+        assert success is False and out["error"]["code"] == "timeout"
+        success, out = tool_outcome({"success": True, "output": {"tool_name": "x", "result": {"success": True, "output": {"n": 1}}}})
+        assert success and out == {"n": 1}
+        missing = type("Missing", (cls,), {"tool_name": "no_such_tool"})().run({"arguments": {}})
+        assert missing["success"] is False and missing["output"]["error"]["code"] == "not_available"
+
+
+class TripRequirementsExtract(Tools):
+    tool_name = "trip_requirements_extract"
+
+
+class FlightQuoteSearch(Tools):
+    tool_name = "flight_quote_search"
+
+
+class HotelQuoteSearch(Tools):
+    tool_name = "hotel_quote_search"
+
+
+class TripOptionRanker(Tools):
+    tool_name = "trip_option_ranker"
+
+
+class PolicyAndRiskCheck(Tools):
+    tool_name = "policy_and_risk_check"
+
+
+class ReservationHoldCreate(Tools):
+    tool_name = "reservation_hold_create"
+
+
+class ReservationHoldRelease(Tools):
+    tool_name = "reservation_hold_release"
+
+
+class BookingConfirmAndPurchase(Tools):
+    tool_name = "booking_confirm_and_purchase"
+
+
+class BookingCancel(Tools):
+    tool_name = "booking_cancel"

@@ -1,0 +1,24 @@
+"""``python -m handlers.chat_cli`` drives the harness from plain lines and slash commands."""
+from __future__ import annotations
+
+import io
+
+from handlers.chat_cli import main
+
+
+def chat(*lines):
+    out = io.StringIO()
+    assert main([], stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out) == 0
+    return out.getvalue()
+
+
+def test_a_message_shows_progress_bundles_and_the_trip():
+    text = chat("4 people going from Newark to Denver for 3 nights on January 30", "/quit", "never read")
+    assert "  … Searching flights EWR → DEN on 2027-01-30…" in text
+    assert "    B1  " in text and "Your trip: 4 adults" in text and "never read" not in text
+
+
+def test_commands_without_a_hold_explain_themselves():
+    text = chat("/approve", "/buy", "/hold", "/nonsense")
+    assert "nothing on hold to approve" in text and "There's nothing on hold to buy" in text
+    assert "Pick a bundle first" in text and "unknown command /nonsense" in text
