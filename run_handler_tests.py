@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterator, List, Tuple
 
 ROOT = Path(__file__).resolve().parent
-PACKAGES = ("handlers", "handlers.specialists")
+PACKAGES = ("handlers", "handlers.specialists", "handlers.llm")
 
 
 def handler_classes() -> Iterator[Tuple[str, type]]:

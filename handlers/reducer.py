@@ -334,6 +334,8 @@ class Decision:
             "today": local_today(now, doc["request"].get("timezone") or "UTC").isoformat(),
             "timezone": doc["request"].get("timezone") or "UTC",
             "current": {k: copy.deepcopy(doc.get(k)) for k in ("party", "itinerary", "preferences", "constraints", "status")},
+            # Recent turns the host passes along (already redacted); the model path reads them.
+            "conversation": list(data.get("conversation") or [])[-12:],
         })
 
     def on_intent_ready(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:

@@ -64,6 +64,7 @@ DEFAULT_TOOLS: List[Dict[str, Any]] = [
                 "today": {"type": "string", "format": "date"},
                 "timezone": {"type": "string"},
                 "current": {"type": "object"},
+                "conversation": {"type": "array", "maxItems": 12},
             },
             "required": ["text", "today"],
         },
