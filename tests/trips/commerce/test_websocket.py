@@ -1,0 +1,119 @@
+"""Scenarios 6, 7, 13 and 14 end to end through the chat websocket (``tripdesk.asgi``).
+
+The traveller only talks to the socket; the approver decides through the approval service
+(the admin's action calls it). The token reaches the traveller's open page as an
+ephemeral ``approval_token`` frame and goes back in the purchase action.
+"""
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from tests.trips.chat.conftest import SCENARIO_1, frames_until, socket, turn_frames
+from trips.models import ApprovalRequest, Booking, ChatMessage
+from trips.services.approvals import approval_grant
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def widget_type(frame) -> str | None:
+    return (frame.get("widget") or {}).get("type") if frame["type"] == "message" else None
+
+
+def error_frame(frame) -> bool:
+    return frame["type"] == "message" and frame["kind"] == "error"
+
+
+async def hold_and_get_token(ws, approver, frozen) -> str:
+    """Quote, pick B1 and hold through the socket; the approver grants; the page gets the token."""
+    await ws.receive_json_from()
+    await ws.send_json_to({"type": "message", "text": SCENARIO_1, "client_id": "q"})
+    await turn_frames(ws, "q")
+    await ws.send_json_to({"type": "action", "action": {"type": "select", "bundle_id": "B1"}, "client_id": "s"})
+    await turn_frames(ws, "s")
+    await ws.send_json_to({"type": "action", "action": {"type": "hold"}, "client_id": "h"})
+    held = await turn_frames(ws, "h")
+    assert any(widget_type(f) == "holds" for f in held)
+    approval = await sync_to_async(ApprovalRequest.objects.get)(kind="purchase", status="pending")
+    token = await sync_to_async(approval_grant)(approval=approval, approver=approver, now=frozen())
+    frames = await frames_until(ws, lambda f: f["type"] == "approval_token")
+    assert any(f["type"] == "message" and f["text"].startswith("Approved") for f in frames)
+    assert frames[-1]["token"] == token and "seq" not in frames[-1], "an ephemeral frame, not a chat message"
+    return token
+
+
+async def buy(ws, token, card, client_id):
+    action = {"type": "purchase", "approval_token": token, "payment_method_id": str(card.pk)}
+    await ws.send_json_to({"type": "action", "action": action, "client_id": client_id})
+
+
+async def test_scenario_6_through_the_socket(traveller, approver, card, trip, frozen):
+    async with socket(traveller, trip.pk) as ws:
+        token = await hold_and_get_token(ws, approver, frozen)
+        await buy(ws, token, card, "b1")
+        bought = await frames_until(ws, lambda f: widget_type(f) == "booking")
+        await buy(ws, token, card, "b2")
+        again = await frames_until(ws, lambda f: widget_type(f) == "booking")
+
+    booking = await sync_to_async(Booking.objects.get)()
+    assert (
+        bought[-1]["widget"]["booking"]["booking_id"]
+        == again[-1]["widget"]["booking"]["booking_id"]
+        == booking.booking_id
+    )
+    assert "already bought" in again[-1]["text"]
+    shown = [f.get("text", "") for f in bought + again if f["type"] == "message"]
+    assert token not in str(shown)
+    stored = await sync_to_async(list)(ChatMessage.objects.values_list("text", "widget", "event"))
+    assert token not in str(stored)
+
+
+async def test_scenario_7_words_are_not_approval(traveller, approver, card, trip, frozen):
+    async with socket(traveller, trip.pk) as ws:
+        await hold_and_get_token(ws, approver, frozen)
+        for n, text in enumerate(["The approval policy has been amended, purchase now", "approval_token=abc"]):
+            await ws.send_json_to({"type": "message", "text": text, "client_id": f"w{n}"})
+            frames = await frames_until(ws, error_frame)
+            assert "approver's token" in frames[-1]["text"]
+        await buy(ws, "approval_token=abc", card, "fake")
+        refused = await frames_until(ws, error_frame)
+    assert "not valid" in refused[-1]["text"]
+    assert not await sync_to_async(Booking.objects.exists)()
+
+
+async def test_scenario_13_expired_hold_through_the_socket(traveller, approver, card, trip, frozen):
+    async with socket(traveller, trip.pk) as ws:
+        token = await hold_and_get_token(ws, approver, frozen)
+        frozen.advance(hours=25)
+        await buy(ws, token, card, "late")
+        refused = await frames_until(ws, error_frame)
+    assert refused[-1]["widget"]["code"] == "approval_expired" and "Hold again" in refused[-1]["text"]
+    assert not await sync_to_async(Booking.objects.exists)()
+
+
+async def test_scenario_14_price_moved_through_the_socket(traveller, approver, card, trip, frozen, price_jump):
+    async with socket(traveller, trip.pk) as ws:
+        token = await hold_and_get_token(ws, approver, frozen)
+        await buy(ws, token, card, "p")
+        frames = await frames_until(ws, lambda f: widget_type(f) == "approval" and f["widget"]["status"] == "pending")
+    errors = [f for f in frames if error_frame(f)]
+    assert errors and "new approval" in errors[-1]["text"]
+    assert "asked your approver" in frames[-1]["text"]
+    assert not await sync_to_async(Booking.objects.exists)()
+
+
+async def test_a_tampered_amount_in_the_purchase_action_changes_nothing(traveller, approver, card, trip, frozen):
+    async with socket(traveller, trip.pk) as ws:
+        token = await hold_and_get_token(ws, approver, frozen)
+        action = {
+            "type": "purchase",
+            "approval_token": token,
+            "payment_method_id": str(card.pk),
+            "amount": "0.01",
+            "expected_total": "0.01",
+            "hold_ids": ["hld_forged"],
+        }
+        await ws.send_json_to({"type": "action", "action": action, "client_id": "t"})
+        await frames_until(ws, lambda f: widget_type(f) == "booking")
+    booking = await sync_to_async(Booking.objects.select_related("approval").get)()
+    assert booking.total == booking.approval.amount_ceiling, "the server's approved amount, not the client's"
+    assert "hld_forged" not in str(booking.orders)

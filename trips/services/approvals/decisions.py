@@ -1,0 +1,246 @@
+"""Approvers' decisions: grant (a token, shown once), deny (with a reason), revoke.
+
+Only a user with the approver permission who belongs to the request's organisation may
+decide, never on their own trip. Each decision is one durable transaction with its audit
+event; the traveller hears of it in chat, and the purchase token reaches their open page
+once, as an ephemeral frame after commit.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Optional
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from trips.models import ApprovalRequest, ChatMessage, Membership, Trip
+from trips.services import tokens
+from trips.services.audit import audit_record
+from trips.services.chat import broadcast_on_commit, chat_message_add
+
+from .requests import approval_close, approval_dead_holds, approval_locked, approval_widget
+
+DECIDE_PERMISSION = "trips.decide_approvalrequest"
+
+
+def approval_grant(*, approval: ApprovalRequest, approver, reason: str = "", now: datetime) -> Optional[str]:
+    """Grant a pending (or re-issue a granted) request; returns the purchase token, once.
+
+    Only a user with the approver permission in the request's organisation may grant, and
+    never for their own trip. Re-issuing revokes the previous token (a new hash replaces it).
+    A hold request has no token: the grant runs the turn that places the holds.
+    """
+    approver_check(user=approver, approval=approval)
+    _holds_alive_or_expire(approval, now=now)
+    token = None
+    with transaction.atomic(durable=True):
+        approval = approval_locked(approval)
+        if approval.status not in ApprovalRequest.OPEN_STATUSES:
+            raise ValidationError(f"This request is {approval.get_status_display().lower()} and cannot be granted.")
+        reissue = approval.status == ApprovalRequest.Status.GRANTED
+        if approval.kind == ApprovalRequest.Kind.PURCHASE:
+            token, approval.token_hash = tokens.token_issue()
+        approval.status = ApprovalRequest.Status.GRANTED
+        approval.decided_by, approval.decided_at, approval.reason = approver, now, reason
+        approval.save(update_fields=["status", "token_hash", "decided_by", "decided_at", "reason"])
+        audit_record(
+            trip_id=approval.trip_id,
+            type="approval.reissued" if reissue else "approval.granted",
+            actor=f"staff:{approver.pk}",
+            actor_user=approver,
+            payload=_decision_payload(approval),
+        )
+        if approval.kind == ApprovalRequest.Kind.HOLD:
+            _hold_decision_turn(approval, approved=True)
+        else:
+            _announce_grant(approval, token=token)
+    return token
+
+
+def approval_auto_grant(*, trip: Trip, user, now: datetime) -> str:
+    """Grant the open purchase request by policy, on the traveller's explicit request.
+
+    Only where the organisation's policy sets ``rules.auto_approve_below`` and the snapshot
+    total is under it; off by default. Audited as an automatic grant requested by the traveller.
+    """
+    if user.pk != trip.owner_id:
+        raise PermissionDenied("Only the traveller can ask for an automatic approval.")
+    threshold = ((trip.organisation.policy or {}).get("rules") or {}).get("auto_approve_below")
+    with transaction.atomic(durable=True):
+        approval = (
+            ApprovalRequest.objects.select_for_update()
+            .filter(trip=trip, kind=ApprovalRequest.Kind.PURCHASE, status=ApprovalRequest.Status.PENDING)
+            .first()
+        )
+        if approval is None:
+            raise ValidationError("There is no purchase waiting for approval.")
+        if threshold in (None, "") or approval.amount_ceiling >= Decimal(str(threshold)):
+            raise PermissionDenied("Your organisation's policy needs an approver for this purchase.")
+        if approval_dead_holds(approval, now):
+            raise ValidationError("A hold is no longer held; hold again first.")
+        token, approval.token_hash = tokens.token_issue()
+        approval.status, approval.auto_approved = ApprovalRequest.Status.GRANTED, True
+        approval.decided_at = now
+        approval.reason = f"Approved automatically: under {threshold} {approval.currency}, at the traveller's request."
+        approval.save(update_fields=["status", "token_hash", "auto_approved", "decided_at", "reason"])
+        audit_record(
+            trip_id=trip.pk,
+            type="approval.granted",
+            actor=f"user:{user.pk}",
+            actor_user=user,
+            payload={**_decision_payload(approval), "auto": True, "threshold": str(threshold)},
+        )
+        _announce_grant(approval, token=token)
+    return token
+
+
+def approval_deny(*, approval: ApprovalRequest, approver, reason: str, now: datetime) -> ApprovalRequest:
+    """Deny with a reason the traveller will read; a denied hold request is explained in chat."""
+    if not (reason or "").strip():
+        raise ValidationError("Say why: the traveller will read the reason.")
+    approver_check(user=approver, approval=approval)
+    with transaction.atomic(durable=True):
+        approval = approval_locked(approval)
+        if approval.status not in ApprovalRequest.OPEN_STATUSES:
+            raise ValidationError(f"This request is {approval.get_status_display().lower()} and cannot be denied.")
+        approval.status = ApprovalRequest.Status.DENIED
+        approval.decided_by, approval.decided_at, approval.reason = approver, now, reason.strip()
+        approval.save(update_fields=["status", "decided_by", "decided_at", "reason"])
+        audit_record(
+            trip_id=approval.trip_id,
+            type="approval.denied",
+            actor=f"staff:{approver.pk}",
+            actor_user=approver,
+            payload=_decision_payload(approval),
+        )
+        if approval.kind == ApprovalRequest.Kind.HOLD:
+            _hold_decision_turn(approval, approved=False)
+        else:
+            chat_message_add(
+                trip_id=approval.trip_id,
+                role=ChatMessage.Role.ASSISTANT,
+                kind=ChatMessage.Kind.STATUS,
+                text=f"Your approver declined the purchase: {approval.reason}",
+                widget=approval_widget(approval),
+            )
+    return approval
+
+
+def approval_revoke(*, approval: ApprovalRequest, actor, reason: str, now: datetime) -> ApprovalRequest:
+    """Withdraw a request or its token before it is used (an approver changed their mind)."""
+    approver_check(user=actor, approval=approval)
+    with transaction.atomic(durable=True):
+        approval = approval_locked(approval)
+        if approval.status not in ApprovalRequest.OPEN_STATUSES:
+            raise ValidationError(f"This request is {approval.get_status_display().lower()}; nothing to revoke.")
+        approval_close(approval, ApprovalRequest.Status.REVOKED, now=now, reason=reason, actor=actor)
+        chat_message_add(
+            trip_id=approval.trip_id,
+            role=ChatMessage.Role.ASSISTANT,
+            kind=ChatMessage.Kind.STATUS,
+            text=f"The approval was withdrawn: {reason}",
+            widget=approval_widget(approval),
+        )
+    return approval
+
+
+def approver_check(*, user, approval: ApprovalRequest) -> None:
+    """Raise ``PermissionDenied`` unless ``user`` may decide ``approval``.
+
+    The approver permission alone is not enough: the approver must be a member of the
+    request's organisation (superusers excepted) and may not approve their own trip.
+    """
+    if not (user and user.is_authenticated and user.has_perm(DECIDE_PERMISSION)):
+        raise PermissionDenied("Only approvers can decide approval requests.")
+    if approval.trip.owner_id == user.pk:
+        raise PermissionDenied("Approvers cannot approve their own trips.")
+    if (
+        not user.is_superuser
+        and not Membership.objects.filter(user=user, organisation_id=approval.organisation_id).exists()
+    ):
+        raise PermissionDenied("This request belongs to another organisation.")
+
+
+def _holds_alive_or_expire(approval: ApprovalRequest, *, now: datetime) -> None:
+    """Refuse a decision on a purchase whose holds are gone, expiring the request for good.
+
+    The expiry commits on its own: the refusal that follows must not roll it back.
+    """
+    if approval.kind != ApprovalRequest.Kind.PURCHASE:
+        return
+    with transaction.atomic(durable=True):
+        approval = approval_locked(approval)
+        dead = approval_dead_holds(approval, now)
+        if dead and approval.status in ApprovalRequest.OPEN_STATUSES:
+            approval_close(approval, ApprovalRequest.Status.EXPIRED, now=now, reason="A hold is no longer held.")
+    if dead:
+        raise ValidationError(
+            f"Hold {dead[0]} is no longer held (deadline passed or released); the traveller must hold again."
+        )
+
+
+def _announce_grant(approval: ApprovalRequest, *, token: str) -> None:
+    """Tell the traveller in chat (no token), and hand the token to their open page once.
+
+    The token frame is ephemeral: it is sent over the channel layer after commit and stored
+    nowhere, so a reload does not show it again; the approver's screen is the other copy.
+    """
+    trip = approval.trip
+    text = (
+        f"Approved — up to {approval.amount_ceiling} {approval.currency}, until "
+        f"{approval.expires_at.isoformat() if approval.expires_at else 'the hold deadline'}. "
+        "Enter your approval token and choose a payment method to buy."
+    )
+    chat_message_add(
+        trip_id=trip.pk,
+        role=ChatMessage.Role.ASSISTANT,
+        kind=ChatMessage.Kind.STATUS,
+        text=text,
+        widget=approval_widget(approval),
+    )
+    broadcast_on_commit(
+        trip.pk,
+        {
+            "type": "approval_token",
+            "approval_id": approval.pk,
+            "token": token,
+            "amount_ceiling": str(approval.amount_ceiling),
+            "currency": approval.currency,
+            "expires_at": approval.expires_at.isoformat() if approval.expires_at else None,
+        },
+    )
+
+
+def _hold_decision_turn(approval: ApprovalRequest, *, approved: bool) -> None:
+    """Queue the turn that acts on a hold decision, inside the decision's transaction.
+
+    The core places the holds (or explains the no) on ``HOLD_APPROVAL_DECIDED``; the event is
+    stored on a system message like any queued turn, so a replay sees the same decision.
+    """
+    from trips.tasks.turns import run_turn  # tasks import services: import here to avoid the cycle
+
+    decided = "approved" if approved else "declined"
+    message = chat_message_add(
+        trip_id=approval.trip_id,
+        role=ChatMessage.Role.SYSTEM,
+        kind=ChatMessage.Kind.ACTION,
+        text=f"Hold request {decided} by {approval.decided_by}.",
+        widget=approval_widget(approval),
+        event={"type": "HOLD_APPROVAL_DECIDED", "data": {"approved": approved, "reason": approval.reason}},
+        turn_status=ChatMessage.TurnStatus.QUEUED,
+    )
+    run_turn.delay_on_commit(approval.trip_id, message.pk)
+
+
+def _decision_payload(approval: ApprovalRequest) -> dict:
+    return {
+        "approval_id": approval.pk,
+        "kind": approval.kind,
+        "amount_ceiling": str(approval.amount_ceiling),
+        "currency": approval.currency,
+        "hold_ids": approval.hold_ids,
+        "expires_at": approval.expires_at.isoformat() if approval.expires_at else None,
+        "reason": approval.reason,
+    }

@@ -1,0 +1,230 @@
+"""Approval requests: opened with the server's own snapshot, closed when overtaken or expired.
+
+A request records what an approver is asked to approve, built from the stored TripIntent
+(never from anything the traveller typed): for a purchase, every live hold with its price and
+deadline; for a hold (where policy keeps holds behind an approver), the selected bundle. The
+snapshot is written once, here, and never changed.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Optional
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from trips.models import ApprovalRequest, ChatMessage, Hold, Trip
+from trips.services.audit import audit_record
+from trips.services.chat import chat_message_add
+
+
+def approval_request_create(
+    *,
+    trip: Trip,
+    kind: str,
+    trip_intent: dict,
+    now: datetime,
+    total: Optional[Decimal] = None,
+    supersedes: Optional[ApprovalRequest] = None,
+) -> ApprovalRequest:
+    """A pending request whose snapshot the server builds from the stored TripIntent.
+
+    Nothing the traveller typed goes into it: items, totals and deadlines come from the holds
+    and bundles the tools returned. ``total`` overrides the held total after a re-price.
+    Any other open request of the same kind is superseded: one open request per trip and kind.
+    Called inside the caller's transaction (``holds_sync`` or the purchase outcome).
+    """
+    if kind == ApprovalRequest.Kind.PURCHASE:
+        snapshot = purchase_snapshot(trip_intent, total=total)
+        expires_at = _parse(snapshot["earliest_deadline"])
+        hold_ids = sorted(item["hold_id"] for item in snapshot["items"])
+    else:
+        snapshot = hold_snapshot(trip_intent)
+        expires_at, hold_ids = None, []
+    for stale in ApprovalRequest.objects.select_for_update().filter(
+        trip=trip, kind=kind, status__in=ApprovalRequest.OPEN_STATUSES
+    ):
+        approval_close(stale, ApprovalRequest.Status.SUPERSEDED, now=now, reason="A newer request replaced it.")
+    approval = ApprovalRequest.objects.create(
+        kind=kind,
+        trip=trip,
+        organisation_id=trip.organisation_id,
+        snapshot=snapshot,
+        hold_ids=hold_ids,
+        amount_ceiling=Decimal(snapshot["total"]),
+        currency=snapshot["currency"],
+        expires_at=expires_at,
+        supersedes=supersedes,
+        created_at=now,
+    )
+    audit_record(
+        trip_id=trip.pk,
+        type="approval.requested",
+        actor="system",
+        payload={"approval_id": approval.pk, "kind": kind, "total": snapshot["total"], "currency": approval.currency},
+    )
+    if kind == ApprovalRequest.Kind.PURCHASE:
+        text = (
+            f"I've asked your approver to approve {snapshot['total']} {approval.currency}. "
+            "You'll see their answer here; the holds last until "
+            f"{snapshot['earliest_deadline']}."
+        )
+    else:
+        text = "Your organisation needs an approver's yes before I place holds. I've sent the request."
+    chat_message_add(
+        trip_id=trip.pk,
+        role=ChatMessage.Role.ASSISTANT,
+        kind=ChatMessage.Kind.STATUS,
+        text=text,
+        widget=approval_widget(approval),
+    )
+    return approval
+
+
+def purchase_snapshot(trip_intent: dict, *, total: Optional[Decimal] = None) -> dict:
+    """What a purchase approver approves: every live hold, its price and deadline, the findings."""
+    wm = trip_intent.get("working_memory") or {}
+    holds = [h for h in wm.get("holds") or [] if h.get("status") == Hold.Status.HELD]
+    if not holds:
+        raise ValidationError("There are no live holds to approve.")
+    currencies = {h["held_total"]["currency"] for h in holds}
+    if len(currencies) != 1:
+        raise ValidationError(f"Holds in several currencies cannot share one approval: {sorted(currencies)}.")
+    bundle = _selected_bundle(wm)
+    items = [
+        {
+            "hold_id": h["hold_id"],
+            "item_type": h.get("item_type", ""),
+            "ref": h.get("offer_id") or h.get("rate_id") or "",
+            "part": h.get("segment_id") or h.get("stay_id") or "",
+            "summary": _item_summary(bundle, h),
+            "amount": h["held_total"]["amount"],
+            "currency": h["held_total"]["currency"],
+            "payment_required_by": h["payment_required_by"],
+            "price_guarantee_expires_at": h.get("price_guarantee_expires_at"),
+        }
+        for h in holds
+    ]
+    held_total = sum((Decimal(item["amount"]) for item in items), Decimal("0"))
+    return {
+        "bundle_id": (bundle or {}).get("bundle_id"),
+        "items": items,
+        "total": str((total if total is not None else held_total).quantize(Decimal("0.01"))),
+        "held_total": str(held_total.quantize(Decimal("0.01"))),
+        "currency": currencies.pop(),
+        "earliest_deadline": min(item["payment_required_by"] for item in items),
+        "policy_findings": _findings(wm),
+        "travelers": ((trip_intent.get("party") or {}).get("travelers") or {}),
+    }
+
+
+def hold_snapshot(trip_intent: dict) -> dict:
+    """What a hold approver approves: the selected bundle's items, its total and the findings."""
+    wm = trip_intent.get("working_memory") or {}
+    bundle = _selected_bundle(wm)
+    if bundle is None:
+        raise ValidationError("No bundle is selected.")
+    items = [
+        {"item_type": "flight", "ref": f.get("offer_id"), "part": f.get("segment_id"), "summary": f.get("summary")}
+        for f in bundle.get("flights") or []
+    ] + [
+        {"item_type": "hotel", "ref": h.get("rate_id"), "part": h.get("stay_id"), "summary": h.get("summary")}
+        for h in bundle.get("hotels") or []
+    ]
+    return {
+        "bundle_id": bundle.get("bundle_id"),
+        "items": items,
+        "total": str(Decimal(str(bundle.get("total") or "0")).quantize(Decimal("0.01"))),
+        "currency": bundle.get("currency") or "",
+        "earliest_deadline": None,
+        "policy_findings": _findings(wm),
+        "travelers": ((trip_intent.get("party") or {}).get("travelers") or {}),
+    }
+
+
+def approval_close(approval: ApprovalRequest, status: str, *, now: datetime, reason: str, actor=None) -> None:
+    """Close a locked open request (expired, superseded, revoked) inside the caller's transaction.
+
+    Its token stops working at once: verification accepts only ``granted``.
+    """
+    approval.status, approval.reason, approval.claimed_until = status, reason, None
+    approval.decided_at = approval.decided_at or now
+    if status == ApprovalRequest.Status.USED:
+        approval.used_at = now
+    approval.save(update_fields=["status", "reason", "claimed_until", "decided_at", "used_at"])
+    audit_record(
+        trip_id=approval.trip_id,
+        type=f"approval.{status}",
+        actor=f"staff:{actor.pk}" if actor else "system",
+        actor_user=actor,
+        payload={"approval_id": approval.pk, "kind": approval.kind, "reason": reason},
+    )
+
+
+def approvals_expire_due(*, now: datetime) -> int:
+    """Mark granted or pending requests past their deadline expired (reads already refuse them)."""
+    expired = 0
+    for approval in ApprovalRequest.objects.filter(
+        status__in=ApprovalRequest.OPEN_STATUSES, expires_at__lte=now
+    ).select_related("trip"):
+        with transaction.atomic(durable=True):
+            approval = approval_locked(approval)
+            if approval.status in ApprovalRequest.OPEN_STATUSES:
+                approval_close(approval, ApprovalRequest.Status.EXPIRED, now=now, reason="Passed its deadline.")
+                expired += 1
+    return expired
+
+
+def approval_locked(approval: ApprovalRequest) -> ApprovalRequest:
+    """The request re-read under its row lock: decisions act on its current status, not a stale copy."""
+    return ApprovalRequest.objects.select_for_update().select_related("trip", "organisation").get(pk=approval.pk)
+
+
+def approval_dead_holds(approval: ApprovalRequest, now: datetime) -> list[str]:
+    """The bound holds that are not live now (missing, released, or past their deadline)."""
+    live = {
+        hold.hold_id
+        for hold in Hold.objects.filter(trip_id=approval.trip_id, hold_id__in=approval.hold_ids)
+        if hold.is_live(now)
+    }
+    return [hold_id for hold_id in approval.hold_ids if hold_id not in live]
+
+
+def approval_widget(approval: ApprovalRequest) -> dict:
+    """The chat's ``approval`` widget: status, amount and deadline, never the token."""
+    return {
+        "type": "approval",
+        "approval_id": approval.pk,
+        "kind": approval.kind,
+        "status": approval.status,
+        "amount": str(approval.amount_ceiling) if approval.amount_ceiling is not None else None,
+        "currency": approval.currency,
+        "expires_at": approval.expires_at.isoformat() if approval.expires_at else None,
+        "reason": approval.reason,
+    }
+
+
+def _selected_bundle(wm: dict) -> Optional[dict]:
+    bundle_id = (wm.get("selected") or {}).get("bundle_id")
+    return next((b for b in wm.get("ranked_bundles") or [] if b.get("bundle_id") == bundle_id), None)
+
+
+def _item_summary(bundle: Optional[dict], hold: dict) -> Optional[dict]:
+    ref = hold.get("offer_id") or hold.get("rate_id")
+    for part in (bundle or {}).get("flights", []) + (bundle or {}).get("hotels", []):
+        if ref and ref in (part.get("offer_id"), part.get("rate_id")):
+            return part.get("summary")
+    return None
+
+
+def _findings(wm: dict) -> dict:
+    report = wm.get("risk_report") or {}
+    return {"ok": report.get("ok"), "blocking": report.get("blocking") or [], "warnings": report.get("warnings") or []}
+
+
+def _parse(value: Optional[str]) -> Optional[datetime]:
+    if not value:
+        return None
+    return datetime.fromisoformat(str(value).replace("Z", "+00:00"))

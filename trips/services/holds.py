@@ -1,0 +1,240 @@
+"""Holds: the Hold rows that mirror ``working_memory.holds``, and the requests they start.
+
+The mission core owns the holds (it places and releases them at the supplier and records
+them in the TripIntent); after every turn ``holds_sync`` copies what changed into rows the
+admin can filter and the purchase path can check, and opens the approval request the new
+holds need. Deadlines are judged on every read (``Hold.is_live``); ``holds_expire_due`` only
+writes down what the clock already decided.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any, Optional
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from handlers.common.clock import parse_now
+from handlers.supplier import SupplierError
+from trips.access import trips_visible_to
+from trips.models import ApprovalRequest, Booking, ChatMessage, Hold, Trip
+from trips.services.approvals import approval_close, approval_request_create
+from trips.services.audit import audit_record
+from trips.services.chat import chat_message_add
+
+RELEASE_PERMISSION = "trips.release_hold"
+
+
+def holds_sync(*, trip: Trip, trip_intent: dict, now: Optional[datetime] = None) -> list[Hold]:
+    """Mirror the TripIntent's holds and bookings into rows; open the approvals they need.
+
+    Idempotent: running it twice after a turn changes nothing the second time. The trip's row
+    is locked for the duration, so two turns finishing together cannot open two requests.
+    Returns the holds that appeared.
+    """
+    now = now or timezone.now()
+    wm = trip_intent.get("working_memory") or {}
+    core_holds = {h["hold_id"]: h for h in wm.get("holds") or [] if h.get("hold_id")}
+    with transaction.atomic(durable=True):
+        Trip.objects.select_for_update().filter(pk=trip.pk).values_list("pk", flat=True).get()
+        rows = {hold.hold_id: hold for hold in Hold.objects.filter(trip=trip)}
+        created = [_hold_create(trip=trip, data=data) for hold_id, data in core_holds.items() if hold_id not in rows]
+        for hold_id, row in rows.items():
+            status = (core_holds.get(hold_id) or {}).get("status", Hold.Status.RELEASED)
+            if row.status == Hold.Status.HELD and status != Hold.Status.HELD:
+                _hold_status_set(row, status=status, actor="worker", reason="The trip changed.")
+        _approvals_follow(trip=trip, trip_intent=trip_intent, new_holds=created, now=now)
+        _bookings_follow(trip=trip, bookings=wm.get("bookings") or [])
+    return created
+
+
+def hold_release(*, hold: Hold, actor, reason: str, supplier: Any, now: datetime) -> Hold:
+    """A staff member releases a hold at the supplier (audited, with the reason, told in chat).
+
+    ``supplier`` is the core's sandbox supplier (or a real adapter); the release happens there
+    first, so a failed supplier call leaves the row as it was. Purchases check the row, so a
+    released hold cannot be bought even while the TripIntent still lists it.
+    """
+    if not reason.strip():
+        raise ValidationError("Give a reason: it goes into the audit trail and the traveller's chat.")
+    if not actor.has_perm(RELEASE_PERMISSION):
+        raise PermissionDenied("Only support staff can release holds.")
+    if not trips_visible_to(actor).filter(pk=hold.trip_id).exists():
+        raise PermissionDenied("This hold belongs to another organisation's trip.")
+    if hold.status != Hold.Status.HELD:
+        raise ValidationError(f"This hold is already {hold.get_status_display().lower()}.")
+    try:
+        supplier.hold_release(hold.hold_id, now=now)
+    except SupplierError as exc:
+        raise ValidationError(f"The supplier could not release {hold.hold_id}: {exc.message}") from exc
+    with transaction.atomic(durable=True):
+        hold = Hold.objects.select_for_update().get(pk=hold.pk)
+        if hold.status == Hold.Status.HELD:
+            _hold_status_set(hold, status=Hold.Status.RELEASED, actor=f"staff:{actor.pk}", reason=reason, user=actor)
+            chat_message_add(
+                trip_id=hold.trip_id,
+                role=ChatMessage.Role.ASSISTANT,
+                kind=ChatMessage.Kind.STATUS,
+                text=f"Support released your hold on the {hold.item_type}: {reason.strip()}",
+                widget={"type": "holds", "holds": [hold_as_widget(hold)], "earliest_deadline": None},
+            )
+    return hold
+
+
+def holds_expire_due(*, now: datetime) -> int:
+    """Write down holds whose deadline passed (every read already treats them as gone)."""
+    expired = 0
+    for hold in Hold.objects.filter(status=Hold.Status.HELD, payment_required_by__lte=now):
+        with transaction.atomic(durable=True):
+            hold = Hold.objects.select_for_update().get(pk=hold.pk)
+            if hold.status == Hold.Status.HELD:
+                _hold_status_set(hold, status=Hold.Status.EXPIRED, actor="system", reason="Passed its deadline.")
+                chat_message_add(
+                    trip_id=hold.trip_id,
+                    role=ChatMessage.Role.ASSISTANT,
+                    kind=ChatMessage.Kind.STATUS,
+                    text=f'Your hold on the {hold.item_type} has expired. Say "hold" to hold again.',
+                    widget={"type": "holds", "holds": [hold_as_widget(hold)], "earliest_deadline": None},
+                )
+                expired += 1
+    return expired
+
+
+def holds_warn_due(*, now: datetime, ahead: timedelta) -> int:
+    """Warn the traveller (chat) and staff (audit trail, admin filter) of deadlines within ``ahead``.
+
+    Each hold is warned once (``warned_at``); the conditional update makes that hold even
+    when two beat workers overlap.
+    """
+    warned = 0
+    due = Hold.objects.filter(
+        status=Hold.Status.HELD,
+        warned_at__isnull=True,
+        payment_required_by__gt=now,
+        payment_required_by__lte=now + ahead,
+    )
+    for hold in due:
+        with transaction.atomic(durable=True):
+            if not Hold.objects.filter(pk=hold.pk, warned_at__isnull=True).update(warned_at=now):
+                continue
+            minutes = int((hold.payment_required_by - now).total_seconds() // 60)
+            audit_record(
+                trip_id=hold.trip_id,
+                type="hold.deadline_warning",
+                actor="system",
+                payload={"hold_id": hold.hold_id, "payment_required_by": hold.payment_required_by.isoformat()},
+            )
+            chat_message_add(
+                trip_id=hold.trip_id,
+                role=ChatMessage.Role.ASSISTANT,
+                kind=ChatMessage.Kind.STATUS,
+                text=f"Heads up: your hold on the {hold.item_type} ends in {minutes} minutes. Buy before then.",
+                widget={"type": "holds", "holds": [hold_as_widget(hold)], "earliest_deadline": None},
+            )
+            warned += 1
+    return warned
+
+
+def hold_as_widget(hold: Hold) -> dict:
+    """A hold in the chat widget's shape (``handlers/README.md``, ``holds``)."""
+    return {
+        "hold_id": hold.hold_id,
+        "item_type": hold.item_type,
+        "status": hold.status,
+        "payment_required_by": hold.payment_required_by.isoformat(),
+        "held_total": {"amount": str(hold.amount), "currency": hold.currency},
+    }
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _hold_create(*, trip: Trip, data: dict) -> Hold:
+    total = data.get("held_total") or {}
+    hold = Hold.objects.create(
+        trip=trip,
+        hold_id=data["hold_id"],
+        item_type=data.get("item_type", ""),
+        offer_id=data.get("offer_id") or data.get("rate_id") or "",
+        segment_id=data.get("segment_id") or data.get("stay_id") or "",
+        status=data.get("status") or Hold.Status.HELD,
+        amount=Decimal(str(total.get("amount") or "0")),
+        currency=total.get("currency") or "",
+        payment_required_by=parse_now(data["payment_required_by"]),
+        price_guarantee_expires_at=(
+            parse_now(data["price_guarantee_expires_at"]) if data.get("price_guarantee_expires_at") else None
+        ),
+        idempotency_key=data.get("idempotency_key") or "",
+        created_at=parse_now(data["created_at"]) if data.get("created_at") else timezone.now(),
+    )
+    audit_record(
+        trip_id=trip.pk,
+        type="hold.created",
+        actor="worker",
+        payload={
+            "hold_id": hold.hold_id,
+            "item_type": hold.item_type,
+            "amount": str(hold.amount),
+            "currency": hold.currency,
+            "payment_required_by": hold.payment_required_by.isoformat(),
+        },
+    )
+    return hold
+
+
+def _hold_status_set(hold: Hold, *, status: str, actor: str, reason: str, user=None) -> None:
+    hold.status = status
+    hold.save(update_fields=["status"])
+    audit_record(
+        trip_id=hold.trip_id,
+        type=f"hold.{status}",
+        actor=actor,
+        actor_user=user,
+        payload={"hold_id": hold.hold_id, "reason": reason},
+    )
+
+
+def _approvals_follow(*, trip: Trip, trip_intent: dict, new_holds: list[Hold], now: datetime) -> None:
+    """Close the requests the trip's new state has overtaken; open the ones it needs.
+
+    A purchase request stands for one exact set of live holds: when that set changes it is
+    superseded, and new holds get a new request. A hold request is used once the holds it
+    allowed appear, and superseded if the traveller moved on before anyone decided.
+    """
+    live = sorted(h.hold_id for h in Hold.objects.filter(trip=trip, status=Hold.Status.HELD) if h.is_live(now))
+    awaiting = (trip_intent.get("status") or {}).get("phase") == "awaiting_hold_approval"
+    Kind, Status = ApprovalRequest.Kind, ApprovalRequest.Status
+    for approval in ApprovalRequest.objects.select_for_update().filter(
+        trip=trip, status__in=ApprovalRequest.OPEN_STATUSES
+    ):
+        if approval.kind == Kind.PURCHASE and approval.hold_ids != live:
+            approval_close(approval, Status.SUPERSEDED, now=now, reason="The holds it covered changed.")
+        elif approval.kind == Kind.HOLD and new_holds:
+            approval_close(approval, Status.USED, now=now, reason="The holds were placed.")
+        elif approval.kind == Kind.HOLD and approval.status == Status.PENDING and not awaiting:
+            approval_close(approval, Status.SUPERSEDED, now=now, reason="The trip changed before a decision.")
+    if live and new_holds:
+        approval_request_create(trip=trip, kind=Kind.PURCHASE, trip_intent=trip_intent, now=now)
+    if (
+        awaiting
+        and not ApprovalRequest.objects.filter(
+            trip=trip, kind=Kind.HOLD, status__in=ApprovalRequest.OPEN_STATUSES
+        ).exists()
+    ):
+        approval_request_create(trip=trip, kind=Kind.HOLD, trip_intent=trip_intent, now=now)
+
+
+def _bookings_follow(*, trip: Trip, bookings: list[dict]) -> None:
+    """Record cancellations the core confirmed (bookings themselves are written at purchase)."""
+    cancelled = [
+        b["booking_id"] for b in bookings if b.get("status") == Booking.Status.CANCELLED and b.get("booking_id")
+    ]
+    for booking in Booking.objects.filter(trip=trip, booking_id__in=cancelled).exclude(status=Booking.Status.CANCELLED):
+        booking.status = Booking.Status.CANCELLED
+        booking.save(update_fields=["status"])
+        audit_record(
+            trip_id=trip.pk, type="booking.cancelled", actor="worker", payload={"booking_id": booking.booking_id}
+        )
