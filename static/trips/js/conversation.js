@@ -1,0 +1,171 @@
+// The conversation as the page shows it. Messages are kept in seq order and each seq is shown
+// once, however often it arrives (history, live push, resume); a message the traveller just
+// sent shows at once as pending and is replaced by the server's copy (matched by client_id).
+
+import { h } from "./dom.js";
+import { shortTime } from "./format.js";
+import { renderWidget } from "./widgets.js";
+
+export class Conversation {
+  constructor(listEl, ctx) {
+    this.list = listEl;
+    this.ctx = ctx;
+    this.bySeq = new Map();
+    this.pending = new Map(); // client_id -> element
+    this.lastSeq = 0;
+    this.running = false;
+    this.items = new Map(); // offer or rate id -> what the traveller saw it as ("EWR → DEN · AS1141")
+    this.idleAfterSeq = 0; // the last seq the server had when it reported the trip idle
+    this.typing = h("li", { class: "msg msg--typing", hidden: true, "aria-hidden": "true" },
+      h("span", { class: "avatar" }, "TD"), h("span", { class: "dots" }, h("i"), h("i"), h("i")));
+    this.list.append(this.typing);
+  }
+
+  /** A server "message" frame; returns false if that seq is already on the page. */
+  add(frame) {
+    if (!Number.isInteger(frame.seq) || this.bySeq.has(frame.seq)) return false;
+    const el = this.render(frame);
+    el.dataset.seq = String(frame.seq);
+    const pendingEl = frame.client_id && this.pending.get(frame.client_id);
+    if (pendingEl) {
+      this.pending.delete(frame.client_id);
+      pendingEl.remove();
+    }
+    const later = [...this.bySeq.entries()].filter(([seq]) => seq > frame.seq).sort((a, b) => a[0] - b[0])[0];
+    const firstPending = this.list.querySelector(".msg--pending");
+    this.list.insertBefore(el, later ? later[1] : firstPending || this.typing);
+    this.bySeq.set(frame.seq, el);
+    this.lastSeq = Math.max(this.lastSeq, frame.seq);
+    this.afterChange(frame);
+    return true;
+  }
+
+  addPending(clientId, text) {
+    const el = this.bubble("user", text, { pending: true });
+    el.dataset.clientId = clientId;
+    this.pending.set(clientId, el);
+    this.list.insertBefore(el, this.typing);
+  }
+
+  acknowledge(clientId, seq) {
+    const el = this.pending.get(clientId);
+    if (!el) return;
+    if (this.bySeq.has(seq)) {
+      this.pending.delete(clientId);
+      el.remove();
+    } else {
+      el.querySelector(".msg__meta").textContent = "Sent";
+    }
+  }
+
+  reject(clientId, message) {
+    const el = this.pending.get(clientId);
+    if (!el) return false;
+    this.pending.delete(clientId);
+    el.classList.replace("msg--pending", "msg--failed");
+    el.querySelector(".msg__meta").textContent = `Not sent: ${message}`;
+    return true;
+  }
+
+  /**
+   * Status frames come after every turn: until the next message arrives the trip is idle, so
+   * the latest progress line stops spinning. A "running" status keeps it going.
+   */
+  setRunning(running) {
+    this.running = running;
+    if (!running) this.idleAfterSeq = this.lastSeq;
+    this.refreshProgress();
+  }
+
+  render(frame) {
+    const widget = frame.widget;
+    if (frame.kind === "progress") {
+      return h("li", { class: "msg msg--progress" },
+        h("span", { class: "spinner", "aria-hidden": "true" }),
+        h("span", {}, widget?.label || frame.text || "Working…"));
+    }
+    if (frame.role === "user") return this.bubble("user", frame.text, { time: frame.created_at, action: frame.kind === "action" });
+    if (frame.role === "system" || (frame.kind === "status" && !widget)) {
+      const rendered = widget && renderWidget(widget, { ...this.ctx, key: frame.seq, describe: () => null });
+      return h("li", { class: "msg msg--system" }, h("div", { class: "msg__main" }, h("p", {}, frame.text), rendered));
+    }
+    const body = h("div", { class: "msg__body" });
+    if (frame.text && !(widget?.type === "error" && widget.message === frame.text)) {
+      body.append(h("div", { class: frame.kind === "error" ? "msg__text msg__text--error" : "msg__text" },
+        frame.text.split(/\n{2,}/).map((para) => h("p", {}, para))));
+    }
+    if (widget?.type === "bundles") this.learnItems(widget);
+    const describe = (id) => this.items.get(id);
+    const rendered = widget && renderWidget(widget, { ...this.ctx, key: frame.seq, describe });
+    if (rendered) body.append(rendered);
+    return h("li", { class: `msg msg--assistant${frame.kind === "error" ? " msg--error" : ""}` },
+      h("span", { class: "avatar", "aria-hidden": "true" }, "TD"),
+      h("div", { class: "msg__main" },
+        h("span", { class: "visually-hidden" }, "TripDesk said: "),
+        body,
+        h("time", { class: "msg__meta", datetime: frame.created_at || "" }, shortTime(frame.created_at))));
+  }
+
+  bubble(role, text, { pending = false, time = "", action = false } = {}) {
+    return h("li", { class: `msg msg--${role}${pending ? " msg--pending" : ""}${action ? " msg--action" : ""}` },
+      h("div", { class: "msg__main" },
+        h("span", { class: "visually-hidden" }, "You said: "),
+        h("div", { class: "msg__bubble" }, text),
+        h("time", { class: "msg__meta", datetime: time }, pending ? "Sending…" : shortTime(time))));
+  }
+
+  afterChange(frame) {
+    if (frame.widget?.type === "bundles") this.retireOlderBundles();
+    if (frame.widget?.type === "risk") this.markSelected(frame.widget.bundle_id);
+    if (frame.widget?.type === "holds") this.retire(".risk .card__actions");
+    if (frame.widget?.type === "booking") this.retire(".approval .card__actions");
+    this.refreshProgress();
+  }
+
+  /** Remember how offers and rates were shown, so holds can name them the same way. */
+  learnItems(widget) {
+    for (const bundle of widget.bundles || []) {
+      for (const f of bundle.flights || []) {
+        const s = f.summary || {};
+        this.items.set(f.offer_id, [[s.origin, s.destination].filter(Boolean).join(" → "), (s.flight_numbers || []).join(", ")].filter(Boolean).join(" · "));
+      }
+      for (const hotel of bundle.hotels || []) this.items.set(hotel.rate_id, hotel.summary?.hotel_name);
+    }
+  }
+
+  /** Only the newest set of bundles can be selected; older cards stay readable. */
+  retireOlderBundles() {
+    const sets = [...this.list.querySelectorAll(".widget--bundles")];
+    sets.slice(0, -1).forEach((set) => {
+      set.classList.add("is-stale");
+      set.querySelectorAll(".bundle__select").forEach((b) => { b.disabled = true; b.textContent = "Replaced by newer options"; });
+    });
+  }
+
+  /** Hide actions a later message has made moot (buying again once booked). */
+  retire(selector) {
+    this.list.querySelectorAll(selector).forEach((el) => { el.hidden = true; });
+  }
+
+  markSelected(bundleId) {
+    const sets = this.list.querySelectorAll(".widget--bundles:not(.is-stale)");
+    const latest = sets[sets.length - 1];
+    if (!latest) return;
+    latest.querySelectorAll(".bundle").forEach((card) => {
+      const chosen = card.dataset.bundleId === bundleId;
+      card.classList.toggle("is-selected", chosen);
+      const btn = card.querySelector(".bundle__select");
+      if (btn) btn.textContent = chosen ? `Selected ✓` : `Select option ${card.dataset.bundleId}`;
+    });
+  }
+
+  /** The latest progress line spins, or dots show after the traveller's message, while a turn runs. */
+  refreshProgress() {
+    const lastEl = this.bySeq.get(this.lastSeq);
+    const busy = this.running || this.lastSeq > this.idleAfterSeq;
+    for (const el of this.list.querySelectorAll(".msg--progress")) {
+      el.classList.toggle("is-active", busy && el === lastEl);
+    }
+    this.typing.hidden = !(busy && lastEl?.classList.contains("msg--user"));
+  }
+}

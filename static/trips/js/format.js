@@ -1,0 +1,85 @@
+// Display formats. Flight times are shown in the airport's own local time, exactly as the
+// supplier states them, so they are read from the ISO string rather than the browser's zone.
+
+const LOCALE = document.documentElement.lang || "en-US";
+
+export function money(amount, currency) {
+  const value = Number(amount);
+  if (!Number.isFinite(value)) return `${amount ?? ""} ${currency ?? ""}`.trim();
+  try {
+    return new Intl.NumberFormat(LOCALE, { style: "currency", currency: currency || "USD" }).format(value);
+  } catch {
+    return `${value.toFixed(2)} ${currency}`;
+  }
+}
+
+export function localClock(iso) {
+  const match = /T(\d{2}):(\d{2})/.exec(iso || "");
+  return match ? `${match[1]}:${match[2]}` : "";
+}
+
+export function localDate(iso) {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso || "");
+  if (!match) return "";
+  const day = new Date(Date.UTC(+match[1], +match[2] - 1, +match[3]));
+  return day.toLocaleDateString(LOCALE, { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" });
+}
+
+/** "+1" when a flight lands on a later calendar day than it left (both in local time). */
+export function dayShift(departIso, arriveIso) {
+  const a = Date.parse((departIso || "").slice(0, 10));
+  const b = Date.parse((arriveIso || "").slice(0, 10));
+  const days = Math.round((b - a) / 86_400_000);
+  return Number.isFinite(days) && days > 0 ? `+${days}` : "";
+}
+
+export function duration(minutes) {
+  const total = Number(minutes);
+  if (!Number.isFinite(total) || total <= 0) return "";
+  const hours = Math.floor(total / 60);
+  const mins = Math.round(total % 60);
+  return hours ? `${hours}h ${String(mins).padStart(2, "0")}m` : `${mins}m`;
+}
+
+export function stops(count) {
+  const n = Number(count) || 0;
+  return n === 0 ? "Nonstop" : n === 1 ? "1 stop" : `${n} stops`;
+}
+
+export function nights(count) {
+  const n = Number(count) || 0;
+  return n === 1 ? "1 night" : `${n} nights`;
+}
+
+export function dateTime(iso) {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return "";
+  return at.toLocaleString(LOCALE, {
+    weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short",
+  });
+}
+
+export function shortTime(iso) {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return "";
+  return at.toLocaleTimeString(LOCALE, { hour: "numeric", minute: "2-digit" });
+}
+
+/** "2d 4h", "1h 04m", "3m 09s" — precise enough to act on, short enough to scan. */
+export function remaining(ms) {
+  if (ms <= 0) return "expired";
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const hr = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  const pad = (v) => String(v).padStart(2, "0");
+  if (d) return `${d}d ${hr}h`;
+  if (hr) return `${hr}h ${pad(m)}m`;
+  return `${m}m ${pad(sec)}s`;
+}
+
+export function humanize(value) {
+  const text = String(value ?? "").replaceAll("_", " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,219 @@
+// Renderers for the widgets the mission core attaches to chat messages (handlers/README.md,
+// "Chat messages"). Each takes the widget and the page's action hooks and returns an element.
+// Shapes are read defensively: a missing field leaves a gap, never a broken page.
+
+import { countdown } from "./countdown.js";
+import { h } from "./dom.js";
+import * as fmt from "./format.js";
+
+const place = (p) => (p && typeof p === "object" ? p.code || p.name || "" : p || "");
+const placeName = (p) => (p && typeof p === "object" ? p.name || p.code || "" : p || "");
+const list = (value) => (Array.isArray(value) ? value : []);
+
+function chip(text, tone = "neutral") {
+  return h("span", { class: `chip chip--${tone}` }, text);
+}
+
+function stars(count) {
+  const n = Math.max(0, Math.min(5, Math.round(Number(count) || 0)));
+  return n ? h("span", { class: "stars", "aria-label": `${n}-star hotel` }, "★".repeat(n)) : null;
+}
+
+function button(label, onClick, { tone = "primary", describedBy, extraClass = "" } = {}) {
+  return h("button", { type: "button", class: `btn btn--${tone} ${extraClass}`.trim(), "aria-describedby": describedBy, onclick: onClick }, label);
+}
+
+function findings(items, tone, title) {
+  if (!list(items).length) return null;
+  return h("div", { class: `findings findings--${tone}` },
+    h("p", { class: "findings__title" }, title),
+    h("ul", {}, list(items).map((f) => h("li", {}, typeof f === "string" ? f : f.message || fmt.humanize(f.code)))));
+}
+
+function flightLeg(flight) {
+  const s = flight.summary || {};
+  const numbers = list(s.flight_numbers).join(", ");
+  const from = place(s.origin) || "";
+  const to = place(s.destination) || "";
+  return h("li", { class: "leg" },
+    h("div", { class: "leg__times" },
+      h("span", { class: "leg__time" }, fmt.localClock(s.depart_at)),
+      h("span", { class: "leg__line", "aria-hidden": "true" }),
+      h("span", { class: "leg__time" }, fmt.localClock(s.arrive_at),
+        h("sup", { class: "leg__shift" }, fmt.dayShift(s.depart_at, s.arrive_at)))),
+    h("div", { class: "leg__route" },
+      from && to ? h("strong", {}, `${from} → ${to}`) : null,
+      h("span", {}, fmt.localDate(s.depart_at))),
+    h("div", { class: "leg__meta" },
+      h("span", {}, [s.carrier_name || s.carrier, numbers].filter(Boolean).join(" · ")),
+      h("span", {}, [fmt.duration(s.duration_minutes), fmt.stops(s.stops)].filter(Boolean).join(" · ")),
+      s.red_eye ? chip("Red-eye", "warn") : null,
+      s.cabin ? chip(fmt.humanize(s.cabin)) : null));
+}
+
+function hotel(item) {
+  const s = item.summary || {};
+  return h("div", { class: "hotel" },
+    h("div", { class: "hotel__name" }, h("strong", {}, s.hotel_name || "Hotel"), " ", stars(s.stars)),
+    h("div", { class: "hotel__meta" },
+      s.board_type ? chip(fmt.humanize(s.board_type)) : null,
+      chip(s.refundable ? "Refundable" : "Non-refundable", s.refundable ? "good" : "warn"),
+      s.nights ? h("span", {}, `${fmt.nights(s.nights)}${s.nightly_avg ? ` · ${fmt.money(s.nightly_avg, s.currency)}/night` : ""}`) : null));
+}
+
+function bundleCard(bundle, ctx) {
+  const titleId = `bundle-${ctx.key}-${bundle.bundle_id}`;
+  const card = h("article", { class: "bundle", "aria-labelledby": titleId, dataset: { bundleId: bundle.bundle_id } },
+    h("header", { class: "bundle__head" },
+      h("div", {},
+        h("h3", { class: "bundle__title", id: titleId }, `Option ${bundle.bundle_id}`),
+        bundle.rank === 1 ? chip("Best match", "accent") : null,
+        bundle.refundable ? chip("Refundable", "good") : null),
+      h("div", { class: "bundle__price" },
+        h("span", { class: "bundle__total" }, fmt.money(bundle.total, bundle.currency)),
+        h("span", { class: "bundle__currency" }, `total · ${bundle.currency || ""}`))),
+    list(bundle.flights).length ? h("section", { class: "bundle__section", "aria-label": "Flights" },
+      h("h4", { class: "bundle__label" }, "Flights"),
+      h("ol", { class: "legs" }, list(bundle.flights).map(flightLeg))) : null,
+    list(bundle.hotels).length ? h("section", { class: "bundle__section", "aria-label": "Hotel" },
+      h("h4", { class: "bundle__label" }, list(bundle.hotels).length > 1 ? "Hotels" : "Hotel"),
+      list(bundle.hotels).map(hotel)) : null,
+    list(bundle.why).length ? h("section", { class: "bundle__section bundle__why", "aria-label": "Why this option" },
+      h("h4", { class: "bundle__label" }, "Why this option"),
+      h("ul", {}, list(bundle.why).map((w) => h("li", {}, w)))) : null,
+    h("footer", { class: "bundle__foot" },
+      button(`Select option ${bundle.bundle_id}`, () => ctx.act({ type: "select", bundle_id: bundle.bundle_id }, `Select option ${bundle.bundle_id}`),
+        { extraClass: "bundle__select" })));
+  return card;
+}
+
+const renderers = {
+  bundles(widget, ctx) {
+    const bundles = list(widget.bundles);
+    return h("div", { class: "widget widget--bundles", dataset: { widget: "bundles" } },
+      h("ul", { class: "bundles", role: "list" }, bundles.map((b) => h("li", {}, bundleCard(b, ctx)))));
+  },
+
+  trip_summary(widget) {
+    const t = widget.travelers || {};
+    const party = ["adults", "children", "infants"].filter((k) => Number(t[k]) > 0).map((k) => `${t[k]} ${k}`).join(", ");
+    return h("div", { class: "widget card summary", dataset: { widget: "trip_summary" } },
+      h("h3", { class: "card__title" }, "Your trip as I understood it"),
+      h("dl", { class: "summary__grid" },
+        party ? [h("dt", {}, "Travellers"), h("dd", {}, party)] : null,
+        list(widget.segments).map((seg, i) => [
+          h("dt", {}, `Flight ${i + 1}`),
+          h("dd", {}, `${placeName(seg.origin)} (${place(seg.origin)}) → ${placeName(seg.destination)} (${place(seg.destination)})`,
+            seg.depart_date ? h("span", { class: "muted" }, ` · ${fmt.localDate(seg.depart_date)}`) : null)]),
+        list(widget.stays).map((stay) => [
+          h("dt", {}, "Hotel"),
+          h("dd", {}, stay.location_hint || placeName(stay.location) || stay.location_code || "",
+            stay.rooms ? h("span", { class: "muted" }, ` · ${stay.rooms} ${stay.rooms === 1 ? "room" : "rooms"}`) : null,
+            h("span", { class: "muted" }, ` · ${fmt.localDate(stay.check_in)} – ${fmt.localDate(stay.check_out)}`))])),
+      list(widget.assumptions).length ? h("div", { class: "summary__assumptions" },
+        h("p", { class: "findings__title" }, "Assumptions"),
+        h("ul", {}, list(widget.assumptions).map((a) => h("li", {}, a)))) : null);
+  },
+
+  questions(widget) {
+    return h("div", { class: "widget card questions", dataset: { widget: "questions" } },
+      h("ul", {}, list(widget.questions).map((q) => h("li", {}, q.text || q))));
+  },
+
+  risk(widget, ctx) {
+    const ok = widget.ok && !list(widget.blocking).length;
+    return h("div", { class: `widget card risk ${ok ? "risk--ok" : "risk--blocked"}`, dataset: { widget: "risk" } },
+      h("h3", { class: "card__title" }, ok ? `Option ${widget.bundle_id} passes policy` : `Option ${widget.bundle_id} can't be held`),
+      findings(widget.blocking, "bad", "Blocking"),
+      findings(widget.warnings, "warn", "Worth knowing"),
+      ok ? h("div", { class: "card__actions" }, button("Hold these", () => ctx.act({ type: "hold" }, "Hold option " + widget.bundle_id))) : null);
+  },
+
+  holds(widget, ctx) {
+    return h("div", { class: "widget card holds", dataset: { widget: "holds" } },
+      h("h3", { class: "card__title" }, "On hold"),
+      h("ul", { class: "holds__list" }, list(widget.holds).map((hold) => {
+        const total = hold.held_total || {};
+        return h("li", { class: "hold" },
+          h("div", {},
+            h("strong", {}, fmt.humanize(hold.item_type || "item")),
+            " ", h("span", { class: "muted" }, ctx.describe(hold.offer_id || hold.rate_id) || ""),
+            h("div", { class: "muted small" }, `Pay by ${fmt.dateTime(hold.payment_required_by)}`)),
+          h("div", { class: "hold__right" },
+            total.amount ? h("span", { class: "hold__amount" }, fmt.money(total.amount, total.currency)) : null,
+            hold.status && hold.status !== "held" ? chip(fmt.humanize(hold.status), "warn") : countdown(hold.payment_required_by)));
+      })),
+      widget.earliest_deadline ? h("p", { class: "holds__deadline" },
+        "Everything is held until ", h("strong", {}, fmt.dateTime(widget.earliest_deadline)), " ",
+        countdown(widget.earliest_deadline)) : null);
+  },
+
+  hold_request(widget) {
+    return h("div", { class: "widget card notice", dataset: { widget: "hold_request" } },
+      h("h3", { class: "card__title" }, "Hold waiting for approval"),
+      h("p", {}, widget.message || "Your organisation needs an approver to allow these holds. You'll see them here as soon as they decide."),
+      widget.status ? chip(fmt.humanize(widget.status), "accent") : null);
+  },
+
+  approval(widget, ctx) {
+    const a = widget.approval || widget;
+    const status = a.status || "pending";
+    const tone = { granted: "good", approved: "good", denied: "bad", expired: "warn", used: "neutral" }[status] || "accent";
+    return h("div", { class: "widget card approval", dataset: { widget: "approval", status } },
+      h("div", { class: "card__row" },
+        h("h3", { class: "card__title" }, "Approval"),
+        chip(fmt.humanize(status), tone)),
+      a.amount ? h("p", {}, "Up to ", h("strong", {}, fmt.money(a.amount, a.currency))) : null,
+      a.reason ? h("p", { class: "muted" }, a.reason) : null,
+      a.expires_at ? h("p", { class: "muted small" }, `Valid until ${fmt.dateTime(a.expires_at)}`) : null,
+      ["granted", "approved"].includes(status) ? h("div", { class: "card__actions" },
+        button("Purchase with token…", () => ctx.openPurchase())) : null);
+  },
+
+  booking(widget, ctx) {
+    const b = widget.booking || widget;
+    const orders = list(b.orders).filter((o) => o.record_locator);
+    const rows = orders.length
+      ? orders.map((o) => [[fmt.humanize(o.item_type || "item"), ctx.describe(o.item_id)].filter(Boolean).join(" · "), o.record_locator])
+      : list(b.record_locators).map((code) => ["Record locator", code]);
+    const card = b.payment_method;
+    return h("div", { class: "widget card booking", dataset: { widget: "booking" } },
+      h("div", { class: "card__row" },
+        h("h3", { class: "card__title" }, "Booked"),
+        chip(fmt.humanize(b.status || "confirmed"), b.status === "cancelled" ? "warn" : "good")),
+      h("p", {}, "Total paid ", h("strong", {}, fmt.money(b.total, b.currency)),
+        card?.last4 ? h("span", { class: "muted" }, ` · ${fmt.humanize(card.brand || "card")} •••• ${card.last4}`) : null),
+      h("dl", { class: "locators", "aria-label": "Record locators" },
+        rows.map(([label, code]) => [h("dt", {}, label), h("dd", { class: "locator" }, code)])),
+      h("p", { class: "muted small" }, `Booking ${b.booking_id || ""}`),
+      b.booking_id && b.status !== "cancelled" ? h("div", { class: "card__actions" },
+        button("Cancel booking…", () => ctx.act({ type: "cancel_booking", booking_id: b.booking_id }, "Cancel booking"), { tone: "ghost" })) : null);
+  },
+
+  cancellation(widget, ctx) {
+    const c = widget.cancellation || widget.quote || widget;
+    const confirmed = c.status === "cancelled" || c.confirmed;
+    return h("div", { class: "widget card", dataset: { widget: "cancellation" } },
+      h("h3", { class: "card__title" }, confirmed ? "Booking cancelled" : "Cancellation quote"),
+      c.refund_amount !== undefined ? h("p", {}, "Refund ", h("strong", {}, fmt.money(c.refund_amount, c.currency))) : null,
+      c.expires_at && !confirmed ? h("p", { class: "muted small" }, `Quote valid until ${fmt.dateTime(c.expires_at)}`) : null,
+      !confirmed && c.quote_id ? h("div", { class: "card__actions" },
+        button("Confirm cancellation", () => ctx.act({ type: "cancel_booking", booking_id: c.booking_id, quote_id: c.quote_id }, "Confirm cancellation"), { tone: "danger" })) : null);
+  },
+
+  error(widget, ctx) {
+    return h("div", { class: "widget card card--error", role: "alert", dataset: { widget: "error" } },
+      h("p", {}, widget.message || "Something went wrong."),
+      widget.retryable ? h("div", { class: "card__actions" },
+        button("Try again", () => ctx.act({ type: "retry" }, "Try again"), { tone: "secondary" })) : null);
+  },
+
+  progress(widget) {
+    return h("span", { class: "progress__label" }, widget.label || "Working…");
+  },
+};
+
+export function renderWidget(widget, ctx) {
+  const render = widget && renderers[widget.type];
+  return render ? render(widget, ctx) : null;
+}

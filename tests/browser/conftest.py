@@ -1,0 +1,55 @@
+"""Chromium (the Debian package) driven by Playwright against a live TripDesk served by daphne."""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from .live import CHROMIUM, CHROMIUM_ARGS, ROOT, live_tripdesk
+
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+# Each sandbox search takes this long in these tests, so a reload can land mid-search (scenario 15).
+SEARCH_DELAY_SECONDS = 0.4
+# A turn takes a few seconds on a busy two-core runner; assertions wait that long, not longer.
+expect.set_options(timeout=20_000)
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory) -> str:
+    with live_tripdesk(tmp_path_factory.mktemp("browser"), search_delay=SEARCH_DELAY_SECONDS) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(chromium):
+    """Pages in their own browser contexts (separate cookies: one signed-in person each)."""
+    contexts = []
+
+    def make(*, width: int = 1280, height: int = 900):
+        context = chromium.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(20_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def screenshot():
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def save(page, name: str) -> None:
+        page.screenshot(path=SCREENSHOTS / f"{name}.png")
+
+    return save

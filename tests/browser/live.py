@@ -1,0 +1,104 @@
+"""A live TripDesk for Chromium: a fresh SQLite database, the demo users, daphne on a free port.
+
+pytest-django's ``live_server`` speaks HTTP only; the chat needs websockets, so the real ASGI
+server runs in a subprocess on the embedded default (in-memory channel layer, eager Celery).
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _manage(env: dict, *args: str) -> None:
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
+
+
+@contextmanager
+def live_tripdesk(workdir: Path, *, search_delay: float = 0.0) -> Iterator[str]:
+    """Yield the base URL of a running TripDesk seeded with the demo users (password ``<name>-demo``)."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+    }
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "tripdesk.settings",
+            "DATABASE_URL": f"sqlite:///{workdir / 'browser.sqlite3'}",
+            "DJANGO_DEBUG": "true",  # static files straight from static/ (no collectstatic)
+            "DJANGO_PASSWORD_HASHERS": "django.contrib.auth.hashers.MD5PasswordHasher",
+            "TRIPDESK_TEST_SEARCH_DELAY": str(search_delay),
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    _manage(env, "migrate", "--noinput")
+    _manage(env, "seed_demo")
+    port = free_port()
+    log = open(workdir / "daphne.log", "wb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "tests.browser.server:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(f"{base}/signin/", server)
+        yield base
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+def _wait_until_up(url: str, server: subprocess.Popen, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"daphne exited with {server.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer within {timeout:.0f} s")
+
+
+def sign_in(page, base: str, username: str) -> None:
+    page.goto(f"{base}/signin/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(f"{username}-demo")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{base}/")

@@ -1,0 +1,274 @@
+"""The traveller's chat in headless Chromium: scenarios 1, 4-6, 15 and 16 and a dropped connection, as a person sees them."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .live import sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SCENARIO_1 = "4 people going from Newark to Denver for 3 nights on January 30"
+LATEST_BUNDLES = ".widget--bundles:not(.is-stale) .bundle"
+
+
+def start_trip(page, base_url: str, username: str = "alice") -> int:
+    sign_in(page, base_url, username)
+    page.get_by_role("button", name="Plan a new trip").click()
+    page.wait_for_url(re.compile(r"/trips/\d+/$"))
+    expect(page.locator("#connection")).to_have_text("Live")
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def say(page, text: str) -> None:
+    """Type into the composer (focused on load) and press Enter: the keyboard path."""
+    expect(page.get_by_label("Message TripDesk")).to_be_focused()
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+
+
+def wait_until_idle(page) -> None:
+    expect(page.locator(".msg--progress.is-active")).to_have_count(0)
+    expect(page.locator(".msg--typing")).to_be_hidden()
+
+
+def conversation(page) -> list[tuple[int, str]]:
+    rows = page.locator("#messages > li[data-seq]").evaluate_all("els => els.map(e => [+e.dataset.seq, e.innerText])")
+    return [(seq, text) for seq, text in rows]
+
+
+def test_scenario_1_one_message_shows_bundle_cards(new_page, base_url, screenshot):
+    page = new_page()
+    start_trip(page, base_url)
+    screenshot(page, "01-new-trip")
+    say(page, SCENARIO_1)
+    expect(page.locator(".msg--progress").first).to_contain_text("Reading your message")
+    expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
+    wait_until_idle(page)
+
+    card = page.locator(LATEST_BUNDLES).first
+    expect(card.locator(".bundle__total")).to_have_text(re.compile(r"^\$[\d,]+\.\d\d$"))
+    expect(card.locator(".leg")).to_have_count(2)
+    expect(card.locator(".leg__time").first).to_have_text(re.compile(r"^\d\d:\d\d"))
+    expect(card.locator(".leg__meta").first).to_contain_text(re.compile(r"(Nonstop|\d stops?)"))
+    expect(card.locator(".hotel .stars")).to_have_attribute("aria-label", re.compile(r"\d-star hotel"))
+    expect(card.locator(".hotel__meta")).to_contain_text(re.compile(r"Refundable|Non-refundable"))
+    expect(card.locator(".bundle__why li").first).to_be_visible()
+    expect(card.get_by_role("button", name=re.compile(r"^Select option B1$"))).to_be_enabled()
+    summary = page.locator("[data-widget=trip_summary]").last
+    expect(summary).to_contain_text("4 adults")
+    expect(summary).to_contain_text("Newark (EWR) → Denver (DEN)")
+    expect(summary.locator(".summary__assumptions li").first).to_be_visible()
+    expect(page.locator("#trip-phase")).to_have_text("Options ready")
+    expect(page.locator(".msg--user")).to_have_count(1)
+    screenshot(page, "02-bundles")
+    page.locator(LATEST_BUNDLES).first.scroll_into_view_if_needed()
+    screenshot(page, "03-bundle-card")
+
+    page.set_viewport_size({"width": 375, "height": 812})
+    page.reload()
+    expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
+    widths = page.evaluate("""() => [document.documentElement.scrollWidth,
+        document.getElementById("chat-scroll").scrollWidth - document.getElementById("chat-scroll").clientWidth]""")
+    assert widths[0] <= 375 and widths[1] == 0  # nothing runs off sideways at phone width
+    screenshot(page, "04-phone-latest")
+    page.locator(LATEST_BUNDLES).first.scroll_into_view_if_needed()
+    screenshot(page, "04-phone-bundle-card")
+
+
+def hold_first_holdable(page, screenshot=None) -> None:
+    """Select bundles in rank order until one can be held, and hold it (by keyboard).
+
+    Some sandbox offers cannot be held (instant payment, sold out): the first that can is taken.
+    """
+    for index in range(page.locator(LATEST_BUNDLES).count()):
+        page.locator(LATEST_BUNDLES).nth(index).get_by_role("button", name=re.compile("^Select")).click()
+        risk = page.locator("[data-widget=risk]").nth(index)
+        expect(risk).to_be_visible()
+        expect(page.locator(LATEST_BUNDLES).nth(index)).to_have_class(re.compile("is-selected"))
+        wait_until_idle(page)
+        if index == 0 and screenshot:
+            screenshot(page, "05-selected")
+        hold = risk.get_by_role("button", name="Hold these")
+        if not hold.count():
+            continue
+        hold.focus()
+        page.keyboard.press("Enter")  # buttons are buttons: Enter works
+        wait_until_idle(page)
+        if page.locator("[data-widget=holds]").count():
+            return
+    raise AssertionError("no bundle could be held")
+
+
+def test_select_then_hold_shows_countdowns(new_page, base_url, screenshot):
+    page = new_page()
+    start_trip(page, base_url)
+    say(page, SCENARIO_1)
+    expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
+    wait_until_idle(page)
+    hold_first_holdable(page, screenshot)
+    holds = page.locator("[data-widget=holds]").last
+    expect(holds).to_be_visible()
+    countdowns = holds.locator(".countdown")
+    assert countdowns.count() >= 2
+    expect(countdowns.first).to_have_text(re.compile(r"^(\d+d \d+h|\d+h \d\dm|\d+m \d\ds) left$"))
+    expect(holds).to_contain_text("Pay by")
+    expect(holds.locator(".hold").first).to_contain_text(re.compile(r"Flight [A-Z]{3} → [A-Z]{3} · [A-Z0-9]{2}\d+"))
+    expect(page.locator("#trip-phase")).to_have_text("On hold")
+    expect(page.get_by_role("button", name="Purchase…")).to_be_visible()
+    screenshot(page, "06-holds")
+
+    page.get_by_role("button", name="Purchase…").click()
+    token = page.get_by_label("Approval token")
+    expect(token).to_be_focused()
+    expect(token).to_have_attribute("type", "password")
+    expect(page.get_by_label("Pay with")).to_contain_text("Sandbox Visa")
+    screenshot(page, "07-purchase-form")
+    token.fill("tdk_apv_nobodyGrantedThisToken123")
+    page.get_by_role("button", name="Buy now").click()
+    expect(token).to_be_hidden()
+    expect(page.locator(".msg--user").last).to_contain_text("Buy with Sandbox Visa")
+    wait_until_idle(page)
+    expect(page.locator(".msg--user.msg--action").last).to_contain_text("with Sandbox Visa")  # the server's copy
+    expect(page.locator(".msg--error").last).to_contain_text("token")
+    expect(page.locator("#messages")).not_to_contain_text("nobodyGrantedThisToken")
+    screenshot(page, "08-purchase-refused")
+
+
+def test_an_approvers_grant_lets_the_traveller_buy(new_page, base_url, screenshot):
+    """Scenario 6 from the traveller's side: the grant reaches the open page, one click buys."""
+    page = new_page()
+    trip_id = start_trip(page, base_url)
+    say(page, SCENARIO_1)
+    expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
+    wait_until_idle(page)
+    hold_first_holdable(page)
+
+    approver = new_page()
+    approver.goto(f"{base_url}/admin/login/?next=/admin/trips/approvalrequest/%3Fstatus__exact%3Dpending")
+    approver.locator("#id_username").fill("ann")
+    approver.locator("#id_password").fill("ann-demo")
+    approver.locator("input[type=submit]").click()
+    approver.locator("tr", has_text=f"Trip {trip_id}").or_(approver.locator("tr", has_text="New trip")).first.locator(
+        "input[name=_selected_action]"
+    ).check()
+    approver.locator("select[name=action]").select_option("grant")
+    approver.get_by_role("button", name="Go").click()
+    approver.locator("textarea[name=reason]").fill("Within budget")
+    approver.locator("input[name=apply]").click()
+    expect(approver.locator("code.approval-token")).to_have_text(re.compile(r"^tdk_apv_"))
+
+    granted = page.locator("#purchase [data-granted]")
+    expect(granted).to_be_visible()  # the token arrived on the open page and is filled in
+    expect(page.get_by_label("Approval token")).to_have_value(re.compile(r"^tdk_apv_"))
+    expect(page.locator("[data-widget=approval]").last).to_have_attribute("data-status", "granted")
+    screenshot(page, "13-approved")
+    page.get_by_role("button", name="Buy now").click()
+    booking = page.locator("[data-widget=booking]")
+    expect(booking).to_be_visible()
+    wait_until_idle(page)
+    expect(booking.locator(".locator").first).to_have_text(re.compile(r"^[A-Z0-9]{5,8}$"))
+    expect(page.locator("#trip-phase")).to_have_text("Booked")
+    expect(page.locator("#messages")).not_to_contain_text("tdk_apv_")
+    screenshot(page, "14-booked")
+
+
+def test_reload_mid_search_loses_and_duplicates_nothing(new_page, base_url, screenshot):
+    page = new_page()
+    start_trip(page, base_url)
+    say(page, SCENARIO_1)
+    expect(page.locator(".msg--progress", has_text="Searching flights").first).to_be_visible()
+    assert not page.locator(".widget--bundles").count(), "the search finished before the reload"
+    page.reload()
+    expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
+    wait_until_idle(page)
+    screenshot(page, "09-after-reload")
+
+    after_reload = conversation(page)
+    seqs = [seq for seq, _ in after_reload]
+    assert seqs == list(range(1, len(seqs) + 1))  # every message, once, in order
+    assert sum(SCENARIO_1 in text for _, text in after_reload) == 1
+    assert page.locator(".widget--bundles").count() == 1
+    page.reload()
+    expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
+    wait_until_idle(page)
+    assert conversation(page) == after_reload  # what a fresh load shows is exactly what survived the reload
+
+
+def test_another_traveller_is_refused(new_page, base_url, screenshot):
+    alice = new_page()
+    trip_id = start_trip(alice, base_url, "alice")
+    say(alice, "I'm going to San Francisco")
+    expect(alice.locator(".msg--assistant").first).to_be_visible()
+
+    bob = new_page()
+    sign_in(bob, base_url, "bob")
+    expect(bob.locator(".trip-list")).not_to_contain_text(f"#{trip_id}")
+    response = bob.goto(f"{base_url}/trips/{trip_id}/")
+    assert response.status == 404
+    close_code = bob.evaluate(
+        """trip => new Promise(done => {
+            const ws = new WebSocket(`ws://${location.host}/ws/trips/${trip}/`);
+            ws.onmessage = () => done("received a frame");
+            ws.onclose = (event) => done(event.code);
+        })""",
+        trip_id,
+    )
+    assert close_code == 4403
+    bob.goto(f"{base_url}/")
+    screenshot(bob, "10-other-traveller")
+
+
+def test_sign_in_page_and_phone_layout(new_page, base_url, screenshot):
+    page = new_page(width=375, height=812)
+    page.goto(f"{base_url}/")
+    assert page.url.startswith(f"{base_url}/signin/")
+    screenshot(page, "11-signin-phone")
+    sign_in(page, base_url, "alice")
+    toggle = page.get_by_role("button", name="Trips")
+    expect(page.locator("#sidebar")).not_to_be_in_viewport()
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(page.get_by_role("button", name="New trip", exact=True)).to_be_focused()
+    expect(page.locator("#sidebar")).to_be_in_viewport(ratio=1)  # slid fully in
+    screenshot(page, "12-trips-drawer-phone")
+    page.keyboard.press("Escape")
+    expect(toggle).to_be_focused()
+    page.get_by_role("button", name="Sign out").click()
+    expect(page).to_have_url(re.compile(r"/signin/$"))
+    expect(page.get_by_role("status")).to_contain_text("signed out")
+
+
+def test_a_dropped_connection_reconnects_and_resumes(new_page, base_url):
+    """The page reconnects by itself, asks only for what it lacks, and carries on."""
+    page = new_page()
+    sockets = []
+
+    def through(ws):
+        ws.connect_to_server()  # a transparent proxy the test can cut
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/trips/\d+/"), through)
+    start_trip(page, base_url)
+    say(page, SCENARIO_1)
+    expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
+    wait_until_idle(page)
+    before = conversation(page)
+
+    sockets[-1].close(code=4000, reason="network blip")
+    expect(page.locator("#connection")).to_have_text("Live")
+    assert len(sockets) == 2
+    assert sockets[1].url.endswith(f"?after_seq={before[-1][0]}")  # resumes after the last seq it holds
+    page.get_by_label("Message TripDesk").focus()
+    say(page, "actually we are 6 adults")
+    expect(page.locator(".widget--bundles")).to_have_count(2)
+    wait_until_idle(page)
+    after = conversation(page)
+    assert [seq for seq, _ in after] == list(range(1, len(after) + 1))  # nothing lost, nothing twice
+
+    def heads(rows):  # older bundle cards now say "Replaced by newer options": compare what was said
+        return [(seq, text.splitlines()[:4]) for seq, text in rows]
+
+    assert heads(after[: len(before)]) == heads(before)
+    expect(page.locator("[data-widget=trip_summary]").last).to_contain_text("6 adults")

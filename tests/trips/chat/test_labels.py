@@ -1,0 +1,37 @@
+"""How the trip list names trips and phases."""
+
+from trips.models import Phase, Trip
+from trips.web.labels import PHASE_LABELS, phase_label, trip_label
+
+
+def segment(origin=None, destination=None, depart_date=None):
+    return {"segment_id": "seg_1", "origin": origin, "destination": destination, "depart_date": depart_date}
+
+
+def trip_with(*segments, title=""):
+    return Trip(pk=7, title=title, intent={"itinerary": {"segments": list(segments)}})
+
+
+def test_a_title_wins():
+    assert trip_label(trip_with(segment({"code": "EWR"}, {"code": "DEN"}), title="Offsite")) == "Offsite"
+
+
+def test_route_and_date_of_the_first_segment():
+    first = segment({"code": "EWR", "name": "Newark"}, {"code": "DEN", "name": "Denver"}, "2027-01-30")
+    assert trip_label(trip_with(first, segment({"code": "DEN"}, {"code": "EWR"}))) == "EWR → DEN · Jan 30"
+
+
+def test_half_known_routes_read_as_words():
+    assert trip_label(trip_with(segment(destination={"code": "QSF", "name": "San Francisco"}))) == "To San Francisco"
+    assert trip_label(trip_with(segment(origin={"code": "JFK", "name": "New York JFK"}))) == "From New York JFK"
+
+
+def test_an_empty_trip_is_new():
+    assert trip_label(trip_with()) == "New trip #7"
+    assert trip_label(Trip(pk=8, intent={})) == "New trip #8"
+
+
+def test_every_phase_has_words():
+    assert set(PHASE_LABELS) == set(Phase.values)
+    assert phase_label("purchased") == "Booked"
+    assert phase_label("something_new") == "Something new"

@@ -1,0 +1,235 @@
+"""The trip chat websocket, ``/ws/trips/<trip_id>/`` (protocol: docs/websocket.md).
+
+The consumer authenticates, checks access with ``trip_get_for_user``, validates every frame
+(``trips.web.protocol``) and routes it to one service; it never writes a model itself.
+
+Sequencing: the browser says which ``seq`` it holds; the consumer joins the trip's group
+*before* reading the history, then drops live frames it has already sent and fills any gap
+from the database — so a connect, reconnect or resume neither loses nor repeats a message.
+
+Submits run off the event loop in a worker thread, one at a time per connection, so a turn
+that runs in-process (eager Celery, the embedded default) does not stop this connection, or
+any other, from streaming that turn's progress as it happens.
+"""
+
+import asyncio
+import logging
+from typing import Any, Optional
+from urllib.parse import parse_qs
+
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from trips.access import trip_get_for_user
+from trips.models import ChatMessage, Trip
+from trips.services.chat import chat_message_frame, trip_group, trip_status_frame
+from trips.services.purchases import purchase_submit
+from trips.services.turns import turn_submit
+from trips.web.protocol import ClientFrame, FrameError, frame_parse
+from trips.web.ratelimit import SlidingWindow
+
+logger = logging.getLogger(__name__)
+
+
+# Live frames only the trip's owner may receive: they carry a secret.
+OWNER_ONLY_FRAMES = frozenset({"approval_token"})
+
+
+def off_the_shared_thread(func):
+    """``database_sync_to_async`` in a pool thread rather than the one thread all sync code shares.
+
+    A turn that runs in-process would otherwise hold that thread — and every page view and
+    access check waiting on it — until the turn ends.
+    """
+    return DatabaseSyncToAsync(func, thread_sensitive=False)
+
+
+class CloseCode:
+    """Application close codes (4000-4999), mirroring the HTTP status they resemble."""
+
+    NOT_SIGNED_IN = 4401
+    NOT_ALLOWED = 4403
+    NO_SUCH_TRIP = 4404
+    TOO_MANY_FRAMES = 4408
+    FRAME_TOO_LARGE = 4413
+
+
+class TripChatConsumer(AsyncJsonWebsocketConsumer):
+    rate_limit = 10  # frames per window; beyond it frames are refused with an error frame
+    rate_window_seconds = 10.0
+    rate_close_at = 20  # frames per window at which the connection is closed (4408)
+    oversize_close_at = 3  # oversized frames per connection at which it is closed (4413)
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.refuse_connection(CloseCode.NOT_SIGNED_IN)
+            return
+        try:
+            self.trip = await self.trip_for(user, self.scope["url_route"]["kwargs"]["trip_id"])
+        except Trip.DoesNotExist:
+            await self.refuse_connection(CloseCode.NO_SUCH_TRIP)
+            return
+        except PermissionDenied:
+            await self.refuse_connection(CloseCode.NOT_ALLOWED)
+            return
+        self.user = user
+        self.is_owner = self.trip.owner_id == user.pk
+        self.group = trip_group(self.trip.pk)
+        self.sent_seq = 0
+        self.rate = SlidingWindow(seconds=self.rate_window_seconds)
+        self.oversize = 0
+        self.submit_lock = asyncio.Lock()
+        self.submits: set[asyncio.Task] = set()
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_history(after_seq=self.query_after_seq(), status=trip_status_frame(self.trip))
+
+    async def refuse_connection(self, code: int) -> None:
+        """Accept, then close with ``code``: a handshake refused outright reaches browsers as a bare 1006."""
+        await self.accept()
+        await self.close(code=code)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            # Let accepted submits finish: the traveller's message is saved even if the tab closed.
+            await asyncio.gather(*self.submits, return_exceptions=True)
+
+    # --- from the browser -------------------------------------------------------------------
+
+    async def receive(self, text_data: Optional[str] = None, bytes_data: Optional[bytes] = None, **kwargs: Any) -> None:
+        """Every frame: rate limit, validate, then route (JSON decoding is ``frame_parse``'s job)."""
+        count = self.rate.hit()
+        if count >= self.rate_close_at:
+            await self.close(code=CloseCode.TOO_MANY_FRAMES)
+            return
+        try:
+            if count > self.rate_limit:
+                raise FrameError(
+                    "rate_limited",
+                    f"Slow down: at most {self.rate_limit} frames every {self.rate_window_seconds:g} seconds.",
+                )
+            frame = frame_parse(text_data)
+        except FrameError as refusal:
+            await self.refuse(refusal)
+            return
+        await self.route(frame)
+
+    async def route(self, frame: ClientFrame) -> None:
+        if frame.type == "ping":
+            await self.send_json({"type": "pong"})
+        elif frame.type == "resume":
+            await self.send_history(after_seq=frame.after_seq, status=await self.trip_status())
+        elif not self.is_owner:
+            await self.refuse(
+                FrameError("read_only", "Only the traveller can write in this trip's chat.", client_id=frame.client_id)
+            )
+        else:
+            task = asyncio.create_task(self.submit(frame))
+            self.submits.add(task)
+            task.add_done_callback(self.submits.discard)
+
+    async def submit(self, frame: ClientFrame) -> None:
+        """Hand a message or action to its service, then acknowledge it (or say why not)."""
+        async with self.submit_lock:
+            try:
+                if frame.action and frame.action["type"] == "purchase":
+                    message = await self.purchase_submit(frame)
+                else:
+                    message = await self.turn_submit(frame)
+            except (PermissionDenied, ValidationError, ValueError) as exc:
+                await self.refuse(FrameError("refused", _plain(exc), client_id=frame.client_id))
+                return
+            except Exception:  # noqa: BLE001 - the browser gets a clear error and the connection stays up
+                logger.exception("chat submit failed on trip %s", self.trip.pk)
+                await self.refuse(
+                    FrameError(
+                        "server_error", "Something went wrong on our side. Please try again.", client_id=frame.client_id
+                    )
+                )
+                return
+        await self.send_json({"type": "ack", "client_id": frame.client_id, "seq": message.seq})
+
+    async def refuse(self, refusal: FrameError) -> None:
+        """Send the error frame; the third oversized frame also closes the connection (4413)."""
+        await self.send_json(refusal.frame())
+        if refusal.code == "frame_too_large":
+            self.oversize += 1
+            if self.oversize >= self.oversize_close_at:
+                await self.close(code=CloseCode.FRAME_TOO_LARGE)
+
+    # --- to the browser ---------------------------------------------------------------------
+
+    async def trip_frame(self, event: dict[str, Any]) -> None:
+        """A frame pushed to the trip's group (``broadcast_on_commit``).
+
+        An ``approval_token`` frame (the approver's grant, handed to the traveller's open page
+        once) goes to the owner's connections only, never to staff watching the trip.
+        """
+        frame = event["frame"]
+        seq = frame.get("seq")
+        if frame.get("type") in OWNER_ONLY_FRAMES and not self.is_owner:
+            return
+        if seq is None:
+            await self.send_json(frame)
+        elif seq > self.sent_seq + 1:
+            await self.send_history(after_seq=self.sent_seq)  # a gap: fill it from the database
+        elif seq == self.sent_seq + 1:
+            self.sent_seq = seq
+            await self.send_json(frame)
+
+    async def send_history(self, *, after_seq: int, status: Optional[dict[str, Any]] = None) -> None:
+        """Every message after ``after_seq``, in order, then (optionally) the trip's status.
+
+        The client holds everything up to ``after_seq``, so live frames up to there are not due either.
+        """
+        self.sent_seq = max(self.sent_seq, after_seq)
+        for frame in await self.history(after_seq):
+            await self.send_json(frame)
+            self.sent_seq = max(self.sent_seq, frame["seq"])
+        if status is not None:
+            await self.send_json(status)
+
+    def query_after_seq(self) -> int:
+        values = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("after_seq", ["0"])
+        return int(values[0]) if values[0].isdigit() else 0
+
+    # --- database work, off the event loop ----------------------------------------------------
+
+    @database_sync_to_async
+    def trip_for(self, user: Any, trip_id: int) -> Trip:
+        return trip_get_for_user(user, trip_id)
+
+    @database_sync_to_async
+    def history(self, after_seq: int) -> list[dict[str, Any]]:
+        messages = ChatMessage.objects.filter(trip_id=self.trip.pk, seq__gt=after_seq).order_by("seq")
+        return [chat_message_frame(message) for message in messages]
+
+    @database_sync_to_async
+    def trip_status(self) -> dict[str, Any]:
+        return trip_status_frame(Trip.objects.only("pk", "phase", "state", "version").get(pk=self.trip.pk))
+
+    @off_the_shared_thread
+    def turn_submit(self, frame: ClientFrame) -> ChatMessage:
+        return turn_submit(
+            trip=self.trip, user=self.user, text=frame.text, action=frame.action, client_id=frame.client_id
+        )
+
+    @off_the_shared_thread
+    def purchase_submit(self, frame: ClientFrame) -> ChatMessage:
+        return purchase_submit(
+            trip=self.trip,
+            user=self.user,
+            approval_token=frame.action["approval_token"],
+            payment_method_id=frame.action["payment_method_id"],
+            client_id=frame.client_id,
+        )
+
+
+def _plain(exc: Exception) -> str:
+    """The human part of a refusal (a ValidationError's messages, or the exception's text)."""
+    if isinstance(exc, ValidationError):
+        return " ".join(exc.messages)
+    return str(exc) or "That request was refused."

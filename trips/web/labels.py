@@ -1,0 +1,64 @@
+"""What the traveller reads for a trip: its name (title, else route and date) and its phase.
+
+``PHASE_LABELS`` is the one wording of the phases: the page renders it and hands it to the
+chat script (its config), which relabels the trip as status frames arrive.
+"""
+
+from datetime import date
+from typing import Any
+
+from trips.models import Phase, Trip
+
+PHASE_LABELS: dict[str, str] = {
+    Phase.INTAKE: "Planning",
+    Phase.QUOTING: "Searching",
+    Phase.PRESENTING: "Options ready",
+    Phase.SELECTED: "Option selected",
+    Phase.AWAITING_HOLD_APPROVAL: "Hold awaiting approval",
+    Phase.HELD: "On hold",
+    Phase.APPROVED: "Approved",
+    Phase.PURCHASED: "Booked",
+    Phase.NEEDS_ATTENTION: "Needs attention",
+}
+
+
+def phase_label(phase: str) -> str:
+    return PHASE_LABELS.get(phase, phase.replace("_", " ").capitalize())
+
+
+def _code(place: Any) -> str:
+    if isinstance(place, dict):
+        return str(place.get("code") or place.get("name") or "")
+    return str(place or "")
+
+
+def _name(place: Any) -> str:
+    if isinstance(place, dict):
+        return str(place.get("name") or place.get("code") or "")
+    return str(place or "")
+
+
+def _route(segment: dict) -> str:
+    """``EWR → DEN`` when both ends are known, else the one end in words ("To San Francisco")."""
+    origin, destination = segment.get("origin"), segment.get("destination")
+    if origin and destination:
+        return f"{_code(origin)} → {_code(destination)}"
+    if destination:
+        return f"To {_name(destination)}"
+    return f"From {_name(origin)}" if origin else ""
+
+
+def trip_label(trip: Trip) -> str:
+    if trip.title:
+        return trip.title
+    segments = ((trip.intent or {}).get("itinerary") or {}).get("segments") or []
+    if segments and isinstance(segments[0], dict):
+        first = segments[0]
+        route = _route(first)
+        try:
+            when = date.fromisoformat(str(first.get("depart_date"))).strftime("%b %-d")
+        except ValueError:
+            when = ""
+        if route:
+            return f"{route} · {when}" if when else route
+    return f"New trip #{trip.pk}"

@@ -1,0 +1,92 @@
+"""The traveller's pages: the trip list with one trip's chat, a new trip, sign-in and sign-out.
+
+Views are adapters: access goes through ``trip_get_for_user`` and the one write (a new
+trip) through ``trip_create``. The chat itself arrives over the websocket.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import LoginView, LogoutView
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.response import TemplateResponse
+from django.views.decorators.http import require_POST
+
+from trips.access import trip_get_for_user
+from trips.models import Organisation, Trip
+from trips.services.chat import trip_status_frame
+from trips.services.trips import trip_create
+
+from .labels import PHASE_LABELS, phase_label, trip_label
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "trips/chat.html", {"trips": _own_trips(request), "trip": None})
+
+
+@login_required
+def trip_detail(request: HttpRequest, trip_id: int) -> HttpResponse:
+    """One trip's chat; someone else's trip is a 404 (its existence is not disclosed)."""
+    try:
+        trip = trip_get_for_user(request.user, trip_id)
+    except (Trip.DoesNotExist, PermissionDenied):
+        raise Http404("No such trip.") from None
+    is_owner = trip.owner_id == request.user.pk
+    config = {
+        "trip_id": trip.pk,
+        "ws_path": f"/ws/trips/{trip.pk}/",
+        "status": trip_status_frame(trip),
+        "can_write": is_owner,
+        "phase_labels": PHASE_LABELS,
+    }
+    context = {
+        "trips": _own_trips(request),
+        "trip": trip,
+        "trip_label": trip_label(trip),
+        "phase_label": phase_label(trip.phase),
+        "is_owner": is_owner,
+        "payment_methods": request.user.payment_methods.all() if is_owner else [],
+        "config": config,
+    }
+    return render(request, "trips/chat.html", context)
+
+
+@login_required
+@require_POST
+def trip_new(request: HttpRequest) -> HttpResponse:
+    try:
+        trip = trip_create(owner=request.user)
+    except Organisation.DoesNotExist:
+        messages.error(request, "Your account is not part of an organisation yet, so it cannot book trips.")
+        return redirect("web:home")
+    return redirect("web:trip", trip_id=trip.pk)
+
+
+class SignInView(LoginView):
+    template_name = "registration/signin.html"
+    redirect_authenticated_user = True
+
+
+class SignOutView(LogoutView):
+    """GET asks (a page that works without JavaScript); POST signs out and says so."""
+
+    http_method_names = ["get", "post", "options"]
+    template_name = "registration/signout.html"
+
+    def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect("web:signin")
+        return TemplateResponse(request, self.template_name, self.get_context_data())
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        messages.info(request, "You're signed out.")
+        return response
+
+
+def _own_trips(request: HttpRequest) -> list[dict]:
+    """The sidebar: the traveller's latest trips, newest activity first."""
+    trips = Trip.objects.filter(owner=request.user).order_by("-last_activity_at")[:50]
+    return [{"pk": trip.pk, "label": trip_label(trip), "phase": phase_label(trip.phase)} for trip in trips]
