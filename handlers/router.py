@@ -33,15 +33,58 @@ ORDINAL_RE = re.compile(
     rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?({'|'.join(_ORDINALS)}|last)(?: one| bundle| option)?{_TAIL}$"
 )
 SUPERLATIVE_RE = re.compile(rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?(cheapest|fastest|quickest|shortest)(?: one| bundle| option)?{_TAIL}$")
-PURCHASE_RE = re.compile(
-    r"(?:^\s*(?:buy|purchase|pay|checkout|book it|book now)\s*[.!]*\s*$"
-    r"|\b(?:buy|purchase|book|pay for) (?:it|now|this|that|them|the (?:bundle|trip|tickets?|holds?))\b"
-    r"|\b(?:purchase|buy|pay|book) (?:right )?now\b"
-    r"|\bskip (?:the )?approval\b|\bwithout (?:an? )?approval\b"
-    r"|\bapproval (?:is |was |has been )?(?:granted|waived|not needed|given)\b"
-    r"|\b(?:approval )?polic(?:y|ies) (?:has |have )?(?:been )?(?:changed|amended|updated|waived)\b"
-    r"|\bcharge my card\b|\bconfirm (?:the )?(?:purchase|payment|booking)\b|\bi approve\b)"
+
+# -- words are not approval ---------------------------------------------------------------
+# A text is refused as a purchase when it (a) asks to spend money on what is held or shown ("buy
+# it", "pay for them", "confirm the purchase"), or (b) touches buying or approval AND carries a
+# marker no honest trip request needs: a claimed approval or policy change, a system/assistant
+# voice, payment details; or (c) speaks the machinery's language (tool or event names, tool-call
+# JSON, state paths). A trip request that
+# merely uses a buying verb ("I want to buy tickets to Denver for 2 on Jan 30") has neither, so
+# it goes to the extractor like any other message.
+_BUY = r"(?:buy|purchase|pay(?: for)?|check ?out|book|charge|order)"
+_SHOWN = (
+    r"(?:it|this|that|them|these|those|everything|all(?: of (?:it|them))?|now|right (?:now|away)|immediately"
+    r"|the (?:holds?|held \w+|bundle|selection|selected \w+|reservations?|lot)|b\d{1,2}|(?:bundle|option) \d{1,2}"
+    r"|the (?:trip|tickets?)\s*[.!]*$)"
 )
+BUY_SHOWN_RE = re.compile(
+    rf"^\s*(?:{_BUY}|buy now|book it)\s*[.!]*\s*$|\b{_BUY}\s+{_SHOWN}"
+    r"|\b(?:confirm|complete|finali[sz]e|proceed with|go ahead with) (?:the |my )?(?:purchase|payment|booking|order|checkout)\b"
+    r"|\bproceed to (?:payment|checkout)\b|\bgo ahead and (?:buy|purchase|book|pay)\b|\bcharge (?:my|the) card\b"
+)
+PURCHASE_TOPIC_RE = re.compile(r"\b(?:buy\w*|purchas\w*|pay\w*|check ?out|book\w*|charg\w*|order|confirm\w*|approv\w*|holds?|tokens?)\b")
+# The machinery's own words (tool and event names, state paths, tool-call JSON) are never trip talk.
+MACHINERY_RE = re.compile(
+    r"\b(?:booking_confirm_and_purchase|reservation_hold_create|reservation_hold_release|booking_cancel"
+    r"|user_approved_purchase|hold_approval_decided|approval_token|payment_method_id|working_memory|tool_calls?)\b"
+    r"|[\"'](?:name|tool|function|type)[\"']\s*:\s*[\"'][a-z_]+[\"'][^}]*[\"'](?:arguments|data|parameters)[\"']"
+)
+INJECTION_MARKER_RE = re.compile(
+    # claimed approvals and authority
+    r"\b(?:skip|bypass|override|waive|ignore|without)(?: the| an?| any| my)? approvals?\b"
+    r"|\bapprov\w*\b[^.\n]{0,40}\b(?:granted|given|waived|not (?:needed|required)|no longer (?:needed|required))\b"
+    r"|\b(?:pre-?approved|already approved|is approved|approved (?:it|this|that|the (?:purchase|trip|booking))|i approve"
+    r"|(?:as|i am|i'm) (?:the|an|your) approver|approver (?:says|said|agreed|is (?:ok|fine)))\b"
+    r"|\bpolic(?:y|ies)\b[^.\n]{0,40}\b(?:changed|amended|updated|waived|overridden|no longer)\b"
+    # other voices and instructions
+    r"|(?:^|\n)\s*(?:#+\s*)?(?:system|assistant|developer|tool|admin)\b\s*(?:override\b)?\s*(?:#+|[:>\]])"
+    r"|<\|?\s*(?:system|im_start)|\bignore (?:all |any )?(?:the )?(?:previous|prior|above|earlier) instructions\b"
+    r"|\b(?:admin|developer|god) mode\b"
+    # payment details
+    r"|\b(?:credit card|debit card|card (?:number|ending|no\b)|(?:my|the|this|with|a|by) card\b|mastercard|amex|cvv|cvc|iban|paypal"
+    r"|payment method)"
+)
+
+
+def purchase_refused(text: str) -> bool:
+    """Whether a lower-cased chat text (lines kept: a "system:" voice starts one) gets the purchase refusal."""
+    text = text[:2000]
+    if BUY_SHOWN_RE.search(text) or MACHINERY_RE.search(text):
+        return True
+    return bool(PURCHASE_TOPIC_RE.search(text) and INJECTION_MARKER_RE.search(text))
+
+
 QUESTION_RE = re.compile(r"\?\s*$|^(?:what|which|how|why|when|where|who|does|do|is|are|can|could|will|would|should)\b")
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0/C1 controls except \t and \n
 _DATE_SLOTS = {"depart_date", "return_date", "check_in", "check_out", "dates"}
@@ -98,7 +141,7 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     safe = redact_text(cleaned)
     message = {"type": "USER_MESSAGE", "data": {"text": safe}}
     low = re.sub(r"\s+", " ", cleaned.lower())
-    if contains_token_like(cleaned) or PURCHASE_RE.search(low[:2000]):
+    if contains_token_like(cleaned) or purchase_refused(cleaned.lower()):
         message["data"]["purchase_text_refused"] = True
         return message
     if len(low) > COMMAND_MAX_CHARS:

@@ -1,0 +1,1 @@
+"""TripDesk's benchmarks: ``python -m benchmarks.run`` (see benchmarks/README.md)."""

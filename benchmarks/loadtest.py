@@ -1,0 +1,339 @@
+"""The scale-out load test: N travellers on real websockets against the whole stack on this machine.
+
+Stack: K uvicorn ASGI workers, one Celery worker with C prefork processes, PostgreSQL (a scratch
+database created here and dropped afterwards) and Redis (one numbered database, flushed before and
+after: channel layer and broker). Settings travel only through the environment, as in
+``scripts/scaleout``.
+
+Each traveller connects to its own trip and runs search → select → hold like a person at the
+browser: a scenario-1-like message with its own cities, dates, party and nights; then it selects
+B1 (or the next bundle while the policy check blocks the one it picked, at most three); then it
+asks for the hold. Travellers start spread over ``ramp_s`` and pause ``think_s`` (± 50 %) between
+turns. A turn is timed from its frame leaving the client to the trip's ``status`` frame after it
+(``ws_client``).
+
+Errors are what a traveller would see as the system failing: an ``error`` frame, an error
+message or widget, a dropped connection, no answer within 60 s, or a search without bundles.
+Business outcomes (every bundle blocked by policy, a hold the supplier refused) are counted
+apart under ``outcomes``. Database queries per turn: every statement the ASGI and Celery
+processes sent during the run (``benchmarks.querycount``) divided by the turns submitted.
+"""
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import json
+import os
+import random
+import tempfile
+import time
+from collections import Counter
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+import psycopg
+import redis
+from psycopg import sql
+
+from . import querycount
+from .stack import Stack, bin_path, free_port, python_module
+from .stats import summary_ms
+from .ws_client import TripSocket, Turn
+
+PG_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+REDIS_BASE_URL = "redis://127.0.0.1:6379"
+SCRATCH_DB = "tripdesk_bench"
+LOCK_FILE = Path(tempfile.gettempdir()) / "tripdesk-bench-load.lock"
+MAX_SELECTS = 3
+WARMUP_TRAVELLERS = 6
+
+ROUTES = [
+    ("Newark", "Denver"), ("Boston", "Chicago"), ("Seattle", "San Francisco"), ("Atlanta", "Miami"),
+    ("Dallas", "Los Angeles"), ("New York", "Orlando"), ("Chicago", "Las Vegas"), ("Washington", "Austin"),
+    ("Philadelphia", "Phoenix"), ("Houston", "Nashville"),
+]
+MONTHS = ["January", "February", "March"]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The stack's shape; every field becomes a process count or an environment variable."""
+
+    asgi_workers: int = 2
+    celery_concurrency: int = 2
+    conn_max_age: int = 60  # seconds Django keeps a database connection (DATABASE_URL's conn_max_age)
+    synchronous_commit: bool = True  # False: ALTER DATABASE … SET synchronous_commit = off (no fsync wait per commit)
+    redis_db: int = 13
+    # Seconds; set → REDIS_URL carries ?socket_timeout=… (a workaround: redis-py 8 reads time out after
+    # 5 s by default, which kills idle channels_redis consumers; see benchmarks/README.md).
+    redis_socket_timeout: Optional[float] = None
+    pg_admin_url: str = PG_ADMIN_URL
+    database: str = SCRATCH_DB
+
+
+@dataclass(frozen=True)
+class Load:
+    travellers: int
+    ramp_s: float = 20.0
+    think_s: float = 10.0  # mean; each pause is drawn from 0.5×–1.5× this
+
+
+def search_text(i: int) -> str:
+    """A scenario-1-like request, different per traveller (route, party, month, day, nights)."""
+    origin, destination = ROUTES[i % len(ROUTES)]
+    people, nights = 1 + i % 4, 2 + (i // 4) % 4
+    month, day = MONTHS[(i // 10) % len(MONTHS)], 1 + (i * 7) % 28
+    return f"{people} people going from {origin} to {destination} for {nights} nights on {month} {day}"
+
+
+def measure(*, loads: list[Load], log_dir: Path, setup: Setup = Setup()) -> dict[str, Any]:
+    """Bring the stack up once, run each load on fresh travellers, bring it down; one result per load.
+
+    The processes' logs stay in ``log_dir`` for reading after the run.
+    """
+    with _exclusive():
+        return _measure(loads=loads, log_dir=log_dir, setup=setup)
+
+
+@contextmanager
+def _exclusive() -> Iterator[None]:
+    """One load test at a time on this machine: they share the scratch database and Redis database."""
+    with open(LOCK_FILE, "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RuntimeError(f"another load test is running (it holds {LOCK_FILE})") from None
+        yield
+
+
+def _measure(*, loads: list[Load], log_dir: Path, setup: Setup) -> dict[str, Any]:
+    query_dir = log_dir / "queries"
+    query_dir.mkdir(parents=True, exist_ok=True)
+    database_url = f"{setup.pg_admin_url.rsplit('/', 1)[0]}/{setup.database}?conn_max_age={setup.conn_max_age}"
+    redis_url = f"{REDIS_BASE_URL}/{setup.redis_db}"
+    if setup.redis_socket_timeout:
+        redis_url += f"?socket_timeout={setup.redis_socket_timeout:g}"
+    env = {
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "DJANGO_DEBUG": "false",
+        "DJANGO_LOG_LEVEL": "WARNING",
+        querycount.QUERY_DIR_ENV: str(query_dir),
+    }
+    _database_recreate(setup)
+    _redis_flush(redis_url)
+    try:
+        with Stack(env=env, log_dir=log_dir) as stack:
+            stack.run(*python_module("django", "migrate", "--noinput", "--settings", "tripdesk.settings"))
+            wanted = WARMUP_TRAVELLERS + sum(load.travellers for load in loads)
+            travellers = json.loads(stack.run(*python_module("benchmarks.provision", "--travellers", str(wanted))))
+            base_url = _start(stack, setup)
+            warmup, travellers = travellers[:WARMUP_TRAVELLERS], travellers[WARMUP_TRAVELLERS:]
+            asyncio.run(_run_load(base_url, warmup, Load(WARMUP_TRAVELLERS, ramp_s=0, think_s=0), offset=10_000))
+            results = []
+            for load in loads:
+                batch, travellers = travellers[: load.travellers], travellers[load.travellers :]
+                stack.check_alive()
+                results.append(_measured(stack, base_url, batch, load, query_dir, setup.database))
+    finally:
+        _redis_flush(redis_url)
+        _database_drop(setup)
+    return {"setup": setup.__dict__ | {"pg_admin_url": "(local)"}, "logs": str(log_dir), "results": results}
+
+
+def _start(stack: Stack, setup: Setup) -> str:
+    port = free_port()
+    stack.start("uvicorn", bin_path("uvicorn"), "benchmarks.instrumented:asgi", "--factory",
+                "--host", "127.0.0.1", "--port", str(port), "--workers", str(setup.asgi_workers),
+                "--log-level", "warning")
+    stack.start("celery", bin_path("celery"), "-A", "benchmarks.instrumented", "worker", "--pool", "prefork",
+                "--concurrency", str(setup.celery_concurrency), "--loglevel", "INFO", "--without-gossip",
+                "--without-mingle", "--without-heartbeat")
+    stack.wait_http(f"http://127.0.0.1:{port}/signin/")
+    _wait_for_log(stack, "celery", "ready.")
+    return f"ws://127.0.0.1:{port}"
+
+
+def _measured(stack: Stack, base_url: str, batch: list[dict], load: Load, query_dir: Path, database: str) -> dict[str, Any]:
+    time.sleep(2.5 * querycount.FLUSH_EVERY_S)
+    before, cpu_before = querycount.totals(query_dir), _cpu_times()
+    stack_cpu_before, client_cpu_before = stack.cpu_seconds(), time.process_time()
+    db_ticks_before = _backend_ticks(database)
+    journeys = asyncio.run(_run_load(base_url, batch, load, offset=0))
+    stack_cpu, client_cpu = stack.cpu_seconds() - stack_cpu_before, time.process_time() - client_cpu_before
+    db_ticks_after = _backend_ticks(database)
+    db_cpu = sum(t - db_ticks_before.get(pid, 0) for pid, t in db_ticks_after.items()) / os.sysconf("SC_CLK_TCK")
+    time.sleep(2.5 * querycount.FLUSH_EVERY_S)
+    after, cpu_after = querycount.totals(query_dir), _cpu_times()
+    turns = [turn for journey in journeys for turn in journey.turns]
+    ok = [turn for turn in turns if turn.ok]
+    wall = max((t.started + (t.latency_s or 0) for t in turns), default=0) - min((t.started for t in turns), default=0)
+    queries = {role: after.get(role, 0) - before.get(role, 0) for role in sorted(set(after) | set(before))}
+    errors = [journey.error for journey in journeys if journey.error]
+    return {
+        "travellers": load.travellers,
+        "ramp_s": load.ramp_s,
+        "think_s": load.think_s,
+        "turns": len(turns),
+        "turns_ok": len(ok),
+        "errors": len(errors),
+        "error_kinds": dict(Counter(errors)),
+        "outcomes": dict(Counter(journey.outcome for journey in journeys)),
+        "wall_s": round(wall, 2),
+        "throughput_turns_per_s": round(len(ok) / wall, 2) if wall else None,
+        "latency_ms": summary_ms(t.latency_s for t in ok),
+        "latency_ms_by_kind": {kind: summary_ms(t.latency_s for t in ok if t.kind == kind)
+                               for kind in ("search", "select", "hold")},
+        "machine_cpu_busy_percent": _busy_percent(cpu_before, cpu_after),
+        "stack_cpu_s": round(stack_cpu, 2),
+        "client_cpu_s": round(client_cpu, 2),
+        "stack_cpu_ms_per_turn": round(1000 * stack_cpu / len(turns), 1) if turns else None,
+        "db_cpu_s": round(db_cpu, 2),
+        "db_cpu_ms_per_turn": round(1000 * db_cpu / len(turns), 1) if turns else None,
+        "queries": queries,
+        "queries_per_turn": round(sum(queries.values()) / len(turns), 1) if turns else None,
+    }
+
+
+@dataclass
+class Journey:
+    turns: list[Turn]
+    outcome: str = "unfinished"
+    error: Optional[str] = None
+
+
+async def _run_load(base_url: str, travellers: list[dict], load: Load, *, offset: int) -> list[Journey]:
+    gap = load.ramp_s / max(1, len(travellers))
+    return await asyncio.gather(*(
+        _journey(base_url, traveller, index=offset + i, delay=i * gap, think_s=load.think_s)
+        for i, traveller in enumerate(travellers)
+    ))
+
+
+async def _journey(base_url: str, traveller: dict, *, index: int, delay: float, think_s: float) -> Journey:
+    """search → select (the next bundle while policy blocks, at most three) → hold."""
+    rnd = random.Random(index)
+    journey = Journey(turns=[])
+
+    async def turn(call) -> Turn:
+        await asyncio.sleep(think_s * rnd.uniform(0.5, 1.5) if journey.turns else 0)
+        done = await call
+        journey.turns.append(done)
+        if done.error:
+            journey.error = f"{done.kind}: {done.error}"
+        return done
+
+    await asyncio.sleep(delay)
+    try:
+        socket = await TripSocket.open(base_url=base_url, trip_id=traveller["trip_id"], session_id=traveller["session_id"])
+    except Exception as exc:  # noqa: BLE001 - a refused connection is a measured error
+        journey.error = f"connect: {type(exc).__name__}"
+        return journey
+    try:
+        search = await turn(socket.say(search_text(index), kind="search"))
+        bundles = (search.widget("bundles") or {}).get("bundles") or []
+        if journey.error:
+            return journey
+        if not bundles:
+            journey.error = "search: no bundles"
+            return journey
+        for bundle in bundles[:MAX_SELECTS]:
+            selected = await turn(socket.press({"type": "select", "bundle_id": bundle["bundle_id"]}))
+            risk = selected.widget("risk")
+            if journey.error:
+                return journey
+            if risk is None:
+                journey.error = "select: no risk widget"
+                return journey
+            if risk.get("ok"):
+                break
+        else:
+            journey.outcome = "every bundle blocked by policy"
+            return journey
+        held = await turn(socket.press({"type": "hold"}))
+        if not journey.error:
+            journey.outcome = "held" if held.widget("holds") else "hold not placed"
+        return journey
+    finally:
+        await socket.close()
+
+
+def _backend_ticks(database: str) -> dict[int, int]:
+    """CPU ticks so far of each PostgreSQL backend serving ``database`` (Linux ``/proc``; {} elsewhere).
+
+    Backends that end during a run take their time with them, so this counts fully only with
+    persistent connections (``conn_max_age`` > 0).
+    """
+    ticks = {}
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if f" {database} " not in cmdline.read_bytes().decode(errors="replace"):
+                continue
+            fields = (cmdline.parent / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks[int(cmdline.parent.name)] = int(fields[11]) + int(fields[12])
+    return ticks
+
+
+def _cpu_times() -> list[int]:
+    """The machine's CPU time counters (``/proc/stat``: user, nice, system, idle, iowait, …); [] off Linux."""
+    try:
+        return [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except OSError:
+        return []
+
+
+def _busy_percent(before: list[int], after: list[int]) -> Optional[float]:
+    """How busy the machine's CPUs were between two readings (everything but idle and iowait)."""
+    if not before or not after:
+        return None
+    spent = [b - a for a, b in zip(before, after, strict=True)]
+    idle = spent[3] + spent[4]
+    return round(100 * (1 - idle / sum(spent)), 1) if sum(spent) else None
+
+
+def _wait_for_log(stack: Stack, name: str, marker: str, timeout_s: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while marker not in (stack.log_dir / f"{name}.log").read_text():
+        stack.check_alive()
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{name} did not log {marker!r} within {timeout_s:.0f} s")
+        time.sleep(0.2)
+
+
+def services_missing(setup: Setup = Setup()) -> str:
+    """Why the load test cannot run here ("" when PostgreSQL and Redis both answer on loopback)."""
+    try:
+        psycopg.connect(setup.pg_admin_url, connect_timeout=3).close()
+    except psycopg.Error as exc:
+        return f"PostgreSQL is not reachable at {setup.pg_admin_url}: {exc}".strip()
+    try:
+        redis.Redis.from_url(f"{REDIS_BASE_URL}/{setup.redis_db}", socket_timeout=3).ping()
+    except redis.RedisError as exc:
+        return f"Redis is not reachable at {REDIS_BASE_URL}: {exc}"
+    return ""
+
+
+def _database_recreate(setup: Setup) -> None:
+    _database_drop(setup)
+    with psycopg.connect(setup.pg_admin_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(setup.database)))
+        if not setup.synchronous_commit:
+            admin.execute(sql.SQL("ALTER DATABASE {} SET synchronous_commit = off").format(sql.Identifier(setup.database)))
+
+
+def _database_drop(setup: Setup) -> None:
+    with psycopg.connect(setup.pg_admin_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(setup.database)))
+
+
+def _redis_flush(url: str) -> None:
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()

@@ -1,0 +1,1 @@
+"""Offline evaluations of the mission core against public data (``python -m handlers.evals.sgd``)."""

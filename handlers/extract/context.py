@@ -1,0 +1,138 @@
+"""What the message is about, from the trip so far, the pending question and the conversation.
+
+Whether a message arranges a stay alone or flights, which dates the trip already has, what
+"there" points at, and whether a "yes" accepts values another assistant's question proposed.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from .cues import DEST_CUE, FLIGHT_WORDS, HOTEL_WORDS, before
+from .places import find_places
+from .text import clean
+
+
+def trip_has_flights(current: Dict[str, Any]) -> bool:
+    segments = ((current.get("itinerary") or {}).get("segments")) or []
+    return any(isinstance(s, dict) for s in segments)
+
+
+# When only a stay is being arranged, flight words in a question mean the stay's.
+STAY_SLOTS = {
+    "depart_date": "check_in",
+    "return_date": "check_out",
+    "destination": "hotel_location",
+    "origin": "hotel_location",
+}
+
+
+def stay_mode_of(msg: str, slots: Sequence[str], current: Dict[str, Any], conversation: Any) -> bool:
+    """True when the message is about a stay alone: no flights in the trip, the words or the talk so far."""
+    if FLIGHT_WORDS.search(msg) or trip_has_flights(current):
+        return False
+    if HOTEL_WORDS.search(msg) or trip_has_stays(current):
+        return True
+    for earlier in reversed(_user_turns(conversation)):
+        if FLIGHT_WORDS.search(earlier):
+            return False
+        if HOTEL_WORDS.search(earlier):
+            return True
+    return any(s in slots for s in ("hotel_location", "check_in", "check_out", "rooms"))
+
+
+THERE = re.compile(
+    r"\b(?:there|here|nearby|near\s+by|close\s+by|that\s+(?:city|place|area|town)|"
+    r"the\s+(?:same\s+)?(?:area|city|place|town|destination|vicinity))\b",
+    re.I,
+)
+
+
+def place_referred_to(current: Dict[str, Any], conversation: Any) -> Optional[Dict[str, str]]:
+    """For "a hotel there": the trip's destination or stay, else the place named last in the conversation."""
+    itinerary = current.get("itinerary") or {}
+    segments = itinerary.get("segments") or []
+    stays = ((itinerary.get("lodging") or {}).get("stays")) or []
+    if segments and isinstance(segments[0], dict) and isinstance(segments[0].get("destination"), dict):
+        return segments[0]["destination"]
+    if stays and isinstance(stays[0], dict) and stays[0].get("location_code"):
+        code = stays[0]["location_code"]
+        return {"type": "city", "code": code, "name": stays[0].get("location_hint") or code}
+    if not isinstance(conversation, list):
+        return None
+    for turn in reversed(conversation[-20:]):
+        text = clean(turn.get("content"))[:1000] if isinstance(turn, dict) else ""
+        found = find_places(text)
+        if found:
+            # in "a bus from Philadelphia to New York", "there" is where the bus goes
+            heading = [m for m in found if DEST_CUE.search(before(text, m.start))]
+            return (heading or found)[-1].place
+    return None
+
+
+def _user_turns(conversation: Any) -> List[str]:
+    """The traveller's earlier messages ({"role": "user", "content"}), newest last, bounded."""
+    if not isinstance(conversation, list):
+        return []
+    turns = [m.get("content") for m in conversation[-20:] if isinstance(m, dict) and m.get("role") == "user"]
+    return [clean(t)[:1000] for t in turns if isinstance(t, str)]
+
+
+def unfilled_first(slots: List[str], current: Dict[str, Any]) -> List[str]:
+    """Pending slots the trip has not filled yet come first: a bare answer most likely fills one of them."""
+    segments = ((current.get("itinerary") or {}).get("segments")) or [{}]
+    first = segments[0] if isinstance(segments[0], dict) else {}
+    return sorted(slots, key=lambda slot: bool(first.get(slot)))
+
+
+def known_dates(current: Dict[str, Any], stay_mode: bool) -> Tuple[Optional[date], Optional[date], bool]:
+    """The trip's start and end dates so far, and whether it can have an end (not one way)."""
+    itinerary = current.get("itinerary") or {}
+    if stay_mode:
+        stays = ((itinerary.get("lodging") or {}).get("stays")) or [{}]
+        return _iso(stays[0].get("check_in")), _iso(stays[0].get("check_out")), True
+    segments = itinerary.get("segments") or [{}]
+    end = _iso(segments[-1].get("depart_date")) if len(segments) > 1 else None
+    return _iso(segments[0].get("depart_date")), end, itinerary.get("trip_type") != "one_way"
+
+
+def _iso(value: Any) -> Optional[date]:
+    try:
+        return date.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def trip_has_stays(current: Dict[str, Any]) -> bool:
+    lodging = ((current.get("itinerary") or {}).get("lodging")) or {}
+    return any(
+        isinstance(s, dict) and (s.get("location_code") or s.get("check_in")) for s in lodging.get("stays") or []
+    )
+
+
+_YES = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|ya|sure|correct|right|ok(?:ay)?|perfect|great|fine|exactly|absolutely|definitely|"
+    r"that(?:'s|\s+is|\s+would\s+be|\s+will)\s+(?:\w+\s+)?(?:right|correct|fine|good|great|perfect|it|work|works)|"
+    r"(?:that\s+|it\s+)?sounds?\s+(?:\w+\s+)?(?:good|great|perfect|right|fine))\b",
+    re.I,
+)
+
+
+_NO = re.compile(r"\b(?:no|nope|not|don'?t|doesn'?t|isn'?t|wrong|instead|change|actually|rather|prefer)\b", re.I)
+_PROPOSAL = re.compile(r"\?|^\W*(?:please\s+)?confirm", re.I)
+
+
+def confirmed_proposal(msg: str, pending_question: Any) -> Optional[str]:
+    """The words of another assistant's question that proposed values ("Leaving on March 1st?") when
+    the traveller agrees ("yes") or answers without objecting; the Reducer's own questions
+    (which carry ``slots``) never propose values."""
+    if not isinstance(pending_question, dict) or pending_question.get("slots"):
+        return None
+    text = pending_question.get("text")
+    if not isinstance(text, str) or not _PROPOSAL.search(text):
+        return None
+    if not _YES.match(msg) and _NO.search(msg):
+        return None
+    return clean(text)[:1000]

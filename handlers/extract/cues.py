@@ -1,0 +1,80 @@
+"""The words around a place or a date that say what it is ("from Denver", "back on the 16th").
+
+Adjacent cues (``*_CUE``) must end right before the value; clause words (``*_WORDS``) may sit
+anywhere earlier in the clause; ``AFTER_*`` follow the value ("March 11th check-out").
+"""
+
+from __future__ import annotations
+
+import re
+
+_PLACE_TAIL = (
+    r"(?:\s+(?:is|was|the|city|town|airport|city\s+of|airport\s+(?:of|in)|main\s+airport\s+in|beautiful|sunny|lovely))*"
+)
+_DATE_TAIL = r"(?:\s+(?:date|day))?(?:\s+(?:is|of|on|at|by|for|will\s+be|would\s+be|should\s+be|be))*(?:\s+the)?"
+
+
+def _cue(words: str, tail: str) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{words}){tail}\s*$", re.I)
+
+
+ORIGIN_CUE = _cue(
+    r"from|form|out\s+of|leav(?:e|ing)(?:\s+from)?|depart(?:ing|ure)?(?:\s+(?:from|city|airport))?|fly(?:ing)?\s+(?:out\s+)?(?:of|from)|"
+    r"fly(?:ing)?\s+out|start(?:ing)?\s+(?:in|from|at)|based\s+in|live\s+in|currently\s+in|i'?m\s+in|i\s+am\s+in|"
+    r"coming\s+from|origin",
+    _PLACE_TAIL,
+)
+DEST_CUE = _cue(
+    r"to|too|into|visit(?:ing)?|head(?:ing|ed)?(?:\s+(?:to|for))?|go(?:ing)?(?:\s+to)?|arriv(?:e|ing|al)(?:\s+(?:in|at))?|"
+    r"destination|towards?|land(?:ing)?\s+in|back\s+to|trip\s+to|bound\s+for|travel(?:l?ing)?\s+to|then|reach",
+    _PLACE_TAIL,
+)
+WEAK_DEST_CUE = _cue(r"for", _PLACE_TAIL)
+STAY_CUE = _cue(
+    r"in|at|near|around|within|hotels?\s+in|stay(?:ing)?\s+in|search\s+in|look\s+in|area\s+of|downtown|central",
+    _PLACE_TAIL,
+)
+DEPART_CUE = _cue(
+    r"leav(?:e|ing)|depart(?:ing|ure)?|out|fly(?:ing)?|go(?:ing)?|start(?:ing)?|from|arriv(?:e|ing)|between|"
+    r"travel(?:l?ing)?|journey|trip|begin(?:ning)?",
+    _DATE_TAIL,
+)
+RETURN_CUE = _cue(
+    r"back|returns?|return(?:ing)?|com(?:e|ing)\s+back|get(?:ting)?\s+back|until|untill|till|through|thru|check(?:ing)?[\s-]?out|"
+    r"end(?:ing)?|fly(?:ing)?\s+home|home",
+    _DATE_TAIL,
+)
+CHECK_IN_CUE = _cue(
+    r"check(?:ing)?[\s-]?in(?:to)?|arriv(?:e|ing|al)|get(?:ting)?\s+there|reach(?:ing)?|from|start(?:ing)?|begin(?:ning)?|in",
+    _DATE_TAIL,
+)
+CHECK_OUT_CUE = _cue(
+    r"check(?:ing)?[\s-]?out|leav(?:e|ing)|depart(?:ing|ure)?|until|untill|till|through|thru|back|return(?:ing)?|end(?:ing)?|out",
+    _DATE_TAIL,
+)
+# The same ideas as words anywhere earlier in the clause (only the unambiguous ones).
+DEPART_WORDS = re.compile(r"\b(?:leav(?:e|ing)|depart(?:ing|ure)?|fly(?:ing)?\s+out|outbound)\b", re.I)
+RETURN_WORDS = re.compile(
+    r"\b(?:returns?|return(?:ing)?|com(?:e|ing)\s+back|get(?:ting)?\s+back|fly(?:ing)?\s+back|inbound)\b", re.I
+)
+CHECK_IN_WORDS = re.compile(r"\b(?:check(?:ing)?[\s-]?in|arriv(?:e|ing|al))\b", re.I)
+CHECK_OUT_WORDS = re.compile(r"\b(?:check(?:ing)?[\s-]?out|leav(?:e|ing)|depart(?:ing|ure)?)\b", re.I)
+# ...and right after a date ("next Tuesday check in").
+AFTER_CHECK_IN = re.compile(r"\s*(?:as\s+(?:the\s+)?|for\s+(?:the\s+)?)?(?:check(?:ing)?[\s-]?in|arrival)\b", re.I)
+AFTER_CHECK_OUT = re.compile(r"\s*(?:as\s+(?:the\s+)?|for\s+(?:the\s+)?)?(?:check(?:ing)?[\s-]?out|departure)\b", re.I)
+AFTER_DEPART = re.compile(r"\s*(?:as\s+(?:the\s+)?|for\s+(?:the\s+)?)?(?:departure|outbound)\b", re.I)
+AFTER_RETURN = re.compile(r"\s*(?:as\s+(?:the\s+)?|for\s+(?:the\s+)?)?(?:return|inbound)\b", re.I)
+RANGE_CUE = re.compile(r"^\s*(?:to|-|–|until|till|through|thru|and|&)(?:\s+the)?\s*$", re.I)
+FLIGHT_WORDS = re.compile(
+    r"\b(?:fly|flying|flights?|plane|airlines?|airports?|one[\s-]?way|round[\s-]?trip|depart\w*|tickets?)\b", re.I
+)
+CHECK_IN_OUT = re.compile(r"\bcheck(?:ing)?[\s-]?(?:in|out)\b", re.I)
+HOTEL_WORDS = re.compile(
+    r"\b(?:hotels?|motels?|inn|house|houses|homes?|app?artments?|condo|airbnb|accommodations?|lodging|stay(?:ing)?|rooms?|check[\s-]?in|check[\s-]?out)\b",
+    re.I,
+)
+
+
+def before(msg: str, start: int, floor: int = 0) -> str:
+    """Up to 40 characters before ``start``, not reaching back past ``floor``."""
+    return msg[max(floor, start - 40) : start]

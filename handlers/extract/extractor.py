@@ -1,0 +1,143 @@
+"""The offline extractor: one message (plus the pending question) -> requirements fields.
+
+Deterministic and local: readers find places, dates, lengths, counts and preferences; this
+module decides what each one is (origin or destination, departure or return, stay or flight)
+from the words around it, the pending question and what the trip already holds. Nothing is
+invented: a field the message does not speak to stays ``None``.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from .context import (
+    STAY_SLOTS,
+    THERE,
+    confirmed_proposal,
+    known_dates,
+    place_referred_to,
+    stay_mode_of,
+    trip_has_stays,
+    unfilled_first,
+)
+from .cues import CHECK_IN_OUT, HOTEL_WORDS
+from .dates import find_dates, find_durations
+from .party import read_party
+from .places import find_places
+from .prefs import read_airlines, read_preferences
+from .questions import pending_slots
+from .roles import assign_dates, assign_places, complete_stay, hotels_named, read_legs
+from .schema import empty_fields
+from .text import MAX_CHARS, NUMBER_RE, clean, mask, to_int
+
+_BARE_NUMBER = re.compile(
+    rf"^\W*(?:just\s+|only\s+|about\s+|maybe\s+)?(?P<n>{NUMBER_RE})\b(?:\s+(?:please|thanks|thank\s+you|of\s+us))?\W*$",
+    re.I,
+)
+_BARE_WORDS = 7
+
+
+def extract_fields(
+    *,
+    text: Any,
+    today: date,
+    pending_question: Any = None,
+    current: Optional[Dict[str, Any]] = None,
+    conversation: Any = None,
+) -> Tuple[Dict[str, Any], List[str]]:
+    """The fields this message states, and notes on what was dropped (never raises on odd text).
+
+    ``conversation`` (earlier turns, ``{"role", "content"}``) tells whether the talk is about
+    flights or a stay and what "there" points at when the trip does not say.
+    """
+    fields = empty_fields()
+    notes: List[str] = []
+    if isinstance(text, str) and len(text) > MAX_CHARS:
+        notes.append(f"Only the first {MAX_CHARS} characters were read.")
+    msg = clean(text)
+    if not msg:
+        return fields, notes
+    slots = pending_slots(pending_question)
+    current = current if isinstance(current, dict) else {}
+
+    airlines, airline_spans = read_airlines(msg)
+    dates, masked = find_dates(msg, today)
+    durations = find_durations(masked)
+    masked = mask(masked, airline_spans + [(d.start, d.end) for d in durations])
+
+    stay_mode = stay_mode_of(msg, slots, current, conversation)
+    if stay_mode:
+        slots = [STAY_SLOTS.get(s, s) for s in slots]
+    else:
+        slots = unfilled_first([s for s in slots if s != "hotel_location"], current)
+    bare = len(msg.split()) <= _BARE_WORDS
+    place_question = any(s in slots for s in ("origin", "destination", "hotel_location"))
+    places = find_places(masked, cue_all=bare and place_question)
+    if not places and (THERE.search(msg) or (stay_mode and HOTEL_WORDS.search(msg) and not trip_has_stays(current))):
+        referred = place_referred_to(current, conversation)
+        if referred and (stay_mode or HOTEL_WORDS.search(msg)):  # "a hotel there"
+            fields["stays"] = [{"location": referred, "check_in": None, "check_out": None}]
+        elif referred:  # "a flight there"
+            fields["destination"] = referred
+
+    fields.update(read_preferences(msg))
+    fields["airlines"] = airlines
+    fields.update(read_party(msg))
+    _bare_number(msg, slots, fields)
+
+    legs = read_legs(msg, places, dates)
+    if legs:
+        fields["legs"] = legs
+        hotels_named(msg, places, fields)
+    else:
+        assign_places(msg, places, slots, current, stay_mode, fields)
+        # "check in on the 10th" is about the hotel even on a trip with flights
+        dates_of_stay = stay_mode or _checks_in_or_out(msg)
+        assign_dates(msg, dates, slots, dates_of_stay, known_dates(current, dates_of_stay), fields)
+    if durations:
+        fields["nights"] = durations[-1].nights
+    elif "nights" in slots and fields["nights"] is None:
+        n = _BARE_NUMBER.match(msg)
+        if n and to_int(n.group("n")):
+            fields["nights"] = to_int(n.group("n"))
+    proposal = confirmed_proposal(msg, pending_question)
+    if proposal:
+        # "Yes" to "Do you want a hotel in Paris?" says what the question said.
+        proposed, _ = extract_fields(text=proposal, today=today, current=current, conversation=conversation)
+        for key, value in proposed.items():
+            if fields[key] is None:
+                fields[key] = value
+            elif key == "stays" and value:  # a stay's date or place the message left open
+                first = fields["stays"][0]
+                for part, proposed_part in value[0].items():
+                    first[part] = first[part] or proposed_part
+    complete_stay(fields)
+    if fields["stays"] and fields["hotel_needed"] is None:
+        fields["hotel_needed"] = True
+    return fields, notes
+
+
+def _checks_in_or_out(msg: str) -> bool:
+    """ "check in on the 10th" (a hotel), not "0 bags to check in" or "check in bags" (a flight)."""
+    bags = re.compile(r"\b(?:bags?|luggage|baggage)\b", re.I)
+    return any(not bags.search(msg[max(0, m.start() - 25) : m.end() + 12]) for m in CHECK_IN_OUT.finditer(msg))
+
+
+def understood(fields: Dict[str, Any]) -> bool:
+    return any(v is not None for v in fields.values())
+
+
+def _bare_number(msg: str, slots: Sequence[str], fields: Dict[str, Any]) -> None:
+    """ "4" after "How many people?" is the party; after "How many rooms?" the rooms."""
+    m = _BARE_NUMBER.match(msg)
+    n = to_int(m.group("n")) if m else None
+    if not n:
+        return
+    for slot, key in (("adults", "adults"), ("rooms", "rooms"), ("hotel_min_stars", "hotel_min_stars")):
+        if slot in slots and fields[key] is None:
+            if key == "hotel_min_stars" and n > 5:
+                continue
+            fields[key] = n
+            return

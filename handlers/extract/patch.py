@@ -1,0 +1,350 @@
+"""Requirements fields -> a TripIntent patch (what the Patcher merges).
+
+A patch is a partial TripIntent: nested objects merge, lists replace. The segment and stay
+lists are therefore always sent whole, rebuilt from the trip's current ones plus what the
+message said, so ids stay stable (``seg_1``, ``st_1``) and a change to one leg moves its
+return leg and the stay with it. ``status.assumptions`` carries what was filled in for the
+traveller ("Assumed economy"), so the summary can show it and a later answer can replace it.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from datetime import date, timedelta
+from typing import Any, Dict, List, Optional, Tuple
+
+ASSUMED_ECONOMY = "Assumed economy"
+ASSUMED_TWO_PER_ROOM = "Assumed 2 guests per room"
+
+
+def fields_to_patch(
+    fields: Dict[str, Any], trip_intent: Optional[Dict[str, Any]] = None, today: Optional[date] = None
+) -> Dict[str, Any]:
+    """The patch for ``fields`` against the trip as it stands; dates before ``today`` are never written."""
+    fields = _not_before(fields, today)
+    cur = trip_intent if isinstance(trip_intent, dict) else {}
+    itinerary = cur.get("itinerary") or {}
+    lodging = itinerary.get("lodging") or {}
+    patch: Dict[str, Any] = {}
+    assumptions = [a for a in ((cur.get("status") or {}).get("assumptions") or []) if isinstance(a, str)]
+
+    travelers = _party(fields, cur, patch)
+    _preferences(fields, patch)
+
+    segments, trip_type = _segments(fields, itinerary)
+    if segments is not None:
+        patch.setdefault("itinerary", {})["segments"] = segments
+    if trip_type:
+        patch.setdefault("itinerary", {})["trip_type"] = trip_type
+    segments = segments if segments is not None else list(itinerary.get("segments") or [])
+    trip_type = trip_type or itinerary.get("trip_type")
+
+    new_lodging, derived, rooms_assumed = _lodging(
+        fields, lodging, travelers, segments, trip_type, itinerary.get("segments") or []
+    )
+    if new_lodging is not None:
+        patch.setdefault("itinerary", {})["lodging"] = new_lodging
+    for place in derived:
+        _add(assumptions, f"Assumed a hotel in {place} for the stay")
+
+    flight_prefs = (cur.get("preferences") or {}).get("flight") or {}
+    if fields.get("cabin"):
+        assumptions = [a for a in assumptions if a != ASSUMED_ECONOMY]
+    elif segments and not itinerary.get("segments") and flight_prefs.get("cabin") in (None, "economy"):
+        _add(assumptions, ASSUMED_ECONOMY)  # said once, when the trip first has flights
+    if fields.get("rooms"):
+        assumptions = [a for a in assumptions if a != ASSUMED_TWO_PER_ROOM]
+    elif rooms_assumed:
+        _add(assumptions, ASSUMED_TWO_PER_ROOM)
+    if assumptions != ((cur.get("status") or {}).get("assumptions") or []):
+        patch["status"] = {"assumptions": assumptions}
+    return patch
+
+
+def _lodging(
+    fields: Dict[str, Any],
+    lodging: Dict[str, Any],
+    travelers: Dict[str, int],
+    segments: List[Dict[str, Any]],
+    trip_type: Optional[str],
+    old_segments: List[Dict[str, Any]],
+) -> Tuple[Optional[Dict[str, Any]], List[str], bool]:
+    """(the new lodging or None when unchanged, places of stays assumed, whether rooms were assumed)."""
+    rooms, per_room, rooms_assumed = _rooms(fields, lodging, travelers)
+    needed = fields.get("hotel_needed")
+    if needed is None:
+        needed = lodging.get("needed", True)
+    stays = _stays(fields, lodging, segments, trip_type, needed, old_segments)
+    party_said = any(fields.get(k) is not None for k in ("adults", "children", "rooms"))
+    if stays is None and not party_said and fields.get("hotel_needed") is None:
+        return None, [], rooms_assumed
+    stays = stays if stays is not None else copy.deepcopy(list(lodging.get("stays") or []))
+    derived = [s.get("location_hint") or s.get("location_code") for s in stays if s.pop("_derived", False)]
+    for stay in stays:
+        stay["rooms"], stay["guests_per_room"] = rooms, per_room
+    first = stays[0] if stays else {}
+    new = {
+        "needed": bool(needed) and (bool(stays) or not segments or trip_type != "one_way"),
+        "rooms": rooms,
+        "guests_per_room": per_room,
+        "check_in": first.get("check_in"),
+        "check_out": first.get("check_out"),
+        "location_hint": first.get("location_hint"),
+        "stays": stays,
+    }
+    if all(lodging.get(k) == v for k, v in new.items()):
+        return None, [], rooms_assumed
+    return new, derived, rooms_assumed
+
+
+def _not_before(fields: Dict[str, Any], today: Optional[date]) -> Dict[str, Any]:
+    """A copy of ``fields`` without dates in the past (a model may return one; the offline reader never does)."""
+    fields = copy.deepcopy(fields)
+    if today is None:
+        return fields
+    floor = today.isoformat()
+
+    def keep(value: Any) -> Any:
+        return value if isinstance(value, str) and value >= floor else None
+
+    for key in ("depart_date", "return_date"):
+        fields[key] = keep(fields.get(key))
+    for leg in fields.get("legs") or []:
+        leg["depart_date"] = keep(leg.get("depart_date"))
+    for stay in fields.get("stays") or []:
+        stay["check_in"], stay["check_out"] = keep(stay.get("check_in")), keep(stay.get("check_out"))
+    return fields
+
+
+def _add(items: List[str], text: str) -> None:
+    if text not in items:
+        items.append(text)
+
+
+def _party(fields: Dict[str, Any], cur: Dict[str, Any], patch: Dict[str, Any]) -> Dict[str, int]:
+    party = cur.get("party") or {}
+    travelers = dict(party.get("travelers") or {"adults": 0, "children": 0, "infants": 0})
+    said = {k: fields[k] for k in ("adults", "children", "infants") if fields.get(k) is not None}
+    if said:
+        travelers.update(said)
+        patch.setdefault("party", {})["travelers"] = travelers
+    if fields.get("child_ages"):
+        patch.setdefault("party", {})["child_ages"] = list(fields["child_ages"])
+    return travelers
+
+
+def _preferences(fields: Dict[str, Any], patch: Dict[str, Any]) -> None:
+    flight = {k: fields[k] for k in ("max_stops", "avoid_red_eye", "airlines") if fields.get(k) is not None}
+    if fields.get("cabin"):
+        flight["cabin"] = fields["cabin"]
+    hotel: Dict[str, Any] = {}
+    if fields.get("hotel_min_stars"):
+        hotel["min_stars"] = fields["hotel_min_stars"]
+    if fields.get("hotel_near"):
+        hotel["near"] = fields["hotel_near"]
+    constraints: Dict[str, Any] = {}
+    if fields.get("refundable"):
+        constraints["refundable_preference"] = fields["refundable"]
+        if fields["refundable"] in ("hotel", "all"):
+            hotel["refundable_only"] = True
+    if fields.get("budget_total") is not None:
+        constraints["budget_total"] = f"{float(fields['budget_total']):.2f}"
+    if fields.get("currency"):
+        constraints["currency"] = fields["currency"]
+    for key, value in (("flight", flight), ("hotel", hotel)):
+        if value:
+            patch.setdefault("preferences", {})[key] = value
+    if constraints:
+        patch["constraints"] = constraints
+
+
+def _segment(
+    n: int, origin: Any, destination: Any, depart_date: Optional[str], base: Optional[Dict[str, Any]] = None
+) -> Dict[str, Any]:
+    seg = copy.deepcopy(base) if base else {}
+    seg.update(
+        segment_id=f"seg_{n}", origin=origin, destination=destination, depart_date=depart_date, transport_mode="flight"
+    )
+    return seg
+
+
+def _plus(day: Optional[str], nights: Optional[int]) -> Optional[str]:
+    if not day or not nights:
+        return None
+    return (date.fromisoformat(day) + timedelta(days=nights)).isoformat()
+
+
+def _segments(
+    fields: Dict[str, Any], itinerary: Dict[str, Any]
+) -> Tuple[Optional[List[Dict[str, Any]]], Optional[str]]:
+    """(segments or None when unchanged, trip_type or None when unchanged)."""
+    current = [s for s in (itinerary.get("segments") or []) if isinstance(s, dict)]
+    if fields.get("legs"):
+        legs = fields["legs"]
+        segs = [
+            _segment(
+                i + 1,
+                leg.get("origin"),
+                leg.get("destination"),
+                leg.get("depart_date"),
+                current[i] if i < len(current) else None,
+            )
+            for i, leg in enumerate(legs)
+        ]
+        return segs, "multi_city"
+    keys = ("origin", "destination", "depart_date", "return_date", "one_way")
+    if all(fields.get(k) is None for k in keys) and not (fields.get("nights") and current):
+        return None, None  # a length of stay alone is about the hotel until there are flights
+    out = current[0] if current else {}
+    origin = fields.get("origin") or out.get("origin")
+    destination = fields.get("destination") or out.get("destination") or _stay_place(itinerary)
+    depart = fields.get("depart_date") or out.get("depart_date")
+    trip_type = itinerary.get("trip_type")
+    back = current[1] if len(current) == 2 and trip_type == "round_trip" else None
+    if fields.get("one_way") is True:
+        return [_segment(1, origin, destination, depart, out)], "one_way"
+    return_date = fields.get("return_date") or _plus(depart, fields.get("nights")) or (back or {}).get("depart_date")
+    wants_return = (
+        back is not None
+        or fields.get("return_date")
+        or fields.get("one_way") is False
+        or (fields.get("nights") and trip_type != "one_way")
+    )
+    segs = [_segment(1, origin, destination, depart, out)]
+    if not wants_return:
+        return segs, trip_type
+    segs.append(_segment(2, destination, origin, return_date, back))
+    return segs, "round_trip"
+
+
+def _stay_place(itinerary: Dict[str, Any]) -> Optional[Dict[str, str]]:
+    """A flight added to a trip that so far is a hotel goes where the hotel is."""
+    stays = ((itinerary.get("lodging") or {}).get("stays")) or []
+    first = stays[0] if stays and isinstance(stays[0], dict) else {}
+    if itinerary.get("segments") or not first.get("location_code"):
+        return None
+    return {
+        "type": "city",
+        "code": first["location_code"],
+        "name": first.get("location_hint") or first["location_code"],
+    }
+
+
+def _rooms(fields: Dict[str, Any], lodging: Dict[str, Any], travelers: Dict[str, int]) -> Tuple[int, int, bool]:
+    """(rooms, guests per room, whether the rooms were assumed): two adults to a room unless told."""
+    people = int(travelers.get("adults") or 0) + int(travelers.get("children") or 0)
+    rooms = fields.get("rooms")
+    assumed = False
+    if not rooms:
+        rooms = lodging.get("rooms") or 1
+        if fields.get("adults") is not None and travelers.get("adults"):
+            rooms = max(1, math.ceil(int(travelers["adults"]) / 2))
+            assumed = rooms > 1
+    per_room = max(1, math.ceil(people / rooms)) if people else int(lodging.get("guests_per_room") or 2)
+    return int(rooms), per_room, assumed
+
+
+def _stay(
+    n: int,
+    place: Optional[Dict[str, Any]],
+    check_in: Optional[str],
+    check_out: Optional[str],
+    base: Optional[Dict[str, Any]] = None,
+) -> Dict[str, Any]:
+    stay = copy.deepcopy(base) if base else {}
+    stay["stay_id"] = stay.get("stay_id") or f"st_{n}"
+    if place:
+        stay["location_code"] = place.get("code")
+        stay["location_hint"] = place.get("name")
+    stay.setdefault("location_code", None)
+    stay.setdefault("location_hint", None)
+    stay["check_in"] = check_in
+    stay["check_out"] = check_out
+    return stay
+
+
+def _stays(
+    fields: Dict[str, Any],
+    lodging: Dict[str, Any],
+    segments: List[Dict[str, Any]],
+    trip_type: Optional[str],
+    needed: bool,
+    old_segments: List[Dict[str, Any]],
+) -> Optional[List[Dict[str, Any]]]:
+    """The new stays list, or None when the message changes nothing about stays.
+
+    Stays derived from the flights (not named by the traveller) carry ``_derived`` so the
+    caller can list them as assumptions; it is removed before the patch is returned."""
+    current = [s for s in (lodging.get("stays") or []) if isinstance(s, dict)]
+    said = fields.get("stays") or []
+    if fields.get("hotel_needed") is False:
+        return []
+    if not needed:
+        return None
+    if trip_type == "multi_city" and (fields.get("legs") or said):
+        wanted = {((s.get("location") or {}).get("code")) for s in said if s.get("location")}
+        out = []
+        for seg, nxt in zip(segments, segments[1:], strict=False):
+            dest = seg.get("destination") or {}
+            if wanted and dest.get("code") not in wanted:
+                continue
+            base = current[len(out)] if len(out) < len(current) else None
+            stay = _stay(len(out) + 1, dest, seg.get("depart_date"), nxt.get("depart_date"), base)
+            stay["_derived"] = not wanted
+            out.append(stay)
+        return out
+    if segments and trip_type == "round_trip":
+        place = (said[0].get("location") if said else None) or segments[0].get("destination")
+        base = current[0] if current else None
+        # the stay follows the flights, unless the traveller dated it themselves
+        old_in = old_segments[0].get("depart_date") if old_segments else None
+        old_out = old_segments[1].get("depart_date") if len(old_segments) > 1 else None
+        kept_in = (base or {}).get("check_in") if (base or {}).get("check_in") not in (None, old_in) else None
+        kept_out = (base or {}).get("check_out") if (base or {}).get("check_out") not in (None, old_out) else None
+        check_in = (said[0].get("check_in") if said else None) or kept_in or segments[0].get("depart_date")
+        check_out = (said[0].get("check_out") if said else None) or kept_out or segments[1].get("depart_date")
+        stay = _stay(1, place, check_in, check_out, base)
+        # a hotel the traveller put elsewhere than the destination stays there while the dates move
+        if (
+            base
+            and not said
+            and base.get("location_code")
+            and base.get("location_code") != (place or {}).get("code")
+            and not fields.get("destination")
+        ):
+            stay["location_code"], stay["location_hint"] = base["location_code"], base.get("location_hint")
+        stay["_derived"] = not said and not base
+        return [stay] + current[1:]
+    if said or fields.get("nights"):
+        return _merge_stays(fields, current, segments)
+    return None
+
+
+def _merge_stays(
+    fields: Dict[str, Any], current: List[Dict[str, Any]], segments: List[Dict[str, Any]]
+) -> List[Dict[str, Any]]:
+    """Stays the traveller named or dated ("hotel in London", "check in the 2nd for 3 nights")."""
+    said = fields.get("stays") or [{"location": None, "check_in": None, "check_out": None}]
+    nights = fields.get("nights")
+    out = [copy.deepcopy(s) for s in current]
+    for i, s in enumerate(said):
+        base = out[i] if i < len(out) else None
+        place = s.get("location")
+        if place is None and base is None and segments:
+            place = segments[0].get("destination")
+        check_in = s.get("check_in") or (base or {}).get("check_in")
+        if check_in is None and segments and not base:
+            check_in = segments[0].get("depart_date")
+        check_out = s.get("check_out") or (base or {}).get("check_out")
+        stay_nights = nights if i == 0 and nights else (base or {}).get("nights")
+        if stay_nights and check_in and (nights or not check_out):
+            check_out = _plus(check_in, stay_nights)
+        stay = _stay(i + 1, place, check_in, check_out, base)
+        if stay_nights:
+            stay["nights"] = stay_nights
+        if i < len(out):
+            out[i] = stay
+        else:
+            out.append(stay)
+    return out

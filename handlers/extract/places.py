@@ -1,0 +1,411 @@
+"""Find airports, cities and metro areas in free text.
+
+The index is built once from ``airportsdata`` (through ``handlers.common.geo``): every
+airport's city, every airport's own name without the generic words ("Vancouver International
+Airport" -> "Vancouver"), the metro codes, and a short list of nicknames people really type
+("NYC", "San Fran", "Philly"). When a name has several airports the main one wins: a metro code
+first, then an international airport whose name starts with the city.
+
+Matching is greedy longest-first over words. A single word that is also plain English ("Nice",
+"Hope", "Mobile") only counts after a travel cue ("to Nice"); lower-case text is accepted after
+a cue or when the name is unambiguous; a misspelling within one edit of a major city is
+forgiven when the word is capitalised or follows a cue.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Dict, List, Optional, Tuple
+
+from handlers.common import geo
+
+from .text import fold
+
+Place = Dict[str, str]  # {"type": "airport"|"city", "code": "EWR", "name": "Newark"}
+
+# Nicknames and spellings that are not in airportsdata: alias -> (code, display name).
+NICKNAMES: Dict[str, Tuple[str, str]] = {
+    "nyc": ("NYC", "New York"),
+    "ny": ("NYC", "New York"),
+    "new york city": ("NYC", "New York"),
+    "big apple": ("NYC", "New York"),
+    "manhattan": ("NYC", "New York"),
+    "la": ("QLA", "Los Angeles"),
+    "l a": ("QLA", "Los Angeles"),
+    "sf": ("QSF", "San Francisco"),
+    "san fran": ("QSF", "San Francisco"),
+    "frisco": ("QSF", "San Francisco"),
+    "san francisco bay area": ("QSF", "San Francisco"),
+    "bay area": ("QSF", "San Francisco"),
+    "sd": ("SAN", "San Diego"),
+    "philly": ("PHL", "Philadelphia"),
+    "vegas": ("LAS", "Las Vegas"),
+    "chi town": ("CHI", "Chicago"),
+    "chitown": ("CHI", "Chicago"),
+    "dc": ("WAS", "Washington"),
+    "d c": ("WAS", "Washington"),
+    "washington dc": ("WAS", "Washington"),
+    "washington d c": ("WAS", "Washington"),
+    "delhi": ("DEL", "Delhi"),
+    "new delhi": ("DEL", "Delhi"),
+    "kl": ("KUL", "Kuala Lumpur"),
+    "anaheim": ("SNA", "Anaheim"),
+    "toronto": ("YTO", "Toronto"),
+    "vancouver": ("YVR", "Vancouver"),
+    "ciudad de mexico": ("MEX", "Mexico City"),
+    "cdmx": ("MEX", "Mexico City"),
+    "sao paulo": ("SAO", "Sao Paulo"),
+    "hong kong": ("HKG", "Hong Kong"),
+    "singapore": ("SIN", "Singapore"),
+}
+# Nicknames that are too short to trust in lower case ("la" is also French, "ny" a typo).
+_CASE_SENSITIVE_NICKNAMES = {"ny", "la", "sf", "sd", "dc", "kl", "l a", "d c"}
+
+# Words in airport names that do not name the place.
+_GENERIC = re.compile(
+    r"\b(international|intl|ntl|national|regional|municipal|county|airport|airfield|airstrip|aerodrome|"
+    r"jetport|field|executive|memorial|airpark)\b"
+)
+_MINOR = re.compile(r"\b(heliport|seaplane|air base|afb|air force|naval|army|raf|raaf|station|bus|railway|ferry)\b")
+
+# Plain English words that are also towns somewhere; they need a travel cue before them.
+COMMON_WORDS = frozenset(
+    """
+    a an the i me my we us our you your he she it they them this that these those there here what which who
+    when where why how yes no not any all some one two three four five six seven eight nine ten
+    hope nice save wise page flat mesa troy van bush gore ware wick mare leo po bo wa au ely ada ames enid
+    erie hugo hays wink lusk elim omak rome reno york victoria orange mobile reading bristol darwin
+    hotel hotels room rooms flight flights stay trip ticket tickets star stars city town airport place
+    first second third economy business premium class coach price cost date day days night nights week
+    morning evening afternoon today tomorrow tonight next last new old great good best fine okay ok sure
+    thanks thank please help need want like find book search look going go leave return back flying
+    monday tuesday wednesday thursday friday saturday sunday weekend
+    january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec
+    delta united american southwest alaska frontier spirit jetblue allegiant hawaiian
+    can will just also only still even much many more most other another each every both either
+    paradise independence liberty union hamilton lincoln jackson franklin madison
+    friendly welcome hollywood beverly eagle bethel plains crossing gateway center central harbor
+    north south east west santa san saint st mount lake bay island river valley park beach spring springs
+    """.split()
+)
+# Words after a name that make it a venue or an address rather than a city.
+VENUE_WORDS = frozenset(
+    """station depot terminal centre center stadium arena amphitheater amphitheatre theatre theater hall square
+    street avenue ave road boulevard blvd drive lane inn suites lodge plaza mall museum university
+    hostel resort motel apartments aerocity lot bungalow house cottage villa
+    college church club pier marina garden gardens bowl coliseum pavilion auditorium""".split()
+)
+# Words after which a place name is expected.
+CUES = frozenset(
+    "to from in into at for via visit visiting near around leaving departing depart leave out of "
+    "fly flying head heading go going travel traveling travelling arrive arriving return returning "
+    "back stay staying book than and then".split()
+)
+# Upper-case words that look like airport codes but are not.
+_NOT_CODES = frozenset(
+    "THE AND YOU ANY ALL CAN NOT OUT FOR BUT ARE HOW WHO WHY YES USA USD EUR GBP CAD AUD JPY VIP ASAP "
+    "HEY HI OK OKAY PLS AM PM TBD FYI ETA BTW LOL OMG ONE TWO SUN MON TUE WED THU FRI SAT JAN FEB MAR APR "
+    "MAY JUN JUL AUG SEP OCT NOV DEC NEW OLD BIG TOP MAX MIN PER NON RED EYE".split()
+)
+# Airport codes people also write in lower case.
+_LOWER_OK_CODES = frozenset(
+    {a.lower() for m in geo.METRO_CODES.values() for a in m["airports"]}
+    | {"lax", "sfo", "dfw", "atl", "mia", "bos", "phx", "iah", "dtw", "msp", "jfk", "ewr", "lga", "ord"}
+)
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*(?:\.[A-Za-z]\.?)*|\d+")
+_MAX_WORDS = 4
+
+
+@dataclass(frozen=True)
+class Mention:
+    start: int
+    end: int
+    place: Place
+
+
+@dataclass(frozen=True)
+class _Entry:
+    code: str
+    type: str
+    name: str
+    score: int
+    region: str = ""  # folded subdivision and country, to honour "Portland, Maine"
+
+
+def _airport_score(a: Dict[str, str], city_key: str) -> int:
+    name = fold(a.get("name", ""))
+    score = 0
+    if "international" in name:
+        score += 40
+    if name.startswith(city_key):
+        score += 10
+    if name == f"{city_key} international airport":
+        score += 5
+    if _MINOR.search(name):
+        score -= 60
+    return score
+
+
+@lru_cache(maxsize=1)
+def _index() -> Dict[str, List[_Entry]]:
+    """folded name -> candidate places, best first."""
+    index: Dict[str, List[_Entry]] = {}
+
+    def add(key: str, entry: _Entry) -> None:
+        if key and not key.isdigit():
+            index.setdefault(key, []).append(entry)
+
+    for code, a in geo.airports().items():
+        region = f"{fold(a.get('subd') or '')} {fold(a.get('country') or '')}"
+        city = a.get("city") or ""
+        key = fold(city)
+        add(key, _Entry(code, "city", city, _airport_score(a, key), region))
+        stripped = _name_key(a)
+        if stripped and stripped != key and not _MINOR.search(stripped):
+            add(stripped, _Entry(code, "city", airport_city(code), _airport_score(a, stripped) - 5, region))
+    for code, metro in geo.METRO_CODES.items():
+        main = geo.airports().get(metro["main"]) or {}
+        region = f"{fold(main.get('subd') or '')} {fold(main.get('country') or '')}"
+        add(fold(metro["name"]), _Entry(code, "city", metro["name"], 100, region))
+    for alias, (code, name) in NICKNAMES.items():
+        add(alias, _Entry(code, "city", name, 90))
+    for entries in index.values():
+        entries.sort(key=lambda e: (-e.score, e.code))
+    return index
+
+
+def _name_key(a: Dict[str, str]) -> str:
+    """An airport's name without the generic words: "Vancouver International Airport" -> "vancouver"."""
+    return re.sub(r"\s+", " ", _GENERIC.sub(" ", fold(a.get("name") or ""))).strip()
+
+
+@lru_cache(maxsize=1)
+def _city_keys() -> frozenset:
+    return frozenset(
+        {fold(a.get("city") or "") for a in geo.airports().values()}
+        | {fold(m["name"]) for m in geo.METRO_CODES.values()}
+    )
+
+
+@lru_cache(maxsize=4096)
+def airport_city(code: str) -> str:
+    """The city people name for an airport: the city its name starts with ("Vancouver", although
+    airportsdata files YVR under Richmond; "Fresno" for Fresno Yosemite), else its listed city
+    ("Paris" for Charles de Gaulle)."""
+    a = geo.airports().get(code) or {}
+    words = _name_key(a).split()
+    for n in range(len(words), 0, -1):
+        prefix = " ".join(words[:n])
+        if prefix in _city_keys():
+            return _display_from_name(a.get("name") or "", prefix)
+    return a.get("city") or a.get("name") or code
+
+
+def _display_from_name(name: str, stripped_key: str) -> str:
+    """The words of an airport's name that name its place, in their original spelling."""
+    words = [w for w in re.split(r"[\s/\-]+", name) if fold(w) and fold(w) in stripped_key.split()]
+    return " ".join(words) or name
+
+
+@lru_cache(maxsize=1)
+def _fuzzy() -> Dict[str, str]:
+    """Single-deletion variants of well-known place names -> the name (a small SymSpell)."""
+    out: Dict[str, str] = {}
+    for key, entries in _index().items():
+        if len(key) < 5 or " " in key or entries[0].score < 40 or key in COMMON_WORDS or key not in _city_keys():
+            continue
+        for i in range(len(key)):
+            out.setdefault(key[:i] + key[i + 1 :], key)
+    return out
+
+
+def _fuzzy_key(word: str) -> Optional[str]:
+    if len(word) < 5 or word in COMMON_WORDS:
+        return None
+    if word in _index():
+        return None  # an exact name was already judged by the matcher
+    variants = [word] + [word[:i] + word[i + 1 :] for i in range(len(word))]
+    table = _fuzzy()
+    for v in variants:
+        key = table.get(v)
+        if key and abs(len(key) - len(word)) <= 1:
+            return key
+    for v in variants[1:]:
+        if v in _index() and v in _city_keys() and v not in COMMON_WORDS and _index()[v][0].score >= 40:
+            return v
+    return None
+
+
+def _pick(entries: List[_Entry], following: str) -> _Entry:
+    """The best candidate, unless the words after the name ("Portland, Maine") pick another."""
+    tail = fold(following[:40]).split()
+    if tail:
+        for entry in entries:
+            region = entry.region.split()
+            if region and tail[0] in region and entry.score > -20:
+                return entry
+    return entries[0]
+
+
+def lookup(name: str) -> Optional[Place]:
+    """A place for a name or code typed on its own ("Denver", "nyc", "EWR"), else None."""
+    found = find_places(name, cue_all=True)
+    return found[0].place if len(found) == 1 else None
+
+
+def _code_place(code: str) -> Optional[Place]:
+    p = geo.place(code)
+    if not p:
+        return None
+    if p["type"] == "city":
+        return {"type": "city", "code": p["code"], "name": p["name"]}
+    return {"type": "airport", "code": p["code"], "name": airport_city(p["code"])}
+
+
+def find_places(text: str, *, cue_all: bool = False) -> List[Mention]:
+    """Every place named in ``text``, in order; ``cue_all`` treats the text as an answer to "where?"."""
+    words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
+    lower_text = not any(c.isupper() for c in text)
+    index = _index()
+    out: List[Mention] = []
+    i = 0
+    while i < len(words):
+        cued = cue_all or _cued(words, i)
+        hit = None
+        for n in range(min(_MAX_WORDS, len(words) - i), 0, -1):
+            span = words[i : i + n]
+            # names do not run across sentence punctuation
+            if any(text[span[k][1] : span[k + 1][0]].strip(" -") for k in range(n - 1)):
+                continue
+            raw = " ".join(w for _, _, w in span)
+            key = fold(raw)
+            entries = index.get(key)
+            if not entries:
+                continue
+            capitalised = all(w[0].isupper() for _, _, w in span)
+            if not _accept(key, raw, n, capitalised, cued, lower_text):
+                continue
+            if key not in _city_keys() and entries[0].score < 90 and not _airport_named(words, i, n):
+                continue  # "Flamingo", "Heathrow": an airport's own name counts only as "... Airport" or after to/from
+            entry = _pick(entries, text[span[-1][1] : span[-1][1] + 40].lstrip(" ,"))
+            hit = (n, {"type": entry.type, "code": entry.code, "name": entry.name})
+            break
+        if hit is None:
+            raw = words[i][2]
+            hit = _code_hit(raw, lower_text, cued) or _fuzzy_hit(raw, cued)
+            if hit:
+                hit = (1, hit)
+        if hit and i + hit[0] < len(words) and fold(words[i + hit[0]][2]) in VENUE_WORDS:
+            i += hit[0] + 1  # "Union Station", "Rogers Centre", "Santa Fe Depot": a venue, not the city
+            continue
+        if hit:
+            n, place = hit
+            n += _qualifier_words(text, words, i + n)
+            out.append(Mention(words[i][0], words[i + n - 1][1], place))
+            i += n
+        else:
+            i += 1
+    return out
+
+
+_FILLERS = frozenset({"the", "city", "of", "town", "airport", "beautiful", "sunny", "lovely", "main", "in"})
+
+
+def _cued(words: List[Tuple[int, int, str]], i: int) -> bool:
+    """A travel cue before word ``i``, looking past fillers ("from the city of ...")."""
+    for j in range(i - 1, max(-1, i - 5), -1):
+        w = fold(words[j][2])
+        if w in CUES:
+            return True
+        if w not in _FILLERS:
+            return False
+    return False
+
+
+def _qualifier_words(text: str, words: List[Tuple[int, int, str]], j: int) -> int:
+    """How many words after a place are its state or country (", Ontario", ", WA", " UK")."""
+    if j >= len(words) or text[words[j - 1][1] : words[j][0]].strip() not in (",", ""):
+        return 0
+    regions = _regions()
+    for n in range(min(3, len(words) - j), 0, -1):
+        raw = " ".join(w for _, _, w in words[j : j + n])
+        key = fold(raw)
+        if key in regions and (text[words[j - 1][1] : words[j][0]].strip() == "," or raw.isupper() or n > 1):
+            return n
+    return 0
+
+
+@lru_cache(maxsize=1)
+def _regions() -> frozenset:
+    """States, provinces and countries that may follow a city name."""
+    names = {fold(a.get("subd") or "") for a in geo.airports().values()}
+    names |= {(a.get("country") or "").lower() for a in geo.airports().values()}
+    names |= set(REGION_NAMES)
+    return frozenset(n for n in names if n)
+
+
+# Countries and abbreviations people add after a city ("London, UK", "Seattle, WA").
+REGION_NAMES = frozenset(
+    """uk usa us u s england scotland wales ireland france germany italy spain canada australia kenya india
+    mexico malaysia japan china brazil nsw bc qc on al ak az ar ca co ct de fl ga hi id il in ia ks ky la
+    me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc""".split()
+)
+
+
+_AIRPORT_WORDS = frozenset({"airport", "international", "intl", "airfield"})
+_FLIGHT_CUES = frozenset({"from", "to", "into", "via", "through", "out"})
+
+
+def _airport_named(words: List[Tuple[int, int, str]], i: int, n: int) -> bool:
+    after = fold(words[i + n][2]) if i + n < len(words) else ""
+    before = fold(words[i - 1][2]) if i else ""
+    return after in _AIRPORT_WORDS or before in _FLIGHT_CUES
+
+
+def _accept(key: str, raw: str, n: int, capitalised: bool, cued: bool, lower_text: bool) -> bool:
+    if key in _CASE_SENSITIVE_NICKNAMES:
+        return raw.isupper() or (cued and (raw[0].isupper() or lower_text))
+    if n == 1 and key in COMMON_WORDS:
+        return cued and capitalised and key not in _NEVER_PLACES
+    well_known = _index()[key][0].score >= 40
+    if n > 1 and (capitalised or _index()[key][0].score >= 90):
+        return True
+    if capitalised or raw.isupper():
+        # an unknown capitalised word ("Radisson", "Castro") is a place only after a travel cue
+        return cued or well_known
+    return cued or (lower_text and (n > 1 or well_known))
+
+
+# Words that never name a place, whatever precedes them.
+_NEVER_PLACES = frozenset(
+    "a an the i me my we us you it this that there here what which who when where why how yes no not "
+    "hotel hotels room rooms flight flights stay trip ticket tickets star stars city town airport place "
+    "today tomorrow tonight next last first second third economy business premium class coach "
+    "monday tuesday wednesday thursday friday saturday sunday weekend week day days night nights "
+    "january february march april may june july august september october november december "
+    "delta united american southwest alaska frontier spirit jetblue allegiant hawaiian".split()
+)
+
+
+def _code_hit(raw: str, lower_text: bool, cued: bool) -> Optional[Place]:
+    if len(raw) != 3 or not raw.isalpha():
+        return None
+    if raw.isupper() and raw not in _NOT_CODES and not (lower_text and not cued):
+        return _code_place(raw)
+    if not raw.isupper() and raw.lower() in _LOWER_OK_CODES:
+        return _code_place(raw.upper())
+    return None
+
+
+def _fuzzy_hit(raw: str, cued: bool) -> Optional[Place]:
+    if not cued or len(raw) < 6:
+        return None  # a misspelt city is forgiven only where a city is expected ("to Seatle")
+    key = _fuzzy_key(fold(raw))
+    if not key:
+        return None
+    entry = _index()[key][0]
+    return {"type": entry.type, "code": entry.code, "name": entry.name}

@@ -1,0 +1,238 @@
+"""Which place is the origin, the destination or a stay, and which date starts or ends the trip.
+
+Each value gets a role from the cue next to it; values without one take the pending question's
+slot, then whatever the trip still lacks. A message naming several flights becomes legs.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from .cues import (
+    AFTER_CHECK_IN,
+    AFTER_CHECK_OUT,
+    AFTER_DEPART,
+    AFTER_RETURN,
+    CHECK_IN_CUE,
+    CHECK_IN_WORDS,
+    CHECK_OUT_CUE,
+    CHECK_OUT_WORDS,
+    DEPART_CUE,
+    DEPART_WORDS,
+    DEST_CUE,
+    HOTEL_WORDS,
+    ORIGIN_CUE,
+    RANGE_CUE,
+    RETURN_CUE,
+    RETURN_WORDS,
+    STAY_CUE,
+    WEAK_DEST_CUE,
+    before,
+)
+from .dates import DateMention
+from .places import Mention
+
+_LEG_SPLIT = re.compile(r"[;,]|\bthen\b|\band\s+then\b|\bafter\s+that\b", re.I)
+
+
+def assign_places(
+    msg: str,
+    places: List[Mention],
+    slots: Sequence[str],
+    current: Dict[str, Any],
+    stay_mode: bool,
+    fields: Dict[str, Any],
+) -> None:
+    roles = [_role(before(msg, m.start, places[i - 1].end if i else 0), stay_mode, msg) for i, m in enumerate(places)]
+    # "Boston to Denver": a place right before a destination is the origin.
+    for i in range(len(places) - 1):
+        between = msg[places[i].end : places[i + 1].start]
+        if (
+            re.fullmatch(r"\s*(?:to|-|–|->|→)\s*", between, re.I)
+            and (roles[i] is None or not roles[i][1])
+            and (roles[i + 1] is None or roles[i + 1][0] == "destination")
+            and not stay_mode
+        ):
+            roles[i], roles[i + 1] = ("origin", True), ("destination", True)
+    taken = {r[0] for r in roles if r and r[1]}
+    final: List[str] = []
+    for role in roles:
+        if role is None or not role[1]:
+            pending = _pending_place_role(slots, taken)
+            chosen = pending or (role[0] if role else _fallback_role(current, stay_mode, taken))
+        else:
+            chosen = role[0]
+        taken.add(chosen)
+        final.append(chosen)
+    for m, role in zip(places, final, strict=True):
+        if role == "stay":
+            stays = [s for s in fields["stays"] or [] if (s.get("location") or {}).get("code") != m.place["code"]]
+            stays.append({"location": m.place, "check_in": None, "check_out": None})
+            fields["stays"] = stays[-1:] if stay_mode else stays  # a stay named again is a correction
+        else:
+            fields[role] = m.place  # a later mention corrects an earlier one
+
+
+def _role(preceding: str, stay_mode: bool, msg: str) -> Optional[Tuple[str, bool]]:
+    """(role, strong) from the words before a place; weak cues yield to the pending question."""
+    if stay_mode:
+        if STAY_CUE.search(preceding) or DEST_CUE.search(preceding) or WEAK_DEST_CUE.search(preceding):
+            return ("stay", True)
+        return None
+    if ORIGIN_CUE.search(preceding):
+        return ("origin", True)
+    if DEST_CUE.search(preceding):
+        return ("destination", True)
+    if STAY_CUE.search(preceding) and HOTEL_WORDS.search(msg):
+        return ("stay", True)
+    if WEAK_DEST_CUE.search(preceding) or STAY_CUE.search(preceding):
+        return ("destination", False)  # "flights for Denver", "how about in Denver"
+    return None
+
+
+def _pending_place_role(slots: Sequence[str], taken: set) -> Optional[str]:
+    for slot in slots:
+        role = {"origin": "origin", "destination": "destination", "hotel_location": "stay"}.get(slot)
+        if role and role not in taken:
+            return role
+    return None
+
+
+def _fallback_role(current: Dict[str, Any], stay_mode: bool, taken: set) -> str:
+    """A place with no cue and no question: a stay, else whichever end of the flight is missing."""
+    if stay_mode:
+        return "stay"
+    segments = ((current.get("itinerary") or {}).get("segments")) or []
+    first = segments[0] if segments and isinstance(segments[0], dict) else {}
+    if "destination" in taken or (first.get("destination") and not first.get("origin")):
+        return "origin"
+    return "destination"
+
+
+def hotels_named(msg: str, places: List[Mention], fields: Dict[str, Any]) -> None:
+    """'hotels in London and Paris' after a multi-city list names the stays."""
+    m = re.search(r"\b(?:hotels?|stay(?:ing)?|rooms?)\s+in\b", msg, re.I)
+    if not m:
+        return
+    stays = [{"location": p.place, "check_in": None, "check_out": None} for p in places if p.start > m.end()]
+    if stays:
+        fields["stays"] = stays
+        fields["hotel_needed"] = True
+
+
+def read_legs(msg: str, places: List[Mention], dates: List[DateMention]) -> Optional[List[Dict[str, Any]]]:
+    """Three or more flights in one message ("A to B Feb 10, B to C Feb 14, C back to A Feb 18")."""
+    if len(places) < 3 or len(dates) < 2:
+        return None
+    bounds = [0] + [m.end() for m in _LEG_SPLIT.finditer(msg)] + [len(msg) + 1]
+    legs = []
+    for lo, hi in zip(bounds, bounds[1:], strict=False):
+        ps = [p for p in places if lo <= p.start < hi]
+        ds = [d for d in dates if lo <= d.start < hi]
+        if len(ps) == 2 and len(ds) == 1 and re.search(r"\bto\b|->|→|-", msg[ps[0].end : ps[1].start]):
+            legs.append({"origin": ps[0].place, "destination": ps[1].place, "depart_date": ds[0].value.isoformat()})
+        elif len(ps) == 1 and len(ds) == 1 and legs and re.search(r"\b(?:to|back\s+to)\s*$", msg[lo : ps[0].start]):
+            legs.append(
+                {"origin": legs[-1]["destination"], "destination": ps[0].place, "depart_date": ds[0].value.isoformat()}
+            )
+    if len(legs) < 2:
+        return None
+    if (
+        len(legs) == 2
+        and legs[1]["destination"]["code"] == legs[0]["origin"]["code"]
+        and legs[1]["origin"]["code"] == legs[0]["destination"]["code"]
+    ):
+        return None  # an out-and-back is a round trip, read by the ordinary path
+    return legs
+
+
+def assign_dates(
+    msg: str,
+    dates: List[DateMention],
+    slots: Sequence[str],
+    stay_mode: bool,
+    known: Tuple[Optional[date], Optional[date], bool],
+    fields: Dict[str, Any],
+) -> None:
+    """Departure and return (or check-in and check-out) from the words before each date."""
+    start_cue, end_cue = (CHECK_IN_CUE, CHECK_OUT_CUE) if stay_mode else (DEPART_CUE, RETURN_CUE)
+    start_words, end_words = (CHECK_IN_WORDS, CHECK_OUT_WORDS) if stay_mode else (DEPART_WORDS, RETURN_WORDS)
+    after_start, after_end = (AFTER_CHECK_IN, AFTER_CHECK_OUT) if stay_mode else (AFTER_DEPART, AFTER_RETURN)
+    start: Optional[date] = None
+    end: Optional[date] = None
+    uncued: List[DateMention] = []
+    ends: List[DateMention] = []
+    for i, d in enumerate(dates):
+        gap = msg[dates[i - 1].end : d.start] if i else ""
+        preceding = before(msg, d.start, dates[i - 1].end if i else 0)
+        if i and len(gap) <= 14 and RANGE_CUE.search(gap):
+            # "March 11 to 16", "from the 2nd until the 5th"
+            start = dates[i - 1].value
+            if dates[i - 1] in uncued:
+                uncued.remove(dates[i - 1])
+            end, ends = d.value, [d]
+        elif after_end.match(msg, d.end):  # "March 11th check-out"
+            end, ends = d.value, [d]
+        elif after_start.match(msg, d.end):
+            start = d.value
+        elif end_cue.search(preceding):
+            end, ends = d.value, [d]
+        elif start_cue.search(preceding):
+            start = d.value
+        else:
+            # no cue right before: the last telling word earlier in the clause
+            # ("check out of your hotel in Los Angeles on March 10th")
+            clause = re.split(r"[.!?;]", msg[dates[i - 1].end if i else 0 : d.start])[-1]
+            words = [
+                (m.start(), kind)
+                for kind, rx in (("start", start_words), ("end", end_words))
+                for m in rx.finditer(clause)
+            ]
+            kind = max(words)[1] if words else None
+            if kind == "end":
+                end, ends = d.value, [d]
+            elif kind == "start":
+                start = d.value
+            else:
+                uncued.append(d)
+    start_slot, end_slot = ("check_in", "check_out") if stay_mode else ("depart_date", "return_date")
+    known_start, known_end, can_end = known
+    if (end_slot in slots) != (start_slot in slots):
+        wants_end = can_end and end_slot in slots  # the question says which
+    else:
+        wants_end = can_end and bool(known_start) and not known_end  # the trip says which is missing
+    for mention in uncued:
+        if wants_end and end is None and not (known_start and mention.after(known_start) < known_start):
+            end, ends = mention.value, [mention]
+        elif start is None:
+            start = mention.value
+        elif end is None and mention.after(start) > start:
+            end, ends = mention.value, [mention]
+    first_day = start or known_start
+    if end is not None and ends and first_day:
+        end = ends[0].after(first_day)  # "back the 2nd" after January 30 is February 2
+    if end is not None and start is not None and end < start:
+        end = None  # a return before the departure in the same breath is not one
+    if start is None and end is None:
+        return
+    if stay_mode:
+        stays = fields["stays"] or [{"location": None, "check_in": None, "check_out": None}]
+        stays[0]["check_in"] = start.isoformat() if start else None
+        stays[0]["check_out"] = end.isoformat() if end else None
+        fields["stays"] = stays
+    else:
+        fields["depart_date"] = start.isoformat() if start else None
+        fields["return_date"] = end.isoformat() if end else None
+
+
+def complete_stay(fields: Dict[str, Any]) -> None:
+    """A stay with a check-in and a length gets its check-out."""
+    stays = fields["stays"]
+    nights = fields["nights"]
+    if not stays or not nights:
+        return
+    first = stays[0]
+    if first.get("check_in") and not first.get("check_out"):
+        first["check_out"] = (date.fromisoformat(first["check_in"]) + timedelta(days=nights)).isoformat()

@@ -1,0 +1,86 @@
+"""The requirements fields (handlers/README.md "Requirements fields") as one JSON schema.
+
+The offline extractor returns exactly these keys, and the OpenAI path asks the model for them
+as structured output (strict mode: every key required, ``null`` meaning "not said"), so both
+paths feed the same ``fields_to_patch``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Dict
+
+
+def _nullable(schema: Dict[str, Any]) -> Dict[str, Any]:
+    if "enum" in schema:
+        return {**schema, "enum": [*schema["enum"], None]}
+    return {**schema, "type": [schema["type"], "null"]}
+
+
+_DATE = {"type": "string", "description": "ISO date YYYY-MM-DD"}
+_PLACE = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "type": {"enum": ["airport", "city"]},
+        "code": {"type": "string", "description": "IATA airport code or metro code (NYC, LON)"},
+        "name": {"type": "string", "description": "city name as people say it"},
+    },
+    "required": ["type", "code", "name"],
+}
+_NULL_PLACE = {"anyOf": [_PLACE, {"type": "null"}]}
+_LEG = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {"origin": _NULL_PLACE, "destination": _NULL_PLACE, "depart_date": _nullable(_DATE)},
+    "required": ["origin", "destination", "depart_date"],
+}
+_STAY = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {"location": _NULL_PLACE, "check_in": _nullable(_DATE), "check_out": _nullable(_DATE)},
+    "required": ["location", "check_in", "check_out"],
+}
+_COUNT = {"type": ["integer", "null"], "minimum": 0}
+
+REQUIREMENTS_SCHEMA: Dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "origin": _NULL_PLACE,
+        "destination": _NULL_PLACE,
+        "depart_date": _nullable(_DATE),
+        "return_date": _nullable(_DATE),
+        "nights": _COUNT,
+        "one_way": {"type": ["boolean", "null"]},
+        "legs": {"type": ["array", "null"], "items": _LEG},
+        "adults": _COUNT,
+        "children": _COUNT,
+        "infants": _COUNT,
+        "child_ages": {"type": ["array", "null"], "items": {"type": "integer", "minimum": 0, "maximum": 17}},
+        "rooms": _COUNT,
+        "cabin": _nullable({"enum": ["economy", "premium_economy", "business", "first"]}),
+        "airlines": {"type": ["array", "null"], "items": {"type": "string", "description": "IATA carrier code"}},
+        "max_stops": _COUNT,
+        "avoid_red_eye": {"type": ["boolean", "null"]},
+        "budget_total": {"type": ["number", "null"], "minimum": 0},
+        "currency": {"type": ["string", "null"], "description": "ISO 4217"},
+        "refundable": _nullable({"enum": ["hotel", "flight", "all"]}),
+        "hotel_needed": {"type": ["boolean", "null"]},
+        "stays": {"type": ["array", "null"], "items": _STAY},
+        "hotel_min_stars": {"type": ["integer", "null"], "minimum": 1, "maximum": 5},
+        "hotel_near": {"type": ["string", "null"]},
+    },
+}
+REQUIREMENTS_SCHEMA["required"] = list(REQUIREMENTS_SCHEMA["properties"])
+FIELD_NAMES = tuple(REQUIREMENTS_SCHEMA["properties"])
+
+
+def empty_fields() -> Dict[str, Any]:
+    """Every field, each ``None`` ("not said")."""
+    return {name: None for name in FIELD_NAMES}
+
+
+def schema() -> Dict[str, Any]:
+    """A copy callers may decorate (names, descriptions) without touching the shared one."""
+    return copy.deepcopy(REQUIREMENTS_SCHEMA)

@@ -1,0 +1,120 @@
+"""Text clean-up and small vocabularies shared by the extractor's readers.
+
+Every reader works on the same cleaned text, so character offsets line up between them and a
+span claimed by one reader (an airline, a date) can be masked out for the next.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Iterable, Optional, Tuple
+
+# Messages are capped before any regex runs: the readers stay linear and a pasted 1 MB blob
+# costs the same as a long paragraph.
+MAX_CHARS = 4000
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
+
+NUMBER_WORDS = {
+    "zero": 0,
+    "no": 0,
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "single": 1,
+    "two": 2,
+    "couple": 2,
+    "pair": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+}
+ORDINAL_WORDS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+    "thirteenth": 13,
+    "fourteenth": 14,
+    "fifteenth": 15,
+    "sixteenth": 16,
+    "seventeenth": 17,
+    "eighteenth": 18,
+    "nineteenth": 19,
+    "twentieth": 20,
+    "twenty first": 21,
+    "twenty second": 22,
+    "twenty third": 23,
+    "twenty fourth": 24,
+    "twenty fifth": 25,
+    "twenty sixth": 26,
+    "twenty seventh": 27,
+    "twenty eighth": 28,
+    "twenty ninth": 29,
+    "thirtieth": 30,
+    "thirty first": 31,
+}
+# A number written as digits or as a word ("3", "three", "a").
+NUMBER_RE = r"(?:\d{1,3}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
+
+
+def clean(text: object) -> str:
+    """A bounded, single-spaced string without control characters (never raises)."""
+    if not isinstance(text, str):
+        return ""
+    text = unicodedata.normalize("NFC", text[: MAX_CHARS * 2])
+    text = _CONTROL.sub(" ", text)
+    text = re.sub(r"[ \t\r\n]+", " ", text).strip()
+    return text[:MAX_CHARS]
+
+
+def fold(text: str) -> str:
+    """Lower-case ASCII with punctuation as spaces: the key under which names are indexed."""
+    s = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    s = s.replace("'", "").replace(".", "")
+    s = re.sub(r"[^a-z0-9]+", " ", s)
+    return s.strip()
+
+
+def to_int(word: Optional[str]) -> Optional[int]:
+    """'3' or 'three' -> 3; anything else -> None."""
+    if word is None:
+        return None
+    w = word.strip().lower()
+    if w.isdigit():
+        return int(w)
+    return NUMBER_WORDS.get(w)
+
+
+def mask(text: str, spans: Iterable[Tuple[int, int]]) -> str:
+    """``text`` with the given spans blanked (same length, so offsets stay valid)."""
+    chars = list(text)
+    for start, end in spans:
+        for i in range(max(0, start), min(len(chars), end)):
+            chars[i] = " "
+    return "".join(chars)

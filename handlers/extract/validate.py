@@ -1,0 +1,130 @@
+"""Fields from outside (a model's structured output) made safe for ``fields_to_patch``.
+
+The schema says what a model should return; this says what is kept: known keys only, real ISO
+dates, airport or metro codes that exist, counts in range. Anything else becomes ``None``
+("not said") rather than an error, so one bad value never loses the rest of the message.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Dict, List, Optional
+
+from handlers.common import geo
+
+from .places import lookup
+from .prefs import AIRLINE_NAMES
+from .schema import empty_fields
+
+_CABINS = ("economy", "premium_economy", "business", "first")
+_REFUNDABLE = ("hotel", "flight", "all")
+
+
+def clean_fields(raw: Any) -> Dict[str, Any]:
+    fields = empty_fields()
+    if not isinstance(raw, dict):
+        return fields
+    for key in ("origin", "destination"):
+        fields[key] = _place(raw.get(key))
+    for key in ("depart_date", "return_date"):
+        fields[key] = _date(raw.get(key))
+    for key, top in (
+        ("nights", 90),
+        ("adults", 20),
+        ("children", 20),
+        ("infants", 20),
+        ("rooms", 20),
+        ("max_stops", 3),
+    ):
+        fields[key] = _count(raw.get(key), top)
+    stars = _count(raw.get("hotel_min_stars"), 5)
+    fields["hotel_min_stars"] = stars if stars else None
+    for key in ("one_way", "avoid_red_eye", "hotel_needed"):
+        fields[key] = raw.get(key) if isinstance(raw.get(key), bool) else None
+    fields["cabin"] = raw.get("cabin") if raw.get("cabin") in _CABINS else None
+    fields["refundable"] = raw.get("refundable") if raw.get("refundable") in _REFUNDABLE else None
+    airlines = [
+        a.strip().upper()
+        for a in raw.get("airlines") or []
+        if isinstance(a, str) and a.strip().upper() in AIRLINE_NAMES
+    ]
+    fields["airlines"] = airlines or None
+    budget = raw.get("budget_total")
+    fields["budget_total"] = (
+        float(budget) if isinstance(budget, (int, float)) and not isinstance(budget, bool) and budget > 0 else None
+    )
+    currency = raw.get("currency")
+    fields["currency"] = (
+        currency.upper() if isinstance(currency, str) and len(currency) == 3 and currency.isalpha() else None
+    )
+    near = raw.get("hotel_near")
+    fields["hotel_near"] = near.strip()[:120] if isinstance(near, str) and near.strip() else None
+    ages = [a for a in raw.get("child_ages") or [] if isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 18]
+    fields["child_ages"] = ages or None
+    fields["legs"] = _legs(raw.get("legs"))
+    fields["stays"] = _stays(raw.get("stays"))
+    return fields
+
+
+def _place(value: Any) -> Optional[Dict[str, str]]:
+    if isinstance(value, str):
+        return lookup(value)
+    if not isinstance(value, dict):
+        return None
+    code = str(value.get("code") or "").strip().upper()
+    known = geo.place(code) if code else None
+    if not known:
+        return lookup(str(value.get("name") or "")) if value.get("name") else None
+    name = (
+        value.get("name")
+        if isinstance(value.get("name"), str) and value.get("name").strip()
+        else known["city"] or known["name"]
+    )
+    return {"type": known["type"], "code": known["code"], "name": name.strip()[:80]}
+
+
+def _date(value: Any) -> Optional[str]:
+    if not isinstance(value, str):
+        return None
+    try:
+        return date.fromisoformat(value.strip()[:10]).isoformat()
+    except ValueError:
+        return None
+
+
+def _count(value: Any, top: int) -> Optional[int]:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        return None
+    return int(value) if 0 <= value <= top else None
+
+
+def _legs(value: Any) -> Optional[List[Dict[str, Any]]]:
+    if not isinstance(value, list):
+        return None
+    legs = []
+    for leg in value[:8]:
+        if isinstance(leg, dict):
+            legs.append(
+                {
+                    "origin": _place(leg.get("origin")),
+                    "destination": _place(leg.get("destination")),
+                    "depart_date": _date(leg.get("depart_date")),
+                }
+            )
+    return legs or None
+
+
+def _stays(value: Any) -> Optional[List[Dict[str, Any]]]:
+    if not isinstance(value, list):
+        return None
+    stays = []
+    for stay in value[:8]:
+        if isinstance(stay, dict):
+            stays.append(
+                {
+                    "location": _place(stay.get("location")),
+                    "check_in": _date(stay.get("check_in")),
+                    "check_out": _date(stay.get("check_out")),
+                }
+            )
+    return stays or None

@@ -1,0 +1,78 @@
+"""The benchmark command in its quickest mode: it runs end to end and its report holds together.
+
+No timing assertions (speed is what the command reports, not what tests decide): only that each
+section ran, measured what it says, and that its figures are consistent with one another.
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_quick(tmp_path: Path, sections: str, *extra: str) -> dict:
+    out = tmp_path / "report.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.run", "--quick", "--only", sections, "--json", str(out),
+         "--logs", str(tmp_path / "logs"), *extra],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(out.read_text())
+    assert report["quick"] is True
+    for section in sections.split(","):
+        assert section in report, f"no {section} section"
+    return report | {"table": done.stdout}
+
+
+def assert_ordered(summary: dict) -> None:
+    assert summary["n"] > 0
+    assert 0 < summary["median"] <= summary["p95"] <= summary["p99"] <= summary["max"]
+
+
+@pytest.mark.slow
+def test_in_process_websocket_and_ranker_sections(tmp_path):
+    report = run_quick(tmp_path, "core,embedded,ranker")
+
+    core = report["core"]
+    assert core["scenario1_ms"]["n"] == 3
+    assert_ordered(core["scenario1_ms"])
+    assert core["decisions"] > 0 and core["decisions_per_second"] > 0
+
+    embedded = report["embedded"]
+    assert embedded["runs"] == 3 and embedded["errors"] == 0, embedded["error_samples"]
+    assert_ordered(embedded["to_bundles_ms"])
+    assert_ordered(embedded["turn_complete_ms"])
+    # The turn's status frame follows its last message, so a turn completes after its bundles arrive.
+    assert embedded["turn_complete_ms"]["median"] >= embedded["to_bundles_ms"]["median"]
+    assert (tmp_path / "logs" / "embedded" / "uvicorn.log").exists()
+
+    rows = report["ranker"]["results"]
+    assert [row["flight_offers"] for row in rows] == [100, 1_000]
+    assert all(row["combinations"] == row["flight_offers"] * row["hotel_rates"] for row in rows)
+    assert all(row["median_ms"] > 0 for row in rows)
+
+    assert "scenario 1 in-process" in report["table"] and "message → bundles" in report["table"]
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_load_section_against_postgres_and_redis(tmp_path):
+    report = run_quick(tmp_path, "load", "--travellers", "3")
+
+    load = report["load"]
+    assert "skipped" not in load, load.get("skipped")
+    (result,) = load["results"]
+    assert result["travellers"] == 3
+    assert result["errors"] == 0, result["error_kinds"]
+    assert sum(result["outcomes"].values()) == 3
+    assert result["turns"] >= 9 and result["turns_ok"] == result["turns"]  # search, select, hold each
+    assert_ordered(result["latency_ms"])
+    assert set(result["latency_ms_by_kind"]) == {"search", "select", "hold"}
+    assert result["throughput_turns_per_s"] > 0
+    # Both kinds of process talk to the database: the websocket (session, access, history) and the turn.
+    assert result["queries"]["asgi"] > 0 and result["queries"]["celery"] > 0
+    assert result["queries_per_turn"] == round(sum(result["queries"].values()) / result["turns"], 1)

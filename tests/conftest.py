@@ -1,0 +1,70 @@
+"""Fixtures shared by every Django test: organisations, people in each role, a trip."""
+
+import pytest
+
+from tests.factories import organisation_make, trip_make, user_make
+from trips.models import Membership
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def acme(db):
+    return organisation_make(name="Acme")
+
+
+@pytest.fixture
+def globex(db):
+    return organisation_make(name="Globex")
+
+
+@pytest.fixture
+def traveller(acme):
+    return user_make(organisation=acme, username="alice")
+
+
+@pytest.fixture
+def other_traveller(acme):
+    return user_make(organisation=acme, username="bob")
+
+
+@pytest.fixture
+def support(acme):
+    return user_make(organisation=acme, role=Membership.Role.SUPPORT, username="sam")
+
+
+@pytest.fixture
+def approver(acme):
+    return user_make(organisation=acme, role=Membership.Role.APPROVER, username="ann")
+
+
+@pytest.fixture
+def globex_support(globex):
+    return user_make(organisation=globex, role=Membership.Role.SUPPORT, username="gus")
+
+
+@pytest.fixture
+def superuser(db):
+    return user_make(username="admin", superuser=True)
+
+
+@pytest.fixture
+def trip(traveller, acme):
+    return trip_make(owner=traveller, organisation=acme, title="Denver offsite")
+
+
+def pytest_collection_modifyitems(items):
+    """Give transactional tests a serialized rollback.
+
+    A transactional test empties every table afterwards, including the rows migrations seed
+    (the tool registry, the staff groups); serialized rollback puts them back for the next one.
+    """
+    for item in items:
+        marker = item.get_closest_marker("django_db")
+        if marker and marker.kwargs.get("transaction") and "serialized_rollback" not in marker.kwargs:
+            item.add_marker(
+                pytest.mark.django_db(*marker.args, **marker.kwargs, serialized_rollback=True), append=False
+            )

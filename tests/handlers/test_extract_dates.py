@@ -1,0 +1,58 @@
+"""Relative and absolute dates against the traveller's today (handlers/extract/dates.py)."""
+
+from datetime import date
+
+import pytest
+
+from handlers.extract.dates import find_dates, find_durations
+
+TODAY = date(2026, 12, 1)  # a Tuesday
+
+
+def dates_in(text, today=TODAY):
+    return [d.value.isoformat() for d in find_dates(text, today)[0]]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("on January 30", ["2027-01-30"]),  # no year: the next January 30
+        ("Jan 30th", ["2027-01-30"]),
+        ("December 5", ["2026-12-05"]),
+        ("the 11th", ["2026-12-11"]),
+        ("the 1st", ["2026-12-01"]),  # today counts
+        ("the 3rd of next month", ["2027-01-03"]),
+        ("tomorrow", ["2026-12-02"]),
+        ("the day after tomorrow", ["2026-12-03"]),
+        ("next Friday", ["2026-12-04"]),
+        ("Thursday next week", ["2026-12-10"]),
+        ("this weekend", ["2026-12-05"]),
+        ("in two weeks", ["2026-12-15"]),
+        ("3/11", ["2027-03-11"]),
+        ("2027-02-03", ["2027-02-03"]),
+        ("the 3rd of March", ["2027-03-03"]),
+        ("March 11th, 2028", ["2028-03-11"]),
+        ("out March 11 back March 16", ["2027-03-11", "2027-03-16"]),
+        ("the twenty-first", ["2026-12-21"]),
+    ],
+)
+def test_dates(text, expected):
+    assert dates_in(text) == expected
+
+
+def test_a_year_rolls_over_on_the_last_day():
+    assert dates_in("January 1", date(2026, 12, 31)) == ["2027-01-01"]
+    assert dates_in("February 29", date(2027, 3, 1)) == ["2028-02-29"]  # the next one that exists
+
+
+@pytest.mark.parametrize("text", ["I want the second one", "may I ask", "sun and sea", "February 30", "13/45"])
+def test_not_dates(text):
+    assert dates_in(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "nights"),
+    [("for 3 nights", 3), ("a week", 7), ("twelve days", 12), ("a 5-night stay", 5), ("a couple of nights", 2)],
+)
+def test_lengths_of_stay(text, nights):
+    assert [d.nights for d in find_durations(text)] == [nights]

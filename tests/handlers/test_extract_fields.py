@@ -1,0 +1,190 @@
+"""One message -> requirements fields (handlers/extract/extractor.py): counts, bare answers,
+multi-city, preferences and bad input."""
+
+from datetime import date
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from handlers.extract import REQUIREMENTS_SCHEMA, extract_fields, understood
+
+TODAY = date(2026, 12, 1)
+
+
+def read(text, **kwargs):
+    fields, _ = extract_fields(text=text, today=TODAY, **kwargs)
+    return fields
+
+
+def code(place):
+    return place["code"] if place else None
+
+
+def test_one_message_trip():
+    f = read("4 people going from Newark to Denver for 3 nights on January 30")
+    assert (code(f["origin"]), code(f["destination"])) == ("EWR", "DEN")
+    assert (f["depart_date"], f["nights"], f["adults"]) == ("2027-01-30", 3, 4)
+    assert f["return_date"] is None  # the patch derives it from the nights
+
+
+def test_out_and_back_dates():
+    f = read("2 adults, out March 11 back March 16")
+    assert (f["depart_date"], f["return_date"], f["adults"]) == ("2027-03-11", "2027-03-16", 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children", "infants"),
+    [
+        ("4 people", 4, None, None),
+        ("me and my wife", 2, None, None),
+        ("just me", 1, None, None),
+        ("2 adults and a child (age 5)", 2, 1, None),
+        ("two adults and an infant", 2, None, 1),
+        ("party of six", 6, None, None),
+        ("me and 2 colleagues", 3, None, None),
+        ("I need three economy class tickets", 3, None, None),
+    ],
+)
+def test_party(text, adults, children, infants):
+    f = read(text)
+    assert (f["adults"], f["children"], f["infants"]) == (adults, children, infants)
+
+
+def test_child_ages():
+    assert read("2 adults and a child (age 5)")["child_ages"] == [5]
+
+
+def test_preferences():
+    f = read(
+        "business class on Delta, nonstop, no red-eye, under $3000, refundable hotel only, "
+        "4 star hotel near the convention center, 2 rooms"
+    )
+    assert f["cabin"] == "business" and f["airlines"] == ["DL"]
+    assert (f["max_stops"], f["avoid_red_eye"]) == (0, True)
+    assert (f["budget_total"], f["currency"]) == (3000.0, "USD")
+    assert (f["refundable"], f["hotel_min_stars"], f["rooms"]) == ("hotel", 4, 2)
+    assert f["hotel_near"] == "the convention center"
+
+
+def test_business_trip_is_not_business_class():
+    assert read("I'm going on a business trip to Denver")["cabin"] is None
+
+
+def test_one_way_and_no_hotel():
+    f = read("one way JFK to LAX on March 3, just me, no hotel")
+    assert (f["one_way"], f["hotel_needed"], f["adults"], f["depart_date"]) == (True, False, 1, "2027-03-03")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "field", "value"),
+    [
+        ({"slots": ["origin"], "text": "Where are you flying from?"}, "Los Angeles", "origin", "QLA"),
+        ({"slots": ["destination"], "text": "Where are you going?"}, "los angeles", "destination", "QLA"),
+        ({"text": "Where are you flying from?"}, "Denver", "origin", "DEN"),  # slots read from the words
+        ({"slots": ["depart_date"], "text": "When do you leave?"}, "the 11th", "depart_date", "2026-12-11"),
+        ({"slots": ["return_date"], "text": "When do you come back?"}, "the 20th", "return_date", "2026-12-20"),
+        ({"slots": ["adults"], "text": "How many people are travelling?"}, "4", "adults", 4),
+        ({"text": "How many rooms do you need?"}, "two", "rooms", 2),
+    ],
+)
+def test_bare_answers_fill_the_pending_question(question, answer, field, value):
+    f = read(answer, pending_question=question)
+    got = code(f[field]) if isinstance(f[field], dict) else f[field]
+    assert got == value
+    assert [k for k, v in f.items() if v is not None and k != "hotel_needed"] == [field]
+
+
+def test_a_bare_place_without_a_question_fills_the_missing_end():
+    current = {
+        "itinerary": {
+            "segments": [
+                {
+                    "segment_id": "seg_1",
+                    "origin": None,
+                    "destination": {"type": "city", "code": "QSF", "name": "San Francisco"},
+                }
+            ]
+        }
+    }
+    assert code(read("from JFK", current=current)["origin"]) == "JFK"
+    assert code(read("Boston", current=current)["origin"]) == "BOS"
+
+
+def test_multi_city():
+    f = read(
+        "New York to London Feb 10, London to Paris Feb 14, Paris back to New York Feb 18, "
+        "2 adults, hotels in London and Paris"
+    )
+    assert [(code(leg["origin"]), code(leg["destination"]), leg["depart_date"]) for leg in f["legs"]] == [
+        ("NYC", "LON", "2027-02-10"),
+        ("LON", "PAR", "2027-02-14"),
+        ("PAR", "NYC", "2027-02-18"),
+    ]
+    assert [code(s["location"]) for s in f["stays"]] == ["LON", "PAR"] and f["adults"] == 2
+
+
+def test_a_stay_alone():
+    f = read("I need a hotel in Chicago, checking in March 3 for 2 nights, 2 rooms")
+    assert f["stays"] == [
+        {
+            "location": {"type": "city", "code": "CHI", "name": "Chicago"},
+            "check_in": "2027-03-03",
+            "check_out": "2027-03-05",
+        }
+    ]
+    assert f["origin"] is None and f["destination"] is None and f["rooms"] == 2
+
+
+def test_hotel_there_means_the_trip_destination():
+    current = {
+        "itinerary": {
+            "segments": [
+                {
+                    "segment_id": "seg_1",
+                    "origin": None,
+                    "destination": {"type": "city", "code": "DEN", "name": "Denver"},
+                }
+            ]
+        }
+    }
+    assert code(read("I need a hotel there", current=current)["stays"][0]["location"]) == "DEN"
+
+
+def test_yes_to_a_question_that_proposed_values():
+    f = read("Yes, that's right", pending_question={"text": "Do you want a hotel in Paris from the 3rd?"})
+    assert code(f["stays"][0]["location"]) == "PAR" and f["stays"][0]["check_in"] == "2026-12-03"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "\x00\x01\x1b[31m\x7f",
+        "asdf qwer zxcv",
+        "Je voudrais un café s'il vous plaît",
+        "😀😀😀",
+        "ok",
+        "x" * 1_000_000,
+        "12345678901234567890",
+        None,
+        42,
+    ],
+)
+def test_bad_input_is_not_understood_and_invents_nothing(text):
+    fields, _ = extract_fields(text=text, today=TODAY)
+    assert understood(fields) is False
+    assert set(fields) == set(REQUIREMENTS_SCHEMA["properties"])
+
+
+def test_a_long_message_is_cut_with_a_note():
+    fields, notes = extract_fields(text="from Boston to Denver " + "blah " * 5000, today=TODAY)
+    assert code(fields["origin"]) == "BOS" and notes
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300))
+def test_never_raises_on_any_text(text):
+    fields, notes = extract_fields(text=text, today=TODAY, pending_question={"text": text[:50]})
+    assert set(fields) == set(REQUIREMENTS_SCHEMA["properties"]) and isinstance(notes, list)

@@ -1,0 +1,61 @@
+"""Place names in free text -> airports, cities and metro codes (handlers/extract/places.py)."""
+
+import pytest
+
+from handlers.extract.places import find_places, lookup
+
+
+def names(text):
+    return [(m.place["code"], m.place["name"]) for m in find_places(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("from Newark to Denver", [("EWR", "Newark"), ("DEN", "Denver")]),
+        ("one way JFK to LAX", [("JFK", "New York"), ("LAX", "Los Angeles")]),
+        ("New York to London, then Paris", [("NYC", "New York"), ("LON", "London"), ("PAR", "Paris")]),
+        ("from nyc to la", [("NYC", "New York"), ("QLA", "Los Angeles")]),
+        ("Washington D.C. to San Fran", [("WAS", "Washington"), ("QSF", "San Francisco")]),
+        ("flying into Chi-town", [("CHI", "Chicago")]),
+        ("we land in Vancouver, BC", [("YVR", "Vancouver")]),  # YVR's city in airportsdata is Richmond
+        ("going to Seatle", [("SEA", "Seattle")]),  # one edit away, after a travel cue
+    ],
+)
+def test_known_places(text, expected):
+    assert names(text) == expected
+
+
+def test_the_main_airport_of_a_city_wins():
+    assert lookup("Portland")["code"] == "PDX"
+    assert lookup("Sydney")["code"] == "SYD"
+
+
+def test_a_region_after_the_city_picks_among_same_named_cities_and_is_not_a_place_itself():
+    assert names("Portland, Maine") == [("PWM", "Portland")]
+    assert names("I leave from Toronto, Ontario") == [("YTO", "Toronto")]  # not Ontario, California
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I hope you can help me",  # Hope, BC
+        "Nice to meet you",  # Nice, France, without a travel cue
+        "Sound good to me",  # not a misspelt Souda
+        "with Radisson Admiral Hotel",  # a small airport's town, not cued
+        "Delta has a flight in the morning",
+        "may I book for Monday",
+    ],
+)
+def test_ordinary_words_are_not_places(text):
+    assert names(text) == []
+
+
+def test_plain_words_that_are_towns_count_after_a_travel_cue():
+    assert names("a week in Nice") == [("NCE", "Nice")]
+
+
+def test_lookup_of_a_bare_answer_or_code():
+    assert lookup("los angeles")["name"] == "Los Angeles"
+    assert lookup("EWR") == {"type": "airport", "code": "EWR", "name": "Newark"}
+    assert lookup("qwertyuiop") is None

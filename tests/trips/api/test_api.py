@@ -1,0 +1,135 @@
+import base64
+
+import pytest
+import yaml
+from django.urls import reverse
+from drf_spectacular.validation import validate_schema
+from rest_framework.test import APIClient
+
+from tests.factories import trip_make
+from trips.models import AuditEvent, ChatMessage
+from trips.services.chat import chat_message_create
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+def test_schema_is_served_and_valid(api, traveller):
+    api.force_authenticate(traveller)
+    response = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi")
+    assert response.status_code == 200
+    schema = yaml.safe_load(response.content)
+    validate_schema(schema)
+    assert {
+        "/api/trips/",
+        "/api/trips/{id}/messages/",
+        "/api/trips/{id}/events/",
+        "/api/holds/",
+        "/api/approvals/",
+    } <= set(schema["paths"])
+
+
+def test_anonymous_is_refused(api, trip):
+    assert api.get("/api/trips/").status_code in (401, 403)
+
+
+def test_basic_auth_works(api, traveller, trip):
+    api.credentials(HTTP_AUTHORIZATION="Basic " + base64.b64encode(b"alice:pw").decode())
+    response = api.get("/api/trips/")
+    assert response.status_code == 200 and response.json()["results"][0]["id"] == trip.pk
+
+
+def test_list_shows_only_visible_trips(api, trip, other_traveller, support, globex):
+    trip_make(owner=other_traveller, organisation=trip.organisation)
+    trip_make(organisation=globex)
+    api.force_authenticate(support)
+    assert len(api.get("/api/trips/").json()["results"]) == 2
+    api.force_authenticate(other_traveller)
+    ids = [t["id"] for t in api.get("/api/trips/").json()["results"]]
+    assert trip.pk not in ids and len(ids) == 1
+
+
+def test_someone_elses_trip_is_not_found(api, trip, other_traveller):
+    api.force_authenticate(other_traveller)
+    assert api.get(f"/api/trips/{trip.pk}/").status_code == 404
+    assert api.get(f"/api/trips/{trip.pk}/messages/").status_code == 404
+    assert api.get(f"/api/trips/{trip.pk}/events/").status_code == 404
+
+
+def test_create_trip_for_my_organisation(api, traveller, acme):
+    api.force_authenticate(traveller)
+    response = api.post("/api/trips/", {"title": "Paris"}, format="json")
+    assert response.status_code == 201
+    body = response.json()
+    assert (body["title"], body["organisation"], body["owner"], body["phase"]) == (
+        "Paris",
+        acme.slug,
+        "alice",
+        "intake",
+    )
+    assert AuditEvent.objects.filter(trip_id=body["id"], type="trip.created").exists()
+
+
+def test_retrieve_includes_the_intent(api, traveller, trip):
+    api.force_authenticate(traveller)
+    body = api.get(f"/api/trips/{trip.pk}/").json()
+    assert body["intent"]["schema"] == "renglo.trip_intent.v1"
+
+
+def test_messages_resume_after_seq(api, traveller, trip):
+    for text in ("one", "two", "three"):
+        chat_message_create(trip_id=trip.pk, message={"role": "assistant", "text": text})
+    api.force_authenticate(traveller)
+    body = api.get(f"/api/trips/{trip.pk}/messages/?after=1").json()
+    assert [m["text"] for m in body["results"]] == ["two", "three"]
+    assert api.get(f"/api/trips/{trip.pk}/messages/?after=x").status_code == 400
+
+
+def test_post_message_enqueues_the_turn_after_commit(
+    api, traveller, trip, django_capture_on_commit_callbacks, monkeypatch
+):
+    ran = []
+    monkeypatch.setattr("trips.tasks.turns.turn_run", lambda *, trip_id: ran.append(trip_id) or 1)
+    api.force_authenticate(traveller)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(f"/api/trips/{trip.pk}/messages/", {"text": "hello", "client_id": "c1"}, format="json")
+    assert response.status_code == 202 and response.json()["seq"] == 1
+    assert ran == [trip.pk]
+    with django_capture_on_commit_callbacks(execute=True):
+        again = api.post(f"/api/trips/{trip.pk}/messages/", {"text": "hello", "client_id": "c1"}, format="json")
+    assert again.json()["seq"] == 1 and ran == [trip.pk]  # same client_id: nothing new enqueued
+    assert ChatMessage.objects.filter(trip=trip).count() == 1
+
+
+def test_post_validates_the_body(api, traveller, trip):
+    api.force_authenticate(traveller)
+    url = f"/api/trips/{trip.pk}/messages/"
+    assert api.post(url, {}, format="json").status_code == 400
+    assert api.post(url, {"text": "x", "action": {"type": "hold"}}, format="json").status_code == 400
+    assert api.post(url, {"action": {"type": "launch_rocket"}}, format="json").status_code == 400
+    assert not ChatMessage.objects.filter(trip=trip).exists()
+
+
+def test_staff_can_read_but_not_write_in_a_trip(api, support, trip):
+    api.force_authenticate(support)
+    assert api.get(f"/api/trips/{trip.pk}/events/").status_code == 200
+    assert api.post(f"/api/trips/{trip.pk}/messages/", {"text": "hi"}, format="json").status_code == 403
+
+
+def test_events_are_the_audit_trail(api, traveller, trip):
+    api.force_authenticate(traveller)
+    body = api.get(f"/api/trips/{trip.pk}/events/").json()
+    assert [e["type"] for e in body["results"]] == ["trip.created"]
+
+
+def test_holds_and_approvals_are_scoped(api, traveller, other_traveller, trip):
+    api.force_authenticate(other_traveller)
+    assert api.get(f"/api/holds/?trip={trip.pk}").json()["results"] == []
+    assert api.get("/api/approvals/").status_code == 200
+    assert api.get("/api/holds/?trip=abc").status_code == 400
+
+
+def test_api_reverse_names(db):
+    assert reverse("api:trip-list") == "/api/trips/"

@@ -1,0 +1,81 @@
+import pytest
+
+from handlers.common.defaults import DEFAULT_TOOLS
+from handlers.common.stores import StaleVersion
+from trips.hosting.stores import DjangoKeyValueStore, DjangoToolStore, DjangoTripStore
+from trips.models import Trip
+
+
+def test_new_trip_has_an_empty_intent_with_the_organisations_policy(trip):
+    doc = DjangoTripStore().get(str(trip.pk))
+    assert doc["trip_id"] == str(trip.pk) and doc["version"] == 0
+    assert doc["policy"] == trip.organisation.policy
+    assert doc["status"]["phase"] == "intake"
+
+
+def test_versioned_save_refuses_a_stale_version(trip):
+    store = DjangoTripStore()
+    first, second = store.get(str(trip.pk)), store.get(str(trip.pk))
+    first["status"]["phase"] = "quoting"
+    assert store.save(str(trip.pk), first, expected_version=0) == 1
+    second["status"]["phase"] = "presenting"
+    with pytest.raises(StaleVersion):
+        store.save(str(trip.pk), second, expected_version=0)
+    trip.refresh_from_db()
+    assert (trip.version, trip.phase, trip.intent["status"]["phase"], trip.intent["version"]) == (
+        1,
+        "quoting",
+        "quoting",
+        1,
+    )
+
+
+def test_save_copies_phase_and_state_only_when_known(trip):
+    store = DjangoTripStore()
+    doc = store.get(str(trip.pk))
+    doc["status"].update(phase="no-such-phase", state="running")
+    store.save(str(trip.pk), doc, expected_version=0)
+    trip.refresh_from_db()
+    assert (trip.phase, trip.state) == ("intake", "running")
+
+
+def test_tool_store_serves_the_seeded_registry(db):
+    tools = DjangoToolStore().get_tools()
+    assert {t["name"] for t in tools} == {t["name"] for t in DEFAULT_TOOLS}
+    by_name = {t["name"]: t for t in tools}
+    for default in DEFAULT_TOOLS:
+        assert by_name[default["name"]]["schema"] == default["schema"]
+        assert by_name[default["name"]]["handler"] == default["handler"]
+
+
+def test_disabled_tools_are_not_served(db):
+    from trips.models import ToolDefinition
+
+    ToolDefinition.objects.filter(name="booking_cancel").update(enabled=False)
+    assert "booking_cancel" not in {t["name"] for t in DjangoToolStore().get_tools()}
+
+
+def test_key_value_store_round_trip_and_put_if_absent(db):
+    kv = DjangoKeyValueStore()
+    assert kv.get("offer:1") is None
+    kv.put("offer:1", {"price": "10.00"})
+    assert kv.get("offer:1") == {"price": "10.00"}
+    assert kv.put_if_absent("offer:1", {"price": "99"}) is False
+    assert kv.put_if_absent("offer:2", {"price": "5"}) is True
+    assert kv.get("offer:1") == {"price": "10.00"}
+
+
+def test_counter_incr_respects_the_floor(db):
+    kv = DjangoKeyValueStore()
+    assert kv.incr("seats", -1, floor=0, initial=2) == 1
+    assert kv.incr("seats", -1, floor=0) == 0
+    assert kv.incr("seats", -1, floor=0) is None
+    assert kv.get("seats") == {"n": 0}
+    assert kv.incr("seats", 5) == 5
+
+
+def test_trip_row_is_untouched_by_a_failed_save(trip):
+    store = DjangoTripStore()
+    with pytest.raises(StaleVersion):
+        store.save(str(trip.pk), {"status": {}}, expected_version=7)
+    assert Trip.objects.get(pk=trip.pk).version == 0

@@ -1,0 +1,44 @@
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from trips.models import ChatMessage
+from trips.services.chat import chat_message_create, chat_message_frame, trip_group
+
+
+def test_messages_get_the_next_seq_and_are_pushed_after_commit(trip, django_capture_on_commit_callbacks):
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(trip_group(trip.pk), channel)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        first = chat_message_create(trip_id=trip.pk, message={"role": "assistant", "kind": "progress", "text": "one"})
+        second = chat_message_create(
+            trip_id=trip.pk,
+            message={"role": "assistant", "text": "two", "widget": {"type": "questions", "questions": []}},
+        )
+    assert (first.seq, second.seq) == (1, 2)
+    assert len(callbacks) == 2
+    received = [async_to_sync(layer.receive)(channel) for _ in range(2)]
+    assert [r["type"] for r in received] == ["trip.frame", "trip.frame"]
+    assert [r["frame"]["seq"] for r in received] == [1, 2]
+    assert received[1]["frame"] == chat_message_frame(ChatMessage.objects.get(pk=second.pk))
+    assert received[1]["frame"]["widget"] == {"type": "questions", "questions": []}
+
+
+def test_nothing_is_pushed_before_commit(trip, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        chat_message_create(trip_id=trip.pk, message={"role": "assistant", "text": "hi"})
+    assert len(callbacks) == 1  # queued for commit, not sent
+
+
+def test_printed_text_is_redacted(trip):
+    message = chat_message_create(
+        trip_id=trip.pk, message={"role": "assistant", "text": "token tdk_apv_abcdefghijkl123 received"}
+    )
+    assert "tdk_apv_" not in ChatMessage.objects.get(pk=message.pk).text
+
+
+def test_frame_shape(trip):
+    message = chat_message_create(trip_id=trip.pk, message={"role": "assistant", "kind": "error", "text": "oops"})
+    frame = chat_message_frame(message)
+    assert set(frame) == {"type", "seq", "role", "kind", "text", "widget", "created_at", "client_id"}
+    assert frame["type"] == "message" and frame["kind"] == "error" and frame["client_id"] is None

@@ -1,0 +1,142 @@
+"""Turns through Django: submit → run_turn (eager) → Runner → ChatMessage/ToolRun/AuditEvent rows."""
+
+import asyncio
+from datetime import datetime
+from io import StringIO
+from zoneinfo import ZoneInfo
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.management import CommandError, call_command
+
+from handlers.common.clock import FrozenClock
+from trips.models import AuditEvent, ChatMessage, ToolRun, Trip
+from trips.services.chat import trip_group
+from trips.services.turns import turn_submit
+from trips.tasks.turns import run_turn
+
+pytestmark = pytest.mark.django_db(transaction=True)  # tools run in the core's worker threads
+
+
+@pytest.fixture
+def frozen(monkeypatch):
+    """Django's clock (``timezone.now``, so every turn's ``now``) reads 2026-12-01 09:00 New York (SCENARIOS.md)."""
+    clock = FrozenClock(datetime(2026, 12, 1, 9, 0, tzinfo=ZoneInfo("America/New_York")))
+    monkeypatch.setattr("trips.hosting.runner.timezone.now", clock)
+    return clock
+
+
+# Scenario 1 runs 5 tools, prints 7 messages and records 13 audit events: 110 queries on the
+# host's connection when measured, 46 of them BEGIN/COMMIT (the tools' own supplier queries
+# run on the core's tool threads, on their own connections).
+SCENARIO_1_MAX_QUERIES = 120
+
+
+def test_scenario_1_one_message_to_bundles(trip, traveller, frozen, django_assert_max_num_queries):
+    with django_assert_max_num_queries(SCENARIO_1_MAX_QUERIES):
+        message = turn_submit(
+            trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30"
+        )
+    trip.refresh_from_db()
+    intent = trip.intent
+    segments = intent["itinerary"]["segments"]
+    assert [(s["origin"]["code"], s["destination"]["code"], s["depart_date"]) for s in segments] == [
+        ("EWR", "DEN", "2027-01-30"),
+        ("DEN", "EWR", "2027-02-02"),
+    ]
+    assert intent["party"]["travelers"]["adults"] == 4
+    assert len(intent["working_memory"]["ranked_bundles"]) >= 3
+    assert trip.phase == "presenting" and trip.version == intent["version"] == 1
+    assert ChatMessage.objects.get(pk=message.pk).turn_status == ChatMessage.TurnStatus.DONE
+    tools = list(ToolRun.objects.filter(trip=trip).order_by("pk").values_list("tool", flat=True))
+    assert tools.count("flight_quote_search") == 2 and tools.count("hotel_quote_search") == 1
+    assert "trip_option_ranker" in tools and "reservation_hold_create" not in tools
+    widgets = [m.widget["type"] for m in ChatMessage.objects.filter(trip=trip, role="assistant") if m.widget]
+    assert "bundles" in widgets and "trip_summary" in widgets
+    seqs = list(AuditEvent.objects.filter(trip=trip).values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+    types = set(AuditEvent.objects.filter(trip=trip).values_list("type", flat=True))
+    assert {"message.received", "turn.started", "tool.called", "tool.returned", "turn.completed"} <= types
+
+
+def test_a_repeated_client_id_is_one_message_and_one_turn(trip, traveller, frozen):
+    first = turn_submit(trip=trip, user=traveller, text="I'm going to San Francisco", client_id="c-1")
+    again = turn_submit(trip=trip, user=traveller, text="I'm going to San Francisco", client_id="c-1")
+    assert first.pk == again.pk
+    assert ChatMessage.objects.filter(trip=trip, role="user").count() == 1
+    assert AuditEvent.objects.filter(trip=trip, type="turn.started").count() == 1
+
+
+def test_running_the_task_again_changes_nothing(trip, traveller, frozen):
+    message = turn_submit(trip=trip, user=traveller, text="I'm going to San Francisco")
+    version = Trip.objects.get(pk=trip.pk).version
+    events = AuditEvent.objects.filter(trip=trip).count()
+    assert run_turn.apply(args=[trip.pk, message.pk]).get() == 0
+    assert Trip.objects.get(pk=trip.pk).version == version
+    assert AuditEvent.objects.filter(trip=trip).count() == events
+
+
+def test_replay_trip_reproduces_scenario_1(trip, traveller, frozen):
+    turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
+    frozen.advance(minutes=2)
+    turn_submit(trip=trip, user=traveller, text="the second one")
+    out = StringIO()
+    call_command("replay_trip", trip.pk, stdout=out)
+    assert "2 turns" in out.getvalue() and "matches" in out.getvalue()
+    assert ToolRun.objects.filter(trip=trip).count() >= 5
+
+
+def test_replay_covers_select_and_hold(trip, traveller, frozen):
+    turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
+    turn_submit(trip=trip, user=traveller, action={"type": "select", "bundle_id": "B1"})
+    turn_submit(trip=trip, user=traveller, action={"type": "hold"})
+    tools = set(ToolRun.objects.filter(trip=trip).values_list("tool", flat=True))
+    assert {"policy_and_risk_check", "reservation_hold_create"} <= tools
+    out = StringIO()
+    call_command("replay_trip", trip.pk, stdout=out)
+    assert "3 turns" in out.getvalue() and "matches" in out.getvalue()
+
+
+def test_replay_trip_reports_a_tampered_intent(trip, traveller, frozen):
+    turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
+    stored = Trip.objects.get(pk=trip.pk)
+    stored.intent["party"]["travelers"]["adults"] = 5
+    stored.save(update_fields=["intent"])
+    out = StringIO()
+    with pytest.raises(CommandError, match="does not reproduce"):
+        call_command("replay_trip", trip.pk, stdout=out)
+    assert "party.travelers.adults" in out.getvalue()
+
+
+def test_scenario_12_a_failed_search_is_told_audited_and_retryable(trip, traveller, frozen, settings):
+    settings.TRIPDESK = {**settings.TRIPDESK, "SUPPLIER_FAULTS": {"flight_quote_search": {"timeout": 1.0}}}
+    turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
+    assert ToolRun.objects.filter(trip=trip, tool="flight_quote_search", status="failed").exists()
+    assert AuditEvent.objects.filter(trip=trip, type="tool.failed").exists()
+    told = ChatMessage.objects.filter(trip=trip, role="assistant").exclude(kind="progress").order_by("seq").last()
+    assert told.kind == "error" or (told.widget or {}).get("type") == "error"
+    assert not Trip.objects.get(pk=trip.pk).intent["working_memory"]["ranked_bundles"]
+
+    settings.TRIPDESK = {**settings.TRIPDESK, "SUPPLIER_FAULTS": None}
+    turn_submit(trip=trip, user=traveller, action={"type": "retry"})
+    assert len(Trip.objects.get(pk=trip.pk).intent["working_memory"]["ranked_bundles"]) >= 3
+
+
+async def _frames_until_status(layer, channel) -> list:
+    frames = []
+    while not frames or frames[-1]["type"] != "status":
+        frames.append((await asyncio.wait_for(layer.receive(channel), timeout=5))["frame"])
+    return frames
+
+
+def test_a_turn_pushes_every_message_then_the_status(trip, traveller, frozen):
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(trip_group(trip.pk), channel)
+    turn_submit(trip=trip, user=traveller, text="I'm going to San Francisco")
+    frames = async_to_sync(_frames_until_status)(layer, channel)
+    messages = [f for f in frames if f["type"] == "message"]
+    assert [m["seq"] for m in messages] == list(range(1, len(messages) + 1))
+    assert messages[0]["role"] == "user" and messages[-1]["role"] == "assistant"
+    assert frames[-1] == {"type": "status", "trip_id": trip.pk, "phase": "intake", "state": "needs_input", "version": 1}

@@ -1,0 +1,184 @@
+"""TripDesk settings, driven by the environment alone (see ``.env.example``).
+
+Embedded default: SQLite file, in-memory channel layer, Celery tasks run eagerly in-process.
+Scale-out: ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` (channel layer + Celery broker).
+"""
+
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+# Required only where it matters: a production deployment sets DJANGO_SECRET_KEY and DEBUG stays off.
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="tripdesk-insecure-development-key-change-me")
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+if env.bool("DJANGO_HTTPS", default=False):  # behind TLS (a proxy that sets X-Forwarded-Proto)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=3600)
+
+INSTALLED_APPS = [
+    "daphne",  # first: `runserver` then serves HTTP and websockets through ASGI
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "rest_framework",
+    "drf_spectacular",
+    "trips",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "tripdesk.urls"
+WSGI_APPLICATION = "tripdesk.wsgi.application"
+ASGI_APPLICATION = "tripdesk.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Concurrent readers and one writer without "database is locked" under the embedded default.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+    )
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+PASSWORD_HASHERS = env.list(
+    "DJANGO_PASSWORD_HASHERS",
+    default=[
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+        "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+        "django.contrib.auth.hashers.Argon2PasswordHasher",
+        "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+        "django.contrib.auth.hashers.ScryptPasswordHasher",
+    ],
+)
+
+LOGIN_URL = "/signin/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/signin/"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [path for path in [BASE_DIR / "static"] if path.exists()]
+WHITENOISE_USE_FINDERS = True  # the embedded default serves static files without collectstatic
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+
+# --- Channels and Celery: Redis when REDIS_URL is set, otherwise everything in-process. ---
+REDIS_URL = env.str("REDIS_URL", default="")
+if REDIS_URL:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}}
+    CELERY_BROKER_URL = REDIS_URL
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CELERY_BROKER_URL = "memory://"
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+CELERY_TASK_EAGER_PROPAGATES = True
+# A worker that dies mid-turn leaves its task to be redelivered at once: turns are idempotent,
+# and the dead worker's turn lease expires after TURN_LEASE_SECONDS.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    "hold-deadline-notifications": {
+        "task": "trips.tasks.deadlines.hold_deadlines_notify",
+        "schedule": env.float("TRIPDESK_DEADLINE_SCAN_SECONDS", default=60.0),
+    },
+}
+
+# --- The mission core. ---
+TRIPDESK = {
+    "RUNNER_LIMITS": {
+        "max_tool_calls": env.int("TRIPDESK_MAX_TOOL_CALLS", default=16),
+        "max_calls_per_tool": env.int("TRIPDESK_MAX_CALLS_PER_TOOL", default=4),
+        "max_wall_seconds": env.float("TRIPDESK_MAX_WALL_SECONDS", default=30.0),
+    },
+    "SUPPLIER_SEED": env.int("TRIPDESK_SUPPLIER_SEED", default=7),
+    # Fault injection per tool, e.g. {"flight_quote_search": {"timeout": 1.0}} (tests and load runs).
+    "SUPPLIER_FAULTS": env.json("TRIPDESK_SUPPLIER_FAULTS", default=None),
+    # The turn lease: how long one worker may own a trip's turn before another may take over.
+    "TURN_LEASE_SECONDS": env.int("TRIPDESK_TURN_LEASE_SECONDS", default=120),
+    # The LLM path (handlers.llm.factory): off unless OPENAI_API_KEY or OPENAI_BASE_URL is set;
+    # without it the offline extractor does the job.
+    "LLM": {
+        name: env.str(name, default="")
+        for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_FALLBACK_MODELS", "OPENAI_TIMEOUT_S")
+    },
+}
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.BasicAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "TripDesk API",
+    "DESCRIPTION": "Trips, their chat, audit events, holds and approvals.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"redact": {"()": "tripdesk.log_filters.RedactingFilter"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact"], "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("DJANGO_LOG_LEVEL", default="INFO")},
+}

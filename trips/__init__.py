@@ -1,0 +1,1 @@
+"""The Django app that hosts the TripDesk mission core (``handlers/``)."""

@@ -1,0 +1,241 @@
+"""The back office's trip list and trip page, and the audited staff actions."""
+
+from datetime import timedelta
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.template.response import TemplateResponse
+from django.utils import timezone
+
+from trips.access import trips_visible_to
+from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold, ToolRun, Trip
+from trips.services.staff import toolrun_retry, trip_flag, trip_holds_release
+
+from .base import TripScopedInline, pretty_json
+
+EXPIRING_SOON = timedelta(hours=24)
+
+
+def _count(queryset) -> Subquery:
+    """A correlated ``COUNT(*)`` (one subquery per column instead of multiplying joins)."""
+    counted = queryset.order_by().values("trip").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
+class ChatInline(TripScopedInline):
+    model = ChatMessage
+    fields = ["seq", "role", "kind", "text", "turn_status", "created_at"]
+    ordering = ["seq"]
+    verbose_name_plural = "chat"
+
+
+class ToolRunInline(TripScopedInline):
+    model = ToolRun
+    fields = ["call_id", "tool", "status", "attempt", "latency_ms", "error", "created_at"]
+    ordering = ["id"]
+    show_change_link = True
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("arguments", "result")
+
+
+class AuditInline(TripScopedInline):
+    model = AuditEvent
+    fields = ["seq", "type", "actor", "causation_id", "payload", "created_at"]
+    ordering = ["seq"]
+    verbose_name_plural = "audit timeline"
+
+
+class AwaitingApprovalFilter(admin.SimpleListFilter):
+    title = "awaiting approval"
+    parameter_name = "awaiting"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Yes")]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(awaiting_approval=True) if self.value() == "yes" else queryset
+
+
+class FailedToolsFilter(admin.SimpleListFilter):
+    title = "failed tools"
+    parameter_name = "failed_tools"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Some")]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(failed_tools__gt=0) if self.value() == "yes" else queryset
+
+
+class ExpiringHoldsFilter(admin.SimpleListFilter):
+    title = "holds expiring within 24 h"
+    parameter_name = "expiring"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Yes")]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(expiring_holds__gt=0) if self.value() == "yes" else queryset
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=1000, strip=True)
+
+
+@admin.register(Trip)
+class TripAdmin(admin.ModelAdmin):
+    list_display = [
+        "__str__",
+        "owner",
+        "organisation",
+        "phase",
+        "state",
+        "last_activity_at",
+        "expiring_holds_display",
+        "awaiting_approval_display",
+        "failed_tools_display",
+        "llm_cost",
+        "flagged",
+    ]
+    list_filter = [
+        "phase",
+        "state",
+        "flagged",
+        AwaitingApprovalFilter,
+        ExpiringHoldsFilter,
+        FailedToolsFilter,
+        "organisation",
+    ]
+    search_fields = ["=id", "title", "owner__username", "owner__email"]
+    list_select_related = ["owner", "organisation"]
+    date_hierarchy = "last_activity_at"
+    fields = [
+        "title",
+        "owner",
+        "organisation",
+        "phase",
+        "state",
+        "version",
+        "flagged",
+        "llm_cost",
+        "last_activity_at",
+        "created_at",
+        "intent_pretty",
+    ]
+    readonly_fields = fields
+    inlines = [ChatInline, ToolRunInline, AuditInline]
+    actions = ["flag_for_attention", "retry_failed_tool", "release_holds"]
+
+    def get_queryset(self, request):
+        now = timezone.now()
+        queryset = trips_visible_to(request.user) if not request.user.is_superuser else Trip.objects.all()
+        return queryset.annotate(
+            expiring_holds=_count(
+                Hold.objects.filter(
+                    trip=OuterRef("pk"),
+                    status=Hold.Status.HELD,
+                    payment_required_by__gt=now,
+                    payment_required_by__lte=now + EXPIRING_SOON,
+                )
+            ),
+            failed_tools=_count(ToolRun.objects.filter(trip=OuterRef("pk"), status=ToolRun.Status.FAILED)),
+            awaiting_approval=Exists(
+                ApprovalRequest.objects.filter(trip=OuterRef("pk"), status=ApprovalRequest.Status.PENDING)
+            ),
+        )
+
+    def get_changelist_instance(self, request):
+        changelist = super().get_changelist_instance(request)
+        changelist.queryset = changelist.queryset.defer("intent")  # the list never shows the document
+        return changelist
+
+    def has_add_permission(self, request) -> bool:
+        return False  # travellers start trips from the chat
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False  # the trip page is read-only; staff act through the audited actions
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_flag_permission(self, request) -> bool:
+        return request.user.has_perm("trips.flag_trip")
+
+    def has_retry_permission(self, request) -> bool:
+        return request.user.has_perm("trips.retry_tool")
+
+    def has_release_permission(self, request) -> bool:
+        return request.user.has_perm("trips.release_hold")
+
+    @admin.display(description="holds expiring", ordering="expiring_holds")
+    def expiring_holds_display(self, obj: Trip) -> int:
+        return obj.expiring_holds
+
+    @admin.display(description="awaiting approval", boolean=True, ordering="awaiting_approval")
+    def awaiting_approval_display(self, obj: Trip) -> bool:
+        return obj.awaiting_approval
+
+    @admin.display(description="failed tools", ordering="failed_tools")
+    def failed_tools_display(self, obj: Trip) -> int:
+        return obj.failed_tools
+
+    @admin.display(description="TripIntent")
+    def intent_pretty(self, obj: Trip) -> str:
+        return pretty_json(obj.intent)
+
+    @admin.action(description="Flag for attention…", permissions=["flag"])
+    def flag_for_attention(self, request, queryset):
+        return self._with_reason(
+            request,
+            queryset,
+            "Flag for attention",
+            lambda trip, reason: trip_flag(trip=trip, actor=request.user, reason=reason),
+        )
+
+    @admin.action(description="Retry the last failed tool…", permissions=["retry"])
+    def retry_failed_tool(self, request, queryset):
+        def retry(trip, reason):
+            run = ToolRun.objects.filter(trip=trip, status=ToolRun.Status.FAILED).order_by("-pk").first()
+            if run is None:
+                raise ValidationError("No failed tool run.")
+            return toolrun_retry(tool_run=run, actor=request.user, reason=reason)
+
+        return self._with_reason(request, queryset, "Retry the last failed tool", retry)
+
+    @admin.action(description="Release holds…", permissions=["release"])
+    def release_holds(self, request, queryset):
+        return self._with_reason(
+            request,
+            queryset,
+            "Release holds",
+            lambda trip, reason: trip_holds_release(trip=trip, actor=request.user, reason=reason),
+        )
+
+    def _with_reason(self, request, queryset, title, act):
+        """Ask for a reason on an intermediate page, then run ``act`` per trip through its service."""
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            for trip in queryset:
+                try:
+                    act(trip, form.cleaned_data["reason"])
+                except (ValidationError, PermissionDenied) as exc:
+                    self.message_user(
+                        request, f"{trip}: {'; '.join(getattr(exc, 'messages', [str(exc)]))}", messages.WARNING
+                    )
+                else:
+                    self.message_user(request, f"{trip}: {title.lower()} done.", messages.SUCCESS)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "form": form,
+            "trips": queryset,
+            "action": request.POST.get("action"),
+            "opts": self.model._meta,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/trips/staff_action.html", context)

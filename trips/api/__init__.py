@@ -1,0 +1,1 @@
+"""The REST API (DRF): trips, their messages and events, holds and approvals."""

@@ -1,0 +1,110 @@
+"""What the API shows and accepts. Read-only except a new trip and a new message."""
+
+from rest_framework import serializers
+
+from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold, Trip
+
+
+class TripSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    organisation = serializers.CharField(source="organisation.slug", read_only=True)
+
+    class Meta:
+        model = Trip
+        fields = [
+            "id",
+            "title",
+            "owner",
+            "organisation",
+            "phase",
+            "state",
+            "version",
+            "flagged",
+            "last_activity_at",
+            "created_at",
+        ]
+        read_only_fields = [f for f in fields if f != "title"]
+
+
+class TripDetailSerializer(TripSerializer):
+    intent = serializers.JSONField(read_only=True, help_text="The TripIntent document.")
+
+    class Meta(TripSerializer.Meta):
+        fields = TripSerializer.Meta.fields + ["intent"]
+        read_only_fields = TripSerializer.Meta.read_only_fields + ["intent"]
+
+
+class ChatMessageSerializer(serializers.ModelSerializer):
+    """The same fields as the websocket's message frame (``trips.services.chat.chat_message_frame``)."""
+
+    class Meta:
+        model = ChatMessage
+        fields = ["seq", "role", "kind", "text", "widget", "client_id", "created_at"]
+        read_only_fields = fields
+
+
+class MessageCreateSerializer(serializers.Serializer):
+    """A message or a button press; exactly one of ``text`` and ``action``."""
+
+    text = serializers.CharField(required=False, max_length=20000, trim_whitespace=True)
+    action = serializers.DictField(
+        required=False,
+        help_text='{"type": "select", "bundle_id"} | {"type": "hold"} | {"type": "retry"} | '
+        '{"type": "purchase", "approval_token", "payment_method_id"} | {"type": "cancel_booking", "booking_id"}',
+    )
+    client_id = serializers.CharField(required=False, max_length=64, allow_blank=True)
+
+    def validate(self, attrs):
+        if bool(attrs.get("text")) == bool(attrs.get("action")):
+            raise serializers.ValidationError("Send either text or an action.")
+        return attrs
+
+
+class AuditEventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = AuditEvent
+        fields = ["seq", "type", "actor", "causation_id", "payload", "created_at"]
+        read_only_fields = fields
+
+
+class HoldSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Hold
+        fields = [
+            "id",
+            "trip",
+            "hold_id",
+            "item_type",
+            "offer_id",
+            "segment_id",
+            "status",
+            "amount",
+            "currency",
+            "payment_required_by",
+            "price_guarantee_expires_at",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+
+class ApprovalRequestSerializer(serializers.ModelSerializer):
+    """Never the token nor its hash."""
+
+    class Meta:
+        model = ApprovalRequest
+        fields = [
+            "id",
+            "trip",
+            "kind",
+            "status",
+            "snapshot",
+            "hold_ids",
+            "amount_ceiling",
+            "currency",
+            "expires_at",
+            "decided_at",
+            "reason",
+            "used_at",
+            "created_at",
+        ]
+        read_only_fields = fields

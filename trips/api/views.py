@@ -1,0 +1,109 @@
+"""Thin API views: querysets through ``trips_visible_to``, writes through services."""
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.response import Response
+
+from trips.access import trips_visible_to
+from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold, Organisation
+from trips.services.trips import trip_create
+from trips.services.turns import UnknownAction, turn_submit
+
+from .serializers import (
+    ApprovalRequestSerializer,
+    AuditEventSerializer,
+    ChatMessageSerializer,
+    HoldSerializer,
+    MessageCreateSerializer,
+    TripDetailSerializer,
+    TripSerializer,
+)
+
+AFTER = OpenApiParameter("after", int, description="Only items with a greater seq (resume).")
+TRIP = OpenApiParameter("trip", int, description="Only this trip's.")
+
+
+def _after(request) -> int:
+    try:
+        return max(int(request.query_params.get("after", 0)), 0)
+    except ValueError:
+        raise ValidationError({"after": "must be an integer"}) from None
+
+
+class TripViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Trips the caller may see; a traveller creates trips for their own organisation."""
+
+    def get_queryset(self):
+        return trips_visible_to(self.request.user).select_related("owner", "organisation").order_by("-last_activity_at")
+
+    def get_serializer_class(self):
+        return TripDetailSerializer if self.action == "retrieve" else TripSerializer
+
+    def perform_create(self, serializer):
+        try:
+            serializer.instance = trip_create(owner=self.request.user, title=serializer.validated_data.get("title", ""))
+        except Organisation.DoesNotExist:
+            raise ValidationError("You belong to no organisation, so you cannot start a trip.") from None
+
+    @extend_schema(parameters=[AFTER], responses=ChatMessageSerializer(many=True))
+    @action(detail=True, methods=["get"], serializer_class=ChatMessageSerializer)
+    def messages(self, request, pk=None):
+        """The chat, in seq order (``?after=<seq>`` to resume)."""
+        trip = self.get_object()
+        queryset = ChatMessage.objects.filter(trip=trip, seq__gt=_after(request)).order_by("seq")
+        page = self.paginate_queryset(queryset)
+        return self.get_paginated_response(ChatMessageSerializer(page, many=True).data)
+
+    @extend_schema(request=MessageCreateSerializer, responses={202: ChatMessageSerializer})
+    @messages.mapping.post
+    def message_create(self, request, pk=None):
+        """Say something or press a button; the turn runs in the background (202)."""
+        trip = self.get_object()
+        if trip.owner_id != request.user.pk:
+            raise PermissionDenied("Only the traveller can write in this trip.")
+        incoming = MessageCreateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        try:
+            message = turn_submit(trip=trip, user=request.user, **incoming.validated_data)
+        except UnknownAction as exc:
+            raise ValidationError({"action": str(exc)}) from None
+        except DjangoPermissionDenied as exc:
+            raise PermissionDenied(str(exc)) from None
+        return Response(ChatMessageSerializer(message).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(parameters=[AFTER], responses=AuditEventSerializer(many=True))
+    @action(detail=True, methods=["get"], serializer_class=AuditEventSerializer)
+    def events(self, request, pk=None):
+        """The audit trail, in seq order (``?after=<seq>``)."""
+        trip = self.get_object()
+        queryset = AuditEvent.objects.filter(trip=trip, seq__gt=_after(request)).order_by("seq")
+        page = self.paginate_queryset(queryset)
+        return self.get_paginated_response(AuditEventSerializer(page, many=True).data)
+
+
+class TripScopedViewSet(viewsets.ReadOnlyModelViewSet):
+    """Rows of trips the caller may see (``?trip=<id>`` narrows to one)."""
+
+    def get_queryset(self):
+        queryset = self.queryset.filter(trip__in=trips_visible_to(self.request.user))
+        trip = self.request.query_params.get("trip")
+        if trip:
+            if not trip.isdigit():
+                raise ValidationError({"trip": "must be an integer"})
+            queryset = queryset.filter(trip_id=int(trip))
+        return queryset
+
+
+@extend_schema(parameters=[TRIP])
+class HoldViewSet(TripScopedViewSet):
+    queryset = Hold.objects.order_by("payment_required_by")
+    serializer_class = HoldSerializer
+
+
+@extend_schema(parameters=[TRIP])
+class ApprovalRequestViewSet(TripScopedViewSet):
+    queryset = ApprovalRequest.objects.order_by("-created_at")
+    serializer_class = ApprovalRequestSerializer

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class TripsConfig(AppConfig):
+    name = "trips"
+    verbose_name = "TripDesk"
+    default_auto_field = "django.db.models.BigAutoField"

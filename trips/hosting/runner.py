@@ -1,0 +1,104 @@
+"""The runner factory: the core's Runner bound to Django's stores, AGU and recording SHC.
+
+``turn_run`` is what the ``run_turn`` task calls; ``turn_execute`` runs one turn for one
+message with an explicit event, which is how the purchase service runs a turn whose event
+carries an approval token that must never be stored.
+"""
+
+from datetime import datetime
+from typing import Any, Callable, Dict, Optional
+
+from django.conf import settings
+from django.utils import timezone
+
+from handlers.common.clock import iso
+from handlers.common.host import ToolDeps, bind_host
+from handlers.llm.factory import followup_agent_from_env, llm_extractor_from_env
+from handlers.local_shc import LocalShc
+from handlers.runner import Runner
+from handlers.supplier import SandboxSupplier
+from trips.models import ChatMessage, Trip
+from trips.services.holds import holds_sync
+from trips.services.turns import turn_claim, turn_complete, turn_release, turn_start
+
+from .agu import DjangoAGU
+from .approvals import DjangoApprovalVerifier, DjangoPaymentMethods
+from .shc import DjangoSHC
+from .stores import DjangoKeyValueStore, DjangoToolStore, DjangoTripStore
+
+Clock = Callable[[], datetime]
+
+
+def build_runner(*, clock: Clock) -> Runner:
+    return Runner(
+        trip_store=DjangoTripStore(),
+        tool_store=DjangoToolStore(),
+        limits=settings.TRIPDESK["RUNNER_LIMITS"],
+        followup=followup_agent_from_env(settings.TRIPDESK["LLM"], clock=clock),
+    )
+
+
+def tool_deps(*, clock: Clock) -> ToolDeps:
+    """What tools may reach: the sandbox supplier on Django's KeyValueStore, approvals, payments."""
+    supplier = SandboxSupplier(
+        DjangoKeyValueStore(),
+        seed=settings.TRIPDESK["SUPPLIER_SEED"],
+        clock=clock,
+        faults=settings.TRIPDESK["SUPPLIER_FAULTS"],
+    )
+    return ToolDeps(
+        supplier=supplier,
+        clock=clock,
+        approvals=DjangoApprovalVerifier(),
+        payments=DjangoPaymentMethods(),
+        llm_extractor=llm_extractor_from_env(settings.TRIPDESK["LLM"], clock=clock),
+    )
+
+
+def turn_payload(*, trip: Trip, event: Dict[str, Any], now: datetime, actor: str) -> Dict[str, Any]:
+    return {
+        "trip_id": str(trip.pk),
+        "portfolio": "default",
+        "org": trip.organisation.as_core_org(),
+        "event": event,
+        "now": iso(now),
+        "actor": actor,
+    }
+
+
+def turn_execute(
+    *, trip: Trip, message: ChatMessage, event: Dict[str, Any], clock: Clock = timezone.now
+) -> Dict[str, Any]:
+    """Run one turn through the core, recording its input (for replay) and its outcome."""
+    now = clock()
+    payload = turn_payload(trip=trip, event=event, now=now, actor=f"user:{trip.owner_id}")
+    turn_start(trip_id=trip.pk, message_id=message.pk, payload=payload)
+    tool_store = DjangoToolStore()
+    local = LocalShc(tool_deps(clock=clock), tools=tool_store.get_tools(), trip_id=str(trip.pk), clock=clock)
+    with bind_host(agu=DjangoAGU(), shc=DjangoSHC(inner=local, trip_id=trip.pk, message_id=message.pk)):
+        result = build_runner(clock=clock).run(payload)
+    output = result.get("output") or {}
+    if isinstance(output.get("trip_intent"), dict):
+        holds_sync(trip=trip, trip_intent=output["trip_intent"], now=now)
+    turn_complete(trip_id=trip.pk, message_id=message.pk, result=result)
+    return result
+
+
+def turn_run(*, trip_id: int, clock: Optional[Clock] = None) -> int:
+    """Run the trip's queued turns in order; returns how many ran (0: already done, or busy elsewhere).
+
+    The lease is given back before looking again, so a message queued while we ran is either
+    seen here or claimed by its own task: never left behind.
+    """
+    ran = 0
+    while True:
+        messages, lease_until = turn_claim(trip_id=trip_id, now=timezone.now())
+        if not messages:
+            return ran
+        try:
+            for message in messages:
+                trip = Trip.objects.select_related("organisation").get(pk=trip_id)
+                turn_execute(trip=trip, message=message, event=message.event or {}, clock=clock or timezone.now)
+        finally:
+            turn_release(trip_id=trip_id, lease_until=lease_until)
+        ran += len(messages)

@@ -1,0 +1,53 @@
+"""The SHC host hook: the core's local SHC runs the tool; this records it for people to see.
+
+Every call leaves a ``tool.called`` audit event before it runs, then a ToolRun row and a
+``tool.returned`` or ``tool.failed`` event (arguments and results redacted), plus an
+``llm.usage`` event per LLM request the tool reported.
+"""
+
+import time
+import uuid
+from collections import Counter
+from typing import Any, Dict, Optional
+
+from handlers.common.host import SHC
+from handlers.common.types import fail
+from handlers.tools import tool_outcome
+from trips.services.toolruns import tool_call_start, toolrun_record
+
+
+class DjangoSHC:
+    def __init__(self, *, inner: SHC, trip_id: int, message_id: Optional[int] = None):
+        self.inner = inner
+        self.trip_id = trip_id
+        self.message_id = message_id
+        self.attempts: Counter[str] = Counter()
+
+    def handler_call(
+        self, portfolio: str, org: Dict[str, Any], tool: str, handler: str, args: Dict[str, Any]
+    ) -> Dict[str, Any]:
+        call_id = f"call_{uuid.uuid4().hex[:16]}"
+        self.attempts[tool] += 1
+        attempt = self.attempts[tool]
+        tool_call_start(trip_id=self.trip_id, call_id=call_id, tool=tool, arguments=args, attempt=attempt)
+        started = time.monotonic()
+        try:
+            result = self.inner.handler_call(portfolio, org, tool, handler, args)
+        except Exception as exc:  # noqa: BLE001 - a host hook never raises into the Runner
+            result = fail(args, "internal_error", f"{tool} failed unexpectedly: {type(exc).__name__}", retryable=True)
+        latency_ms = int((time.monotonic() - started) * 1000)
+        success, output = tool_outcome(result)
+        toolrun_record(
+            trip_id=self.trip_id,
+            message_id=self.message_id,
+            call_id=call_id,
+            tool=tool,
+            arguments=args,
+            result=result,
+            success=success,
+            error=None if success else output.get("error"),
+            latency_ms=latency_ms,
+            attempt=attempt,
+            accounting=[entry for entry in output.get("accounting") or [] if isinstance(entry, dict)],
+        )
+        return result

@@ -1,0 +1,92 @@
+"""The core's stores (``handlers.common.stores``) on Django models."""
+
+import copy
+from typing import Any, Dict, List, Optional
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from handlers.common.defaults import DEFAULT_DEVELOPER_PROMPT, DEFAULT_SYSTEM_PROMPT
+from handlers.common.intent import PHASES, STATES
+from handlers.common.stores import StaleVersion
+from trips.models import SupplierState, ToolDefinition, Trip
+
+
+class DjangoTripStore:
+    """TripIntent documents in ``Trip.intent``, saved with optimistic versioning.
+
+    ``save`` is one ``UPDATE … WHERE version = expected``: when another turn saved first, no
+    row matches and ``StaleVersion`` sends the Runner back to a fresh load (no lost update).
+    ``phase`` and ``state`` are copied to indexed columns for the back office.
+    """
+
+    def get(self, trip_id: str) -> Optional[Dict[str, Any]]:
+        row = Trip.objects.filter(pk=trip_id).values("intent", "version").first()
+        if row is None or not row["intent"]:
+            return None
+        doc = row["intent"]
+        doc["version"] = row["version"]
+        return doc
+
+    def save(self, trip_id: str, doc: Dict[str, Any], expected_version: Optional[int] = None) -> int:
+        if expected_version is None:
+            expected_version = Trip.objects.values_list("version", flat=True).get(pk=trip_id)
+        new_version = expected_version + 1
+        stored = copy.deepcopy(doc)
+        stored["version"] = new_version
+        status = stored.get("status") or {}
+        fields: Dict[str, Any] = {"intent": stored, "version": new_version, "last_activity_at": timezone.now()}
+        if status.get("phase") in PHASES:
+            fields["phase"] = status["phase"]
+        if status.get("state") in STATES:
+            fields["state"] = status["state"]
+        if not Trip.objects.filter(pk=trip_id, version=expected_version).update(**fields):
+            raise StaleVersion(f"trip {trip_id}: version {expected_version} is no longer current")
+        doc["version"] = new_version
+        return new_version
+
+
+class DjangoToolStore:
+    """The tool registry from ``ToolDefinition`` rows (seeded from ``DEFAULT_TOOLS``)."""
+
+    def get_tools(self, registry_key: str = "default") -> List[Dict[str, Any]]:
+        return [tool.as_core_tool() for tool in ToolDefinition.objects.filter(registry_key=registry_key, enabled=True)]
+
+    def get_system_prompt(self, registry_key: str = "default") -> str:
+        return DEFAULT_SYSTEM_PROMPT
+
+    def get_developer_prompt(self, registry_key: str = "default") -> str:
+        return DEFAULT_DEVELOPER_PROMPT
+
+
+class DjangoKeyValueStore:
+    """The sandbox supplier's state in ``SupplierState``; counters change in a single UPDATE."""
+
+    def get(self, key: str) -> Optional[Dict[str, Any]]:
+        row = SupplierState.objects.filter(key=key).values("value", "counter").first()
+        if row is None:
+            return None
+        return {"n": row["counter"]} if row["counter"] is not None else row["value"]
+
+    def put(self, key: str, value: Dict[str, Any]) -> None:
+        SupplierState.objects.update_or_create(key=key, defaults={"value": value, "counter": None})
+
+    def put_if_absent(self, key: str, value: Dict[str, Any]) -> bool:
+        try:
+            with transaction.atomic():
+                SupplierState.objects.create(key=key, value=value)
+        except IntegrityError:
+            return False
+        return True
+
+    def incr(self, key: str, amount: int, *, floor: Optional[int] = None, initial: int = 0) -> Optional[int]:
+        """Add ``amount``; refuse (None) if the counter would drop below ``floor``. Safe across processes."""
+        with transaction.atomic():
+            SupplierState.objects.get_or_create(key=key, defaults={"counter": initial})
+            counters = SupplierState.objects.filter(key=key)
+            if floor is not None:
+                counters = counters.filter(counter__gte=floor - amount)
+            if not counters.update(counter=F("counter") + amount):
+                return None
+            return SupplierState.objects.values_list("counter", flat=True).get(key=key)

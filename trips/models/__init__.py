@@ -1,0 +1,27 @@
+"""TripDesk's models, one module per subject."""
+
+from .audit import AppendOnlyError, AuditEvent
+from .chat import ChatMessage
+from .commerce import ApprovalRequest, Booking, Hold, PaymentMethod
+from .org import Membership, Organisation
+from .supplier import SupplierState
+from .tools import ToolDefinition, ToolRun
+from .trip import Phase, State, Trip
+
+__all__ = [
+    "AppendOnlyError",
+    "ApprovalRequest",
+    "AuditEvent",
+    "Booking",
+    "ChatMessage",
+    "Hold",
+    "Membership",
+    "Organisation",
+    "PaymentMethod",
+    "Phase",
+    "State",
+    "SupplierState",
+    "ToolDefinition",
+    "ToolRun",
+    "Trip",
+]

@@ -1,0 +1,48 @@
+"""The append-only audit trail: a gap-free ``seq`` per trip, redacted payloads."""
+
+from django.conf import settings
+from django.db import models
+
+from .trip import Trip
+
+
+class AppendOnlyError(Exception):
+    """Audit events are never changed or deleted."""
+
+
+class AuditEventQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise AppendOnlyError("audit events are append-only")
+
+    def delete(self):
+        raise AppendOnlyError("audit events are append-only")
+
+
+class AuditEvent(models.Model):
+    trip = models.ForeignKey(Trip, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=64, db_index=True)
+    actor = models.CharField(max_length=100, help_text='"user:<id>", "staff:<id>", "system" or "worker".')
+    actor_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    causation_id = models.CharField(max_length=100, blank=True, help_text="What caused it: message, tool call, …")
+    payload = models.JSONField(default=dict, help_text="Redacted.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = AuditEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["trip", "seq"]
+        constraints = [models.UniqueConstraint(fields=["trip", "seq"], name="auditevent_unique_trip_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.trip_id}#{self.seq} {self.type}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise AppendOnlyError("audit events are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("audit events are append-only")

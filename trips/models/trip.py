@@ -1,0 +1,94 @@
+"""A trip: its owner, organisation and the TripIntent document the mission core maintains."""
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Optional
+
+from django.conf import settings
+from django.db import connections, models
+
+from handlers.common.intent import PHASES, STATES
+
+from .org import Organisation
+
+
+class Phase(models.TextChoices):
+    """``status.phase`` of the TripIntent (handlers.common.intent.PHASES), mirrored for indexing."""
+
+    INTAKE = "intake"
+    QUOTING = "quoting"
+    PRESENTING = "presenting"
+    SELECTED = "selected"
+    AWAITING_HOLD_APPROVAL = "awaiting_hold_approval"
+    HELD = "held"
+    APPROVED = "approved"
+    PURCHASED = "purchased"
+    NEEDS_ATTENTION = "needs_attention"
+
+
+class State(models.TextChoices):
+    NEEDS_INPUT = "needs_input"
+    READY = "ready"
+    RUNNING = "running"
+    ERROR = "error"
+    DONE = "done"
+    BLOCKED = "blocked"
+
+
+assert tuple(Phase.values) == PHASES and tuple(State.values) == STATES, "Phase/State drifted from the core"
+
+
+class TripQuerySet(models.QuerySet):
+    def counter_next(self, *, trip_id: int, field: str, touch: Optional[datetime] = None) -> int:
+        """Add one to a per-trip counter and return it, in one ``UPDATE … RETURNING``.
+
+        The row stays locked until the caller's transaction ends, so concurrent writers take
+        numbers one after another and a rolled-back write gives its number back: no gaps.
+        ``touch`` also sets ``last_activity_at``.
+        """
+        connection = connections[self.db]
+        quote = connection.ops.quote_name
+        column = quote(self.model._meta.get_field(field).column)
+        assignments, params = [f"{column} = {column} + 1"], []
+        if touch is not None:
+            assignments.append(f"{quote('last_activity_at')} = %s")
+            params.append(connection.ops.adapt_datetimefield_value(touch))
+        sql = f"UPDATE {quote(self.model._meta.db_table)} SET {', '.join(assignments)} WHERE {quote('id')} = %s RETURNING {column}"
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [*params, trip_id])
+            row = cursor.fetchone()
+        if row is None:
+            raise self.model.DoesNotExist(f"no trip {trip_id}")
+        return row[0]
+
+
+class Trip(models.Model):
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="trips")
+    organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="trips")
+    title = models.CharField(max_length=200, blank=True)
+    intent = models.JSONField(default=dict, help_text="The TripIntent document (handlers.common.intent).")
+    version = models.PositiveIntegerField(default=0, help_text="Bumped by every save of the intent.")
+    phase = models.CharField(max_length=32, choices=Phase.choices, default=Phase.INTAKE, db_index=True)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.NEEDS_INPUT, db_index=True)
+    flagged = models.BooleanField(default=False, db_index=True, help_text="Flagged for staff attention.")
+    llm_cost = models.DecimalField(max_digits=12, decimal_places=6, default=Decimal("0"))
+    # Per-trip counters: incremented under the row lock so chat and audit sequences have no gaps.
+    last_message_seq = models.PositiveIntegerField(default=0)
+    last_event_seq = models.PositiveIntegerField(default=0)
+    # The turn lease: one worker at a time runs a trip's turns (see trips.services.turns).
+    turn_lease_until = models.DateTimeField(null=True, blank=True)
+    last_activity_at = models.DateTimeField(db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = TripQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-last_activity_at"]
+        permissions = [
+            ("flag_trip", "Can flag a trip for attention"),
+            ("retry_tool", "Can retry a failed tool"),
+            ("release_hold", "Can release a trip's hold"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or f"Trip {self.pk}"

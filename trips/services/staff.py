@@ -1,0 +1,93 @@
+"""Audited staff actions from the back office: each needs a reason and the matching permission.
+
+``actor`` is the staff member (checked: permission and organisation); only ``trip_flag``
+also accepts ``None``, for the system flagging a trip itself (a purchase that failed half
+way). The reason goes into the audit trail; flagging marks the trip for attention, a retry re-runs
+the trip's turn with ``USER_RETRY`` (as if the traveller pressed "try again"), and releasing
+hands each live hold to the hold service, which releases it at the supplier.
+"""
+
+from typing import Optional
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from trips.access import trips_visible_to
+from trips.hosting.runner import tool_deps
+from trips.models import ChatMessage, Hold, ToolRun, Trip
+from trips.tasks.turns import run_turn
+
+from .audit import audit_record
+from .chat import chat_message_add
+from .holds import hold_release
+
+
+def _check(*, actor: AbstractBaseUser, trip_id: int, permission: str, reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError("Give a reason: it goes into the audit trail.")
+    if not actor.has_perm(permission):
+        raise PermissionDenied(f"missing permission {permission}")
+    if not trips_visible_to(actor).filter(pk=trip_id).exists():
+        raise PermissionDenied("this trip belongs to another organisation")
+    return reason
+
+
+def trip_flag(*, trip: Trip, actor: Optional[AbstractBaseUser], reason: str) -> Trip:
+    """Flag the trip for attention (a filter and a column in the back office's list)."""
+    if actor is not None:
+        reason = _check(actor=actor, trip_id=trip.pk, permission="trips.flag_trip", reason=reason)
+    with transaction.atomic(durable=True):
+        trip = Trip.objects.select_for_update().get(pk=trip.pk)
+        trip.flagged = True
+        trip.save(update_fields=["flagged"])
+        audit_record(
+            trip_id=trip.pk,
+            type="staff.flagged" if actor is not None else "trip.flagged",
+            actor=f"staff:{actor.pk}" if actor is not None else "system",
+            actor_user=actor,
+            payload={"reason": reason},
+        )
+    return trip
+
+
+def toolrun_retry(*, tool_run: ToolRun, actor: AbstractBaseUser, reason: str) -> ChatMessage:
+    """Run the trip's turn again with ``USER_RETRY`` so the core repeats what failed."""
+    reason = _check(actor=actor, trip_id=tool_run.trip_id, permission="trips.retry_tool", reason=reason)
+    if tool_run.status != ToolRun.Status.FAILED:
+        raise ValidationError("Only a failed tool run can be retried.")
+    with transaction.atomic(durable=True):
+        message = chat_message_add(
+            trip_id=tool_run.trip_id,
+            role=ChatMessage.Role.SYSTEM,
+            kind=ChatMessage.Kind.ACTION,
+            text=f"Support is retrying {tool_run.tool}.",
+            widget={"type": "action", "action": {"type": "retry", "tool_run_id": tool_run.pk}},
+            event={"type": "USER_RETRY", "data": {}},
+            turn_status=ChatMessage.TurnStatus.QUEUED,
+        )
+        audit_record(
+            trip_id=tool_run.trip_id,
+            type="staff.tool_retried",
+            actor=f"staff:{actor.pk}",
+            actor_user=actor,
+            causation_id=tool_run.call_id,
+            payload={"reason": reason, "tool": tool_run.tool, "tool_run_id": tool_run.pk, "message_id": message.pk},
+        )
+        run_turn.delay_on_commit(tool_run.trip_id, message.pk)
+    return message
+
+
+def trip_holds_release(*, trip: Trip, actor: AbstractBaseUser, reason: str) -> list[Hold]:
+    """Release every live hold of the trip at the supplier (one audited release per hold)."""
+    reason = _check(actor=actor, trip_id=trip.pk, permission="trips.release_hold", reason=reason)
+    now = timezone.now()
+    supplier = tool_deps(clock=timezone.now).supplier  # the tools' own supplier, on the same state
+    released = [
+        hold_release(hold=hold, actor=actor, reason=reason, supplier=supplier, now=now)
+        for hold in Hold.objects.filter(trip=trip, status=Hold.Status.HELD)
+        if hold.is_live(now)
+    ]
+    return released

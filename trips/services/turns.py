@@ -1,0 +1,196 @@
+"""A turn: the traveller says something (or presses a button) and the mission core answers.
+
+``turn_submit`` saves the message and enqueues ``run_turn`` after commit. The task claims the
+trip with a short lease (one worker per trip at a time; the trip's row is locked while
+claiming), runs the trip's queued messages in ``seq`` order and marks each done, so a task
+delivered twice, or late, finds nothing left to do.
+"""
+
+from datetime import datetime, timedelta
+from typing import Any, Optional
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+
+from handlers.common.redact import redact
+from trips.models import ChatMessage, Trip
+
+from .audit import actor_for, audit_record
+from .chat import broadcast_on_commit, chat_message_add, trip_status_frame
+
+
+class TripBusy(Exception):
+    """Another worker holds the trip's turn lease; try again shortly."""
+
+
+class UnknownAction(ValueError):
+    """The browser sent an action TripDesk does not know."""
+
+
+def action_event(action: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The core event for a button press, and the words shown for it in the chat."""
+    kind = action.get("type")
+    if kind == "select":
+        bundle_id = str(action.get("bundle_id") or "")
+        return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": bundle_id}}, f"Select {bundle_id}"
+    if kind == "hold":
+        return {"type": "USER_REQUEST_HOLD", "data": {}}, "Hold this trip"
+    if kind == "retry":
+        return {"type": "USER_RETRY", "data": {}}, "Try again"
+    if kind == "cancel_booking":
+        data = {"booking_id": str(action.get("booking_id") or "")}
+        if action.get("quote_id"):
+            data["quote_id"] = str(action["quote_id"])
+        return {"type": "USER_CANCEL_BOOKING", "data": data}, f"Cancel booking {data['booking_id']}"
+    raise UnknownAction(f"unknown action {kind!r}")
+
+
+def turn_submit(
+    *,
+    trip: Trip,
+    user: AbstractBaseUser,
+    text: Optional[str] = None,
+    action: Optional[dict[str, Any]] = None,
+    client_id: Optional[str] = None,
+) -> ChatMessage:
+    """Save what the traveller said or pressed and run the turn after commit.
+
+    A repeated ``client_id`` returns the message already saved and enqueues nothing. A
+    purchase carries an approval token, which is never stored: it goes to the purchase
+    service, which runs that turn in-process.
+    """
+    if action is not None and action.get("type") == "purchase":
+        from .purchases import purchase_submit  # the purchase path belongs to trips.services.purchases
+
+        return purchase_submit(
+            trip=trip,
+            user=user,
+            approval_token=str(action.get("approval_token") or ""),
+            payment_method_id=str(action.get("payment_method_id") or ""),
+            client_id=client_id,
+        )
+    from trips.tasks.turns import run_turn  # tasks import services: import here to avoid the cycle
+
+    if action is not None:
+        event, shown = action_event(action)
+        kind, widget = ChatMessage.Kind.ACTION, {"type": "action", "action": redact(action)}
+    else:
+        event = {"type": "USER_MESSAGE", "data": {"text": text or ""}}
+        shown, kind, widget = text or "", ChatMessage.Kind.MESSAGE, None
+    client_id = (client_id or "")[:64]
+    if client_id:
+        existing = ChatMessage.objects.filter(trip=trip, client_id=client_id).first()
+        if existing is not None:
+            return existing
+    try:
+        with transaction.atomic(durable=True):
+            message = chat_message_add(
+                trip_id=trip.pk,
+                role=ChatMessage.Role.USER,
+                kind=kind,
+                text=shown,
+                widget=widget,
+                event=event,
+                client_id=client_id,
+                turn_status=ChatMessage.TurnStatus.QUEUED,
+            )
+            audit_record(
+                trip_id=trip.pk,
+                type="message.received",
+                actor=actor_for(user),
+                actor_user=user,
+                causation_id=f"message:{message.pk}",
+                payload={"message_id": message.pk, "seq": message.seq, "event": event, "client_id": client_id},
+            )
+            run_turn.delay_on_commit(trip.pk, message.pk)
+    except IntegrityError:
+        if not client_id:
+            raise
+        return ChatMessage.objects.get(trip=trip, client_id=client_id)  # the same send, raced in from another tab
+    return message
+
+
+def turn_claim(*, trip_id: int, now: datetime) -> tuple[list[ChatMessage], Optional[datetime]]:
+    """Take the trip's turn lease and return its queued messages in ``seq`` order.
+
+    Returns ``([], None)`` when nothing is queued (a duplicate or late delivery finds its
+    message done) or the trip is gone. Raises ``TripBusy`` while another worker's lease is live.
+    """
+    with transaction.atomic(durable=True):
+        trip = Trip.objects.select_for_update().only("pk", "turn_lease_until").filter(pk=trip_id).first()
+        if trip is None:
+            return [], None
+        pending = list(
+            ChatMessage.objects.filter(trip_id=trip_id, turn_status=ChatMessage.TurnStatus.QUEUED).order_by("seq")
+        )
+        if not pending:
+            return [], None
+        if trip.turn_lease_until is not None and trip.turn_lease_until > now:
+            raise TripBusy(f"trip {trip_id} is running another turn")
+        trip.turn_lease_until = now + timedelta(seconds=settings.TRIPDESK["TURN_LEASE_SECONDS"])
+        trip.save(update_fields=["turn_lease_until"])
+        return pending, trip.turn_lease_until
+
+
+def turn_release(*, trip_id: int, lease_until: datetime) -> None:
+    """Give the lease back (only our own: a lease that expired and was re-taken is not ours)."""
+    Trip.objects.filter(pk=trip_id, turn_lease_until=lease_until).update(turn_lease_until=None)
+
+
+def turn_start(*, trip_id: int, message_id: int, payload: dict[str, Any]) -> None:
+    """Audit what the turn feeds the core (event, ``now``, organisation): ``replay_trip`` reads it back."""
+    with transaction.atomic(durable=True):
+        audit_record(
+            trip_id=trip_id,
+            type="turn.started",
+            actor="worker",
+            causation_id=f"message:{message_id}",
+            payload={"message_id": message_id, **payload},
+        )
+
+
+def turn_complete(*, trip_id: int, message_id: int, result: dict[str, Any]) -> Trip:
+    """Mark the message done, audit the outcome and tell browsers the trip's new status."""
+    output = result.get("output") if isinstance(result.get("output"), dict) else {}
+    with transaction.atomic(durable=True):
+        ChatMessage.objects.filter(pk=message_id).update(turn_status=ChatMessage.TurnStatus.DONE)
+        trip = Trip.objects.only("pk", "phase", "state", "version").get(pk=trip_id)
+        audit_record(
+            trip_id=trip_id,
+            type="turn.completed" if result.get("success") else "turn.failed",
+            actor="worker",
+            causation_id=f"message:{message_id}",
+            payload={
+                "message_id": message_id,
+                "routed_event": output.get("routed_event"),
+                "stopped_reason": output.get("stopped_reason"),
+                "tool_calls": [call.get("name") for call in output.get("tool_calls") or []],
+                "version": trip.version,
+                "error": output.get("error"),
+            },
+        )
+        broadcast_on_commit(trip_id, trip_status_frame(trip))
+    return trip
+
+
+def turn_fail(*, trip_id: int, message_id: int, reason: str) -> None:
+    """A turn that could not run at all (retries exhausted): record it and tell the traveller."""
+    with transaction.atomic(durable=True):
+        ChatMessage.objects.filter(pk=message_id, turn_status=ChatMessage.TurnStatus.QUEUED).update(
+            turn_status=ChatMessage.TurnStatus.FAILED
+        )
+        audit_record(
+            trip_id=trip_id,
+            type="turn.failed",
+            actor="worker",
+            causation_id=f"message:{message_id}",
+            payload={"message_id": message_id, "reason": reason},
+        )
+        chat_message_add(
+            trip_id=trip_id,
+            role=ChatMessage.Role.ASSISTANT,
+            kind=ChatMessage.Kind.ERROR,
+            text="Sorry, I could not process that message. Please send it again in a moment.",
+            widget={"type": "error", "code": "turn_failed", "message": "The turn could not run.", "retryable": True},
+        )

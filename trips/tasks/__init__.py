@@ -1,0 +1,9 @@
+"""Celery tasks: thin adapters that take ids and call services.
+
+Importing the task modules here lets ``app.autodiscover_tasks()`` find them all.
+"""
+
+from .deadlines import hold_deadlines_notify
+from .turns import run_turn
+
+__all__ = ["hold_deadlines_notify", "run_turn"]

@@ -1,0 +1,52 @@
+"""``run_turn``: one Celery task per user turn."""
+
+from celery import shared_task
+from django.db import DatabaseError, OperationalError
+
+from trips.hosting.runner import turn_run
+from trips.services.turns import TripBusy, turn_fail
+
+# PostgreSQL: serialization_failure, deadlock_detected, lock_not_available; SQLite: "database is locked".
+TRANSIENT_SQLSTATES = {"40001", "40P01", "55P03"}
+MAX_RETRIES = 5
+
+
+def is_transient(exc: DatabaseError) -> bool:
+    cause = exc.__cause__
+    sqlstate = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
+    return sqlstate in TRANSIENT_SQLSTATES or (isinstance(exc, OperationalError) and "locked" in str(exc))
+
+
+@shared_task(bind=True, acks_late=True, max_retries=MAX_RETRIES)
+def run_turn(self, trip_id: int, message_id: int):
+    """Run the trip's queued turns (``message_id``'s among them). Safe to deliver twice: done turns are skipped.
+
+    Another worker on the trip → retry shortly (eagerly, in-process, the lease holder picks the
+    message up itself); a transient database error → retry with exponential backoff; retries
+    exhausted → the failure is recorded and the traveller told.
+    """
+    try:
+        return turn_run(trip_id=trip_id)
+    except TripBusy as exc:
+        if self.request.is_eager:
+            return 0
+        raise self.retry(exc=exc, countdown=1, max_retries=None) from exc
+    except DatabaseError as exc:
+        if not is_transient(exc):
+            raise
+        if self.request.retries >= MAX_RETRIES:
+            turn_fail(trip_id=trip_id, message_id=message_id, reason=f"database: {type(exc).__name__}")
+            return 0
+        return _retry_later(self, exc, countdown=2**self.request.retries)
+
+
+def _retry_later(task, exc: Exception, *, countdown: float):
+    """Hand the task back to the broker; run eagerly (the embedded default), retry at once in-process.
+
+    Eagerly, ``Task.apply()`` runs the retry a task returns, where a raised ``Retry`` would
+    escape to whoever committed the message.
+    """
+    retry = task.retry(exc=exc, countdown=countdown, throw=False)
+    if task.request.is_eager:
+        return retry
+    raise retry
