@@ -36,7 +36,7 @@ STAY_CUE = _cue(
 )
 DEPART_CUE = _cue(
     r"leav(?:e|ing)|depart(?:ing|ure)?|out|fly(?:ing)?|go(?:ing)?|start(?:ing)?|from|arriv(?:e|ing)|between|"
-    r"travel(?:l?ing)?|journey|trip|begin(?:ning)?",
+    r"travel(?:l?ing)?|begin(?:ning)?",
     _DATE_TAIL,
 )
 RETURN_CUE = _cue(

@@ -38,10 +38,13 @@ AIRLINES: Dict[str, Tuple[str, str]] = {
     "singapore airlines": ("SQ", "Singapore Airlines"),
     "cathay pacific": ("CX", "Cathay Pacific"),
     "japan airlines": ("JL", "Japan Airlines"),
-    "ana": ("NH", "All Nippon Airways"),
+    "all nippon": ("NH", "All Nippon Airways"),
     "turkish": ("TK", "Turkish Airlines"),
 }
 AIRLINE_NAMES = {code: name for code, name in AIRLINES.values()}
+_ORDINARY_WORDS = frozenset(
+    {"american", "united", "delta", "alaska", "swiss", "spirit", "frontier", "turkish", "qatar"}
+)
 _AIRLINE_RE = re.compile(
     r"\b(?P<name>" + "|".join(re.escape(k) for k in sorted(AIRLINES, key=len, reverse=True)) + r")\b"
     r"(?:\s+(?:air\s*lines?|airways|air))?",
@@ -66,6 +69,9 @@ _BUDGET = re.compile(
     r"\b(?:under|below|less\s+than|max(?:imum)?|up\s+to|no\s+more\s+than|budget(?:\s+(?:of|is))?|within|at\s+most|cap(?:ped)?\s+at)"
     r"\s*(?:a\s+)?(?:total\s+of\s+)?(?P<cur1>[$€£])?\s*(?P<amount>\d[\d,]*(?:\.\d+)?)\s*(?P<k>k\b)?\s*(?P<cur2>dollars|usd|eur|euros?|gbp|pounds|cad)?",
     re.I,
+)
+_COUNTED = re.compile(
+    r"\s*(?:people|persons?|travell?ers|passengers|guests|adults|rooms?|nights?|days?|stops?|stars?|miles|km)\b", re.I
 )
 _CURRENCY = {
     "$": "USD",
@@ -108,15 +114,8 @@ def read_airlines(text: str) -> Tuple[Optional[List[str]], List[Tuple[int, int]]
     spans = []
     for m in _AIRLINE_RE.finditer(text):
         key = m.group("name").lower()
-        bare = m.group(0).lower() == key
-        if (
-            bare
-            and key in ("american", "united", "delta", "alaska", "swiss", "ana", "spirit", "frontier", "turkish")
-            and not m.group(0)[0].isupper()
-        ):
-            continue  # "united" and "american" are also ordinary words
-        if bare and key in ("ana",):
-            continue
+        if m.group(0).lower() == key and key in _ORDINARY_WORDS and not m.group(0)[0].isupper():
+            continue  # "united", "american", "spirit" in lower case are ordinary words
         code = AIRLINES[key][0]
         if code not in codes:
             codes.append(code)
@@ -147,16 +146,16 @@ def read_preferences(text: str) -> Dict[str, Any]:
 
 
 def _budget(text: str) -> Tuple[Optional[float], Optional[str]]:
-    m = _BUDGET.search(text)
-    if not m:
-        return None, None
-    amount = float(m.group("amount").replace(",", ""))
-    if m.group("k"):
-        amount *= 1000
-    if amount <= 0:
-        return None, None
-    cur = (m.group("cur1") or m.group("cur2") or "").lower()
-    return amount, _CURRENCY.get(cur)
+    """An amount with money words around it ("under $3000", "budget of 2k"); "up to 4 people" is not one."""
+    for m in _BUDGET.finditer(text):
+        amount = float(m.group("amount").replace(",", ""))
+        if m.group("k"):
+            amount *= 1000
+        cur = (m.group("cur1") or m.group("cur2") or "").lower()
+        money = cur or m.group(0).lower().startswith("budget") or (amount >= 100 and not _COUNTED.match(text, m.end()))
+        if amount > 0 and money:
+            return amount, _CURRENCY.get(cur)
+    return None, None
 
 
 def _stars(text: str) -> Optional[int]:

@@ -188,3 +188,18 @@ def test_a_long_message_is_cut_with_a_note():
 def test_never_raises_on_any_text(text):
     fields, notes = extract_fields(text=text, today=TODAY, pending_question={"text": text[:50]})
     assert set(fields) == set(REQUIREMENTS_SCHEMA["properties"]) and isinstance(notes, list)
+
+
+@pytest.mark.parametrize(
+    ("text", "budget", "currency"),
+    [
+        ("under $3000", 3000.0, "USD"),
+        ("budget of 2k", 2000.0, None),
+        ("no more than 1500 euros", 1500.0, "EUR"),
+        ("up to 4 people", None, None),
+        ("at most 3 nights", None, None),
+    ],
+)
+def test_budget(text, budget, currency):
+    f = read(text)
+    assert (f["budget_total"], f["currency"]) == (budget, currency)
