@@ -180,16 +180,23 @@ class Applier:
 
     def _apply_reservation_hold_create(self, doc, output, call, now, out, stack):
         wm = doc["working_memory"]
-        holds = list(output.get("holds") or [])
-        wm["holds"] = [h for h in wm["holds"] if h.get("status") == "purchased"] + holds
-        total = sum(float((h.get("held_total") or {}).get("amount") or 0) for h in holds)
-        currency = next(((h.get("held_total") or {}).get("currency") for h in holds), None)
+        new = list(output.get("holds") or [])
+        new_ids = {h.get("hold_id") for h in new}
+        # Holds still live from an earlier call (a re-hold of what lapsed keeps them) stay, with
+        # the new ones: together they are the set the next approval covers.
+        kept = [h for h in wm["holds"] if h.get("hold_id") not in new_ids and h.get("status") == "held"
+                and (now is None or not h.get("payment_required_by") or parse_now(h["payment_required_by"]) > now)]
+        live = kept + new
+        wm["holds"] = [h for h in wm["holds"] if h.get("status") == "purchased"] + live
+        total = sum(float((h.get("held_total") or {}).get("amount") or 0) for h in live)
+        currency = next(((h.get("held_total") or {}).get("currency") for h in live), None)
+        deadlines = [h["payment_required_by"] for h in live if h.get("payment_required_by")]
         wm["approval"] = {
             "approval_id": None,
             "status": "requested",
             "amount": f"{total:.2f}",
             "currency": currency,
-            "expires_at": output.get("earliest_deadline"),
+            "expires_at": min(deadlines, key=parse_now) if deadlines else output.get("earliest_deadline"),
         }
         wm.pop("hold_request", None)
         _status(doc, phase="held", state="needs_input")

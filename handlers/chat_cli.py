@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Any, Callable, Dict, List, Optional, TextIO
 
+from .reducer import describe_trip
 from .testing import DEFAULT_PAYMENT_METHOD, Harness
 
 
@@ -25,6 +26,8 @@ def render(message: Dict[str, Any]) -> str:
             flights = ", ".join(" ".join((f.get("summary") or {}).get("flight_numbers") or []) for f in b.get("flights") or [])
             hotels = ", ".join(str((h.get("summary") or {}).get("hotel_name")) for h in b.get("hotels") or [])
             lines.append(f"    {b['bundle_id']}  {b.get('total')} {b.get('currency')}  {flights}  {hotels}".rstrip())
+    elif widget.get("type") == "trip_summary":
+        lines.append(f"    {describe_trip(widget)}")
     elif widget.get("type") == "holds":
         lines += [f"    {h.get('hold_id')} {h.get('item_type')} until {h.get('payment_required_by')}" for h in widget["holds"]]
     return "\n".join(lines)

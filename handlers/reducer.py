@@ -3,7 +3,7 @@
 Given the TripIntent and one event it returns the tool calls to run and the chat messages
 to show; it never runs a tool itself. Intake: missing requirements become at most three
 questions and no tools. Quoting: one search per segment and per stay that lacks current
-quotes, then the ranker, then the bundles and the understood trip in the same turn. Direct
+quotes, then the ranker, then the understood trip and the bundles in the same turn. Direct
 events (select, hold, purchase, retry, cancel) each have one guarded path. A call whose
 arguments match the last failed call is not repeated until the traveller says "try again".
 """
@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import copy
 import math
+from collections import Counter
 from datetime import datetime
 from typing import Any, Dict, List, Optional, Tuple
 
-from .common.clock import local_today, parse_now
+from .common.clock import local_time_text, local_today, parse_now
 from .common.types import fail, guarded, ok
-from .patcher import working_copy
+from .patcher import EMPTY_SELECTION, working_copy
 from .router import is_question
 from .tools import args_hash
 
@@ -179,9 +180,15 @@ def ranking_key(doc: Dict[str, Any]) -> str:
                       "preferences": doc.get("preferences"), "constraints": doc.get("constraints")})
 
 
-def hold_args(doc: Dict[str, Any], bundle: Dict[str, Any]) -> Dict[str, Any]:
+def bundle_items(bundle: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """What holding ``bundle`` means at the supplier: one item per flight and per hotel stay."""
     items = [{"item_type": "flight", "offer_id": f.get("offer_id"), "segment_id": f.get("segment_id")} for f in bundle.get("flights") or []]
-    items += [{"item_type": "hotel", "rate_id": h.get("rate_id"), "stay_id": h.get("stay_id")} for h in bundle.get("hotels") or []]
+    return items + [{"item_type": "hotel", "rate_id": h.get("rate_id"), "stay_id": h.get("stay_id")} for h in bundle.get("hotels") or []]
+
+
+def hold_args(doc: Dict[str, Any], bundle: Dict[str, Any], items: Optional[List[Dict[str, Any]]] = None) -> Dict[str, Any]:
+    """Arguments to hold ``items`` (default: the whole bundle) under a key stable for that set."""
+    items = bundle_items(bundle) if items is None else items
     key = args_hash({"trip": doc.get("trip_id"), "bundle": bundle.get("bundle_id"), "items": items})
     return {"trip_id": doc.get("trip_id"), "bundle_id": bundle.get("bundle_id"), "items": items, "idempotency_key": f"hold_{key}"}
 
@@ -219,6 +226,45 @@ def live_holds(doc: Dict[str, Any], now: datetime) -> List[Dict[str, Any]]:
     return [h for h in doc["working_memory"]["holds"] if alive(h)]
 
 
+def earliest_deadline(holds: List[Dict[str, Any]]) -> Optional[str]:
+    """The first payment deadline among ``holds`` (ISO, UTC), None without any: what an approval can last."""
+    deadlines = [h["payment_required_by"] for h in holds if h.get("payment_required_by")]
+    return min(deadlines, key=parse_now) if deadlines else None
+
+
+def unheld_items(bundle: Dict[str, Any], held: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """The items of ``bundle`` that no live hold covers (all of them before the first hold)."""
+    covered = {(h.get("item_type"), h.get("offer_id") or h.get("rate_id")) for h in held}
+    return [i for i in bundle_items(bundle) if (i["item_type"], i.get("offer_id") or i.get("rate_id")) not in covered]
+
+
+def expire_lapsed(doc: Dict[str, Any], now: datetime) -> List[Dict[str, Any]]:
+    """Write down holds still marked held whose deadline has passed; returns them."""
+    lapsed = [h for h in doc["working_memory"]["holds"] if h.get("status") == "held" and h not in live_holds(doc, now)]
+    for hold in lapsed:
+        hold["status"] = "expired"
+    return lapsed
+
+
+def offers_lapsed(bundle: Dict[str, Any], items: List[Dict[str, Any]], now: datetime) -> bool:
+    """Whether the supplier's offer behind any of ``items`` has expired (it can no longer be held)."""
+    wanted = {i.get("offer_id") or i.get("rate_id") for i in items}
+    parts = [(f.get("offer_id"), f.get("summary") or {}) for f in bundle.get("flights") or []]
+    parts += [(h.get("rate_id"), h.get("summary") or {}) for h in bundle.get("hotels") or []]
+    return any(ref in wanted and summary.get("expires_at") and parse_now(summary["expires_at"]) <= now for ref, summary in parts)
+
+
+def describe_items(items: List[Dict[str, Any]]) -> str:
+    """"the 2 flights and the hotel": what a set of holds or items is, in words."""
+    counts = Counter(i.get("item_type") or "item" for i in items)
+    words = {"flight": ("flight", "flights"), "hotel": ("hotel", "hotel stays")}
+    parts = []
+    for kind, n in counts.items():
+        one, many = words.get(kind, (kind, f"{kind}s"))
+        parts.append(f"the {one}" if n == 1 else f"the {n} {many}")
+    return " and ".join(parts) or "nothing"
+
+
 # -- chat messages -------------------------------------------------------------------------
 def message(text: str, widget: Optional[Dict[str, Any]] = None, kind: str = "message") -> Dict[str, Any]:
     return {"role": "assistant", "kind": kind, "text": text, "widget": widget}
@@ -232,18 +278,51 @@ def _route(seg: Dict[str, Any]) -> str:
     return f"{_code(seg.get('origin'))} → {_code(seg.get('destination'))} on {seg.get('depart_date')}"
 
 
-def trip_summary(doc: Dict[str, Any]) -> Dict[str, Any]:
-    segs, stays, party = segments_of(doc), stays_of(doc), travellers(doc)
+def describe_trip(widget: Dict[str, Any]) -> str:
+    """A ``trip_summary`` widget as one plain sentence (for text-only clients such as the terminal chat)."""
+    party = widget.get("travelers") or {}
     people = ", ".join(f"{n} {k if n != 1 else k.rstrip('s').replace('children', 'child')}" for k, n in party.items() if n)
-    parts = [people] + [_route(s) for s in segs] + [f"hotel in {s['location_code']} {s['check_in']} to {s['check_out']}" for s in stays]
-    if not stays:
-        parts.append("no hotel")
-    assumptions = list(doc["status"].get("assumptions") or [])
+    stays = widget.get("stays") or []
+    parts = [people] + [_route(s) for s in widget.get("segments") or []]
+    parts += [f"hotel in {s['location_code']} {s['check_in']} to {s['check_out']}" for s in stays] or ["no hotel"]
     text = "Your trip: " + "; ".join(p for p in parts if p) + "."
-    if assumptions:
-        text += " Assumptions: " + "; ".join(assumptions) + "."
-    widget = {"type": "trip_summary", "segments": segs, "stays": stays, "travelers": party, "assumptions": assumptions}
-    return message(text, widget)
+    if widget.get("assumptions"):
+        text += " Assumptions: " + "; ".join(widget["assumptions"]) + "."
+    return text
+
+
+def trip_summary(doc: Dict[str, Any], options: int) -> Dict[str, Any]:
+    """The understood trip, shown before the bundles: a short lead-in, the card carries the details."""
+    widget = {"type": "trip_summary", "segments": segments_of(doc), "stays": stays_of(doc), "travelers": travellers(doc),
+              "assumptions": list(doc["status"].get("assumptions") or [])}
+    return message(f"Here's what I understood — {options} option{'s' if options != 1 else ''} below.", widget)
+
+
+def route_label(doc: Dict[str, Any]) -> str:
+    """"EWR ⇄ DEN" for a round trip, "BOS → MIA → ORD" for one way or multi-city."""
+    segs = segments_of(doc)
+    codes = [_code(segs[0].get("origin"))] + [_code(s.get("destination")) for s in segs] if segs else []
+    if len(codes) == 3 and codes[0] == codes[2]:
+        return f"{codes[0]} ⇄ {codes[1]}"
+    return " → ".join(str(c) for c in codes)
+
+
+CURRENCY_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
+
+
+def money(amount: Any, currency: Optional[str]) -> str:
+    """"$1,234.56 USD": an amount as the traveller reads it (the code stays, signs are ambiguous)."""
+    try:
+        figure = f"{float(amount):,.2f}"
+    except (TypeError, ValueError):
+        figure = str(amount)
+    return f"{CURRENCY_SIGNS.get(currency or '', '')}{figure} {currency or ''}".strip()
+
+
+def bundles_line(doc: Dict[str, Any], bundles: List[Dict[str, Any]]) -> str:
+    cheapest = min(bundles, key=lambda b: float(b.get("total") or "inf"))
+    n = len(bundles)
+    return f"Here {'are' if n != 1 else 'is'} {n} option{'s' if n != 1 else ''} for {route_label(doc)}, cheapest {money(cheapest.get('total'), cheapest.get('currency'))}."
 
 
 def findings(items: Any) -> str:
@@ -310,6 +389,11 @@ class Decision:
 
     def call(self, name: str, arguments: Dict[str, Any]) -> None:
         self.out["tool_calls"].append(tool_call(name, arguments))
+
+    @staticmethod
+    def local(doc: Dict[str, Any], value: Optional[str]) -> str:
+        """A stored UTC instant as chat text, in the trip's timezone."""
+        return local_time_text(value, doc["request"].get("timezone") or "UTC")
 
     # -- intake and quoting -------------------------------------------------------------------
     def on_user_message(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
@@ -380,11 +464,8 @@ class Decision:
             status.update(phase="intake", state="needs_input")
             self.say("I couldn't put together any flight and hotel combination for this trip. Try other dates or drop a preference.")
         elif just_ranked:
-            self.say(
-                f"Here are the {len(bundles)} best options. Pick one (say 'B1', 'the second one' or tap it) and I'll check it against your policy.",
-                {"type": "bundles", "bundles": bundles},
-            )
-            self.out["ui_messages"].append(trip_summary(doc))
+            self.out["ui_messages"].append(trip_summary(doc, len(bundles)))
+            self.say(bundles_line(doc, bundles), {"type": "bundles", "bundles": bundles})
         elif user_asked:
             self.say("Nothing changed. Your options are on screen: " + ", ".join(map(_bundle_line, bundles)) + ". Pick one, or tell me what to change.")
 
@@ -411,12 +492,13 @@ class Decision:
         elif tool == "policy_and_risk_check":
             self._show_risk(doc["working_memory"]["risk_report"] or output)
         elif tool == "reservation_hold_create":
-            holds = doc["working_memory"]["holds"]
-            deadline = output.get("earliest_deadline")
-            lines = "; ".join(f"{h.get('item_type')} held until {h.get('payment_required_by')}" for h in holds if h.get("status") == "held")
+            held = live_holds(doc, now)
+            deadline = earliest_deadline(held)
+            lines = "; ".join(f"{h.get('item_type')} held until {self.local(doc, h.get('payment_required_by'))}" for h in held)
             self.say(
-                f"Held: {lines}. I've asked your approver to approve the purchase; once they do, buy with their token in the purchase form before {deadline}.",
-                {"type": "holds", "holds": holds, "earliest_deadline": deadline},
+                f"Held: {lines}. I've asked your approver to approve the purchase; once they do, buy with their token "
+                f"in the purchase form before {self.local(doc, deadline)}.",
+                {"type": "holds", "holds": held, "earliest_deadline": deadline},
             )
         elif tool == "reservation_hold_release":
             n = len((data.get("call") or {}).get("arguments", {}).get("hold_ids") or [])
@@ -427,7 +509,7 @@ class Decision:
             again = " (this purchase was already done; nothing was charged twice)" if output.get("replayed") else ""
             self.say(f"Booked{again}: booking {booking.get('booking_id')}, record locators {locators}, total {booking.get('total')} {booking.get('currency')}.", {"type": "booking", "booking": booking})
         elif tool == "booking_cancel":
-            self.say(self._cancel_text(output), {"type": "cancellation", **output})
+            self.say(self._cancel_text(doc, output), {"type": "cancellation", **output})
 
     def _after_extract(self, doc: Dict[str, Any], data: Dict[str, Any], applied: Dict[str, Any], now: datetime) -> None:
         if applied.get("change_after_purchase"):
@@ -469,12 +551,11 @@ class Decision:
             text = f"{report.get('bundle_id')} can't be held: {blocking}. Pick another bundle or change the trip."
         self.say(text, widget)
 
-    @staticmethod
-    def _cancel_text(output: Dict[str, Any]) -> str:
+    def _cancel_text(self, doc: Dict[str, Any], output: Dict[str, Any]) -> str:
         if output.get("status") == "cancelled" or output.get("cancelled"):
             return f"Cancelled. Refund: {output.get('refund_amount')} {output.get('currency') or ''}".strip() + "."
         return f"Cancelling would refund {output.get('refund_amount')} {output.get('currency') or ''}".strip() + (
-            f", offer valid until {output.get('expires_at')}. Confirm to cancel." if output.get("expires_at") else ". Confirm to cancel."
+            f", offer valid until {self.local(doc, output['expires_at'])}. Confirm to cancel." if output.get("expires_at") else ". Confirm to cancel."
         )
 
     # -- failures -----------------------------------------------------------------------------
@@ -484,10 +565,30 @@ class Decision:
         if tool == "booking_confirm_and_purchase":
             self._purchase_error(doc, code, error)
             return
+        if tool == "reservation_hold_create" and code == "offer_expired":
+            self._requote(doc, now)
+            return
         what = tool.replace("_", " ")
-        text = f"The {what} didn't work: {error.get('message') or code}."
+        text = f"The {what} didn't work: {str(error.get('message') or code).rstrip('.')}."
         text += " Say 'try again' to retry." if retryable else " I can't retry that one; tell me what to change."
         self.out["ui_messages"].append(error_message(code, text, retryable))
+
+    def _requote(self, doc: Dict[str, Any], now: datetime) -> None:
+        """Offers live minutes, holds hours: an offer that lapsed can't be held again, so search again.
+
+        The fresh bundles replace the old ones, so a hold still live from the old bundle belongs
+        to nothing on screen any more: it is released rather than left to block space.
+        """
+        wm = doc["working_memory"]
+        stale = live_holds(doc, now)
+        if stale:
+            wm["holds"] = [h for h in wm["holds"] if h not in stale]
+            self.call("reservation_hold_release", {"hold_ids": [h["hold_id"] for h in stale], "reason": "offers_expired"})
+        wm.update(flight_quotes=[], hotel_quotes=[], ranked_bundles=[], ranking=None, risk_report=None,
+                  selected=dict(EMPTY_SELECTION), last_error=None)
+        released = f", so I released {describe_items(stale)} hold and" if stale else ", so"
+        self.say(f"The prices I had for this trip have expired at the supplier{released} I'm searching again for current prices.", kind="status")
+        self.plan(doc, now, user_asked=False)
 
     def _purchase_error(self, doc: Dict[str, Any], code: str, error: Dict[str, Any]) -> None:
         texts = {
@@ -584,21 +685,46 @@ class Decision:
             return
         wm = doc["working_memory"]
         held = live_holds(doc, now)
-        if held:
-            self.say(f"{bundle['bundle_id']} is already on hold.", {"type": "holds", "holds": held,
-                     "earliest_deadline": min(h.get("payment_required_by") or "" for h in held) or None})
+        items = unheld_items(bundle, held)
+        if not items:
+            deadline = earliest_deadline(held)
+            self.say(f"{bundle['bundle_id']} is already on hold, until {self.local(doc, deadline)}.",
+                     {"type": "holds", "holds": held, "earliest_deadline": deadline})
             return
+        expire_lapsed(doc, now)
+        if offers_lapsed(bundle, items, now):
+            if held:
+                wm["approval"] = {**(wm.get("approval") or {}), "status": "void"}
+            self._requote(doc, now)
+            return
+        if held:
+            self._rehold_note(doc, bundle, held, items)
         rules = (doc.get("policy") or {}).get("rules") or {}
         if rules.get("holds_allowed_without_approval") is False:
             wm["hold_request"] = {"bundle_id": bundle["bundle_id"], "status": "pending"}
             doc["status"].update(phase="awaiting_hold_approval", state="blocked")
             self.say(
                 f"Your organisation needs an approver's yes before holds. I've sent {bundle['bundle_id']} ({bundle.get('total')} {bundle.get('currency')}) to the approver queue.",
-                {"type": "hold_request", "bundle_id": bundle["bundle_id"], "total": bundle.get("total"), "currency": bundle.get("currency"), "items": hold_args(doc, bundle)["items"]},
+                {"type": "hold_request", "bundle_id": bundle["bundle_id"], "total": bundle.get("total"), "currency": bundle.get("currency"), "items": items},
             )
             self.out["audit"].append({"type": "hold_approval_requested", "bundle_id": bundle["bundle_id"]})
             return
-        self.call("reservation_hold_create", hold_args(doc, bundle))
+        self.call("reservation_hold_create", hold_args(doc, bundle, items))
+
+    def _rehold_note(self, doc: Dict[str, Any], bundle: Dict[str, Any], held: List[Dict[str, Any]], items: List[Dict[str, Any]]) -> None:
+        """Part of the bundle is still held: keep it (never give up space we have) and hold the rest again.
+
+        The approval covered the old set of holds, so it is void: the new set needs a new yes.
+        """
+        doc["working_memory"]["approval"] = {**(doc["working_memory"].get("approval") or {}), "status": "void"}
+        kept, gone = describe_items(held), describe_items(items)
+        self.say(
+            f"{gone[0].upper() + gone[1:]} in {bundle['bundle_id']} {'is' if len(items) == 1 else 'are'} no longer held, but "
+            f"{kept} {'is' if len(held) == 1 else 'are'} still held until {self.local(doc, earliest_deadline(held))}, so I'm keeping "
+            f"{'it' if len(held) == 1 else 'them'} and holding {gone} again. The approval for the old holds no longer works; "
+            "the new set needs your approver's yes.",
+            kind="status",
+        )
 
     def on_hold_approval_decided(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
         wm = doc["working_memory"]
@@ -617,19 +743,57 @@ class Decision:
             self.say(f"Your approver said yes, but the trip changed since the request, so no hold was placed. {reason or ''}".strip())
             return
         wm["hold_request"] = {**request, "status": "approved"}
-        self.call("reservation_hold_create", hold_args(doc, bundle))
+        self.call("reservation_hold_create", hold_args(doc, bundle, unheld_items(bundle, live_holds(doc, now))))
+
+    def on_holds_changed(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
+        """The host released or expired holds outside a turn (staff, the deadline task): write it down and say so.
+
+        Holds past their deadline are written down in the same pass, so the events for a
+        trip's other lapsed holds find nothing left to change and stay quiet.
+        """
+        wm = doc["working_memory"]
+        status = data.get("status") if data.get("status") in ("released", "expired") else "released"
+        named = set(data.get("hold_ids") or [])
+        changed = [h for h in wm["holds"] if h.get("hold_id") in named and h.get("status") == "held"]
+        for hold in changed:
+            hold["status"] = status
+        changed += expire_lapsed(doc, now)
+        if not changed:
+            return
+        if (wm.get("approval") or {}).get("status") not in (None, "used"):
+            wm["approval"] = {**wm["approval"], "status": "void"}
+        if doc["status"].get("phase") in ("held", "approved"):
+            doc["status"].update(phase="selected", state="needs_input")
+        what = describe_items(changed)
+        verb = "is" if len(changed) == 1 else "are"
+        why = f"support released {'it' if len(changed) == 1 else 'them'}" if status == "released" else "the hold deadline passed"
+        reason = str(data.get("reason") or "").strip()
+        text = f"{what[0].upper() + what[1:]} {verb} no longer on hold: {why}{' (' + reason + ')' if reason and status == 'released' else ''}."
+        text += " Nothing was bought, and the approval for these holds no longer works."
+        bundle_id = wm["selected"].get("bundle_id")
+        if bundle_id and self._bundle(doc, bundle_id):
+            text += f" Say 'hold' to hold {bundle_id} again."
+        self.say(text, {"type": "holds", "holds": changed, "earliest_deadline": earliest_deadline(live_holds(doc, now))}, kind="status")
 
     def on_user_approved_purchase(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
         wm = doc["working_memory"]
+        lapsed = expire_lapsed(doc, now)
         held = live_holds(doc, now) or self._bought_holds(doc)
-        if not held:
-            expired = [h for h in wm["holds"] if h.get("status") in ("held", "expired")]
-            for h in expired:
-                h["status"] = "expired"
-            if expired:
+        bundle = self._bundle(doc, wm["selected"].get("bundle_id"))
+        if held and not self._bought_holds(doc) and (bundle is None or unheld_items(bundle, held)):
+            wm["approval"] = {**(wm.get("approval") or {}), "status": "void"}
+            doc["status"].update(phase="selected", state="needs_input")
+            text = (f"Only part of {bundle['bundle_id']} is on hold ({describe_items(held)}), so nothing was bought: I never buy half "
+                    f"a trip. Say 'hold' to hold {describe_items(unheld_items(bundle, held))} again." if bundle else
+                    "What's on hold no longer matches an option on screen, so nothing was bought. Pick an option and say 'hold'.")
+            self.out["ui_messages"].append(error_message("hold_incomplete", text))
+            return
+        if lapsed or not held:
+            if lapsed or any(h.get("status") == "expired" for h in wm["holds"]):
                 wm["approval"] = {**(wm.get("approval") or {}), "status": "void"}
                 doc["status"].update(phase="selected", state="needs_input")
-                self.out["ui_messages"].append(error_message("hold_expired", "Your holds have expired, so nothing was bought and that approval no longer works. Say 'hold' to place new holds."))
+                gone = f"Your hold on {describe_items(lapsed)} has" if held else "Your holds have"
+                self.out["ui_messages"].append(error_message("hold_expired", f"{gone} expired, so nothing was bought and that approval no longer works. Say 'hold' to hold again."))
             else:
                 self.say("There's nothing on hold to buy. Pick a bundle and say 'hold' first.")
             return

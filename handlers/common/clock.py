@@ -52,3 +52,19 @@ class FrozenClock:
 
     def set(self, when: datetime) -> None:
         self._now = when
+
+
+def local_time_text(value: Optional[str], tz_name: str) -> str:
+    """An ISO instant as the traveller reads it, in the trip's zone: "Wed Dec 2, 9:00 AM EST".
+
+    Deadlines are stored in UTC; chat text shows them where the traveller is (an unknown zone
+    falls back to UTC, an empty value to "").
+    """
+    if not value:
+        return ""
+    try:
+        tz = ZoneInfo(tz_name or "UTC")
+    except Exception:  # noqa: BLE001 - unknown zone names fall back to UTC
+        tz = ZoneInfo("UTC")
+    local = parse_now(value).astimezone(tz)
+    return f"{local:%a %b} {local.day}, {local:%I:%M %p}".replace(" 0", " ") + f" {local.tzname()}"

@@ -6,9 +6,10 @@ from typing import Any
 
 # Approval tokens TripDesk issues look like ``tdk_apv_<43 url-safe chars>``.
 TOKEN_RE = re.compile(r"tdk_apv_[A-Za-z0-9_\-]{8,}")
-# Anything a person might paste that looks like a token or secret: key=value forms and card numbers.
+# Anything a person might paste that looks like a token or secret: key=value forms (also JSON's
+# ``"key": "value"``) and card numbers.
 TOKEN_ASSIGN_RE = re.compile(
-    r"(?i)\b(approval[_ ]?token|token|api[_ ]?key|secret|password|cvv|cvc)\s*[:=]\s*['\"]?[^\s'\",;]+"
+    r"(?i)\b(approval[_ ]?token|token|api[_ ]?key|secret|password|cvv|cvc)['\"]?\s*[:=]\s*['\"]?[^\s'\",;]+"
 )
 CARD_RE = re.compile(r"\b(?:\d[ -]?){13,19}\b")
 # Bare API keys and bearer credentials pasted without a "key=" in front (OpenAI style ``sk-…``).

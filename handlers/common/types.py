@@ -22,6 +22,7 @@ EventType = Literal[
     "HOLD_APPROVAL_DECIDED",  # data: {"approved": bool, "reason": str}
     "USER_RETRY",  # "try again" after a retryable tool error
     "USER_CANCEL_BOOKING",  # data: {"booking_id", "quote_id"?}
+    "HOLDS_CHANGED",  # data: {"hold_ids", "status": "released"|"expired", "reason"}: staff or the deadline task
 ]
 EVENT_TYPES: tuple[str, ...] = EventType.__args__  # type: ignore[attr-defined]
 

@@ -71,6 +71,20 @@ def test_holds_then_purchase_then_replay(doc):
     assert doc["status"]["phase"] == "purchased" and "secretsecret" not in str(doc)
 
 
+def test_a_rehold_keeps_the_live_holds_and_the_approval_covers_the_whole_set(doc):
+    hotel = {"hold_id": "h_hotel", "item_type": "hotel", "status": "held", "payment_required_by": "2026-12-03T14:00:00+00:00",
+             "held_total": {"amount": "200.00", "currency": "USD"}}
+    lapsed = {"hold_id": "h_old", "item_type": "flight", "status": "expired", "payment_required_by": "2026-12-01T13:00:00+00:00",
+              "held_total": {"amount": "99.00", "currency": "USD"}}
+    doc["working_memory"]["holds"] = [lapsed, hotel]
+    flight = {"hold_id": "h_new", "item_type": "flight", "status": "held", "payment_required_by": "2026-12-02T14:00:00+00:00",
+              "held_total": {"amount": "100.00", "currency": "USD"}}
+    out = apply(doc, "reservation_hold_create", {"bundle_id": "B1"}, ok({"bundle_id": "B1", "holds": [flight], "earliest_deadline": flight["payment_required_by"]}))
+    wm = out["trip_intent"]["working_memory"]
+    assert [h["hold_id"] for h in wm["holds"]] == ["h_hotel", "h_new"]
+    assert wm["approval"]["amount"] == "300.00" and wm["approval"]["expires_at"] == "2026-12-02T14:00:00+00:00"
+
+
 @pytest.mark.parametrize(("code", "effect"), [
     ("hold_expired", lambda wm, doc: {h["status"] for h in wm["holds"]} == {"expired"}),
     ("price_changed", lambda wm, doc: wm["approval"]["status"] == "needs_new_approval" and wm["approval"]["new_total"] == "999.00"),

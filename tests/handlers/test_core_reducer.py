@@ -7,7 +7,7 @@ import pytest
 
 from handlers.common.clock import parse_now
 from handlers.common.intent import new_trip_intent
-from handlers.reducer import Reducer, hold_args, missing_slots, ranking_key, stays_of, tool_call
+from handlers.reducer import Reducer, hold_args, missing_slots, money, ranking_key, route_label, stays_of, tool_call
 from handlers.tools import args_hash
 
 NOW = "2026-12-01T14:00:00+00:00"
@@ -80,9 +80,11 @@ def selected(doc, ok=True):
 
 def held(doc, deadline="2026-12-02T14:00:00+00:00"):
     doc = selected(doc)
+    items = [("flight", "offer_id", "o_seg_1"), ("flight", "offer_id", "o_seg_2"), ("hotel", "rate_id", "r1")]  # B1's
     doc["working_memory"]["holds"] = [
-        {"hold_id": f"h{i}", "status": "held", "payment_required_by": deadline, "held_total": {"amount": "300.00", "currency": "USD"}}
-        for i in (1, 2, 3)
+        {"hold_id": f"h{i}", "item_type": kind, key: ref, "status": "held", "payment_required_by": deadline,
+         "held_total": {"amount": "300.00", "currency": "USD"}}
+        for i, (kind, key, ref) in enumerate(items, start=1)
     ]
     return doc
 
@@ -132,8 +134,19 @@ def test_quotes_then_ranker_then_present_in_the_same_turn(trip):
     doc = presented(trip)
     out = reduce(doc, "TOOL_RESULT", tool_name="trip_option_ranker", output={})
     assert out["tool_calls"] == []
-    assert [m["widget"]["type"] for m in out["ui_messages"]] == ["bundles", "trip_summary"]
-    assert out["ui_messages"][1]["widget"]["travelers"]["adults"] == 3
+    summary, bundles = out["ui_messages"]
+    assert [summary["widget"]["type"], bundles["widget"]["type"]] == ["trip_summary", "bundles"], "the understood trip comes first"
+    assert summary["widget"]["travelers"]["adults"] == 3
+    assert summary["text"] == "Here's what I understood — 2 options below."
+    assert bundles["text"] == "Here are 2 options for JFK ⇄ SFO, cheapest $900.00 USD."
+
+
+def test_amounts_and_routes_read_as_a_traveller_reads_them(trip):
+    assert money("1234.56", "USD") == "$1,234.56 USD" and money("99", "CAD") == "99.00 CAD"
+    assert route_label(trip) == "JFK ⇄ SFO"
+    trip["itinerary"]["segments"].append(seg(3, "JFK", "BOS", "2027-03-20"))
+    trip["itinerary"]["segments"][1]["destination"] = place("LAX")
+    assert route_label(trip) == "JFK → SFO → LAX → BOS"
 
 
 def test_empty_results_get_a_clear_message_and_no_ranker(trip):
@@ -224,6 +237,69 @@ def test_purchase_needs_live_holds(trip):
     out = reduce(expired, "USER_APPROVED_PURCHASE", approval_token="tdk_apv_zzzzzzzzzz", payment_method_id="pm")
     assert out["tool_calls"] == [] and "expired" in texts(out) and "'hold'" in texts(out)
     assert {h["status"] for h in out["trip_intent"]["working_memory"]["holds"]} == {"expired"}
+
+
+def partly_lapsed(trip):
+    """B1 held; both flight holds passed their deadline, the hotel hold is still live."""
+    doc = held(trip, deadline="2026-12-03T14:00:00+00:00")
+    for hold in doc["working_memory"]["holds"][:2]:
+        hold["payment_required_by"] = "2026-12-01T13:00:00+00:00"
+    doc["working_memory"]["approval"] = {"approval_id": "apr_1", "status": "granted", "amount": "900.00", "currency": "USD"}
+    doc["status"].update(phase="approved")
+    return doc
+
+
+def test_hold_after_partial_expiry_holds_again_what_lapsed_and_keeps_the_rest(trip):
+    out = reduce(partly_lapsed(trip), "USER_REQUEST_HOLD")
+    [call] = out["tool_calls"]
+    assert call["name"] == "reservation_hold_create"
+    assert [i.get("offer_id") or i.get("rate_id") for i in call["arguments"]["items"]] == ["o_seg_1", "o_seg_2"]
+    wm = out["trip_intent"]["working_memory"]
+    assert [h["status"] for h in wm["holds"]] == ["expired", "expired", "held"]
+    assert wm["approval"]["status"] == "void", "the approval covered the old set of holds"
+    assert "already on hold" not in texts(out) and "keeping" in texts(out) and "approval for the old holds" in texts(out)
+
+
+def test_hold_with_everything_live_is_already_on_hold(trip):
+    out = reduce(held(trip), "USER_REQUEST_HOLD")
+    assert out["tool_calls"] == [] and "already on hold, until Wed Dec 2, 9:00 AM EST" in texts(out)
+
+
+def test_a_lapsed_offer_is_searched_again_instead_of_held(trip):
+    doc = partly_lapsed(trip)
+    doc["working_memory"]["ranked_bundles"][0]["flights"][0]["summary"] = {"expires_at": "2026-12-01T13:30:00+00:00"}
+    out = reduce(doc, "USER_REQUEST_HOLD")
+    assert names(out)[0] == "reservation_hold_release" and out["tool_calls"][0]["arguments"]["hold_ids"] == ["h3"]
+    assert "reservation_hold_create" not in names(out) and "flight_quote_search" in names(out)
+    assert out["trip_intent"]["working_memory"]["ranked_bundles"] == [] and "searching again" in texts(out)
+
+
+def test_purchase_with_only_part_of_the_bundle_held_buys_nothing(trip):
+    out = reduce(partly_lapsed(trip), "USER_APPROVED_PURCHASE", approval_token="tdk_apv_zzzzzzzzzz", payment_method_id="pm")
+    assert out["tool_calls"] == [] and out["ui_messages"][0]["widget"]["code"] == "hold_incomplete"
+    assert out["trip_intent"]["working_memory"]["approval"]["status"] == "void"
+
+
+@pytest.mark.parametrize(("status", "said"), [("released", "support released it (Duplicate booking)"), ("expired", "deadline passed")])
+def test_holds_changed_by_the_host_are_written_down_and_told(trip, status, said):
+    doc = held(trip)
+    doc["working_memory"]["approval"] = {"approval_id": "apr_1", "status": "granted"}
+    doc["status"].update(phase="approved")
+    out = reduce(doc, "HOLDS_CHANGED", hold_ids=["h3"], status=status, reason="Duplicate booking")
+    wm = out["trip_intent"]["working_memory"]
+    assert [h["status"] for h in wm["holds"]] == ["held", "held", status] and out["tool_calls"] == []
+    assert wm["approval"]["status"] == "void" and out["trip_intent"]["status"]["phase"] == "selected"
+    assert said in texts(out) and "Say 'hold' to hold B1 again" in texts(out)
+    again = reduce(out["trip_intent"], "HOLDS_CHANGED", hold_ids=["h3"], status=status, reason="Duplicate booking")
+    assert again["ui_messages"] == [] and again["trip_intent"] == out["trip_intent"], "a repeated event changes nothing"
+
+
+def test_holds_changed_never_touches_purchased_holds(trip):
+    doc = held(trip)
+    for hold in doc["working_memory"]["holds"]:
+        hold["status"] = "purchased"
+    out = reduce(doc, "HOLDS_CHANGED", hold_ids=["h1"], status="released", reason="x")
+    assert out["trip_intent"] == doc and out["ui_messages"] == []
 
 
 def test_the_token_goes_only_into_the_tool_arguments(trip):

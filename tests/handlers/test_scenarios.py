@@ -2,8 +2,12 @@
 frozen clock: today = 2026-12-01 in America/New_York). Behaviour, not prices."""
 from __future__ import annotations
 
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
 import pytest
 
+from handlers.common.clock import parse_now
 from handlers.common.defaults import DEFAULT_POLICY
 from handlers.testing import Harness
 
@@ -60,6 +64,11 @@ def test_1_one_message_to_bundles():
         assert bundle["total"] and bundle["currency"] and len(bundle["flights"]) == 2 and len(bundle["hotels"]) == 1
     [summary] = h.widgets("trip_summary")
     assert summary["travelers"]["adults"] == 4 and summary["assumptions"]
+    shown = [m for m in turn["ui_messages"] if m["kind"] != "progress"]
+    assert [m["widget"]["type"] for m in shown] == ["trip_summary", "bundles"], "the understood trip comes before the options"
+    n = len(bundles["bundles"])
+    assert shown[0]["text"] == f"Here's what I understood — {n} options below."
+    assert shown[1]["text"].startswith(f"Here are {n} options for EWR ⇄ DEN, cheapest $") and shown[1]["text"].endswith(" USD.")
     assert trip["working_memory"]["holds"] == [] and trip["working_memory"]["bookings"] == []
     assert trip["status"]["phase"] == "presenting" and turn["stopped_reason"] is None
 
@@ -272,6 +281,61 @@ def test_13_expired_hold(held):
     assert h.intent()["working_memory"]["bookings"] == []
     trip_id, hold_ids = h.trip_id, [x["hold_id"] for x in h.intent()["working_memory"]["holds"]]
     assert not h.approvals.verify(trip_id=trip_id, token=token, hold_ids=hold_ids, now=h.clock())["ok"]
+
+
+def test_13_hold_again_after_the_flight_holds_lapsed_and_the_hotel_hold_did_not(held):
+    """Flight holds end a day before the hotel's; by then the offers have lapsed too, so "hold"
+    searches again instead of answering "already on hold", and the old approval buys nothing."""
+    h, _ = held
+    token = h.grant()
+    flights = [x for x in h.intent()["working_memory"]["holds"] if x["item_type"] == "flight"]
+    [hotel] = [x["hold_id"] for x in h.intent()["working_memory"]["holds"] if x["item_type"] == "hotel"]
+    h.clock.set(parse_now(flights[0]["payment_required_by"]) + timedelta(minutes=1))
+    turn = h.hold()
+    assert "already on hold" not in texts(turn) and "searching again" in texts(turn)
+    assert h.tools_run()[0] == "reservation_hold_release" and h.tools_run()[-1] == "trip_option_ranker" and h.widgets("bundles")
+    assert h.deps.supplier.get_hold(hotel, now=h.clock())["status"] == "released", "a hold of a bundle no longer shown is let go"
+    assert {x["status"] for x in h.intent()["working_memory"]["holds"] if x["item_type"] == "flight"} == {"expired"}
+    assert h.purchase(token)["tool_calls"] == [] and h.intent()["working_memory"]["bookings"] == []
+    bundle_id = select_holdable(h)
+    assert h.hold()["tool_calls"][0]["arguments"]["bundle_id"] == bundle_id
+    assert [x["status"] for x in h.intent()["working_memory"]["holds"]] == ["held"] * 3, "the old hotel hold was released"
+    assert len(h.widgets("booking", turn=h.purchase(h.grant()))[0]["booking"]["record_locators"]) == 3
+
+
+def test_staff_released_flights_are_held_again_and_the_hotel_hold_kept(held):
+    h, bundle_id = held
+    old_token = h.grant()
+    holds = h.intent()["working_memory"]["holds"]
+    flights = [x["hold_id"] for x in holds if x["item_type"] == "flight"]
+    [hotel] = [x["hold_id"] for x in holds if x["item_type"] == "hotel"]
+    for hold_id in flights:
+        h.deps.supplier.hold_release(hold_id, now=h.clock())
+    told = h.send("HOLDS_CHANGED", hold_ids=flights, status="released", reason="Duplicate booking")
+    assert told["tool_calls"] == [] and "Duplicate booking" in texts(told) and f"hold {bundle_id} again" in texts(told)
+    assert h.intent()["status"]["phase"] == "selected" and h.intent()["working_memory"]["approval"]["status"] == "void"
+    turn = h.hold()
+    [call] = turn["tool_calls"]
+    assert [i["item_type"] for i in call["arguments"]["items"]] == ["flight", "flight"], "only what is missing is held again"
+    live = [x for x in h.intent()["working_memory"]["holds"] if x["status"] == "held"]
+    assert hotel in {x["hold_id"] for x in live} and len(live) == 3 and not set(flights) & {x["hold_id"] for x in live}
+    assert "keeping it" in texts(turn)
+    refused = h.purchase(old_token)
+    assert h.widgets("error", turn=refused)[0]["code"] == "approval_invalid", "the old approval covered other holds"
+    bought = h.purchase(h.grant())
+    assert len(h.widgets("booking", turn=bought)[0]["booking"]["record_locators"]) == 3
+
+
+@pytest.mark.parametrize(("tz", "zone"), [("America/New_York", "EST"), ("Europe/Paris", "CET")])
+def test_deadlines_in_chat_are_in_the_trip_timezone(tz, zone):
+    h = Harness(tz=tz)
+    h.say(ROUND_TRIP)
+    select_holdable(h)
+    turn = h.hold()
+    [held_text] = [m["text"] for m in turn["ui_messages"] if m["kind"] == "message"]
+    assert "+00:00" not in held_text and held_text.count(zone) == 4, held_text
+    deadline = parse_now(h.widgets("holds")[0]["earliest_deadline"]).astimezone(ZoneInfo(tz))
+    assert f"before {deadline:%a %b} {deadline.day}, {deadline.hour % 12 or 12}:{deadline:%M %p} {zone}" in held_text
 
 
 def test_14_price_moved_above_the_approval(held):

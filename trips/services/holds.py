@@ -5,6 +5,10 @@ them in the TripIntent); after every turn ``holds_sync`` copies what changed int
 admin can filter and the purchase path can check, and opens the approval request the new
 holds need. Deadlines are judged on every read (``Hold.is_live``); ``holds_expire_due`` only
 writes down what the clock already decided.
+
+The other direction: a hold that changes outside a turn (staff release it, its deadline
+passes) queues a ``HOLDS_CHANGED`` turn, so the core writes it into the TripIntent, voids the
+approval bound to it and tells the traveller what to do next.
 """
 
 from __future__ import annotations
@@ -70,37 +74,50 @@ def hold_release(*, hold: Hold, actor, reason: str, supplier: Any, now: datetime
         supplier.hold_release(hold.hold_id, now=now)
     except SupplierError as exc:
         raise ValidationError(f"The supplier could not release {hold.hold_id}: {exc.message}") from exc
+    from trips.tasks.turns import run_turn  # tasks import services: import here to avoid the cycle
+
     with transaction.atomic(durable=True):
         hold = Hold.objects.select_for_update().get(pk=hold.pk)
         if hold.status == Hold.Status.HELD:
             _hold_status_set(hold, status=Hold.Status.RELEASED, actor=f"staff:{actor.pk}", reason=reason, user=actor)
-            chat_message_add(
-                trip_id=hold.trip_id,
-                role=ChatMessage.Role.ASSISTANT,
-                kind=ChatMessage.Kind.STATUS,
-                text=f"Support released your hold on the {hold.item_type}: {reason.strip()}",
-                widget={"type": "holds", "holds": [hold_as_widget(hold)], "earliest_deadline": None},
+            message = _holds_changed_message(
+                hold, text=f"Support released your hold on the {hold.item_type}: {reason.strip()}", reason=reason.strip()
             )
+            run_turn.delay_on_commit(hold.trip_id, message.pk)
     return hold
 
 
 def holds_expire_due(*, now: datetime) -> int:
-    """Write down holds whose deadline passed (every read already treats them as gone)."""
+    """Write down holds whose deadline passed (every read already treats them as gone).
+
+    Each expiry queues a ``HOLDS_CHANGED`` turn; ``holds_changed_dispatch`` runs them.
+    """
     expired = 0
     for hold in Hold.objects.filter(status=Hold.Status.HELD, payment_required_by__lte=now):
         with transaction.atomic(durable=True):
             hold = Hold.objects.select_for_update().get(pk=hold.pk)
             if hold.status == Hold.Status.HELD:
                 _hold_status_set(hold, status=Hold.Status.EXPIRED, actor="system", reason="Passed its deadline.")
-                chat_message_add(
-                    trip_id=hold.trip_id,
-                    role=ChatMessage.Role.ASSISTANT,
-                    kind=ChatMessage.Kind.STATUS,
-                    text=f'Your hold on the {hold.item_type} has expired. Say "hold" to hold again.',
-                    widget={"type": "holds", "holds": [hold_as_widget(hold)], "earliest_deadline": None},
+                _holds_changed_message(
+                    hold, text=f"Your hold on the {hold.item_type} has expired.", reason="Passed its deadline."
                 )
                 expired += 1
     return expired
+
+
+def holds_changed_dispatch() -> int:
+    """Run the queued ``HOLDS_CHANGED`` turns: one task per trip, which runs all its queued turns.
+
+    The deadline task calls this last, so approvals expire by their own deadline first (and are
+    recorded as expired, not superseded by the turn's sync). Returns how many trips were sent.
+    """
+    from trips.tasks.turns import run_turn  # tasks import services: import here to avoid the cycle
+
+    queued = ChatMessage.objects.filter(turn_status=ChatMessage.TurnStatus.QUEUED, event__type="HOLDS_CHANGED")
+    latest = dict(queued.order_by("seq").values_list("trip_id", "pk"))
+    for trip_id, message_id in latest.items():
+        run_turn.delay_on_commit(trip_id, message_id)
+    return len(latest)
 
 
 def holds_warn_due(*, now: datetime, ahead: timedelta) -> int:
@@ -183,6 +200,22 @@ def _hold_create(*, trip: Trip, data: dict) -> Hold:
         },
     )
     return hold
+
+
+def _holds_changed_message(hold: Hold, *, text: str, reason: str) -> ChatMessage:
+    """The system line that tells the trip (and the core, through its queued turn) a hold changed.
+
+    The event is stored on the message like any queued turn's, so a replay sees the same change.
+    """
+    return chat_message_add(
+        trip_id=hold.trip_id,
+        role=ChatMessage.Role.SYSTEM,
+        kind=ChatMessage.Kind.ACTION,
+        text=text,
+        widget={"type": "holds", "holds": [hold_as_widget(hold)], "earliest_deadline": None},
+        event={"type": "HOLDS_CHANGED", "data": {"hold_ids": [hold.hold_id], "status": hold.status, "reason": reason}},
+        turn_status=ChatMessage.TurnStatus.QUEUED,
+    )
 
 
 def _hold_status_set(hold: Hold, *, status: str, actor: str, reason: str, user=None) -> None:

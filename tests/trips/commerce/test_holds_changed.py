@@ -1,0 +1,56 @@
+"""Holds that change outside a turn reach the TripIntent: staff releases and expiries run a
+``HOLDS_CHANGED`` turn through the trip's queue, so the core, the rows and the chat agree."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tests.trips.commerce.flow import press, to_held
+from trips.hosting.runner import tool_deps
+from trips.models import ApprovalRequest, ChatMessage, Hold, Trip
+from trips.services.holds import hold_release, holds_expire_due
+from trips.tasks.deadlines import hold_deadlines_notify
+
+pytestmark = pytest.mark.django_db(transaction=True)  # the core runs tools in worker threads
+
+
+def core_holds(trip):
+    return {h["hold_id"]: h for h in Trip.objects.get(pk=trip.pk).intent["working_memory"]["holds"]}
+
+
+def test_a_staff_release_updates_the_trip_intent_and_tells_the_traveller(trip, traveller, support, frozen):
+    approval = to_held(trip, traveller)
+    hold = Hold.objects.get(trip=trip, item_type="hotel")
+    supplier = tool_deps(clock=timezone.now).supplier
+    hold_release(hold=hold, actor=support, reason="Duplicate booking", supplier=supplier, now=frozen())
+
+    intent = Trip.objects.get(pk=trip.pk).intent
+    assert core_holds(trip)[hold.hold_id]["status"] == "released"
+    assert intent["working_memory"]["approval"]["status"] == "void" and intent["status"]["phase"] == "selected"
+    system, reply = ChatMessage.objects.filter(trip=trip).order_by("-seq")[:2][::-1]
+    assert system.role == "system" and system.event["type"] == "HOLDS_CHANGED" and system.turn_status == "done"
+    assert reply.role == "assistant" and "Duplicate booking" in reply.text and "Say 'hold' to hold B1 again" in reply.text
+    approval.refresh_from_db()
+    assert approval.status == ApprovalRequest.Status.SUPERSEDED, "the request covered a hold that is gone"
+
+    press(trip, traveller, type="hold")  # the hotel is held again; the flights, still live, are kept
+    rows = Hold.objects.filter(trip=trip, status=Hold.Status.HELD)
+    assert rows.count() == 3 and hold.hold_id not in {h.hold_id for h in rows}
+    fresh = ApprovalRequest.objects.get(trip=trip, kind=ApprovalRequest.Kind.PURCHASE, status="pending")
+    assert sorted(fresh.hold_ids) == sorted(h.hold_id for h in rows)
+
+
+def test_expiry_is_written_into_the_trip_intent_once_per_trip(trip, traveller, frozen):
+    approval = to_held(trip, traveller)
+    frozen.advance(hours=25)  # past the flights' payment deadline, not the hotel's
+    assert hold_deadlines_notify() == {"warned": 0, "holds_expired": 2, "approvals_expired": 1, "trips_told": 1}
+    statuses = {h["item_type"] + ":" + h["status"] for h in core_holds(trip).values()}
+    assert statuses == {"flight:expired", "hotel:held"}
+    assert Trip.objects.get(pk=trip.pk).intent["working_memory"]["approval"]["status"] == "void"
+    told = ChatMessage.objects.filter(trip=trip, role="assistant", text__contains="deadline passed")
+    assert told.count() == 1 and "the 2 flights are no longer on hold" in told.get().text.lower()
+    assert not ChatMessage.objects.filter(trip=trip, turn_status="queued").exists()
+    approval.refresh_from_db()
+    assert approval.status == ApprovalRequest.Status.EXPIRED, "expired by its own deadline, not superseded"
+    assert hold_deadlines_notify()["trips_told"] == 0 and holds_expire_due(now=frozen() + timedelta(minutes=1)) == 0
