@@ -15,6 +15,7 @@ from collections import Counter
 from datetime import datetime
 from typing import Any, Dict, List, Optional, Tuple
 
+from .common import geo
 from .common.clock import local_time_text, local_today, parse_now
 from .common.types import fail, guarded, ok
 from .patcher import EMPTY_SELECTION, working_copy
@@ -41,6 +42,18 @@ PURCHASE_REFUSAL = (
 # -- the trip, read ----------------------------------------------------------------------------
 def _code(place: Any) -> Optional[str]:
     return place.get("code") if isinstance(place, dict) and place.get("code") else None
+
+
+def place_label(place: Any, *, compact: bool = False) -> str:
+    """How a place reads in chat: "Newark (EWR)", or "EWR" when compact; a metro is its name ("San Francisco", not "QSF")."""
+    if not isinstance(place, dict):
+        return str(place or "?")
+    code, name = place.get("code"), place.get("name")
+    if code and name and (geo.place(str(code)) or {}).get("type") == "city":  # a metro code, not an airport
+        return str(name)
+    if compact or not name or name == code:
+        return str(code or name or "?")
+    return f"{name} ({code})"
 
 
 def segments_of(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -275,7 +288,7 @@ def error_message(code: str, text: str, retryable: bool = False) -> Dict[str, An
 
 
 def _route(seg: Dict[str, Any]) -> str:
-    return f"{_code(seg.get('origin'))} → {_code(seg.get('destination'))} on {seg.get('depart_date')}"
+    return f"{place_label(seg.get('origin'))} → {place_label(seg.get('destination'))} on {seg.get('depart_date')}"
 
 
 def describe_trip(widget: Dict[str, Any]) -> str:
@@ -284,7 +297,7 @@ def describe_trip(widget: Dict[str, Any]) -> str:
     people = ", ".join(f"{n} {k if n != 1 else k.rstrip('s').replace('children', 'child')}" for k, n in party.items() if n)
     stays = widget.get("stays") or []
     parts = [people] + [_route(s) for s in widget.get("segments") or []]
-    parts += [f"hotel in {s['location_code']} {s['check_in']} to {s['check_out']}" for s in stays] or ["no hotel"]
+    parts += [f"hotel in {s.get('location_hint') or s['location_code']} {s['check_in']} to {s['check_out']}" for s in stays] or ["no hotel"]
     text = "Your trip: " + "; ".join(p for p in parts if p) + "."
     if widget.get("assumptions"):
         text += " Assumptions: " + "; ".join(widget["assumptions"]) + "."
@@ -301,7 +314,7 @@ def trip_summary(doc: Dict[str, Any], options: int) -> Dict[str, Any]:
 def route_label(doc: Dict[str, Any]) -> str:
     """"EWR ⇄ DEN" for a round trip, "BOS → MIA → ORD" for one way or multi-city."""
     segs = segments_of(doc)
-    codes = [_code(segs[0].get("origin"))] + [_code(s.get("destination")) for s in segs] if segs else []
+    codes = [place_label(segs[0].get("origin"), compact=True)] + [place_label(s.get("destination"), compact=True) for s in segs] if segs else []
     if len(codes) == 3 and codes[0] == codes[2]:
         return f"{codes[0]} ⇄ {codes[1]}"
     return " → ".join(str(c) for c in codes)

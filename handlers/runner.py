@@ -24,7 +24,7 @@ from .common.intent import ensure_working_memory, new_trip_intent
 from .common.redact import redact
 from .common.stores import StaleVersion
 from .common.types import fail, guarded, ok
-from .reducer import Reducer, error_message, message
+from .reducer import Reducer, error_message, message, place_label
 from .router import Router
 from .tools import tool_outcome
 
@@ -41,11 +41,10 @@ STOP_TEXT = {
 def progress_label(call: Dict[str, Any]) -> str:
     """What the traveller reads while a tool runs ("Searching flights EWR → DEN…")."""
     name, args = call["name"], call.get("arguments") or {}
-    code = lambda place: (place or {}).get("code", "?") if isinstance(place, dict) else place  # noqa: E731
     labels: Dict[str, Callable[[], str]] = {
         "trip_requirements_extract": lambda: "Reading your message…",
-        "flight_quote_search": lambda: f"Searching flights {code(args.get('origin'))} → {code(args.get('destination'))} on {args.get('depart_date')}…",
-        "hotel_quote_search": lambda: f"Searching hotels in {args.get('location_code')}, {args.get('check_in')} to {args.get('check_out')}…",
+        "flight_quote_search": lambda: f"Searching flights {place_label(args.get('origin'))} → {place_label(args.get('destination'))} on {args.get('depart_date')}…",
+        "hotel_quote_search": lambda: f"Searching hotels in {args.get('location_hint') or args.get('location_code')}, {args.get('check_in')} to {args.get('check_out')}…",
         "trip_option_ranker": lambda: "Comparing flight and hotel combinations…",
         "policy_and_risk_check": lambda: f"Checking {(args.get('bundle') or {}).get('bundle_id', 'the bundle')} against your policy…",
         "reservation_hold_create": lambda: f"Placing holds on {args.get('bundle_id')}…",

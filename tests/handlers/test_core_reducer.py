@@ -357,3 +357,11 @@ def test_cancel_quote_then_confirm(trip):
 def test_bad_payloads_fail_without_raising():
     assert Reducer().run({})["success"] is False
     assert Reducer().run({"trip_intent": {}, "event": {"type": "USER_MESSAGE"}})["output"]["error"]["code"] == "invalid_payload"
+
+
+def test_chat_names_a_metro_by_its_city_never_by_its_pseudo_code():
+    from handlers.reducer import place_label
+
+    assert place_label({"type": "city", "code": "QSF", "name": "San Francisco"}) == "San Francisco"
+    assert place_label({"type": "airport", "code": "EWR", "name": "Newark"}) == "Newark (EWR)"
+    assert place_label({"type": "airport", "code": "EWR", "name": "Newark"}, compact=True) == "EWR"

@@ -79,7 +79,7 @@ def test_1_progress_is_shown_before_each_tool():
     kinds = [m["kind"] for m in turn["ui_messages"]]
     assert kinds[:5] == ["progress"] * 5
     assert turn["ui_messages"][1]["widget"] == {"type": "progress", "tool": "flight_quote_search",
-                                                "label": "Searching flights EWR → DEN on 2027-01-30…"}
+                                                "label": "Searching flights Newark (EWR) → Denver (DEN) on 2027-01-30…"}
     assert h.chat == turn["ui_messages"], "the chat shows every message once, in order"
 
 

@@ -96,8 +96,8 @@ def test_scenario_13_expired_hold(trip, traveller, approver, card, frozen):
     approval.refresh_from_db()
     assert approval.status == ApprovalRequest.Status.EXPIRED
     purchase_submit(trip=trip, user=traveller, approval_token=token, payment_method_id=str(card.pk))
-    # The expiry turn wrote the lapsed flights into the TripIntent, so only the hotel is still held.
-    assert refusals(trip)[-1]["reason"] == "holds_mismatch" and not Booking.objects.exists()
+    # The flights lapsed and only the hotel is still held, yet the traveller hears the truth: it expired.
+    assert refusals(trip)[-1]["reason"] == "approval_expired" and not Booking.objects.exists()
 
 
 def test_deadline_warning_reaches_traveller_and_staff_once(trip, traveller, frozen):

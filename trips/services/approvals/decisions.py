@@ -15,6 +15,7 @@ from typing import Optional
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
+from handlers.common.clock import local_time_text
 from trips.models import ApprovalRequest, ChatMessage, Membership, Trip
 from trips.services import tokens
 from trips.services.audit import audit_record
@@ -181,6 +182,11 @@ def _holds_alive_or_expire(approval: ApprovalRequest, *, now: datetime) -> None:
         )
 
 
+def _local(when, trip) -> str:
+    """A deadline as the traveller reads it: in the trip's timezone."""
+    return local_time_text(when.isoformat(), (trip.intent or {}).get("request", {}).get("timezone") or "UTC")
+
+
 def _announce_grant(approval: ApprovalRequest, *, token: str) -> None:
     """Tell the traveller in chat (no token), and hand the token to their open page once.
 
@@ -190,7 +196,7 @@ def _announce_grant(approval: ApprovalRequest, *, token: str) -> None:
     trip = approval.trip
     text = (
         f"Approved — up to {approval.amount_ceiling} {approval.currency}, until "
-        f"{approval.expires_at.isoformat() if approval.expires_at else 'the hold deadline'}. "
+        f"{_local(approval.expires_at, trip) if approval.expires_at else 'the hold deadline'}. "
         "Enter your approval token and choose a payment method to buy."
     )
     chat_message_add(

@@ -110,6 +110,11 @@ def approval_check(*, trip_id: Any, token: Any, hold_ids: Iterable[str], now: da
             "This approval token has already been used and cannot buy anything else.",
             approval,
         )
+    # Expiry first: once it has lapsed, "expired" is the truthful answer whatever the holds are now.
+    if approval.status == status.EXPIRED or (approval.expires_at and now >= approval.expires_at):
+        return _refuse(
+            "approval_expired", "approval_expired", "This approval has expired. Hold again to get a new one.", approval
+        )
     if hold_ids != sorted(approval.hold_ids):
         return _refuse(
             "approval_invalid",
@@ -127,10 +132,6 @@ def approval_check(*, trip_id: Any, token: Any, hold_ids: Iterable[str], now: da
             f"approval_{approval.status}",
             "This approval token was withdrawn or replaced.",
             approval,
-        )
-    if approval.status == status.EXPIRED or (approval.expires_at and now >= approval.expires_at):
-        return _refuse(
-            "approval_expired", "approval_expired", "This approval has expired. Hold again to get a new one.", approval
         )
     if approval.status != status.GRANTED:
         return _refuse("approval_invalid", "approval_pending", "This purchase has not been approved yet.", approval)
