@@ -56,8 +56,12 @@ class LocalShc:
         tools: Optional[List[Dict[str, Any]]] = None,
         trip_id: Optional[str] = None,
         clock: Optional[Callable[[], Any]] = None,
+        around_call: Optional[Callable[[Callable[[], Dict[str, Any]]], Dict[str, Any]]] = None,
     ):
+        """``around_call`` wraps each tool run on its worker thread: a host uses it to give the
+        thread a fresh database connection and close it afterwards (worker threads outlive calls)."""
         self.deps = deps or ToolDeps()
+        self.around_call = around_call
         self.tools = {t["name"]: t for t in (tools if tools is not None else DEFAULT_TOOLS)}
         self.trip_id = trip_id
         self.clock = clock or self.deps.clock
@@ -91,7 +95,8 @@ class LocalShc:
         }
         handler = handler_cls(self.deps)
         context = contextvars.copy_context()
-        future = _EXECUTOR.submit(context.run, handler.run, payload)
+        run = (lambda: self.around_call(lambda: handler.run(payload))) if self.around_call else (lambda: handler.run(payload))
+        future = _EXECUTOR.submit(context.run, run)
         timeout = float(spec.get("timeout_s") or 30)
         try:
             return future.result(timeout=timeout)

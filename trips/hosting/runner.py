@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any, Callable, Dict, Optional
 
 from django.conf import settings
+from django.db import close_old_connections, connections
 from django.utils import timezone
 
 from handlers.common.clock import iso
@@ -66,6 +67,16 @@ def turn_payload(*, trip: Trip, event: Dict[str, Any], now: datetime, actor: str
     }
 
 
+def with_thread_connection(run: Callable[[], Dict[str, Any]]) -> Dict[str, Any]:
+    """Tools run on pooled threads: drop a stale connection before, close the thread's own after,
+    so a database restart never leaves a tool thread holding a dead connection."""
+    close_old_connections()
+    try:
+        return run()
+    finally:
+        connections.close_all()
+
+
 def turn_execute(
     *, trip: Trip, message: ChatMessage, event: Dict[str, Any], clock: Clock = timezone.now
 ) -> Dict[str, Any]:
@@ -74,7 +85,13 @@ def turn_execute(
     payload = turn_payload(trip=trip, event=event, now=now, actor=f"user:{trip.owner_id}")
     turn_start(trip_id=trip.pk, message_id=message.pk, payload=payload)
     tool_store = DjangoToolStore()
-    local = LocalShc(tool_deps(clock=clock), tools=tool_store.get_tools(), trip_id=str(trip.pk), clock=clock)
+    local = LocalShc(
+        tool_deps(clock=clock),
+        tools=tool_store.get_tools(),
+        trip_id=str(trip.pk),
+        clock=clock,
+        around_call=with_thread_connection,
+    )
     with bind_host(agu=DjangoAGU(), shc=DjangoSHC(inner=local, trip_id=trip.pk, message_id=message.pk)):
         result = build_runner(clock=clock).run(payload)
     output = result.get("output") or {}
