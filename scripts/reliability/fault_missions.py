@@ -7,6 +7,7 @@ a smaller batch of the same); this prints the figures. Exit status 1 when any in
 a crash, an unexplained failure, an orphan hold, a double charge or booking, money that moved
 for nothing.
 """
+
 from __future__ import annotations
 
 import argparse

@@ -1,4 +1,5 @@
 """The reliability suite's figures (frames fuzzed, API calls, 5xx seen…), printed after the run."""
+
 from __future__ import annotations
 
 from collections import Counter

@@ -5,6 +5,7 @@ unknown type, or a known type whose fields are wrong, missing, oversized, mistyp
 control characters and odd unicode, or well-formed (a real message, a resume, a purchase with a
 token nobody granted). Seeded, so a failure replays exactly; cheap, so 10,000 take moments.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,24 @@ import random
 import string
 from typing import Any, Iterator, Optional, Tuple
 
-ODD_TEXT = ["", " ", "\x00", "\x1b[2J", "\u202e", "\ufeff", "🙂" * 50, "来週東京", "<script>alert(1)</script>",
-            "'; DROP TABLE trips; --", "{{7*7}}", "${jndi:ldap://x}", "\\u0000", "\ud7ff", "a" * 5000, "NaN"]
+ODD_TEXT = [
+    "",
+    " ",
+    "\x00",
+    "\x1b[2J",
+    "\u202e",
+    "\ufeff",
+    "🙂" * 50,
+    "来週東京",
+    "<script>alert(1)</script>",
+    "'; DROP TABLE trips; --",
+    "{{7*7}}",
+    "${jndi:ldap://x}",
+    "\\u0000",
+    "\ud7ff",
+    "a" * 5000,
+    "NaN",
+]
 ACTIONS = ["select", "hold", "retry", "purchase", "cancel_booking", "buy", "", None, 7, "SELECT"]
 TYPES = ["message", "action", "resume", "ping", "pong", "MESSAGE", "", None, 1, [], {}, "ack", "status"]
 
@@ -51,8 +68,9 @@ def _client_id(rng: random.Random, n: int) -> Any:
 
 def _action(rng: random.Random) -> Any:
     action: dict = {"type": rng.choice(ACTIONS)}
-    for name in rng.sample(["bundle_id", "approval_token", "payment_method_id", "booking_id", "quote_id", "x"],
-                           rng.randrange(4)):
+    for name in rng.sample(
+        ["bundle_id", "approval_token", "payment_method_id", "booking_id", "quote_id", "x"], rng.randrange(4)
+    ):
         action[name] = rng.choice([_junk(rng), "B1", "tdk_apv_" + "A" * 43, "1", "x" * 600])
     return action if rng.random() < 0.9 else _junk(rng)
 

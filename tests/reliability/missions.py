@@ -1,8 +1,9 @@
 """Booking missions under supplier faults, through the headless harness, and what they left behind.
 
 A mission is one traveller's whole path: a scenario message → select a bundle that passes the
-policy check → hold → the approver grants → purchase, saying "try again" after a retryable
-failure and asking for a new approval when the price moved. Every tool call goes through a
+policy check (the next one when an item sold out at hold time) → hold → the approver grants →
+purchase, saying "try again" (or resubmitting the purchase) after a retryable failure. A price
+jump ends the mission: the harness's approver grants only the held total. Every tool call goes through a
 recording SHC so each failure can be matched with what the traveller was told afterwards, and
 the sandbox's own records (holds, orders, the charge ledger) are read back at the end: those, not
 the trip's view of itself, say whether a hold was orphaned or a card charged twice.
@@ -10,6 +11,7 @@ the trip's view of itself, say whether a hold was orphaned or a card charged twi
 ``tests/reliability/test_fault_missions.py`` runs a few dozen; ``scripts/reliability/fault_missions.py``
 runs 200 and prints the figures.
 """
+
 from __future__ import annotations
 
 import random
@@ -50,8 +52,10 @@ MACHINE_TEXT = re.compile(r"Traceback|Exception|Error:|\{'|\{\"|\bNone\b|object 
 
 
 def offers_retry(turn: Dict[str, Any]) -> bool:
-    return any((m.get("widget") or {}).get("type") == "error" and m["widget"].get("retryable")
-               for m in turn.get("ui_messages") or [])
+    return any(
+        (m.get("widget") or {}).get("type") == "error" and m["widget"].get("retryable")
+        for m in turn.get("ui_messages") or []
+    )
 
 
 class KeyedStore(InMemoryKeyValueStore):
@@ -99,8 +103,9 @@ class RecordingShc:
         success, output = tool_outcome(result)
         if success and output.get("count") == 0:  # an empty search: no failure, still to be explained
             success, output = False, {"error": {"code": "empty", "message": "no results"}}
-        self.calls.append({"tool": tool, "success": success, "error": None if success else output["error"],
-                           "chat_at": len(self.chat)})
+        self.calls.append(
+            {"tool": tool, "success": success, "error": None if success else output["error"], "chat_at": len(self.chat)}
+        )
         return result
 
 
@@ -119,12 +124,12 @@ class Figures:
     double_bookings: List[str] = field(default_factory=list)
     money_mismatches: List[str] = field(default_factory=list)  # ledger net ≠ what the bookings charged
     # Findings about the trip's own view (the supplier is safe, the traveller is misled):
-    left_running: List[str] = field(default_factory=list)  # a trip at rest still says "running"
+    left_running: List[str] = field(default_factory=list)  # turns after which the trip still says "running"
     stale_holds: List[str] = field(default_factory=list)  # the trip shows a hold the supplier ended
     holds_lost_on_retry: List[str] = field(default_factory=list)  # "hold_expired" on a frozen clock
     crashes: List[str] = field(default_factory=list)
 
-    def add(self, other: "Figures") -> None:
+    def add(self, other: Figures) -> None:
         for name, value in vars(other).items():
             setattr(self, name, getattr(self, name) + value)
 
@@ -135,7 +140,7 @@ def fault_plan(rng: random.Random, *, low: float = 0.10, high: float = 0.50) -> 
     for tool, kinds in FAULTABLE.items():
         total = rng.uniform(low, high)
         weights = [rng.random() + 0.1 for _ in kinds]
-        plan[tool] = {kind: round(total * w / sum(weights), 3) for kind, w in zip(kinds, weights)}
+        plan[tool] = {kind: round(total * w / sum(weights), 3) for kind, w in zip(kinds, weights, strict=True)}
     return plan
 
 
@@ -148,6 +153,19 @@ class Mission:
         self.shc = RecordingShc(self.h.shc, self.h.agu.messages)
         self.h.shc = self.shc
         self.text = text
+        self.left_running: List[str] = []
+        self._send, self.h.send = self.h.send, self._send_and_check
+
+    def _send_and_check(self, event_type: str, **data: Any) -> Dict[str, Any]:
+        """Every turn, then a look at the trip at rest: a finished turn never leaves it "running"."""
+        turn = self._send(event_type, **data)
+        status = self.h.intent().get("status") or {}
+        if status.get("state") == "running":
+            said = [m["text"] for m in turn["ui_messages"] if m.get("kind") != "progress"]
+            self.left_running.append(
+                f"{self.h.trip_id}: after {event_type}, {status.get('phase')}/running; said {said}"
+            )
+        return turn
 
     # -- the traveller ------------------------------------------------------------------------------
     def wm(self) -> Dict[str, Any]:
@@ -194,35 +212,48 @@ class Mission:
             if call["success"]:
                 continue
             fig.failures[call["error"].get("code", "?")] += 1
-            said = next((m for m in chat[call["chat_at"]:] if m.get("kind") != "progress"), None)
+            said = next((m for m in chat[call["chat_at"] :] if m.get("kind") != "progress"), None)
             if not said or not said.get("text") or MACHINE_TEXT.search(said["text"]):
                 fig.unexplained.append(f"{self.h.trip_id} call {n} {call['tool']} {call['error']} → {said}")
-        fig.left_running, fig.stale_holds = self._trip_view()  # before _holds moves the clock on
+        fig.left_running, fig.stale_holds = (
+            list(self.left_running),
+            self._stale_holds(),
+        )  # before _holds moves the clock
         fig.holds, fig.orphan_holds = self._holds()
         fig.charges, fig.double_charges = self._charges()
         bookings = self.wm().get("bookings") or []
         if len(bookings) > 1:
             fig.double_bookings.append(f"{self.h.trip_id}: {[b['booking_id'] for b in bookings]}")
         fig.money_mismatches = self._money(bookings)
-        fig.holds_lost_on_retry = [f"{self.h.trip_id}: {c['error']['message']}" for c in self.shc.calls
-                                   if not c["success"] and c["error"].get("code") == "hold_expired"]
+        fig.holds_lost_on_retry = [
+            f"{self.h.trip_id}: {c['error']['message']}"
+            for c in self.shc.calls
+            if not c["success"] and c["error"].get("code") == "hold_expired"
+        ]
         return fig
 
     def _money(self, bookings: List[Dict[str, Any]]) -> List[str]:
         """Money moved only for what was booked: the ledger nets to the booked orders' charges."""
         supplier = self.h.deps.supplier
         net = sum((money(e["amount"]) for e in supplier.charges()), Decimal(0))
-        booked = sum((money(supplier.get_order(o["order_id"])["charged"]["amount"])
-                      for b in bookings for o in b.get("orders") or []), Decimal(0))
+        booked = sum(
+            (
+                money(supplier.get_order(o["order_id"])["charged"]["amount"])
+                for b in bookings
+                for o in b.get("orders") or []
+            ),
+            Decimal(0),
+        )
         return [] if net == booked else [f"{self.h.trip_id}: ledger nets {net}, bookings charged {booked}"]
 
-    def _trip_view(self):
-        supplier, status = self.h.deps.supplier, self.h.intent().get("status") or {}
-        running = [f"{self.h.trip_id}: at rest in {status.get('phase')}/running"] if status.get("state") == "running" else []
-        stale = [f"{self.h.trip_id}: {x['hold_id']} shown held, supplier says {supplier.get_hold(x['hold_id'])['status']}"
-                 for x in self.wm().get("holds") or []
-                 if x.get("status") == "held" and supplier.get_hold(x["hold_id"])["status"] != "held"]
-        return running, stale
+    def _stale_holds(self) -> List[str]:
+        """Holds the trip still shows as held although the supplier ended them."""
+        supplier = self.h.deps.supplier
+        return [
+            f"{self.h.trip_id}: {x['hold_id']} shown held, supplier says {supplier.get_hold(x['hold_id'])['status']}"
+            for x in self.wm().get("holds") or []
+            if x.get("status") == "held" and supplier.get_hold(x["hold_id"])["status"] != "held"
+        ]
 
     def _holds(self):
         """Every hold the sandbox ever placed, read after the clock passed the last deadline.
@@ -233,12 +264,18 @@ class Mission:
         supplier = self.h.deps.supplier
         known = {x["hold_id"] for x in self.wm().get("holds") or []}
         ids = [k.rsplit(":", 1)[1] for k in self.h.kv.keys("sandbox:hold:")]
-        orphans = [f"{self.h.trip_id}: {i} held but unknown to the trip" for i in ids
-                   if supplier.get_hold(i)["status"] == "held" and i not in known]
+        orphans = [
+            f"{self.h.trip_id}: {i} held but unknown to the trip"
+            for i in ids
+            if supplier.get_hold(i)["status"] == "held" and i not in known
+        ]
         later = self.h.clock() + timedelta(days=400)
         final = Counter(supplier.get_hold(i, now=later)["status"] for i in ids)
-        orphans += [f"{self.h.trip_id}: {n} holds {status} after every deadline" for status, n in final.items()
-                    if status not in ENDED]
+        orphans += [
+            f"{self.h.trip_id}: {n} holds {status} after every deadline"
+            for status, n in final.items()
+            if status not in ENDED
+        ]
         return final, orphans
 
     def _charges(self):
@@ -263,6 +300,3 @@ def run_missions(count: int, *, seed: int = 7, low: float = 0.10, high: float = 
             total.crashes.append(f"trip-{number}: {type(exc).__name__}: {exc}")
         total.add(mission.audit())
     return total
-
-
-__all__ = ["Figures", "Mission", "fault_plan", "run_missions"]

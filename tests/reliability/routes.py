@@ -4,6 +4,7 @@ The routes come from the URL resolver and ``trips.routing.websocket_urlpatterns`
 a route added tomorrow shows up here without anyone listing it; ``concrete`` fills each route's
 parameters with the ids of one trip's objects (or of the named model's first row).
 """
+
 from __future__ import annotations
 
 import re

@@ -4,6 +4,7 @@ the traveller in words, no hold is orphaned, nobody is charged twice or for noth
 The same missions, 200 of them with printed figures: ``scripts/reliability/fault_missions.py``.
 The first tests prove the audit itself sees each kind of breakage, so a clean run means something.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -17,9 +18,15 @@ ROUND_TRIP = SCENARIOS[1]
 @pytest.fixture(scope="module")
 def figures():
     fig = run_missions(40, seed=11)
-    FIGURES.update({"missions run": fig.missions, "faults injected": sum(fig.faults_injected.values()),
-                    "tool failures seen": sum(fig.failures.values()), "orphan holds": len(fig.orphan_holds),
-                    "double charges": len(fig.double_charges)})
+    FIGURES.update(
+        {
+            "missions run": fig.missions,
+            "faults injected": sum(fig.faults_injected.values()),
+            "tool failures seen": sum(fig.failures.values()),
+            "orphan holds": len(fig.orphan_holds),
+            "double charges": len(fig.double_charges),
+        }
+    )
     return fig
 
 
@@ -35,8 +42,13 @@ def test_audit_finds_an_orphan_hold_a_double_charge_and_money_for_nothing():
     mission = booked_mission()
     assert mission.audit().orphan_holds == [] and mission.audit().double_charges == []
     supplier = mission.h.deps.supplier
-    offer = next(o for o in supplier.search_flights(origin="BOS", destination="MIA", depart_date="2027-03-11",
-                                                    passengers={"adults": 1}) if o["hold_policy"]["holdable"])
+    offer = next(
+        o
+        for o in supplier.search_flights(
+            origin="BOS", destination="MIA", depart_date="2027-03-11", passengers={"adults": 1}
+        )
+        if o["hold_policy"]["holdable"]
+    )
     supplier.hold_create(item_type="flight", item_id=offer["offer_id"], idempotency_key="behind-the-trip")
     [charge] = supplier.charges()[:1]
     supplier.state.record_money(charge)  # the same order charged a second time
@@ -76,9 +88,38 @@ def test_nobody_is_charged_twice_or_for_nothing(figures):
     assert figures.charges >= figures.holds["purchased"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "handlers/specialists/booking_confirm_and_purchase.py _unwind voids the items bought before a "
-    "retryable supplier timeout; SandboxSupplier._close_order then marks their holds 'released', so the "
-    "retry the chat offers fails with hold_expired (and the trip still lists the holds as held)"))
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "handlers/specialists/booking_confirm_and_purchase.py _unwind voids the items bought before a "
+        "retryable supplier timeout; SandboxSupplier._close_order then marks their holds 'released', so the "
+        "retry the chat offers fails with hold_expired"
+    ),
+)
 def test_a_retryable_purchase_failure_can_be_retried(figures):
-    assert figures.holds_lost_on_retry == [] and figures.stale_holds == []
+    assert figures.holds_lost_on_retry == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "handlers/applier.py _purchase_failed updates the trip's holds only for hold_expired: after a purchase "
+        "that failed half way (sold out, or a timeout after another item was bought and voided) the trip still "
+        "shows as 'held' holds the supplier has marked failed or released"
+    ),
+)
+def test_after_a_failed_purchase_the_trip_shows_the_holds_the_supplier_has(figures):
+    assert figures.stale_holds == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "handlers/applier.py: each successful search sets quoting/running (_apply_flight_quote_search, "
+        "_apply_hotel_quote_search) after an earlier search of the turn failed, and run() clears last_error "
+        "when the same tool succeeds for another segment; the turn ends 'quoting/running' while the chat "
+        "says 'try again'"
+    ),
+)
+def test_a_turn_with_a_failed_search_does_not_leave_the_trip_running(figures):
+    assert figures.left_running == []

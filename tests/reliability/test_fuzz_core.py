@@ -2,6 +2,7 @@
 strings, malformed payloads. They never raise, always answer in the contract's shape, and no text,
 whatever it says, buys anything.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -15,12 +16,48 @@ from handlers.testing import Harness
 
 from .missions import SCENARIOS
 
-FIELDS = {"origin", "destination", "depart_date", "return_date", "nights", "one_way", "legs", "adults", "children",
-          "infants", "child_ages", "rooms", "cabin", "airlines", "max_stops", "avoid_red_eye", "budget_total",
-          "currency", "refundable", "hotel_needed", "stays", "hotel_min_stars", "hotel_near"}
+FIELDS = {
+    "origin",
+    "destination",
+    "depart_date",
+    "return_date",
+    "nights",
+    "one_way",
+    "legs",
+    "adults",
+    "children",
+    "infants",
+    "child_ages",
+    "rooms",
+    "cabin",
+    "airlines",
+    "max_stops",
+    "avoid_red_eye",
+    "budget_total",
+    "currency",
+    "refundable",
+    "hotel_needed",
+    "stays",
+    "hotel_min_stars",
+    "hotel_near",
+}
 REQUIREMENT_KEYS = {"party", "itinerary", "preferences", "constraints", "status"}  # what a patch may touch
-PURCHASE_WORDS = ["purchase now", "buy it", "approve", "approval_token=", "tdk_apv_", "confirm booking", "pay",
-                  "The approval policy has been amended", "book it", "B1", "hold", "try again", "\x00", "\u202e"]
+PURCHASE_WORDS = [
+    "purchase now",
+    "buy it",
+    "approve",
+    "approval_token=",
+    "tdk_apv_",
+    "confirm booking",
+    "pay",
+    "The approval policy has been amended",
+    "book it",
+    "B1",
+    "hold",
+    "try again",
+    "\x00",
+    "\u202e",
+]
 
 # Text of every kind: any code point (control characters, surrogates excluded by Python), words
 # a purchase might be smuggled in with, and long runs of either.
@@ -37,9 +74,10 @@ json_value = st.recursive(
 )
 URLSAFE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-BUNDLES_ON_SCREEN = {"working_memory": {"ranked_bundles": [{"bundle_id": f"B{i}", "total": f"{900 - i}.00"}
-                                                           for i in range(1, 6)]},
-                     "status": {"pending_question": None}}
+BUNDLES_ON_SCREEN = {
+    "working_memory": {"ranked_bundles": [{"bundle_id": f"B{i}", "total": f"{900 - i}.00"} for i in range(1, 6)]},
+    "status": {"pending_question": None},
+}
 
 
 def extract(args, now="2026-12-01T14:00:00+00:00"):
@@ -47,8 +85,18 @@ def extract(args, now="2026-12-01T14:00:00+00:00"):
 
 
 @FUZZ
-@given(text=any_text, pending=st.none() | st.fixed_dictionaries({"slots": st.lists(st.sampled_from(
-    ["origin", "destination", "depart_date", "adults", "nights"]), max_size=3), "text": st.text(max_size=40)}))
+@given(
+    text=any_text,
+    pending=st.none()
+    | st.fixed_dictionaries(
+        {
+            "slots": st.lists(
+                st.sampled_from(["origin", "destination", "depart_date", "adults", "nights"]), max_size=3
+            ),
+            "text": st.text(max_size=40),
+        }
+    ),
+)
 def test_the_extractor_answers_any_text_in_the_schema(text, pending):
     result = extract({"text": text, "today": "2026-12-01", "timezone": "America/New_York", "pending_question": pending})
     assert result["success"], result["output"]
@@ -90,8 +138,9 @@ def test_a_pasted_approval_token_is_refused_and_never_passed_on(before, secret, 
 def test_the_router_handler_refuses_what_it_does_not_know(event, trip_intent):
     result = Router().run({"event": event, "trip_intent": trip_intent})
     if not result["success"]:
-        assert result["output"]["error"]["code"] and not (isinstance(event, dict) and event.get("type") == "USER_MESSAGE"
-                                                          and isinstance(trip_intent, dict))
+        assert result["output"]["error"]["code"] and not (
+            isinstance(event, dict) and event.get("type") == "USER_MESSAGE" and isinstance(trip_intent, dict)
+        )
         return
     assert isinstance(event, dict) and event["type"] in EVENT_TYPES
     if event["type"] == "USER_MESSAGE":
@@ -112,8 +161,9 @@ def held():
     return h
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(text=any_text)
 def test_no_chat_text_buys_anything(held, text):
     turn = held.say(text)

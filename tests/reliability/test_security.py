@@ -3,6 +3,7 @@ HTTPS-only there, missing secrets stop the server from starting, and every form 
 sign-out, new trip, each admin action, API writes over a session) refuses a request without its
 CSRF token.
 """
+
 from __future__ import annotations
 
 import os
@@ -28,23 +29,37 @@ PRODUCTION = {
 
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**base, **env}, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env={**base, **env}, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_check_deploy_is_clean_with_production_settings():
-    done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT,
-                          env={**{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}, **PRODUCTION},
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env={**{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}, **PRODUCTION},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "System check identified no issues" in done.stdout
 
 
 def test_the_development_settings_would_not_pass():
     """The check is not vacuous: the same command on the base settings reports the HTTPS gaps."""
-    done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT,
-                          env={**{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
-                               "DJANGO_SETTINGS_MODULE": "tripdesk.settings"}, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env={
+            **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
+            "DJANGO_SETTINGS_MODULE": "tripdesk.settings",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode != 0 and "security.W012" in done.stdout + done.stderr
 
 
@@ -110,8 +125,11 @@ def test_sign_out_and_new_trip_need_their_csrf_tokens(traveller):
 @pytest.mark.django_db
 def test_every_admin_action_needs_its_csrf_token(superuser):
     client = csrf_client(superuser)
-    with_actions = [(model, model_admin) for model, model_admin in admin.site._registry.items()
-                    if model_admin.get_actions(_request_for(superuser))]
+    with_actions = [
+        (model, model_admin)
+        for model, model_admin in admin.site._registry.items()
+        if model_admin.get_actions(_request_for(superuser))
+    ]
     assert len(with_actions) >= 3
     for model, model_admin in with_actions:
         url = f"/admin/{model._meta.app_label}/{model._meta.model_name}/"
@@ -120,8 +138,10 @@ def test_every_admin_action_needs_its_csrf_token(superuser):
             assert response.status_code == 403, (url, action, response.status_code)
     support = Group.objects.get(name="Support")
     token = token_of(client, "/admin/auth/group/")
-    response = client.post("/admin/auth/group/", {"action": "delete_selected", "_selected_action": [str(support.pk)],
-                                                  "csrfmiddlewaretoken": token})
+    response = client.post(
+        "/admin/auth/group/",
+        {"action": "delete_selected", "_selected_action": [str(support.pk)], "csrfmiddlewaretoken": token},
+    )
     assert response.status_code == 200, "with the token the same action is accepted (its confirmation page)"
 
 
@@ -131,8 +151,9 @@ def test_api_writes_over_a_session_need_the_csrf_token(traveller, trip):
     body = {"text": "I'm going to San Francisco", "client_id": "csrf1"}
     assert client.post(f"/api/trips/{trip.pk}/messages/", body, content_type="application/json").status_code == 403
     token = token_of(client, "/")
-    accepted = client.post(f"/api/trips/{trip.pk}/messages/", body, content_type="application/json",
-                           HTTP_X_CSRFTOKEN=token)
+    accepted = client.post(
+        f"/api/trips/{trip.pk}/messages/", body, content_type="application/json", HTTP_X_CSRFTOKEN=token
+    )
     assert accepted.status_code == 202
 
 

@@ -1,5 +1,7 @@
 """Real services for the reliability integration tests: PostgreSQL, Redis and Celery workers
-this suite may kill. ``scale_out`` and ``wait_until`` are the integration suite's own."""
+this suite may kill. ``scale_out``, ``celery_worker_process`` (the shared worker) and
+``wait_until`` are the integration suite's own."""
+
 import os
 import signal
 import subprocess
@@ -9,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.integration.conftest import scale_out, wait_until  # noqa: F401 - fixtures and helper shared
+from tests.integration.conftest import celery_worker_process, scale_out, wait_until  # noqa: F401 - shared fixtures
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -23,24 +25,69 @@ def pytest_collection_modifyitems(items):
 def service_env(**extra: str) -> dict:
     """The environment a server or worker needs to use the test database and Redis."""
     db = settings.DATABASES["default"]
-    return {**os.environ, "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-            "REDIS_URL": settings.REDIS_URL, "CELERY_TASK_ALWAYS_EAGER": "false", **extra}
+    return {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "REDIS_URL": settings.REDIS_URL,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        **extra,
+    }
 
 
-def worker_start(*, app: str, log: Path, env: dict, concurrency: int = 2) -> subprocess.Popen:
+@pytest.fixture
+def own_queue(monkeypatch):
+    """Route turns to a queue of their own, so only the worker a test starts on it runs them (the
+    integration suite's shared worker, if started, keeps listening on the default queue)."""
+    from tripdesk.celery import app
+
+    queue = f"reliability-{os.getpid()}"
+    monkeypatch.setitem(app.conf, "task_routes", {"trips.tasks.turns.run_turn": {"queue": queue}})
+    _routes_changed(app)
+    yield queue
+    monkeypatch.undo()
+    _routes_changed(app)
+
+
+def _routes_changed(app) -> None:
+    app.amqp.flush_routes()
+    app.amqp.__dict__.pop("router", None)  # Celery caches the router built from the old routes
+
+
+def worker_start(*, app: str, log: Path, env: dict, concurrency: int = 2, queue: str = "celery") -> subprocess.Popen:
     """A ``celery worker`` in its own process group (so a test can kill it and its pool)."""
-    from tripdesk.celery import app as celery_app
-
     with open(log, "wb") as out:
         worker = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", app, "worker", "--pool", "prefork", "--concurrency",
-             str(concurrency), "--loglevel", "INFO", "--without-gossip", "--without-mingle", "-n", f"rel-{os.getpid()}@%h"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    def answers() -> bool:
-        with celery_app.connection_for_write(env["REDIS_URL"]) as broker:
-            return bool(celery_app.control.ping(timeout=1, connection=broker))
-
-    wait_until(lambda: worker.poll() is not None or answers(), timeout=60, what="the Celery worker")
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                app,
+                "worker",
+                "--pool",
+                "prefork",
+                "--concurrency",
+                str(concurrency),
+                "--queues",
+                queue,
+                "--loglevel",
+                "INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "-n",
+                f"rel-{os.getpid()}@%h",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    wait_until(
+        lambda: worker.poll() is not None or " ready." in log.read_text(errors="replace"),
+        timeout=60,
+        what="the Celery worker",
+    )
     assert worker.poll() is None, log.read_text()[-4000:]
     return worker
 

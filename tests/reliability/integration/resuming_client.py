@@ -3,6 +3,7 @@ drop with ``after_seq`` = the highest seq it holds, resends every frame not yet 
 ``client_id``, so the server saves it once) and records every message frame delivered to it, in
 order, so a lost or doubled message shows.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -31,7 +32,7 @@ class ResumingClient:
     def after_seq(self) -> int:
         return max(self.messages, default=0)
 
-    async def __aenter__(self) -> "ResumingClient":
+    async def __aenter__(self) -> ResumingClient:
         self._task = asyncio.create_task(self._stay_connected())
         return self
 
@@ -48,7 +49,7 @@ class ResumingClient:
             except WebSocketException:
                 pass  # the reconnect resends it
 
-    async def until(self, predicate: Callable[["ResumingClient"], bool], *, timeout: float) -> None:
+    async def until(self, predicate: Callable[[ResumingClient], bool], *, timeout: float) -> None:
         async with asyncio.timeout(timeout):
             while not predicate(self):
                 self._changed.clear()
@@ -57,14 +58,18 @@ class ResumingClient:
     async def _stay_connected(self) -> None:
         while True:
             try:
-                async with connect(f"{self.url}?after_seq={self.after_seq}", origin=self.origin,
-                                   additional_headers={"Cookie": self.cookie}, open_timeout=5) as ws:
+                async with connect(
+                    f"{self.url}?after_seq={self.after_seq}",
+                    origin=self.origin,
+                    additional_headers={"Cookie": self.cookie},
+                    open_timeout=5,
+                ) as ws:
                     self._ws, self.connections = ws, self.connections + 1
                     for frame in list(self.unacked.values()):
                         await ws.send(json.dumps(frame))
                     async for raw in ws:
                         self._receive(json.loads(raw))
-            except (OSError, WebSocketException, asyncio.TimeoutError):
+            except (TimeoutError, OSError, WebSocketException):
                 pass
             self._ws = None
             self._notify()
@@ -79,8 +84,14 @@ class ResumingClient:
         elif frame["type"] == "ack":
             self.unacked.pop(frame["client_id"], None)
         elif frame["type"] == "error" and frame.get("code") == "server_error" and frame.get("client_id"):
-            asyncio.get_running_loop().call_later(1.0, lambda: asyncio.ensure_future(
-                self.send(self.unacked[frame["client_id"]])) if frame["client_id"] in self.unacked else None)
+            asyncio.get_running_loop().call_later(
+                1.0,
+                lambda: (
+                    asyncio.ensure_future(self.send(self.unacked[frame["client_id"]]))
+                    if frame["client_id"] in self.unacked
+                    else None
+                ),
+            )
         self._notify()
 
     def _notify(self) -> None:

@@ -6,12 +6,13 @@ would (``40001`` serialization_failure, ``40P01`` deadlock_detected). It goes th
 Django and the real Celery worker like the real thing. A second test provokes a genuine deadlock
 (a lock-order inversion between two transactions) to show what the services see is that SQLSTATE.
 """
+
 import threading
 
 import pytest
 from django.db import OperationalError, connection, connections, transaction
 
-from tests.integration.conftest import celery_worker_process, wait_until  # noqa: F401 - the shared worker
+from tests.integration.conftest import wait_until
 from trips.models import AuditEvent, ChatMessage, Trip
 from trips.services.turns import turn_submit
 
@@ -46,8 +47,10 @@ def fail_once():
         with connection.cursor() as cursor:
             cursor.execute(FIRE_ONCE)
             cursor.execute(f"CREATE SEQUENCE {name}")
-            cursor.execute(f"CREATE TRIGGER {name} {when} ON {table} FOR EACH ROW WHEN ({condition}) "
-                           f"EXECUTE FUNCTION reliability_fail_once('{name}', '{sqlstate}')")
+            cursor.execute(
+                f"CREATE TRIGGER {name} {when} ON {table} FOR EACH ROW WHEN ({condition}) "
+                f"EXECUTE FUNCTION reliability_fail_once('{name}', '{sqlstate}')"
+            )
         made.append((name, table))
 
     yield arm
@@ -86,18 +89,24 @@ def test_a_conflict_before_the_core_runs_is_retried(celery_worker_process, fail_
     assert_applied_once(trip, message)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "trips/hosting/runner.py turn_execute: the core's save and turn_complete are separate transactions; when "
-    "turn_complete fails transiently, run_turn retries the whole turn and the core runs the message again "
-    "(trip.version 2, the bundles shown twice)"))
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "trips/hosting/runner.py turn_execute: the core's save and turn_complete are separate transactions; when "
+        "turn_complete fails transiently, run_turn retries the whole turn and the core runs the message again "
+        "(trip.version 2, the bundles shown twice)"
+    ),
+)
 @pytest.mark.parametrize("sqlstate", ["40001", "40P01"])
 def test_a_conflict_after_the_core_saved_is_retried_without_running_it_twice(
-        celery_worker_process, fail_once, trip, traveller, sqlstate):
+    celery_worker_process, fail_once, trip, traveller, sqlstate
+):
     fail_once("complete", sqlstate)
     message = turn_submit(trip=trip, user=traveller, text=SCENARIO)
     wait_until(turn_done(message), timeout=90, what="the retried turn")
-    wait_until(lambda: AuditEvent.objects.filter(trip=trip, type="turn.completed").exists(), timeout=30,
-               what="the completion")
+    wait_until(
+        lambda: AuditEvent.objects.filter(trip=trip, type="turn.completed").exists(), timeout=30, what="the completion"
+    )
     assert fired("complete", sqlstate)
     assert_applied_once(trip, message)
 

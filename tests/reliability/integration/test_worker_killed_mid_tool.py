@@ -4,11 +4,11 @@ completes, and its result is applied once (one save, one set of bundles, one ``t
 Needs ``acks_late`` (the message stays unacknowledged while the turn runs) and
 ``reject_on_worker_lost`` (a lost process puts it back instead of acknowledging it as failed).
 """
+
 import os
 import signal
 
 import pytest
-from django.conf import settings
 
 from tests.integration.conftest import wait_until
 from trips.models import AuditEvent, ChatMessage, Trip
@@ -22,7 +22,7 @@ SCENARIO = "2 adults from Boston to Miami, out March 11 back March 16"
 
 
 @pytest.fixture
-def midtool(scale_out, tmp_path):
+def midtool(scale_out, own_queue, tmp_path):
     """A worker whose next flight search blocks; the directory where it says so."""
     from tripdesk.celery import app
 
@@ -30,7 +30,9 @@ def midtool(scale_out, tmp_path):
     marks = tmp_path / "marks"
     marks.mkdir()
     env = service_env(TRIPDESK_MIDTOOL_DIR=str(marks), TRIPDESK_TURN_LEASE_SECONDS="5")
-    worker = worker_start(app="tests.reliability.integration.midtool_worker", log=tmp_path / "worker.log", env=env)
+    worker = worker_start(
+        app="tests.reliability.integration.midtool_worker", log=tmp_path / "worker.log", env=env, queue=own_queue
+    )
     try:
         yield marks
     finally:
@@ -38,18 +40,17 @@ def midtool(scale_out, tmp_path):
         print(f"\nworker log: {tmp_path / 'worker.log'}")
 
 
-@pytest.mark.xfail(
-    not getattr(settings, "CELERY_TASK_REJECT_ON_WORKER_LOST", False), strict=True,
-    reason="tripdesk/settings.py lacks CELERY_TASK_REJECT_ON_WORKER_LOST = True: a killed pool process's "
-           "turn is acknowledged as failed and never redelivered")
 def test_a_turn_killed_mid_tool_completes_once_on_redelivery(midtool, trip, traveller):
     (midtool / "block-once").touch()
     message = turn_submit(trip=trip, user=traveller, text=SCENARIO)
     wait_until(lambda: (midtool / "in-tool").exists(), timeout=60, what="the turn to reach the flight search")
     os.kill(int((midtool / "in-tool").read_text()), signal.SIGKILL)
 
-    wait_until(lambda: ChatMessage.objects.get(pk=message.pk).turn_status == ChatMessage.TurnStatus.DONE,
-               timeout=60, what="the redelivered turn")
+    wait_until(
+        lambda: ChatMessage.objects.get(pk=message.pk).turn_status == ChatMessage.TurnStatus.DONE,
+        timeout=60,
+        what="the redelivered turn",
+    )
     trip.refresh_from_db()
     assert trip.version == 1, "the turn's result was saved once"
     bundles = ChatMessage.objects.filter(trip=trip, widget__type="bundles")
