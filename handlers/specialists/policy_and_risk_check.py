@@ -1,8 +1,11 @@
 """policy_and_risk_check: a bundle against the organisation's travel policy and common travel risks.
 
 Blocking findings stop a hold (the Reducer refuses it); warnings are shown and the traveller
-may go on. Every finding has a stable ``code`` and a message a traveller can read. Policy comes
-from ``org.policy`` (the host's record) over the ``policy`` argument, over ``DEFAULT_POLICY``.
+may go on. Every finding has a stable ``code`` and a message a traveller can read: items are
+named as the chat names them ("EWR → DEN (Alaska Airlines)", the hotel's name), times are shown
+in the organisation's timezone (``org.timezone``, the trip's), and a report never
+repeats a message. Policy comes from ``org.policy`` (the host's record) over the ``policy``
+argument, over ``DEFAULT_POLICY``.
 """
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any, Dict, List, Optional
 
-from handlers.common.clock import iso
+from handlers.common.clock import iso, local_time_text
 from handlers.common.defaults import DEFAULT_POLICY
 from handlers.common.types import ok
 from handlers.supplier.money import amount, money
@@ -24,19 +27,40 @@ SHORT_HOLD_MINUTES = 120
 
 
 class Findings:
-    def __init__(self) -> None:
+    """The report being written; a message already in it is not added again."""
+
+    def __init__(self, timezone: str) -> None:
+        self.timezone = timezone
         self.blocking: List[Dict[str, str]] = []
         self.warnings: List[Dict[str, str]] = []
 
     def block(self, code: str, message: str) -> None:
-        self.blocking.append({"code": code, "message": message})
+        self._add(self.blocking, code, message)
 
     def warn(self, code: str, message: str) -> None:
-        self.warnings.append({"code": code, "message": message})
+        self._add(self.warnings, code, message)
+
+    def when(self, value: Any) -> str:
+        """An instant as the traveller reads it, in the trip's timezone ("Wed Jan 27, 8:00 PM EST")."""
+        return local_time_text(value if isinstance(value, str) else iso(value), self.timezone)
+
+    def _add(self, findings: List[Dict[str, str]], code: str, message: str) -> None:
+        if all(f["message"] != message for f in self.blocking + self.warnings):
+            findings.append({"code": code, "message": message})
 
 
 def _hm(minutes: int) -> str:
     return f"{minutes // 60}h{minutes % 60:02d}m"
+
+
+def item_name(item: Dict[str, Any]) -> str:
+    """How the chat names a bundle item: the hotel, or the leg and its airline."""
+    s = item["summary"]
+    if s.get("hotel_name"):
+        return s["hotel_name"]
+    route = " → ".join(part for part in (s.get("origin"), s.get("destination")) if part)
+    route = route or item.get("segment_id") or "flight"
+    return f"{route} ({s['carrier_name']})" if s.get("carrier_name") else route
 
 
 def allowed_cabin(policy: Dict[str, Any], hours: float) -> Optional[str]:
@@ -47,8 +71,7 @@ def allowed_cabin(policy: Dict[str, Any], hours: float) -> Optional[str]:
 
 
 def _check_flight(f: Dict[str, Any], policy: Dict[str, Any], now: datetime, out: Findings) -> None:
-    s, label = f["summary"], f"{f['summary'].get('origin', '')}→{f['summary'].get('destination', '')}".strip("→")
-    label = label or f.get("segment_id", "flight")
+    s, label = f["summary"], item_name(f)
     cabin = allowed_cabin(policy, s["duration_minutes"] / 60)
     if cabin and CABIN_ORDER.index(s["cabin"]) > CABIN_ORDER.index(cabin):
         out.block("cabin_above_policy", f"{label}: {s['cabin'].replace('_', ' ')} is above the "
@@ -76,19 +99,19 @@ def _check_hotel(h: Dict[str, Any], policy: Dict[str, Any], out: Findings) -> No
         out.block("hotel_over_cap", f"{s['hotel_name']}: {s['nightly_max']} {s['currency']} a night is above the "
                                     f"policy cap of {amount(cap)}.")
     if s.get("refundable_until"):
-        out.warn("hotel_cancellation_deadline", f"{s['hotel_name']}: free cancellation ends {s['refundable_until']}.")
+        out.warn("hotel_cancellation_deadline",
+                 f"{s['hotel_name']}: free cancellation ends {out.when(s['refundable_until'])}.")
 
 
 def _check_items(items: List[Dict[str, Any]], now: datetime, out: Findings) -> None:
     """What every offer and rate share: price expiry, and whether and how long it can be held."""
     for item in items:
-        s = item["summary"]
-        name = s.get("hotel_name") or s.get("carrier_name") or "an item"
+        s, name = item["summary"], item_name(item)
         expires = datetime.fromisoformat(s["expires_at"]) if s.get("expires_at") else None
         if expires and expires <= now:
             out.block("offer_expired", f"The price for {name} has expired; search again.")
         elif expires and expires - now < EXPIRY_WARNING:
-            out.warn("offer_expiring", f"The price for {name} expires at {iso(expires)}; hold soon.")
+            out.warn("offer_expiring", f"The price for {name} expires at {out.when(expires)}; hold soon.")
         if s.get("holdable") is False:
             out.block("not_holdable", f"{name} must be paid at once and cannot be held for approval.")
             continue
@@ -105,8 +128,8 @@ def _check_items(items: List[Dict[str, Any]], now: datetime, out: Findings) -> N
 
 
 def check(*, bundle: Dict[str, Any], policy: Dict[str, Any], constraints: Dict[str, Any],
-          now: datetime) -> Dict[str, Any]:
-    out = Findings()
+          now: datetime, timezone: str = "UTC") -> Dict[str, Any]:
+    out = Findings(timezone)
     flights, hotels = bundle.get("flights") or [], bundle.get("hotels") or []
     total, currency = money(bundle.get("total") or 0), bundle.get("currency") or policy.get("currency")
     for f in flights:
@@ -114,8 +137,7 @@ def check(*, bundle: Dict[str, Any], policy: Dict[str, Any], constraints: Dict[s
     for h in hotels:
         _check_hotel(h, policy, out)
     _check_items(flights + hotels, now, out)
-    refundable_gaps = [i["summary"].get("hotel_name") or i["summary"].get("carrier_name")
-                       for i in flights + hotels if not i["summary"]["refundable"]]
+    refundable_gaps = [item_name(i) for i in flights + hotels if not i["summary"]["refundable"]]
     if policy.get("refundable_required") and refundable_gaps:
         out.block("refundable_required", "Your policy requires refundable bookings; not refundable: "
                                          + ", ".join(refundable_gaps) + ".")
@@ -152,8 +174,10 @@ class PolicyAndRiskCheck(SpecialistTool):
 
     def execute(self, payload: Dict[str, Any], args: Dict[str, Any], now: datetime) -> Dict[str, Any]:
         require(args, "bundle")
-        policy = {**DEFAULT_POLICY, **(args.get("policy") or {}), **((payload.get("org") or {}).get("policy") or {})}
-        return ok(payload, check(bundle=args["bundle"], policy=policy, constraints=args.get("constraints") or {}, now=now))
+        org = payload.get("org") or {}
+        policy = {**DEFAULT_POLICY, **(args.get("policy") or {}), **(org.get("policy") or {})}
+        return ok(payload, check(bundle=args["bundle"], policy=policy, constraints=args.get("constraints") or {},
+                                 now=now, timezone=org.get("timezone") or "UTC"))
 
     @classmethod
     def run_tests(cls) -> None:

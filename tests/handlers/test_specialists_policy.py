@@ -1,5 +1,6 @@
 """policy_and_risk_check: each policy rule and risk, blocking or warning, with codes."""
 import copy
+import re
 
 import pytest
 
@@ -85,3 +86,41 @@ def test_long_flights_allow_a_better_cabin():
 def test_auto_approval_below_a_threshold_drops_the_approval_warning():
     policy = {"rules": {"require_user_approval_to_purchase": False, "auto_approve_below": "2000.00"}}
     assert "approval_required" not in codes(check(policy=policy)["warnings"])
+
+
+ISO_INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+
+
+def messages(out):
+    return [f["message"] for f in out["blocking"] + out["warnings"]]
+
+
+def test_times_read_in_the_trips_timezone_not_as_iso():
+    bundle = with_flight(expires_at="2026-12-01T19:10:00+00:00")
+    out = PolicyAndRiskCheck().run({"args": {"bundle": bundle}, "now": NOW,
+                                    "org": {"policy": {}, "timezone": "America/Denver"}})["output"]
+    by_code = {f["code"]: f["message"] for f in out["warnings"]}
+    assert by_code["hotel_cancellation_deadline"] == "Denver Grand Hotel: free cancellation ends Wed Jan 27, 6:00 PM MST."
+    assert "expires at Tue Dec 1, 12:10 PM MST" in by_code["offer_expiring"]
+    assert not any(ISO_INSTANT.search(m) for m in messages(out))
+
+
+def test_two_legs_with_the_same_airline_are_named_apart_and_nothing_repeats():
+    back = {**FLIGHT, "segment_id": "S2", "offer_id": "off_2",
+            "summary": {**FLIGHT["summary"], "origin": "DEN", "destination": "EWR"}}
+    legs = [{**f, "summary": {**f["summary"], "carrier_name": "Alaska Airlines", "max_hold_minutes": 1440,
+                              "price_guarantee_minutes": 240, "red_eye": True}} for f in (FLIGHT, back)]
+    out = check({**BUNDLE, "flights": legs})
+    guarantees = [f["message"] for f in out["warnings"] if f["code"] == "price_guarantee_shorter_than_hold"]
+    assert guarantees == [
+        "The price of EWR → DEN (Alaska Airlines) is guaranteed for 4h00m of the hold; after that it may change.",
+        "The price of DEN → EWR (Alaska Airlines) is guaranteed for 4h00m of the hold; after that it may change.",
+    ]
+    assert len(messages(out)) == len(set(messages(out)))
+
+
+def test_the_same_finding_twice_is_reported_once():
+    twin = {**FLIGHT, "offer_id": "off_twin"}
+    red = check({**BUNDLE, "flights": [{**f, "summary": {**f["summary"], "red_eye": True}} for f in (FLIGHT, twin)]})
+    assert [f["code"] for f in red["warnings"]].count("red_eye") == 1
+    assert len(messages(red)) == len(set(messages(red)))

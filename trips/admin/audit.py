@@ -1,23 +1,118 @@
-"""The audit trail in the back office: readable by staff, never added, changed or deleted by anyone."""
+"""The audit trail in the back office: readable by staff, never added, changed or deleted by anyone.
+
+Lists and the trip page show each event as one line (``event_summary``); the event's own page
+shows its whole redacted payload.
+"""
+
+from typing import Any, Callable
 
 from django.contrib import admin
+from django.utils.text import Truncator
 
 from trips.models import AuditEvent
 
 from .base import TripScopedAdmin, pretty_json
 
+SUMMARY_CHARS = 160
+TEXT_CHARS = 60
+
+
+def _quoted(text: Any) -> str:
+    return f"“{Truncator(' '.join(str(text).split())).chars(TEXT_CHARS)}”"
+
+
+def _core_event(event: Any) -> str:
+    """A core event in words: its type, then the message text or its data (``USER_SELECTED_BUNDLE bundle_id=B1``)."""
+    if not isinstance(event, dict):
+        return ""
+    data = event.get("data") or {}
+    if "text" in data:
+        return f"{event.get('type')} {_quoted(data['text'])}"
+    return " ".join([str(event.get("type")), *(f"{key}={value}" for key, value in data.items() if _scalar(value))])
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool)) and value != ""
+
+
+def _tool_outcome(payload: dict) -> str:
+    error = payload.get("error") or {}
+    outcome = f"failed: {error.get('code', 'error')}" if error else "ok"
+    return f"{payload.get('tool')} · {outcome} · {payload.get('latency_ms', 0)} ms"
+
+
+def _turn_outcome(payload: dict) -> str:
+    if "reason" in payload and "routed_event" not in payload:
+        return f"failed: {payload['reason']}"
+    tools = payload.get("tool_calls") or []
+    parts = [_core_event(payload.get("routed_event")), f"{len(tools)} tool(s)"]
+    if payload.get("version") is not None:
+        parts.append(f"v{payload['version']}")
+    if payload.get("stopped_reason"):
+        parts.append(f"stopped: {payload['stopped_reason']}")
+    if payload.get("error"):
+        parts.append(f"error: {(payload['error'] or {}).get('code', payload['error'])}")
+    return " · ".join(part for part in parts if part)
+
+
+def _llm_usage(payload: dict) -> str:
+    parts = [payload.get("purpose") or payload.get("tool"), payload.get("model"), payload.get("status")]
+    parts.append(f"{payload.get('latency_ms', 0)} ms")
+    if payload.get("cost_usd"):
+        parts.append(f"${payload['cost_usd']}")
+    return " · ".join(str(part) for part in parts if part)
+
+
+def _generic(payload: dict) -> str:
+    """``key: value`` for the payload's plain values; lists and objects as their size."""
+    parts = []
+    for key, value in payload.items():
+        if isinstance(value, (list, dict)):
+            parts.append(f"{key}: {len(value)} item(s)" if isinstance(value, list) else f"{key}: {{…}}")
+        elif _scalar(value):
+            parts.append(f"{key}: {_quoted(value) if key in ('text', 'reason') else value}")
+    return " · ".join(parts)
+
+
+SUMMARIES: dict[str, Callable[[dict], str]] = {
+    "trip.created": lambda p: f"in {p.get('organisation')} · {_quoted(p['title']) if p.get('title') else 'no title'}",
+    "message.received": lambda p: _core_event(p.get("event")),
+    "turn.started": lambda p: _core_event(p.get("event")),
+    "turn.completed": _turn_outcome,
+    "turn.failed": _turn_outcome,
+    "tool.called": lambda p: f"{p.get('tool')} · attempt {p.get('attempt', 1)}",
+    "tool.returned": _tool_outcome,
+    "tool.failed": _tool_outcome,
+    "llm.usage": _llm_usage,
+}
+
+
+def event_summary(event: AuditEvent) -> str:
+    """One line a support person can scan: what happened, in at most ``SUMMARY_CHARS`` characters."""
+    payload = event.payload if isinstance(event.payload, dict) else {}
+    summarise = SUMMARIES.get(event.type, _generic)
+    try:
+        text = summarise(payload)
+    except (AttributeError, KeyError, TypeError):  # an older or odd payload: fall back to its plain values
+        text = _generic(payload)
+    return Truncator(text).chars(SUMMARY_CHARS)
+
 
 @admin.register(AuditEvent)
 class AuditEventAdmin(TripScopedAdmin):
-    list_display = ["trip", "seq", "type", "actor", "causation_id", "created_at"]
+    list_display = ["trip", "seq", "type", "actor", "summary", "created_at"]
     list_filter = ["type", "created_at"]
     search_fields = ["trip__id", "type", "actor", "causation_id"]
     list_select_related = ["trip"]
-    ordering = ["-created_at"]
-    fields = ["trip", "seq", "type", "actor", "actor_user", "causation_id", "created_at", "payload_pretty"]
+    ordering = ["-created_at", "-seq"]
+    fields = ["trip", "seq", "type", "actor", "actor_user", "causation_id", "created_at", "summary", "payload_pretty"]
     readonly_fields = fields
     actions = None
 
-    @admin.display(description="payload")
+    @admin.display(description="summary")
+    def summary(self, obj: AuditEvent) -> str:
+        return event_summary(obj)
+
+    @admin.display(description="payload (redacted)")
     def payload_pretty(self, obj: AuditEvent) -> str:
-        return pretty_json(obj.payload)
+        return pretty_json(obj.payload, sort_keys=False)  # as written: a trip.created intent reads schema first

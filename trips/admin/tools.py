@@ -4,7 +4,7 @@ from django.contrib import admin
 
 from trips.models import ToolDefinition, ToolRun
 
-from .base import TripScopedAdmin, pretty_json
+from .base import SlimListMixin, TripScopedAdmin, pretty_json
 
 
 @admin.register(ToolDefinition)
@@ -42,7 +42,7 @@ class ToolDefinitionAdmin(admin.ModelAdmin):
 
 
 @admin.register(ToolRun)
-class ToolRunAdmin(TripScopedAdmin):
+class ToolRunAdmin(SlimListMixin, TripScopedAdmin):
     list_display = ["call_id", "trip", "tool", "status", "attempt", "latency_ms", "created_at"]
     list_filter = ["status", "tool"]
     search_fields = ["call_id", "trip__id", "tool"]
@@ -63,10 +63,8 @@ class ToolRunAdmin(TripScopedAdmin):
     ]
     readonly_fields = fields
 
-    def get_changelist_instance(self, request):
-        changelist = super().get_changelist_instance(request)
-        changelist.queryset = changelist.queryset.defer("arguments", "result")  # the list never shows them
-        return changelist
+    def list_queryset(self, queryset):
+        return queryset.defer("arguments", "result")  # the list never shows them
 
     @admin.display(description="error")
     def error_pretty(self, obj: ToolRun) -> str:

@@ -1,22 +1,32 @@
 """The back office's trip list and trip page, and the audited staff actions."""
 
 from datetime import timedelta
+from decimal import Decimal
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery
+from django.db.models import Count, Exists, F, IntegerField, OuterRef, Subquery
+from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
+from django.forms.models import BaseInlineFormSet
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 
 from trips.access import trips_visible_to
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold, ToolRun, Trip
 from trips.services.staff import toolrun_retry, trip_flag, trip_holds_release
+from trips.web.labels import trip_label
 
-from .base import TripScopedInline, pretty_json
+from .audit import event_summary
+from .base import SlimListMixin, TripScopedInline
+from .trip_page import intent_html, trip_glance
 
 EXPIRING_SOON = timedelta(hours=24)
+TIMELINE_EVENTS = 50
+CENT = Decimal("0.01")
 
 
 def _count(queryset) -> Subquery:
@@ -33,20 +43,51 @@ class ChatInline(TripScopedInline):
 
 
 class ToolRunInline(TripScopedInline):
+    """Which tools ran and how; arguments and results only on each run's own page."""
+
     model = ToolRun
-    fields = ["call_id", "tool", "status", "attempt", "latency_ms", "error", "created_at"]
+    fields = ["run_link", "tool", "status", "attempt", "latency_ms", "error_code", "created_at"]
     ordering = ["id"]
-    show_change_link = True
 
     def get_queryset(self, request):
         return super().get_queryset(request).defer("arguments", "result")
 
+    @admin.display(description="call")
+    def run_link(self, obj: ToolRun) -> str:
+        return format_html('<a href="{}">{}</a>', reverse("admin:trips_toolrun_change", args=[obj.pk]), obj.call_id)
+
+    @admin.display(description="error")
+    def error_code(self, obj: ToolRun) -> str:
+        error = obj.error if isinstance(obj.error, dict) else {}
+        return " · ".join(str(error[key]) for key in ("code", "message") if error.get(key)) or "—"
+
+
+class TimelineFormSet(BaseInlineFormSet):
+    """The trip page shows the latest ``TIMELINE_EVENTS``; ``more_link`` leads to all of them."""
+
+    def more_link(self) -> str:
+        total = self.instance.last_event_seq  # the trail's seq is gap-free: the last one is the count
+        url = reverse("admin:trips_auditevent_changelist") + f"?trip__id__exact={self.instance.pk}"
+        shown = f"The latest {TIMELINE_EVENTS}, newest first" if total > TIMELINE_EVENTS else "Newest first"
+        return format_html('{} · <a href="{}">all {} events</a>', shown, url, total)
+
 
 class AuditInline(TripScopedInline):
+    """The audit timeline: one line per event, each linking to the event's page with its whole payload."""
+
     model = AuditEvent
-    fields = ["seq", "type", "actor", "causation_id", "payload", "created_at"]
-    ordering = ["seq"]
+    formset = TimelineFormSet
+    fields = ["seq", "type", "actor", "summary", "created_at"]
+    ordering = ["-seq"]
     verbose_name_plural = "audit timeline"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(seq__gt=F("trip__last_event_seq") - TIMELINE_EVENTS)
+
+    @admin.display(description="what happened")
+    def summary(self, obj: AuditEvent) -> str:
+        url = reverse("admin:trips_auditevent_change", args=[obj.pk])
+        return format_html('<a href="{}">{}</a>', url, event_summary(obj) or obj.type)
 
 
 class AwaitingApprovalFilter(admin.SimpleListFilter):
@@ -87,9 +128,9 @@ class ReasonForm(forms.Form):
 
 
 @admin.register(Trip)
-class TripAdmin(admin.ModelAdmin):
+class TripAdmin(SlimListMixin, admin.ModelAdmin):
     list_display = [
-        "__str__",
+        "name",
         "owner",
         "organisation",
         "phase",
@@ -98,7 +139,7 @@ class TripAdmin(admin.ModelAdmin):
         "expiring_holds_display",
         "awaiting_approval_display",
         "failed_tools_display",
-        "llm_cost",
+        "llm_cost_display",
         "flagged",
     ]
     list_filter = [
@@ -113,20 +154,36 @@ class TripAdmin(admin.ModelAdmin):
     search_fields = ["=id", "title", "owner__username", "owner__email"]
     list_select_related = ["owner", "organisation"]
     date_hierarchy = "last_activity_at"
-    fields = [
-        "title",
+    fieldsets = [
+        (
+            None,
+            {
+                "fields": [
+                    "name",
+                    "owner",
+                    "organisation",
+                    ("phase", "state", "version"),
+                    "flagged",
+                    "llm_cost_display",
+                    ("last_activity_at", "created_at"),
+                ]
+            },
+        ),
+        ("TripIntent", {"fields": ["intent_pretty"]}),
+    ]
+    readonly_fields = [
+        "name",
         "owner",
         "organisation",
         "phase",
         "state",
         "version",
         "flagged",
-        "llm_cost",
+        "llm_cost_display",
         "last_activity_at",
         "created_at",
         "intent_pretty",
     ]
-    readonly_fields = fields
     inlines = [ChatInline, ToolRunInline, AuditInline]
     actions = ["flag_for_attention", "retry_failed_tool", "release_holds"]
 
@@ -148,10 +205,14 @@ class TripAdmin(admin.ModelAdmin):
             ),
         )
 
-    def get_changelist_instance(self, request):
-        changelist = super().get_changelist_instance(request)
-        changelist.queryset = changelist.queryset.defer("intent")  # the list never shows the document
-        return changelist
+    def list_queryset(self, queryset):
+        """The list never shows the document; an untitled trip's name needs only its first leg."""
+        return queryset.defer("intent").annotate(first_leg=KeyTransform("0", "intent__itinerary__segments"))
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None:
+            context.update(glance=trip_glance(obj), subtitle=trip_label(obj))
+        return super().render_change_form(request, context, add=add, change=change, form_url=form_url, obj=obj)
 
     def has_add_permission(self, request) -> bool:
         return False  # travellers start trips from the chat
@@ -183,9 +244,22 @@ class TripAdmin(admin.ModelAdmin):
     def failed_tools_display(self, obj: Trip) -> int:
         return obj.failed_tools
 
+    @admin.display(description="trip", ordering="title")
+    def name(self, obj: Trip) -> str:
+        """The title, else the name the chat gives it ("EWR → DEN · Jan 30")."""
+        if hasattr(obj, "first_leg"):  # a list row: the document was left out
+            obj = Trip(pk=obj.pk, title=obj.title, intent={"itinerary": {"segments": [obj.first_leg]}})
+        return trip_label(obj)
+
+    @admin.display(description="LLM cost (USD)", ordering="llm_cost")
+    def llm_cost_display(self, obj: Trip) -> str:
+        if 0 < obj.llm_cost < CENT / 2:
+            return "< 0.01"
+        return str(obj.llm_cost.quantize(CENT))
+
     @admin.display(description="TripIntent")
     def intent_pretty(self, obj: Trip) -> str:
-        return pretty_json(obj.intent)
+        return intent_html(obj.intent or {})
 
     @admin.action(description="Flag for attention…", permissions=["flag"])
     def flag_for_attention(self, request, queryset):

@@ -3,61 +3,11 @@
 import pytest
 from django.contrib import admin
 from django.urls import reverse
-from django.utils import timezone
 
 from tests.factories import trip_make
-from trips.models import ApprovalRequest, AuditEvent, Trip
-from trips.services.approvals import approval_consume
-from trips.services.chat import chat_message_create
-from trips.services.holds import holds_sync
-from trips.services.purchases import payment_method_create
-from trips.services.toolruns import toolrun_record
+from trips.models import AuditEvent, Trip
 
 ROLES = ["superuser", "support", "approver"]
-
-
-HELD = {
-    "hold_id": "hld_smoke",
-    "item_type": "flight",
-    "offer_id": "off_1",
-    "segment_id": "seg_1",
-    "status": "held",
-    "payment_required_by": "2030-01-01T00:00:00+00:00",
-    "price_guarantee_expires_at": None,
-    "held_total": {"amount": "100.00", "currency": "USD"},
-    "idempotency_key": "k1",
-    "created_at": "2026-12-01T14:00:00+00:00",
-}
-
-
-@pytest.fixture
-def populated(trip, traveller):
-    """A trip with a row in every table the back office shows."""
-    now = timezone.now()
-    chat_message_create(trip_id=trip.pk, message={"role": "assistant", "text": "Hello"})
-    toolrun_record(
-        trip_id=trip.pk,
-        message_id=None,
-        call_id="call_1",
-        tool="flight_quote_search",
-        arguments={"a": 1},
-        result={"success": True},
-        success=True,
-        error=None,
-        latency_ms=12,
-        attempt=1,
-        accounting=[],
-    )
-    intent = {**trip.intent, "working_memory": {**trip.intent["working_memory"], "holds": [HELD]}}
-    holds_sync(trip=trip, trip_intent=intent, now=now)
-    approval = ApprovalRequest.objects.get(trip=trip)
-    approval_consume(
-        approval_id=approval.pk,
-        booking={"booking_id": "bk_1", "total": "100.00", "currency": "USD", "record_locators": ["ABC123"]},
-        now=now,
-    )
-    payment_method_create(owner=traveller, brand="visa", last4="4242", label="Sandbox Visa")
-    return trip
 
 
 def _registered_models():

@@ -1,0 +1,176 @@
+"""What the back office's trip page reads out: the "at a glance" block and the TripIntent.
+
+Support staff open a trip to answer "where is it, and what went wrong" quickly. The glance
+answers from the trip's own rows (holds, approvals, bookings) and its document, with times in
+the trip's timezone. The TripIntent is shown in its own order (``schema`` first, ``audit``
+last) with the long parts folded: quotes and bundles as one line per offer, the whole offers
+staying on the tool runs' pages.
+"""
+
+from datetime import UTC, date, datetime
+from typing import Any, Callable, Iterable, Optional
+
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from handlers.common.clock import iso, local_time_text
+from handlers.common.intent import new_trip_intent
+from trips.models import Trip
+from trips.web.labels import phase_label
+
+from .base import pretty_json
+
+# The document's natural order, from the core's own empty TripIntent.
+INTENT_KEYS = tuple(new_trip_intent("", datetime.fromtimestamp(0, UTC)))
+OPEN_SECTIONS = {"request", "status", "party"}  # the rest folded: the glance above says the gist
+
+
+def trip_timezone(trip: Trip) -> str:
+    return ((trip.intent or {}).get("request") or {}).get("timezone") or trip.organisation.timezone
+
+
+def _day(value: Any) -> str:
+    try:
+        return date.fromisoformat(str(value)).strftime("%a %b %-d")
+    except ValueError:
+        return str(value or "?")
+
+
+def _code(place: Any) -> str:
+    return str((place or {}).get("code") or (place or {}).get("name") or "?") if isinstance(place, dict) else "?"
+
+
+PARTY_WORDS = {"adults": ("adult", "adults"), "children": ("child", "children"), "infants": ("infant", "infants")}
+
+
+def _travellers(travelers: dict) -> str:
+    counts = [(travelers.get(kind) or 0, words) for kind, words in PARTY_WORDS.items()]
+    return ", ".join(f"{n} {one if n == 1 else many}" for n, (one, many) in counts if n) or "not known yet"
+
+
+def _selected(wm: dict) -> Optional[str]:
+    bundle_id = (wm.get("selected") or {}).get("bundle_id")
+    if not bundle_id:
+        return None
+    bundle = next((b for b in wm.get("ranked_bundles") or [] if b.get("bundle_id") == bundle_id), None)
+    return f"{bundle_id} · {bundle['total']} {bundle['currency']}" if bundle else bundle_id
+
+
+def trip_glance(trip: Trip) -> dict[str, Any]:
+    """The template context of the glance block (``admin/trips/trip/glance.html``)."""
+    intent = trip.intent or {}
+    wm = intent.get("working_memory") or {}
+    itinerary = intent.get("itinerary") or {}
+    tz = trip_timezone(trip)
+    approval = trip.approval_requests.order_by("-created_at").first()
+    error = wm.get("last_error") or {}
+    return {
+        "timezone": tz,
+        "phase": phase_label(trip.phase),
+        "state": trip.get_state_display(),
+        "flights": [
+            f"{_code(s.get('origin'))} → {_code(s.get('destination'))} · {_day(s.get('depart_date'))}"
+            for s in itinerary.get("segments") or []
+        ],
+        "stays": [
+            f"{s.get('location_hint') or s.get('location_code')} · {_day(s.get('check_in'))} → {_day(s.get('check_out'))}"
+            for s in (itinerary.get("lodging") or {}).get("stays") or []
+        ],
+        "travellers": _travellers((intent.get("party") or {}).get("travelers") or {}),
+        "selected": _selected(wm),
+        "holds": [
+            {"hold": hold, "deadline": local_time_text(iso(hold.payment_required_by), tz)}
+            for hold in trip.holds.order_by("payment_required_by")
+        ],
+        "approval": approval,
+        "approval_expires": local_time_text(iso(approval.expires_at), tz) if approval and approval.expires_at else "",
+        "bookings": trip.bookings.order_by("created_at"),
+        "last_error": " · ".join(str(error[k]) for k in ("tool", "code", "message") if error.get(k)),
+    }
+
+
+def _flight_line(offer: dict) -> str:
+    s = offer.get("summary") or {}
+    stops = "nonstop" if not s.get("stops") else f"{s['stops']} stop(s)"
+    return (
+        f"{offer.get('offer_id')} · {s.get('carrier_name')} {', '.join(s.get('flight_numbers') or [])} · "
+        f"{s.get('origin')} → {s.get('destination')} {str(s.get('depart_at', ''))[:16].replace('T', ' ')} · {stops} · "
+        f"{s.get('total')} {s.get('currency')}{' · refundable' if s.get('refundable') else ''}"
+    )
+
+
+def _hotel_line(rate: dict) -> str:
+    s = rate.get("summary") or {}
+    return (
+        f"{rate.get('rate_id')} · {s.get('hotel_name')} {s.get('stars')}★ · {s.get('board_type')} · "
+        f"{s.get('total')} {s.get('currency')}{' · refundable' if s.get('refundable') else ''}"
+    )
+
+
+def _bundle_line(bundle: dict) -> str:
+    items = [(f.get("summary") or {}).get("carrier_name") for f in bundle.get("flights") or []]
+    items += [(h.get("summary") or {}).get("hotel_name") for h in bundle.get("hotels") or []]
+    return f"{bundle.get('bundle_id')} · {bundle.get('total')} {bundle.get('currency')} · " + " + ".join(
+        str(item) for item in items
+    )
+
+
+def _lines(lines: Iterable[str]) -> SafeString:
+    return format_html(
+        '<ul class="tripdesk-lines">{}</ul>', format_html_join("", "<li>{}</li>", ((line,) for line in lines))
+    )
+
+
+def _quotes(quotes: list, *, key: str, items: str, line: Callable[[dict], str]) -> tuple[str, SafeString]:
+    count = sum(len(q.get(items) or []) for q in quotes)
+    body = format_html_join(
+        "",
+        "<p><strong>{}</strong> · {} {} · searched {}</p>{}",
+        (
+            (q.get(key), len(q.get(items) or []), items, q.get("searched_at"), _lines(map(line, q.get(items) or [])))
+            for q in quotes
+        ),
+    )
+    return f"{len(quotes)} search(es), {count} {items}", body
+
+
+def _memory_section(key: str, value: Any) -> tuple[str, SafeString]:
+    """A working-memory entry's one-line digest and its body."""
+    if key == "flight_quotes" and value:
+        return _quotes(value, key="segment_id", items="offers", line=_flight_line)
+    if key == "hotel_quotes" and value:
+        return _quotes(value, key="stay_id", items="rates", line=_hotel_line)
+    if key == "ranked_bundles" and value:
+        return f"{len(value)} bundle(s)", _lines(map(_bundle_line, value))
+    digest = f"{len(value)} item(s)" if isinstance(value, list) else ("empty" if value in (None, {}) else "")
+    return digest, pretty_json(value, sort_keys=False)
+
+
+def _details(key: str, digest: str, body: SafeString, *, open_: bool = False) -> SafeString:
+    return format_html(
+        '<details class="tripdesk-section"{}><summary><strong>{}</strong> <span class="help">{}</span></summary>{}</details>',
+        " open" if open_ else "",
+        key,
+        digest,
+        body,
+    )
+
+
+def intent_html(intent: dict) -> SafeString:
+    """The TripIntent in its own key order; ``working_memory``, ``policy`` and ``audit`` folded."""
+    keys = [key for key in INTENT_KEYS if key in intent] + [key for key in intent if key not in INTENT_KEYS]
+    parts = []
+    for key in keys:
+        value = intent[key]
+        if key == "working_memory" and isinstance(value, dict):
+            sections = format_html_join("", "{}", ((_details(k, *_memory_section(k, v)),) for k, v in value.items()))
+            parts.append(_details(key, "quotes, bundles, risk, holds, bookings", sections))
+        elif key == "audit" and isinstance(value, dict):
+            parts.append(
+                _details(key, f"{len(value.get('events') or [])} core event(s)", pretty_json(value, sort_keys=False))
+            )
+        elif isinstance(value, (dict, list)):
+            parts.append(_details(key, "", pretty_json(value, sort_keys=False), open_=key in OPEN_SECTIONS))
+        else:
+            parts.append(format_html("<div><strong>{}</strong>: {}</div>", key, value))
+    return format_html_join("", "{}", ((part,) for part in parts))
