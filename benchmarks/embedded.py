@@ -17,7 +17,7 @@ from typing import Any
 from .bench_core import SCENARIO_1
 from .stack import Stack, bin_path, free_port, python_module
 from .stats import summary_ms
-from .ws_client import TripSocket
+from .ws_client import TripSocket, Turn
 
 WARMUP_RUNS = 2
 
@@ -29,13 +29,14 @@ def measure(*, runs: int, log_dir: Path) -> dict[str, Any]:
         env = {
             "DATABASE_URL": f"sqlite:///{Path(scratch) / 'db.sqlite3'}",
             "REDIS_URL": "",
+            "CELERY_TASK_ALWAYS_EAGER": "true",
             "DJANGO_DEBUG": "false",
             "DJANGO_LOG_LEVEL": "WARNING",
         }
         with Stack(env=env, log_dir=log_dir) as stack:
             stack.run(*python_module("django", "migrate", "--noinput", "--settings", "tripdesk.settings"))
             travellers = json.loads(stack.run(*python_module("benchmarks.provision", "--travellers", str(runs + WARMUP_RUNS))))
-            stack.start("uvicorn", bin_path("uvicorn"), "benchmarks.instrumented:asgi", "--factory",
+            stack.start("uvicorn", bin_path("uvicorn"), "tripdesk.asgi:application",
                         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning")
             stack.wait_http(f"http://127.0.0.1:{port}/signin/")
             turns = asyncio.run(_scenario_1_each(f"ws://127.0.0.1:{port}", travellers))
@@ -50,7 +51,7 @@ def measure(*, runs: int, log_dir: Path) -> dict[str, Any]:
     }
 
 
-async def _scenario_1_each(base_url: str, travellers: list[dict]) -> list:
+async def _scenario_1_each(base_url: str, travellers: list[dict]) -> list[Turn]:
     turns = []
     for traveller in travellers:
         socket = await TripSocket.open(base_url=base_url, trip_id=traveller["trip_id"], session_id=traveller["session_id"])

@@ -15,21 +15,20 @@ turns. A turn is timed from its frame leaving the client to the trip's ``status`
 Errors are what a traveller would see as the system failing: an ``error`` frame, an error
 message or widget, a dropped connection, no answer within 60 s, or a search without bundles.
 Business outcomes (every bundle blocked by policy, a hold the supplier refused) are counted
-apart under ``outcomes``. Database queries per turn: every statement the ASGI and Celery
-processes sent during the run (``benchmarks.querycount``) divided by the turns submitted.
+apart under ``outcomes``. What the run cost per turn — SQL statements, commits, CPU — is read
+by ``benchmarks.meters``.
 """
 from __future__ import annotations
 
 import asyncio
 import fcntl
 import json
-import os
 import random
 import tempfile
 import time
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
@@ -38,6 +37,7 @@ import redis
 from psycopg import sql
 
 from . import querycount
+from .meters import Reading
 from .stack import Stack, bin_path, free_port, python_module
 from .stats import summary_ms
 from .ws_client import TripSocket, Turn
@@ -62,13 +62,10 @@ class Setup:
     """The stack's shape; every field becomes a process count or an environment variable."""
 
     asgi_workers: int = 2
-    celery_concurrency: int = 2
+    celery_concurrency: int = 6  # turns wait on the database most of the time: more processes than cores
     conn_max_age: int = 60  # seconds Django keeps a database connection (DATABASE_URL's conn_max_age)
     synchronous_commit: bool = True  # False: ALTER DATABASE … SET synchronous_commit = off (no fsync wait per commit)
     redis_db: int = 13
-    # Seconds; set → REDIS_URL carries ?socket_timeout=… (a workaround: redis-py 8 reads time out after
-    # 5 s by default, which kills idle channels_redis consumers; see benchmarks/README.md).
-    redis_socket_timeout: Optional[float] = None
     pg_admin_url: str = PG_ADMIN_URL
     database: str = SCRATCH_DB
 
@@ -113,8 +110,6 @@ def _measure(*, loads: list[Load], log_dir: Path, setup: Setup) -> dict[str, Any
     query_dir.mkdir(parents=True, exist_ok=True)
     database_url = f"{setup.pg_admin_url.rsplit('/', 1)[0]}/{setup.database}?conn_max_age={setup.conn_max_age}"
     redis_url = f"{REDIS_BASE_URL}/{setup.redis_db}"
-    if setup.redis_socket_timeout:
-        redis_url += f"?socket_timeout={setup.redis_socket_timeout:g}"
     env = {
         "DATABASE_URL": database_url,
         "REDIS_URL": redis_url,
@@ -137,11 +132,11 @@ def _measure(*, loads: list[Load], log_dir: Path, setup: Setup) -> dict[str, Any
             for load in loads:
                 batch, travellers = travellers[: load.travellers], travellers[load.travellers :]
                 stack.check_alive()
-                results.append(_measured(stack, base_url, batch, load, query_dir, setup.database))
+                results.append(_measured(stack, base_url, batch, load, query_dir, setup))
     finally:
         _redis_flush(redis_url)
         _database_drop(setup)
-    return {"setup": setup.__dict__ | {"pg_admin_url": "(local)"}, "logs": str(log_dir), "results": results}
+    return {"setup": asdict(setup), "logs": str(log_dir), "results": results}
 
 
 def _start(stack: Stack, setup: Setup) -> str:
@@ -157,21 +152,16 @@ def _start(stack: Stack, setup: Setup) -> str:
     return f"ws://127.0.0.1:{port}"
 
 
-def _measured(stack: Stack, base_url: str, batch: list[dict], load: Load, query_dir: Path, database: str) -> dict[str, Any]:
-    time.sleep(2.5 * querycount.FLUSH_EVERY_S)
-    before, cpu_before = querycount.totals(query_dir), _cpu_times()
-    stack_cpu_before, client_cpu_before = stack.cpu_seconds(), time.process_time()
-    db_ticks_before = _backend_ticks(database)
+def _measured(stack: Stack, base_url: str, batch: list[dict], load: Load, query_dir: Path, setup: Setup) -> dict[str, Any]:
+    def reading() -> Reading:
+        return Reading.take(stack=stack, query_dir=query_dir, admin_url=setup.pg_admin_url, database=setup.database)
+
+    before = reading()
     journeys = asyncio.run(_run_load(base_url, batch, load, offset=0))
-    stack_cpu, client_cpu = stack.cpu_seconds() - stack_cpu_before, time.process_time() - client_cpu_before
-    db_ticks_after = _backend_ticks(database)
-    db_cpu = sum(t - db_ticks_before.get(pid, 0) for pid, t in db_ticks_after.items()) / os.sysconf("SC_CLK_TCK")
-    time.sleep(2.5 * querycount.FLUSH_EVERY_S)
-    after, cpu_after = querycount.totals(query_dir), _cpu_times()
     turns = [turn for journey in journeys for turn in journey.turns]
+    cost = reading().cost_since(before, turns=len(turns))
     ok = [turn for turn in turns if turn.ok]
     wall = max((t.started + (t.latency_s or 0) for t in turns), default=0) - min((t.started for t in turns), default=0)
-    queries = {role: after.get(role, 0) - before.get(role, 0) for role in sorted(set(after) | set(before))}
     errors = [journey.error for journey in journeys if journey.error]
     return {
         "travellers": load.travellers,
@@ -187,14 +177,7 @@ def _measured(stack: Stack, base_url: str, batch: list[dict], load: Load, query_
         "latency_ms": summary_ms(t.latency_s for t in ok),
         "latency_ms_by_kind": {kind: summary_ms(t.latency_s for t in ok if t.kind == kind)
                                for kind in ("search", "select", "hold")},
-        "machine_cpu_busy_percent": _busy_percent(cpu_before, cpu_after),
-        "stack_cpu_s": round(stack_cpu, 2),
-        "client_cpu_s": round(client_cpu, 2),
-        "stack_cpu_ms_per_turn": round(1000 * stack_cpu / len(turns), 1) if turns else None,
-        "db_cpu_s": round(db_cpu, 2),
-        "db_cpu_ms_per_turn": round(1000 * db_cpu / len(turns), 1) if turns else None,
-        "queries": queries,
-        "queries_per_turn": round(sum(queries.values()) / len(turns), 1) if turns else None,
+        **cost,
     }
 
 
@@ -259,41 +242,6 @@ async def _journey(base_url: str, traveller: dict, *, index: int, delay: float, 
         return journey
     finally:
         await socket.close()
-
-
-def _backend_ticks(database: str) -> dict[int, int]:
-    """CPU ticks so far of each PostgreSQL backend serving ``database`` (Linux ``/proc``; {} elsewhere).
-
-    Backends that end during a run take their time with them, so this counts fully only with
-    persistent connections (``conn_max_age`` > 0).
-    """
-    ticks = {}
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            if f" {database} " not in cmdline.read_bytes().decode(errors="replace"):
-                continue
-            fields = (cmdline.parent / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        ticks[int(cmdline.parent.name)] = int(fields[11]) + int(fields[12])
-    return ticks
-
-
-def _cpu_times() -> list[int]:
-    """The machine's CPU time counters (``/proc/stat``: user, nice, system, idle, iowait, …); [] off Linux."""
-    try:
-        return [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except OSError:
-        return []
-
-
-def _busy_percent(before: list[int], after: list[int]) -> Optional[float]:
-    """How busy the machine's CPUs were between two readings (everything but idle and iowait)."""
-    if not before or not after:
-        return None
-    spent = [b - a for a, b in zip(before, after, strict=True)]
-    idle = spent[3] + spent[4]
-    return round(100 * (1 - idle / sum(spent)), 1) if sum(spent) else None
 
 
 def _wait_for_log(stack: Stack, name: str, marker: str, timeout_s: float = 60.0) -> None:

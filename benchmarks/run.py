@@ -20,11 +20,14 @@ import argparse
 import json
 import os
 import platform
+import signal
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
+
+from handlers.testing import Harness
 
 from . import bench_core, bench_ranker, embedded, loadtest
 from .stats import summary_ms
@@ -33,7 +36,7 @@ SECTIONS = ("core", "embedded", "load", "ranker")
 
 
 def core(*, quick: bool) -> dict[str, Any]:
-    bench_core.Harness().say(bench_core.SCENARIO_1)  # warm caches outside the measurement
+    Harness().say(bench_core.SCENARIO_1)  # warm caches (airport data, regexes) outside the measurement
     timings_ms = bench_core.scenario1_ms(3 if quick else 30)
     decisions = bench_core.decisions_per_second(0.3 if quick else 2.0)
     return {
@@ -52,8 +55,7 @@ def load(*, quick: bool, travellers: list[int], options: argparse.Namespace, log
     if missing:
         return {"skipped": missing}
     setup = loadtest.Setup(asgi_workers=options.asgi_workers, celery_concurrency=options.celery_concurrency,
-                           conn_max_age=options.conn_max_age, synchronous_commit=not options.async_commit,
-                           redis_socket_timeout=options.redis_socket_timeout)
+                           conn_max_age=options.conn_max_age, synchronous_commit=not options.async_commit)
     if quick:
         loads = [loadtest.Load(n, ramp_s=0.5, think_s=0.1) for n in travellers or [3]]
     else:
@@ -97,12 +99,12 @@ def _load_lines(section: dict[str, Any]) -> list[str]:
     lines = [f"load      {s['asgi_workers']} ASGI workers, Celery concurrency {s['celery_concurrency']}, "
              f"PostgreSQL + Redis; search → select → hold",
              f"          {'travellers':>10} {'turns':>6} {'errors':>6} {'turns/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
-             f"{'p99 ms':>8} {'queries/turn':>12}  think/ramp s"]
+             f"{'p99 ms':>8} {'queries/turn':>12} {'commits/turn':>12}  think/ramp s"]
     for r in section["results"]:
         lat = r["latency_ms"]
         lines.append(f"          {r['travellers']:>10} {r['turns']:>6} {r['errors']:>6} {r['throughput_turns_per_s'] or 0:>8} "
                      f"{lat['median'] or '-':>8} {lat['p95'] or '-':>8} {lat['p99'] or '-':>8} "
-                     f"{r['queries_per_turn'] or '-':>12}  {r['think_s']}/{r['ramp_s']}")
+                     f"{r['queries_per_turn'] or '-':>12} {r['commits_per_turn'] or '-':>12}  {r['think_s']}/{r['ramp_s']}")
     return lines
 
 
@@ -119,11 +121,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds Django keeps a database connection open in the load test")
     parser.add_argument("--async-commit", action="store_true",
                         help="load test database with synchronous_commit = off (commits do not wait for fsync)")
-    parser.add_argument("--redis-socket-timeout", type=float, default=None,
-                        help="add ?socket_timeout=S to REDIS_URL (workaround for redis-py 8 with channels_redis)")
     parser.add_argument("--think", type=float, default=loadtest.Load.think_s, help="mean pause between a traveller's turns, s")
     parser.add_argument("--ramp", type=float, default=loadtest.Load.ramp_s, help="travellers start spread over this many s")
     options = parser.parse_args(argv)
+    # A plain `kill` unwinds like Ctrl-C, so the load test's servers and scratch database are cleaned up.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     sections = [name.strip() for name in options.only.split(",") if name.strip()]
     unknown = set(sections) - set(SECTIONS)
     if unknown:

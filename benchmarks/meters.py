@@ -1,0 +1,78 @@
+"""What a load run cost: SQL statements, commits, and the CPU of the stack and of the machine.
+
+``Reading.take`` reads every meter at one moment; ``Reading.cost_since`` turns two readings into
+the figures the load test reports per run. CPU comes from Linux's ``/proc`` (elsewhere those
+figures are ``None``); statements from ``benchmarks.querycount``; commits from
+``pg_stat_database``.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+import psycopg
+
+from . import querycount
+from .stack import Stack
+
+
+@dataclass(frozen=True)
+class Reading:
+    statements: dict[str, int]  # per role: asgi, celery
+    commits: int
+    machine_ticks: list[int]  # /proc/stat: user, nice, system, idle, iowait, …
+    stack_cpu_s: float
+    client_cpu_s: float
+
+    @classmethod
+    def take(cls, *, stack: Stack, query_dir: Path, admin_url: str, database: str) -> Reading:
+        time.sleep(2.5 * querycount.FLUSH_EVERY_S)  # let every process write its latest count
+        return cls(
+            statements=querycount.totals(query_dir),
+            commits=_commits(admin_url, database),
+            machine_ticks=_machine_ticks(),
+            stack_cpu_s=stack.cpu_seconds(),
+            client_cpu_s=time.process_time(),
+        )
+
+    def cost_since(self, before: Reading, *, turns: int) -> dict[str, Any]:
+        statements = {role: self.statements.get(role, 0) - before.statements.get(role, 0)
+                      for role in sorted(set(self.statements) | set(before.statements))}
+        stack_cpu = self.stack_cpu_s - before.stack_cpu_s
+        return {
+            "machine_cpu_busy_percent": _busy_percent(before.machine_ticks, self.machine_ticks),
+            "stack_cpu_s": round(stack_cpu, 2),
+            "stack_cpu_ms_per_turn": _per(1000 * stack_cpu, turns),
+            "client_cpu_s": round(self.client_cpu_s - before.client_cpu_s, 2),
+            "queries": statements,
+            "queries_per_turn": _per(sum(statements.values()), turns),
+            "commits_per_turn": _per(self.commits - before.commits, turns),
+        }
+
+
+def _per(total: float, turns: int) -> Optional[float]:
+    return round(total / turns, 1) if turns else None
+
+
+def _commits(admin_url: str, database: str) -> int:
+    """Transactions committed in ``database`` so far, by every process: each waited for its WAL flush."""
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        row = admin.execute("SELECT xact_commit FROM pg_stat_database WHERE datname = %s", [database]).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _machine_ticks() -> list[int]:
+    try:
+        return [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except OSError:
+        return []
+
+
+def _busy_percent(before: list[int], after: list[int]) -> Optional[float]:
+    """How busy the machine's CPUs were between two readings (everything but idle and iowait)."""
+    spent = [b - a for a, b in zip(before, after, strict=True)] if before and after else []
+    if not sum(spent):
+        return None
+    return round(100 * (1 - (spent[3] + spent[4]) / sum(spent)), 1)
