@@ -17,6 +17,8 @@ from .reducer import ranking_key
 from .tools import args_hash, tool_outcome
 
 MAX_BUNDLES_ON_SCREEN = 5
+QUOTE_TOOLS = ("flight_quote_search", "hotel_quote_search")
+SUBJECT_KEYS = ("segment_id", "stay_id")  # what a search call is about
 
 
 def _status(doc: Dict[str, Any], *, phase: Optional[str] = None, state: Optional[str] = None) -> None:
@@ -24,6 +26,24 @@ def _status(doc: Dict[str, Any], *, phase: Optional[str] = None, state: Optional
         doc["status"]["phase"] = phase
     if state:
         doc["status"]["state"] = state
+
+
+def _searched(doc: Dict[str, Any]) -> None:
+    """Quoting goes on, unless a search failed and is not settled: then the trip stays in error."""
+    failed = (doc["working_memory"].get("last_error") or {}).get("tool") in QUOTE_TOOLS
+    _status(doc, phase="quoting", state="error" if failed else "running")
+
+
+def _resolves(error: Optional[Dict[str, Any]], tool: str, call: Dict[str, Any]) -> bool:
+    """Whether a success of ``call`` settles the recorded error: the same tool on the same subject.
+
+    A search is per segment or stay: another segment's results leave the failed one failed.
+    """
+    if not error or error.get("tool") != tool:
+        return False
+    failed = (error.get("call") or {}).get("arguments") or {}
+    arguments = call.get("arguments") or {}
+    return all(failed.get(key) == arguments.get(key) for key in SUBJECT_KEYS)
 
 
 def _upsert(items: List[Dict[str, Any]], key: str, entry: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -66,7 +86,7 @@ class Applier:
             self._record_error(doc, tool, call, output, now)
             out["changed_paths"] = ["working_memory.last_error"]
         else:
-            if doc["working_memory"].get("last_error") and doc["working_memory"]["last_error"].get("tool") == tool:
+            if _resolves(doc["working_memory"].get("last_error"), tool, call):
                 doc["working_memory"]["last_error"] = None
             apply: Callable[..., Any] = getattr(self, f"_apply_{tool}", self._apply_unknown)
             changed = apply(doc, output, call, now, out, stack)
@@ -93,21 +113,28 @@ class Applier:
             self._purchase_failed(doc, error.get("code"), output)
 
     def _purchase_failed(self, doc: Dict[str, Any], code: Optional[str], output: Dict[str, Any]) -> None:
+        """Write down what the supplier now holds, whatever the failure, and what that does to the approval.
+
+        The tool reads every hold back after it stops (``holds``): bought items of an interrupted
+        try show as purchased (the resubmission replays them), voided or ended ones as released,
+        failed or expired. A hold that ended, or a void, ends the approval: its keys are spent.
+        """
         wm = doc["working_memory"]
-        if code == "hold_expired":
-            for hold in wm["holds"]:
-                if hold.get("status") == "held":
-                    hold["status"] = "expired"
-            wm["approval"] = {**(wm.get("approval") or {}), "status": "void"}
-            _status(doc, phase="selected")
-        elif code == "price_changed":
+        truth = {h.get("hold_id"): h.get("status") for h in output.get("holds") or [] if isinstance(h, dict)}
+        for hold in wm["holds"]:
+            hold["status"] = truth.get(hold.get("hold_id")) or hold.get("status")
+        ended = any(status not in ("held", "purchased") for status in truth.values())
+        if code == "partial_failure":
+            _status(doc, phase="needs_attention", state="blocked")
+        elif code == "price_changed" and not ended:
             wm["approval"] = {
                 **(wm.get("approval") or {}),
                 "status": "needs_new_approval",
                 "new_total": output.get("new_total") or (output.get("error") or {}).get("new_total"),
             }
-        elif code == "partial_failure":
-            _status(doc, phase="needs_attention", state="blocked")
+        elif ended or output.get("voided_orders"):
+            wm["approval"] = {**(wm.get("approval") or {}), "status": "void"}
+            _status(doc, phase="selected")
 
     # -- one method per tool ---------------------------------------------------------------
     def _apply_trip_requirements_extract(self, doc, output, call, now, out, stack):
@@ -136,7 +163,7 @@ class Applier:
         }
         wm = doc["working_memory"]
         wm["flight_quotes"] = _upsert(wm["flight_quotes"], "segment_id", entry)
-        _status(doc, phase="quoting", state="running")
+        _searched(doc)
         return ["working_memory.flight_quotes"]
 
     def _apply_hotel_quote_search(self, doc, output, call, now, out, stack):
@@ -149,7 +176,7 @@ class Applier:
         }
         wm = doc["working_memory"]
         wm["hotel_quotes"] = _upsert(wm["hotel_quotes"], "stay_id", entry)
-        _status(doc, phase="quoting", state="running")
+        _searched(doc)
         return ["working_memory.hotel_quotes"]
 
     def _apply_trip_option_ranker(self, doc, output, call, now, out, stack):

@@ -239,6 +239,14 @@ def live_holds(doc: Dict[str, Any], now: datetime) -> List[Dict[str, Any]]:
     return [h for h in doc["working_memory"]["holds"] if alive(h)]
 
 
+def unbooked_purchases(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """Holds a purchase paid for that no booking lists: a retryable failure stopped it half way, and
+    submitting it again replays these (nothing charged twice) and buys the rest."""
+    wm = doc["working_memory"]
+    booked = {o.get("hold_id") for b in wm["bookings"] for o in b.get("orders") or []}
+    return [h for h in wm["holds"] if h.get("status") == "purchased" and h.get("hold_id") not in booked]
+
+
 def earliest_deadline(holds: List[Dict[str, Any]]) -> Optional[str]:
     """The first payment deadline among ``holds`` (ISO, UTC), None without any: what an approval can last."""
     deadlines = [h["payment_required_by"] for h in holds if h.get("payment_required_by")]
@@ -604,8 +612,9 @@ class Decision:
         self.plan(doc, now, user_asked=False)
 
     def _purchase_error(self, doc: Dict[str, Any], code: str, error: Dict[str, Any]) -> None:
+        """Say what the purchase left behind. The tool's own words when it bought, voided or found a
+        hold ended (they name the items and what happened to each); short fixed words otherwise."""
         texts = {
-            "hold_expired": "Your holds expired, so nothing was bought and that approval no longer works. Say 'hold' to place new holds.",
             "price_changed": "The price went up above what your approver approved, so nothing was bought. A new approval is needed for the new total.",
             "approval_invalid": "That approval token isn't valid for these holds, so nothing was bought.",
             "approval_expired": "That approval has expired, so nothing was bought. Ask your approver for a new one.",
@@ -613,8 +622,12 @@ class Decision:
             "payment_invalid": "That payment method can't be used for this trip, so nothing was bought.",
             "partial_failure": "Part of the purchase failed. Support staff have been alerted and will sort it out; you won't be left with half a trip.",
         }
-        text = texts.get(code) or f"The purchase didn't go through: {error.get('message') or code}."
-        self.out["ui_messages"].append(error_message(code, text, bool(error.get("retryable"))))
+        retryable = bool(error.get("retryable"))
+        told = code != "partial_failure" and any(error.get(k) for k in ("voided_orders", "bought_orders", "ended"))
+        text = (error.get("message") if told else texts.get(code)) or f"The purchase didn't go through: {error.get('message') or code}."
+        if error.get("voided_orders") and code not in ("partial_failure", "hold_expired"):
+            text += " Pick an option and say 'hold' to start again."
+        self.out["ui_messages"].append(error_message(code, text, retryable))
         if code == "price_changed":
             self.out["audit"].append({"type": "approval_needs_renewal", "new_total": error.get("new_total")})
 
@@ -646,6 +659,8 @@ class Decision:
         return next((b for b in doc["working_memory"]["ranked_bundles"] if b.get("bundle_id") == bundle_id), None)
 
     def on_user_selected_bundle(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
+        if self._purchase_unfinished(doc):
+            return
         bundle_id = data.get("bundle_id")
         bundle = self._bundle(doc, bundle_id)
         if bundle is None:
@@ -691,7 +706,17 @@ class Decision:
             return f"{bundle['bundle_id']} can't be held: {blocking or 'it failed the policy check'}.", bundle
         return None, bundle
 
+    def _purchase_unfinished(self, doc: Dict[str, Any]) -> bool:
+        """Items an interrupted purchase bought pin the trip to that purchase until it is submitted again."""
+        paid = unbooked_purchases(doc)
+        if paid:
+            self.say(f"A purchase is half done: {describe_items(paid)} {'is' if len(paid) == 1 else 'are'} already bought. "
+                     "Submit the purchase form again with the same token to finish it; nothing is charged twice.")
+        return bool(paid)
+
     def on_user_request_hold(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
+        if self._purchase_unfinished(doc):
+            return
         reason, bundle = self._hold_blocker(doc, now)
         if reason:
             self.say(reason)
@@ -791,6 +816,10 @@ class Decision:
     def on_user_approved_purchase(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
         wm = doc["working_memory"]
         lapsed = expire_lapsed(doc, now)
+        paid = unbooked_purchases(doc)
+        if paid:  # an interrupted purchase: only the tool can finish it (or, if a hold lapsed, undo it)
+            self._purchase(doc, data, [h for h in wm["holds"] if h in paid or h in lapsed or h in live_holds(doc, now)])
+            return
         held = live_holds(doc, now) or self._bought_holds(doc)
         bundle = self._bundle(doc, wm["selected"].get("bundle_id"))
         if held and not self._bought_holds(doc) and (bundle is None or unheld_items(bundle, held)):
@@ -810,17 +839,20 @@ class Decision:
             else:
                 self.say("There's nothing on hold to buy. Pick a bundle and say 'hold' first.")
             return
+        self._purchase(doc, data, held)
+
+    def _purchase(self, doc: Dict[str, Any], data: Dict[str, Any], holds: List[Dict[str, Any]]) -> None:
         if not data.get("approval_token") or not data.get("payment_method_id"):
             self.say("To buy, enter your approver's token and choose a payment method in the purchase form.")
             return
-        total = sum(float((h.get("held_total") or {}).get("amount") or 0) for h in held)
+        total = sum(float((h.get("held_total") or {}).get("amount") or 0) for h in holds)
         self.call("booking_confirm_and_purchase", {
             "trip_id": doc.get("trip_id"),
-            "hold_ids": [h["hold_id"] for h in held],
+            "hold_ids": [h["hold_id"] for h in holds],
             "approval_token": data["approval_token"],
             "payment_method_id": data["payment_method_id"],
             "expected_total": f"{total:.2f}",
-            "currency": next(((h.get("held_total") or {}).get("currency") for h in held), None) or doc["constraints"].get("currency"),
+            "currency": next(((h.get("held_total") or {}).get("currency") for h in holds), None) or doc["constraints"].get("currency"),
         })
 
     @staticmethod

@@ -315,7 +315,22 @@ class _Turn:
                 self.queue.insert(0, call)
 
     # -- finishing ---------------------------------------------------------------------------
+    def settle(self) -> None:
+        """A finished turn never leaves the trip running: its state says what the chat said last.
+
+        A retryable error offered "try again", so the trip is in error; anything else still
+        "running" waits for the traveller (a question, a limit's "continue").
+        """
+        said = [m for m in self.messages if m["kind"] != "progress"]
+        widget = (said[-1].get("widget") or {}) if said else {}
+        status = self.doc["status"]
+        if widget.get("type") == "error" and widget.get("retryable"):
+            status["state"] = "error"
+        elif status.get("state") == "running":
+            status["state"] = "needs_input"
+
     def finish(self, event: Dict[str, Any]) -> Dict[str, Any]:
+        self.settle()
         self.doc["updated_at"] = int(self.now.timestamp())
         self.runner.trip_store.save(self.payload["trip_id"], self.doc, expected_version=self.expected_version)
         for msg in self.messages:

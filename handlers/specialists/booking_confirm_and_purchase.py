@@ -4,9 +4,20 @@ Order of checks, each refusing with its own code before any money moves: the app
 (``approval_invalid`` / ``approval_expired`` / ``approval_used``; a used one for this trip
 replays the booking), every hold live (``hold_expired``), the payment method
 (``payment_invalid``), the current price within the approved ceiling plus the policy's
-tolerance (``price_changed``, ``needs_new_approval``). Each purchase carries the key
-``<approval_id>:<hold_id>``, so a retry never charges twice; a failure half way voids what was
-bought (or, if that fails, reports ``partial_failure`` for staff).
+tolerance (``price_changed``, ``needs_new_approval``).
+
+Each purchase carries the key ``<approval_id>:<hold_id>``, so an item is charged at most once
+per approval. That key decides what a failure half way does:
+
+* a retryable one (a supplier timeout or error) keeps what was bought: the resubmission the
+  chat asks for replays those items under their keys, charging nothing, and buys the rest;
+* any other (an item sold out, a hold ended, the price rose past the approval) ends this
+  approval's purchase, so what it bought, on this try or an earlier one, is voided and refunded
+  in full: the traveller never keeps half a trip. A void that fails reports
+  ``partial_failure`` for staff.
+
+Every failure carries ``holds`` (``[{hold_id, status}]``, read back from the supplier), so the
+trip shows what the supplier holds, whatever the outcome.
 """
 from __future__ import annotations
 
@@ -23,13 +34,29 @@ from handlers.supplier.seeded import short_id
 
 from . import SELF_TEST_NOW, SpecialistTool, require, self_test_deps
 
+ENDED_WORDS = {"expired": "expired", "released": "was released", "failed": "sold out", "not_found": "is unknown"}
+
 
 class PurchaseAborted(Exception):
-    """A purchase stopped half way, after undoing what it could; carries the failure to report."""
+    """A purchase stopped, after undoing what it had to; carries the failure to report."""
 
     def __init__(self, code: str, message: str, *, retryable: bool = False, **details: Any) -> None:
         super().__init__(code)
         self.code, self.message, self.retryable, self.details = code, message, retryable, details
+
+
+def purchase_key(approval_id: str, hold_id: str) -> str:
+    return f"{approval_id}:{hold_id}"
+
+
+def things(items: List[Dict[str, Any]]) -> str:
+    """``[{item_type}, ...]`` in words: "the flight", "2 flights and the hotel room"."""
+    flights = sum(1 for i in items if i.get("item_type") == "flight")
+    rooms = len(items) - flights
+    parts = [("the flight" if n == 1 else f"{n} flights") if kind == "flight" else
+             ("the hotel room" if n == 1 else f"{n} hotel rooms")
+             for kind, n in (("flight", flights), ("hotel", rooms)) if n]
+    return " and ".join(parts) or "nothing"
 
 
 class BookingConfirmAndPurchase(SpecialistTool):
@@ -37,7 +64,7 @@ class BookingConfirmAndPurchase(SpecialistTool):
 
     def execute(self, payload: Dict[str, Any], args: Dict[str, Any], now: datetime) -> Dict[str, Any]:
         require(args, "trip_id", "hold_ids", "approval_token", "payment_method_id")
-        supplier, trip_id, hold_ids = self.deps.supplier, args["trip_id"], list(args["hold_ids"])
+        trip_id, hold_ids = args["trip_id"], list(args["hold_ids"])
         if self.deps.approvals is None or self.deps.payments is None:
             return fail(payload, "approval_invalid", "Purchases are not enabled here.")
         verdict = self.deps.approvals.verify(trip_id=trip_id, token=args["approval_token"], hold_ids=hold_ids, now=now)
@@ -46,27 +73,12 @@ class BookingConfirmAndPurchase(SpecialistTool):
                 return ok(payload, {"booking": verdict["existing_booking"], "replayed": True})
             return fail(payload, verdict.get("code") or "approval_invalid",
                         verdict.get("message") or "The approval was refused.")
-        holds = [supplier.get_hold(h, now=now) for h in hold_ids]
-        ended = [h for h in holds if h["status"] not in ("held", "purchased")]
-        if ended:
-            return fail(payload, "hold_expired", f"{len(ended)} of the holds ended ({ended[0]['status']}); "
-                                                 "place a new hold and ask for a new approval.")
-        payment = self.deps.payments.get(trip_id=trip_id, payment_method_id=args["payment_method_id"])
-        if not payment:
-            return fail(payload, "payment_invalid", "That payment method is not available for this trip.")
-        due = {h["hold_id"]: self._price(h, now) for h in holds}
-        new_total = sum((money(v) for v in due.values()), Decimal(0))
-        policy = {**DEFAULT_POLICY, **((payload.get("org") or {}).get("policy") or {})}
-        limit = money(verdict["ceiling"]) * (1 + Decimal(str(policy.get("price_tolerance_pct") or 0)) / 100)
-        if new_total > limit:
-            return fail(payload, "price_changed", f"The price rose to {amount(new_total)} {verdict.get('currency')}, "
-                                                  f"above the approved {verdict['ceiling']}; a new approval is needed.",
-                        new_total=amount(new_total), currency=verdict.get("currency"), needs_new_approval=True)
         try:
-            orders = self._buy(holds, due, payment, verdict["approval_id"], now)
+            orders = self._purchase(payload, args, verdict, now)
         except PurchaseAborted as exc:
-            return fail(payload, exc.code, exc.message, retryable=exc.retryable, **exc.details)
-        booking = supplier.booking_save({
+            return fail(payload, exc.code, exc.message, retryable=exc.retryable,
+                        holds=self._holds_now(hold_ids, now), **exc.details)
+        booking = self.deps.supplier.booking_save({
             "booking_id": short_id("bkg", verdict["approval_id"], trip_id),
             "trip_id": trip_id,
             "approval_id": verdict["approval_id"],
@@ -76,44 +88,108 @@ class BookingConfirmAndPurchase(SpecialistTool):
             "record_locators": [o["record_locator"] for o in orders],
             "total": amount(sum((money(o["total"]["amount"]) for o in orders), Decimal(0))),
             "currency": orders[0]["total"]["currency"],
-            "payment_method": {k: payment.get(k) for k in ("id", "brand", "last4")},
+            "payment_method": {k: orders[0]["payment_method"].get(k) for k in ("id", "brand", "last4")},
             "created_at": iso(now),
         })
         self.deps.approvals.consume(approval_id=verdict["approval_id"], booking=booking, now=now)
         return ok(payload, {"booking": booking, "replayed": all(o["replayed"] for o in orders)})
+
+    def _purchase(self, payload, args, verdict, now: datetime) -> List[Dict[str, Any]]:
+        """The checks, then the purchases; raises ``PurchaseAborted`` with what to tell the traveller."""
+        supplier, approval_id = self.deps.supplier, verdict["approval_id"]
+        holds = [supplier.get_hold(h, now=now) for h in args["hold_ids"]]
+        earlier = self._bought_earlier(holds, approval_id)
+        ended = [h for h in holds if h["status"] not in ("held", "purchased")]
+        if ended:
+            gone = "; ".join(f"{things([h])} {ENDED_WORDS.get(h['status'], h['status'])}" for h in ended)
+            raise self._unwind(earlier, "hold_expired", f"Not everything is on hold any more ({gone}), so nothing "
+                               "more can be bought with this approval. Place a new hold and ask for a new approval.",
+                               now, ended=[{"hold_id": h["hold_id"], "status": h["status"]} for h in ended])
+        payment = self.deps.payments.get(trip_id=args["trip_id"], payment_method_id=args["payment_method_id"])
+        if not payment:
+            kept = f" {things(earlier).capitalize()} bought on the earlier try stays bought." if earlier else ""
+            raise PurchaseAborted("payment_invalid", "That payment method is not available for this trip, so nothing "
+                                  f"was bought this time.{kept}", bought_orders=[o["order_id"] for o in earlier])
+        due = {h["hold_id"]: self._price(h, now) for h in holds}
+        new_total = sum((money(v) for v in due.values()), Decimal(0))
+        policy = {**DEFAULT_POLICY, **((payload.get("org") or {}).get("policy") or {})}
+        limit = money(verdict["ceiling"]) * (1 + Decimal(str(policy.get("price_tolerance_pct") or 0)) / 100)
+        if new_total > limit:
+            raise self._unwind(earlier, "price_changed", f"The price rose to {amount(new_total)} "
+                               f"{verdict.get('currency')}, above the approved {verdict['ceiling']}; a new approval is "
+                               "needed.", now, new_total=amount(new_total), currency=verdict.get("currency"),
+                               needs_new_approval=True)
+        return self._buy(holds, due, payment, approval_id, earlier, now)
+
+    def _bought_earlier(self, holds: List[Dict[str, Any]], approval_id: str) -> List[Dict[str, Any]]:
+        """The orders an earlier, interrupted try of this approval paid for (their keys are this approval's)."""
+        orders = [self.deps.supplier.get_order(h["order_id"]) for h in holds if h["status"] == "purchased"]
+        return [o for o in orders if o.get("idempotency_key") == purchase_key(approval_id, o["hold_id"])]
+
+    def _holds_now(self, hold_ids: List[str], now: datetime) -> List[Dict[str, str]]:
+        """Each hold's status at the supplier after the failure: the truth the trip must show."""
+        statuses = []
+        for hold_id in hold_ids:
+            try:
+                statuses.append({"hold_id": hold_id, "status": self.deps.supplier.get_hold(hold_id, now=now)["status"]})
+            except SupplierError:
+                statuses.append({"hold_id": hold_id, "status": "not_found"})
+        return statuses
 
     def _price(self, hold: Dict[str, Any], now: datetime) -> str:
         if hold["status"] == "purchased":  # bought by an earlier try of this approval: replayed below
             return self.deps.supplier.get_order(hold["order_id"])["total"]["amount"]
         return self.deps.supplier.price_hold(hold["hold_id"], now=now)["amount"]
 
-    def _buy(self, holds, due, payment, approval_id: str, now: datetime) -> List[Dict[str, Any]]:
+    def _buy(self, holds, due, payment, approval_id: str, earlier, now: datetime) -> List[Dict[str, Any]]:
         bought: List[Dict[str, Any]] = []
         for hold in holds:
             try:
                 bought.append(self.deps.supplier.purchase(
                     hold_id=hold["hold_id"], amount_due=due[hold["hold_id"]], payment_method=payment,
-                    idempotency_key=f"{approval_id}:{hold['hold_id']}", now=now))
+                    idempotency_key=purchase_key(approval_id, hold["hold_id"]), now=now))
             except SupplierError as exc:
-                self._unwind(bought, exc, hold, now)
+                failed = f"{things([hold]).capitalize()} could not be bought: {exc.message}"
+                if exc.retryable:
+                    raise self._paused(bought, failed, exc) from exc
+                replayed = {o["order_id"] for o in bought}
+                raise self._unwind(bought + [o for o in earlier if o["order_id"] not in replayed], exc.code, failed,
+                                   now) from exc
         return bought
 
-    def _unwind(self, bought, exc: SupplierError, hold, now: datetime) -> None:
-        """Void what this attempt bought, then raise what to tell the traveller."""
+    @staticmethod
+    def _paused(bought: List[Dict[str, Any]], failed: str, exc: SupplierError) -> PurchaseAborted:
+        """A retryable failure: what was bought stays bought, and the resubmission finishes the trip."""
+        if bought:
+            kept = (f" {things(bought).capitalize()} {'is' if len(bought) == 1 else 'are'} bought and "
+                    f"{'stays' if len(bought) == 1 else 'stay'} bought; submit the purchase again with the same "
+                    "token to buy the rest (nothing is charged twice).")
+        else:
+            kept = " Nothing was charged; submit the purchase again with the same token."
+        return PurchaseAborted(exc.code, failed + kept, retryable=True, bought_orders=[o["order_id"] for o in bought])
+
+    def _unwind(self, orders: List[Dict[str, Any]], code: str, reason: str, now: datetime,
+                **details: Any) -> PurchaseAborted:
+        """This approval's purchase cannot complete: void what it bought, so no half trip is left."""
         voided, stuck = [], []
-        for order in bought:
+        for order in orders:
             try:
-                voided.append(self.deps.supplier.order_void(order["order_id"], now=now)["order_id"])
+                voided.append(self.deps.supplier.order_void(order["order_id"], now=now))
             except SupplierError:
-                stuck.append(order["order_id"])
-        what = "flight" if hold["item_type"] == "flight" else "hotel room"
+                stuck.append(order)
         if stuck:
-            raise PurchaseAborted("partial_failure", f"The {what} could not be bought ({exc.message}) and "
-                                                 f"{len(stuck)} item(s) already bought could not be undone; "
-                                                 "our staff will sort it out.",
-                              needs_attention=True, orders=stuck, voided_orders=voided, cause=exc.code)
-        raise PurchaseAborted(exc.code, f"The {what} could not be bought: {exc.message} Nothing was charged.",
-                              retryable=exc.retryable, voided_orders=voided)
+            return PurchaseAborted("partial_failure", f"{reason} {things(stuck).capitalize()} already bought could "
+                                   "not be undone; our staff will sort it out.", needs_attention=True,
+                                   orders=[o["order_id"] for o in stuck],
+                                   voided_orders=[o["order_id"] for o in voided], cause=code)
+        if voided:
+            one = len(voided) == 1
+            undone = (f" {things(voided).capitalize()} already bought {'was' if one else 'were'} voided and refunded "
+                      f"in full, and {'its hold' if one else 'their holds'} released, so nothing is charged.")
+        else:
+            undone = " Nothing was charged."
+        return PurchaseAborted(code, reason.rstrip() + undone, voided_orders=[o["order_id"] for o in voided],
+                               **details)
 
     @classmethod
     def run_tests(cls) -> None:

@@ -86,17 +86,44 @@ def test_a_rehold_keeps_the_live_holds_and_the_approval_covers_the_whole_set(doc
 
 
 @pytest.mark.parametrize(("code", "effect"), [
-    ("hold_expired", lambda wm, doc: {h["status"] for h in wm["holds"]} == {"expired"}),
+    ("hold_expired", lambda wm, doc: {h["status"] for h in wm["holds"]} == {"expired"} and wm["approval"]["status"] == "void"),
     ("price_changed", lambda wm, doc: wm["approval"]["status"] == "needs_new_approval" and wm["approval"]["new_total"] == "999.00"),
     ("partial_failure", lambda wm, doc: doc["status"]["phase"] == "needs_attention"),
 ])
 def test_purchase_failures(doc, code, effect):
     doc["working_memory"]["holds"] = [{"hold_id": "h1", "status": "held"}]
+    truth = [{"hold_id": "h1", "status": "expired" if code == "hold_expired" else "held"}]
     out = apply(doc, "booking_confirm_and_purchase", {"approval_token": "tdk_apv_secretsecret", "hold_ids": ["h1"]},
-                failed(code, new_total="999.00"))
+                failed(code, new_total="999.00", holds=truth))
     after = out["trip_intent"]
     assert effect(after["working_memory"], after)
     assert after["working_memory"]["last_error"]["call"]["arguments"]["approval_token"] == "[REDACTED]"
+
+
+def held_pair(doc):
+    doc["working_memory"]["holds"] = [{"hold_id": "h1", "status": "held"}, {"hold_id": "h2", "status": "held"}]
+    doc["working_memory"]["approval"] = {"approval_id": None, "status": "requested"}
+    doc["status"].update(phase="held", state="needs_input")
+    return {"approval_token": "tdk_apv_secretsecret", "hold_ids": ["h1", "h2"]}
+
+
+def test_a_purchase_stopped_half_way_shows_what_the_supplier_bought(doc):
+    buy = held_pair(doc)
+    truth = [{"hold_id": "h1", "status": "purchased"}, {"hold_id": "h2", "status": "held"}]
+    after = apply(doc, "booking_confirm_and_purchase", buy, failed("timeout", retryable=True, holds=truth,
+                                                                   bought_orders=["o1"]))["trip_intent"]
+    wm = after["working_memory"]
+    assert [h["status"] for h in wm["holds"]] == ["purchased", "held"]
+    assert wm["approval"]["status"] == "requested", "the resubmission uses the same approval"
+    assert after["status"]["state"] == "error" and wm["bookings"] == []
+
+
+def test_a_purchase_undone_shows_the_holds_the_supplier_ended_and_voids_the_approval(doc):
+    buy = held_pair(doc)
+    truth = [{"hold_id": "h1", "status": "released"}, {"hold_id": "h2", "status": "failed"}]
+    after = apply(doc, "booking_confirm_and_purchase", buy, failed("sold_out", holds=truth, voided_orders=["o1"]))["trip_intent"]
+    assert [h["status"] for h in after["working_memory"]["holds"]] == ["released", "failed"]
+    assert after["working_memory"]["approval"]["status"] == "void" and after["status"]["phase"] == "selected"
 
 
 def test_a_failure_keeps_the_slot_and_records_a_retryable_error(doc):
@@ -106,10 +133,20 @@ def test_a_failure_keeps_the_slot_and_records_a_retryable_error(doc):
     assert wm["last_error"]["tool"] == "flight_quote_search" and wm["last_error"]["retryable"] is True
 
 
-def test_a_later_success_of_the_same_tool_clears_the_error(doc):
-    doc["working_memory"]["last_error"] = {"tool": "flight_quote_search", "code": "timeout"}
+def test_a_later_success_of_the_same_search_clears_the_error(doc):
+    doc["working_memory"]["last_error"] = {"tool": "flight_quote_search", "code": "timeout",
+                                           "call": {"name": "flight_quote_search", "arguments": {"segment_id": "s"}}}
     wm = apply(doc, "flight_quote_search", {"segment_id": "s"}, ok({"segment_id": "s", "offers": []}))["trip_intent"]["working_memory"]
     assert wm["last_error"] is None
+
+
+def test_another_segments_search_leaves_the_failure_and_the_error_state(doc):
+    failure = apply(doc, "flight_quote_search", {"segment_id": "s1"}, failed("timeout", retryable=True))["trip_intent"]
+    after = apply(failure, "flight_quote_search", {"segment_id": "s2"}, ok({"segment_id": "s2", "offers": [{"offer_id": "o"}]}))["trip_intent"]
+    assert after["working_memory"]["last_error"]["call"]["arguments"] == {"segment_id": "s1"}
+    assert (after["status"]["phase"], after["status"]["state"]) == ("quoting", "error")
+    hotel = apply(after, "hotel_quote_search", {"stay_id": "h1"}, ok({"stay_id": "h1", "rates": [{"rate_id": "r"}]}))["trip_intent"]
+    assert hotel["status"]["state"] == "error"
 
 
 def test_the_extractor_patch_goes_through_the_patcher(doc):

@@ -25,6 +25,7 @@ def test_max_tool_calls_ends_the_turn_with_a_message_and_continue_resumes():
     turn = h.say(MULTI_CITY)
     assert turn["stopped_reason"] == "max_tool_calls" and len(turn["tool_calls"]) == 3
     assert turn["ui_messages"][-1]["kind"] == "status" and "continue" in turn["ui_messages"][-1]["text"]
+    assert h.intent()["status"]["state"] == "needs_input", "a stopped turn waits for 'continue', it is not running"
     h.runner.limits["max_tool_calls"] = 16
     h.say("continue")
     assert "flight_quote_search" in h.tools_run() and h.widgets("bundles")

@@ -3,12 +3,14 @@ frozen clock: today = 2026-12-01 in America/New_York). Behaviour, not prices."""
 from __future__ import annotations
 
 from datetime import timedelta
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from handlers.common.clock import parse_now
 from handlers.common.defaults import DEFAULT_POLICY
+from handlers.supplier import SupplierError
 from handlers.testing import Harness
 
 DENVER = "4 people going from Newark to Denver for 3 nights on January 30"
@@ -408,3 +410,60 @@ def test_relative_dates_follow_the_frozen_local_day():
     h = Harness(today="2026-12-31", tz="Pacific/Auckland")
     h.say("Auckland to Sydney tomorrow, one way, just me, no hotel")
     assert h.intent()["itinerary"]["segments"][0]["depart_date"] == "2027-01-01"
+
+
+class HotelPurchaseFails:
+    """The harness's sandbox, except that paying for the hotel room raises ``errors`` in turn."""
+
+    def __init__(self, supplier, *errors):
+        self._supplier, self._errors = supplier, list(errors)
+
+    def __getattr__(self, name):
+        return getattr(self._supplier, name)
+
+    def purchase(self, **kw):
+        if self._errors and self._supplier.get_hold(kw["hold_id"], now=kw["now"])["item_type"] == "hotel":
+            raise self._errors.pop(0)
+        return self._supplier.purchase(**kw)
+
+
+def shown_as_supplier_has(h: Harness) -> bool:
+    return all(h.deps.supplier.get_hold(x["hold_id"], now=h.clock())["status"] == x["status"]
+               for x in h.intent()["working_memory"]["holds"])
+
+
+def test_a_purchase_a_timeout_stopped_half_way_is_finished_by_submitting_again(held):
+    h, _ = held
+    token, supplier = h.grant(), h.deps.supplier
+    h.deps.supplier = HotelPurchaseFails(supplier, SupplierError("timeout", "The supplier did not answer in time.", retryable=True))
+    turn = h.purchase(token)
+    [error] = h.widgets("error")
+    assert error["retryable"] and "2 flights are bought and stay bought" in texts(turn)
+    assert [x["status"] for x in h.intent()["working_memory"]["holds"]] == ["purchased", "purchased", "held"]
+    assert shown_as_supplier_has(h) and h.intent()["status"]["state"] == "error"
+    for step in (h.hold, lambda: h.select("B1")):
+        assert "Submit the purchase form again" in texts(step()) and h.tools_run() == [], "no new hold on a half-bought trip"
+    h.purchase(token)
+    [booking] = h.intent()["working_memory"]["bookings"]
+    assert len(booking["orders"]) == 3 and h.intent()["status"]["phase"] == "purchased"
+    charged = [c["order_id"] for c in supplier.charges()]
+    assert sorted(charged) == sorted(o["order_id"] for o in booking["orders"]), "each item charged once, nothing refunded"
+
+
+def test_a_purchase_undone_after_a_sell_out_says_so_and_shows_the_released_holds(held):
+    h, _ = held
+    token, supplier = h.grant(), h.deps.supplier
+    h.deps.supplier = HotelPurchaseFails(supplier, SupplierError("sold_out", "The last rooms were sold before payment."))
+    turn = h.purchase(token)
+    assert h.widgets("error")[0]["code"] == "sold_out" and "voided and refunded in full" in texts(turn)
+    wm = h.intent()["working_memory"]
+    assert [x["status"] for x in wm["holds"]] == ["released", "released", "held"] and shown_as_supplier_has(h)
+    assert wm["approval"]["status"] == "void" and h.intent()["status"]["phase"] == "selected"
+    assert sum(Decimal(c["amount"]) for c in supplier.charges()) == 0
+
+
+def test_a_turn_with_a_failed_search_ends_in_error_not_running():
+    h = Harness(faults={"flight_quote_search": {"timeout": 1.0}})
+    h.say(ROUND_TRIP)
+    assert h.tools_run()[-1] == "hotel_quote_search", "the hotel search succeeded after the flights failed"
+    assert h.intent()["status"]["state"] == "error" and h.widgets("error")[-1]["retryable"]

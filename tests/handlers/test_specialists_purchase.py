@@ -1,5 +1,6 @@
 """booking_confirm_and_purchase and booking_cancel: every refusal code, replay, unwinding."""
 from datetime import datetime, timedelta
+from decimal import Decimal
 
 import pytest
 
@@ -123,23 +124,74 @@ def test_a_move_within_the_tolerance_is_bought(deps):
 
 
 class FailingSecondPurchase:
-    """The sandbox, except that buying the hotel fails (and, optionally, voids fail too)."""
+    """The sandbox, except that buying the hotel fails (``times`` times, then it works) and,
+    optionally, voids fail too."""
 
-    def __init__(self, supplier, *, voids_fail=False):
-        self._supplier, self._voids_fail = supplier, voids_fail
+    def __init__(self, supplier, *, voids_fail=False, error=None, times=None):
+        self._supplier, self._voids_fail, self._times = supplier, voids_fail, times
+        self._error = error or SupplierError("sold_out", "The last rooms were sold before payment.")
 
     def __getattr__(self, name):
         return getattr(self._supplier, name)
 
     def purchase(self, **kw):
-        if self._supplier.get_hold(kw["hold_id"], now=kw["now"])["item_type"] == "hotel":
-            raise SupplierError("sold_out", "The last rooms were sold before payment.")
+        hotel = self._supplier.get_hold(kw["hold_id"], now=kw["now"])["item_type"] == "hotel"
+        if hotel and self._times != 0:
+            self._times = None if self._times is None else self._times - 1
+            raise self._error
         return self._supplier.purchase(**kw)
 
     def order_void(self, order_id, *, now=None):
         if self._voids_fail:
             raise SupplierError("void_window_closed", "too late")
         return self._supplier.order_void(order_id, now=now)
+
+
+def timeout():
+    return SupplierError("timeout", "The supplier did not answer in time.", retryable=True)
+
+
+def statuses(out):
+    return {h["status"] for h in out["holds"]}
+
+
+def test_a_retryable_failure_half_way_keeps_what_was_bought_and_the_resubmission_buys_the_rest(deps):
+    holds = held_trip(deps)
+    token = deps.approvals.grant(trip_id="t1", holds=holds, now=NOW)
+    supplier, deps.supplier = deps.supplier, FailingSecondPurchase(deps.supplier, error=timeout(), times=1)
+    out = purchase(deps, holds, token)["output"]
+    assert out["error"]["code"] == "timeout" and out["error"]["retryable"] is True
+    assert "flight is bought" in out["error"]["message"] and len(out["bought_orders"]) == 1
+    assert [h["status"] for h in out["holds"]] == [supplier.get_hold(h["hold_id"], now=NOW)["status"] for h in holds]
+    assert statuses(out) == {"purchased", "held"} and len(charges(deps)) == 1
+    again = purchase(deps, holds, token)["output"]
+    assert len(again["booking"]["orders"]) == 2 and again["replayed"] is False
+    assert len(charges(deps)) == 2 and {c["order_id"] for c in charges(deps)} == {o["order_id"] for o in again["booking"]["orders"]}
+    assert all(float(e["amount"]) > 0 for e in deps.supplier.charges()), "nothing was voided or refunded"
+
+
+def test_a_refusal_after_an_interrupted_try_voids_what_the_earlier_try_bought(deps):
+    holds = held_trip(deps)
+    token = deps.approvals.grant(trip_id="t1", holds=holds, now=NOW)
+    deps.supplier = FailingSecondPurchase(deps.supplier, error=timeout(), times=1)
+    purchase(deps, holds, token)
+    deps.supplier = FailingSecondPurchase(deps.supplier)  # now the hotel sells out
+    out = purchase(deps, holds, token)["output"]
+    assert out["error"]["code"] == "sold_out" and len(out["voided_orders"]) == 1
+    assert "voided and refunded in full" in out["error"]["message"] and statuses(out) == {"released", "held"}
+    assert sum(Decimal(e["amount"]) for e in deps.supplier.charges()) == 0
+
+
+def test_a_hold_ended_after_an_interrupted_try_undoes_it_and_says_which(deps):
+    holds = held_trip(deps)
+    token = deps.approvals.grant(trip_id="t1", holds=holds, now=NOW)
+    supplier, deps.supplier = deps.supplier, FailingSecondPurchase(deps.supplier, error=timeout(), times=1)
+    purchase(deps, holds, token)
+    supplier.hold_release(holds[1]["hold_id"], now=NOW)  # staff let the hotel room go
+    out = purchase(deps, holds, token)["output"]
+    assert out["error"]["code"] == "hold_expired" and out["ended"] == [{"hold_id": holds[1]["hold_id"], "status": "released"}]
+    assert "hotel room was released" in out["error"]["message"] and "expired" not in out["error"]["message"]
+    assert statuses(out) == {"released"} and sum(Decimal(e["amount"]) for e in supplier.charges()) == 0
 
 
 def test_a_failure_half_way_voids_what_was_bought(deps):

@@ -88,38 +88,13 @@ def test_nobody_is_charged_twice_or_for_nothing(figures):
     assert figures.charges >= figures.holds["purchased"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "handlers/specialists/booking_confirm_and_purchase.py _unwind voids the items bought before a "
-        "retryable supplier timeout; SandboxSupplier._close_order then marks their holds 'released', so the "
-        "retry the chat offers fails with hold_expired"
-    ),
-)
 def test_a_retryable_purchase_failure_can_be_retried(figures):
     assert figures.holds_lost_on_retry == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "handlers/applier.py _purchase_failed updates the trip's holds only for hold_expired: after a purchase "
-        "that failed half way (sold out, or a timeout after another item was bought and voided) the trip still "
-        "shows as 'held' holds the supplier has marked failed or released"
-    ),
-)
 def test_after_a_failed_purchase_the_trip_shows_the_holds_the_supplier_has(figures):
     assert figures.stale_holds == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "handlers/applier.py: each successful search sets quoting/running (_apply_flight_quote_search, "
-        "_apply_hotel_quote_search) after an earlier search of the turn failed, and run() clears last_error "
-        "when the same tool succeeds for another segment; the turn ends 'quoting/running' while the chat "
-        "says 'try again'"
-    ),
-)
 def test_a_turn_with_a_failed_search_does_not_leave_the_trip_running(figures):
     assert figures.left_running == []
