@@ -42,6 +42,14 @@ class KeyValueStore(Protocol):
 
     def incr(self, key: str, amount: int, *, floor: Optional[int] = None, initial: int = 0) -> Optional[int]: ...
 
+    # Batch forms (one round trip / transaction in a database-backed store): a search publishes
+    # dozens of offers at once. Optional: callers fall back to the single-key methods.
+    def put_many(self, values: Dict[str, Dict[str, Any]]) -> None: ...
+
+    def counters_init(self, initials: Dict[str, int]) -> Dict[str, int]:
+        """Create the missing counters at their initial value; return every counter's current value."""
+        ...
+
 
 class InMemoryTripStore:
     def __init__(self) -> None:
@@ -100,6 +108,17 @@ class InMemoryKeyValueStore:
                 return False
             self._data[key] = copy.deepcopy(value)
             return True
+
+    def put_many(self, values: Dict[str, Dict[str, Any]]) -> None:
+        with self._lock:
+            for key, value in values.items():
+                self._data[key] = copy.deepcopy(value)
+
+    def counters_init(self, initials: Dict[str, int]) -> Dict[str, int]:
+        with self._lock:
+            for key, initial in initials.items():
+                self._data.setdefault(key, {"n": int(initial)})
+            return {key: int(self._data[key]["n"]) for key in initials}
 
     def incr(self, key: str, amount: int, *, floor: Optional[int] = None, initial: int = 0) -> Optional[int]:
         """Atomically add ``amount`` to an integer counter; refuse (None) if it would go below ``floor``."""

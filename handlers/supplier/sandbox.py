@@ -75,7 +75,7 @@ class SandboxSupplier:
         offers = build_flight_offers(seed=self.seed, origin=origin, destination=destination,
                                      depart_date=_day(depart_date), passengers=passengers, cabin=cabin, now=now,
                                      ttl_minutes=self.offer_ttl_minutes)
-        published = [self._publish("offer", o["offer_id"], o, "seats_remaining") for o in offers]
+        published = self._publish("offer", "offer_id", offers, "seats_remaining")
         return [o for o in published if o["seats_remaining"] >= _quantity("flight", o)]
 
     def search_hotels(
@@ -94,14 +94,15 @@ class SandboxSupplier:
         rates = build_hotel_rates(seed=self.seed, location_code=location_code, check_in=_day(check_in),
                                   check_out=_day(check_out), rooms=rooms, guests_per_room=guests_per_room, now=now,
                                   ttl_minutes=self.rate_ttl_minutes)
-        return [r for r in (self._publish("rate", r["rate_id"], r, "quantity_available") for r in rates)
-                if r["quantity_available"] >= r["rooms"]]
+        return [r for r in self._publish("rate", "rate_id", rates, "quantity_available") if r["quantity_available"] >= r["rooms"]]
 
-    def _publish(self, kind: str, item_id: str, item: Dict[str, Any], stock_field: str) -> Dict[str, Any]:
-        """Store a search result and show the stock actually left (purchases consume it)."""
-        item[stock_field] = min(item[stock_field], self.state.stock(item_id, item[stock_field]))
-        self.state.put(kind, item_id, item)
-        return item
+    def _publish(self, kind: str, id_field: str, items: List[Dict[str, Any]], stock_field: str) -> List[Dict[str, Any]]:
+        """Store a search's results together and show the stock actually left (purchases consume it)."""
+        left = self.state.stock_many({item[id_field]: item[stock_field] for item in items})
+        for item in items:
+            item[stock_field] = min(item[stock_field], left[item[id_field]])
+        self.state.put_many(kind, {item[id_field]: item for item in items})
+        return items
 
     def get_item(self, item_type: str, item_id: str) -> Dict[str, Any]:
         item = self.state.get("offer" if item_type == "flight" else "rate", item_id)

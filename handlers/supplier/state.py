@@ -20,6 +20,23 @@ class SupplierState:
     def put_if_absent(self, kind: str, key: str, value: Dict[str, Any]) -> bool:
         return self.store.put_if_absent(f"{self.prefix}{kind}:{key}", value)
 
+    def put_many(self, kind: str, values: Dict[str, Dict[str, Any]]) -> None:
+        keyed = {f"{self.prefix}{kind}:{key}": value for key, value in values.items()}
+        if hasattr(self.store, "put_many"):
+            self.store.put_many(keyed)
+        else:
+            for key, value in keyed.items():
+                self.store.put(key, value)
+
+    def stock_many(self, initials: Dict[str, int]) -> Dict[str, int]:
+        """``stock`` for many items in one go (a search publishes all its offers together)."""
+        keyed = {f"{self.prefix}stock:{item_id}": n for item_id, n in initials.items()}
+        if hasattr(self.store, "counters_init"):
+            current = self.store.counters_init(keyed)
+        else:
+            current = {key: self.store.incr(key, 0, initial=n) for key, n in keyed.items()}
+        return {item_id: int(current[f"{self.prefix}stock:{item_id}"]) for item_id in initials}
+
     def stock(self, item_id: str, initial: int) -> int:
         """Units left of an offer or rate (created at ``initial`` on first sight)."""
         return int(self.store.incr(f"{self.prefix}stock:{item_id}", 0, initial=initial))

@@ -72,6 +72,26 @@ class DjangoKeyValueStore:
     def put(self, key: str, value: Dict[str, Any]) -> None:
         SupplierState.objects.update_or_create(key=key, defaults={"value": value, "counter": None})
 
+    def put_many(self, values: Dict[str, Dict[str, Any]]) -> None:
+        """One upsert for a whole search's offers (instead of a statement pair per offer)."""
+        if values:
+            SupplierState.objects.bulk_create(
+                [SupplierState(key=key, value=value, counter=None) for key, value in values.items()],
+                update_conflicts=True,
+                unique_fields=["key"],
+                update_fields=["value", "counter", "updated_at"],
+            )
+
+    def counters_init(self, initials: Dict[str, int]) -> Dict[str, int]:
+        """Create missing counters at their initial value (existing ones keep theirs); read them all back."""
+        if not initials:
+            return {}
+        with transaction.atomic():
+            SupplierState.objects.bulk_create(
+                [SupplierState(key=key, counter=n, value={}) for key, n in initials.items()], ignore_conflicts=True
+            )
+            return dict(SupplierState.objects.filter(key__in=list(initials)).values_list("key", "counter"))
+
     def put_if_absent(self, key: str, value: Dict[str, Any]) -> bool:
         try:
             with transaction.atomic():

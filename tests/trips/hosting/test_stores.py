@@ -79,3 +79,14 @@ def test_trip_row_is_untouched_by_a_failed_save(trip):
     with pytest.raises(StaleVersion):
         store.save(str(trip.pk), {"status": {}}, expected_version=7)
     assert Trip.objects.get(pk=trip.pk).version == 0
+
+
+def test_batch_writes_upsert_values_and_keep_existing_counters(db, django_assert_max_num_queries):
+    kv = DjangoKeyValueStore()
+    kv.put("offer:1", {"price": "1.00"})
+    assert kv.incr("stock:1", -2, initial=9) == 7  # a purchase already took two seats
+    with django_assert_max_num_queries(6):  # one upsert + one insert-or-ignore + one read, whatever the count
+        kv.put_many({"offer:1": {"price": "2.00"}, "offer:2": {"price": "3.00"}})
+        assert kv.counters_init({"stock:1": 9, "stock:2": 4}) == {"stock:1": 7, "stock:2": 4}
+    assert kv.get("offer:1") == {"price": "2.00"} and kv.get("offer:2") == {"price": "3.00"}
+    assert kv.incr("stock:2", -4, floor=0) == 0
