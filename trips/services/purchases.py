@@ -36,6 +36,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from handlers.reducer import unbooked_purchases
 from handlers.tools import tool_outcome
 from trips.hosting.approvals import DjangoPaymentMethods
 from trips.hosting.runner import turn_execute, turn_run
@@ -303,10 +304,14 @@ def _reapprove(*, trip: Trip, approval: ApprovalRequest, new_total: Optional[Dec
 
 
 def _held_ids(trip: Trip) -> list[str]:
-    holds = ((Trip.objects.values_list("intent", flat=True).get(pk=trip.pk) or {}).get("working_memory") or {}).get(
-        "holds"
-    ) or []
-    return sorted(h["hold_id"] for h in holds if h.get("status") == "held" and h.get("hold_id"))
+    """The holds a purchase now covers: live ones, plus any a half-finished purchase already paid for
+    (submitting again replays those without a second charge), exactly as the core will submit them."""
+    intent = Trip.objects.values_list("intent", flat=True).get(pk=trip.pk) or {}
+    holds = (intent.get("working_memory") or {}).get("holds") or []
+    live = {h["hold_id"] for h in holds if h.get("status") == "held" and h.get("hold_id")}
+    if intent.get("working_memory"):
+        live |= {h["hold_id"] for h in unbooked_purchases(intent) if h.get("hold_id")}
+    return sorted(live)
 
 
 def _approval_for(*, trip: Trip, token: str) -> Optional[ApprovalRequest]:

@@ -109,3 +109,21 @@ def test_a_repeated_client_id_is_answered_once(held_trip, traveller, card, clock
     again = buy(held_trip, traveller, "abc", card, clock, client_id="c-9")
     assert first.pk == again.pk
     assert AuditEvent.objects.filter(trip=held_trip, type="purchase.refused").count() == 1
+
+
+def test_a_half_finished_purchase_can_be_submitted_again_with_the_same_token(granted, clock):
+    """After a retryable failure half way, one hold is already paid for: the pre-check must still see
+    the approval's whole hold set (the core replays the paid item and buys the rest)."""
+    from trips.models import Trip
+    from trips.services.approvals import approval_check
+    from trips.services.purchases import _held_ids
+
+    approval, token = granted
+    trip = Trip.objects.get(pk=approval.trip_id)
+    intent = trip.intent
+    first = intent["working_memory"]["holds"][0]
+    first["status"] = "purchased"  # paid for, in no booking yet
+    Trip.objects.filter(pk=trip.pk).update(intent=intent)
+
+    assert _held_ids(trip) == sorted(approval.hold_ids)
+    assert approval_check(trip_id=trip.pk, token=token, hold_ids=_held_ids(trip), now=clock()).ok
