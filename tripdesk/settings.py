@@ -115,7 +115,14 @@ STORAGES = {
 # --- Channels and Celery: Redis when REDIS_URL is set, otherwise everything in-process. ---
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}}
+    # socket_timeout=None: channels_redis blocks up to 5 s reading a websocket's queue, and redis-py 8's
+    # own 5 s read timeout would race it and drop idle connections (close 1011) under load.
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+        }
+    }
     CELERY_BROKER_URL = REDIS_URL
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -126,6 +133,11 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # and the dead worker's turn lease expires after TURN_LEASE_SECONDS.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A whole worker that dies (no process left to reject the task) leaves it unacknowledged: Redis
+# hands it to another worker after the visibility timeout (Celery's default, an hour, is far too
+# long). Keep it a few minutes above the longest turn, or a live turn is delivered twice (harmless:
+# the copy waits for the lease, then finds the turn done). The beat's turn sweep comes sooner.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("TRIPDESK_BROKER_VISIBILITY_SECONDS", default=300)}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -134,6 +146,10 @@ CELERY_BEAT_SCHEDULE = {
     "hold-deadline-notifications": {
         "task": "trips.tasks.deadlines.hold_deadlines_notify",
         "schedule": env.float("TRIPDESK_DEADLINE_SCAN_SECONDS", default=60.0),
+    },
+    "stalled-turn-sweep": {
+        "task": "trips.tasks.turns.turns_sweep",
+        "schedule": env.float("TRIPDESK_TURN_SWEEP_SECONDS", default=60.0),
     },
 }
 
@@ -149,6 +165,8 @@ TRIPDESK = {
     "SUPPLIER_FAULTS": env.json("TRIPDESK_SUPPLIER_FAULTS", default=None),
     # The turn lease: how long one worker may own a trip's turn before another may take over.
     "TURN_LEASE_SECONDS": env.int("TRIPDESK_TURN_LEASE_SECONDS", default=120),
+    # A turn queued this long, its trip not leased, lost its task: the beat's sweep sends it again.
+    "TURN_SWEEP_AFTER_SECONDS": env.int("TRIPDESK_TURN_SWEEP_AFTER_SECONDS", default=120),
     # The LLM path (handlers.llm.factory): off unless OPENAI_API_KEY or OPENAI_BASE_URL is set;
     # without it the offline extractor does the job.
     "LLM": {
@@ -164,7 +182,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "trips.api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
 }
 SPECTACULAR_SETTINGS = {
