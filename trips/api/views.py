@@ -1,5 +1,7 @@
 """Thin API views: querysets through ``trips_visible_to``, writes through services."""
 
+from typing import Optional
+
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
@@ -24,13 +26,18 @@ from .serializers import (
 
 AFTER = OpenApiParameter("after", int, description="Only items with a greater seq (resume).")
 TRIP = OpenApiParameter("trip", int, description="Only this trip's.")
+# Keys and sequence numbers are 64-bit columns: a larger number would reach the database and fail there.
+LARGEST_ID = 2**63 - 1
 
 
-def _after(request) -> int:
-    try:
-        return max(int(request.query_params.get("after", 0)), 0)
-    except ValueError:
-        raise ValidationError({"after": "must be an integer"}) from None
+def id_param(request, name: str) -> Optional[int]:
+    """The query parameter ``name`` as a non-negative 64-bit integer (``None`` when absent); 400 otherwise."""
+    raw = request.query_params.get(name, "")
+    if raw == "":
+        return None
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > LARGEST_ID:
+        raise ValidationError({name: f"must be a whole number from 0 to {LARGEST_ID}"})
+    return int(raw)
 
 
 class TripViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -50,16 +57,16 @@ class TripViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(parameters=[AFTER], responses=ChatMessageSerializer(many=True))
     @action(detail=True, methods=["get"], serializer_class=ChatMessageSerializer)
-    def messages(self, request, pk=None):
+    def messages(self, request, pk=None, format=None):
         """The chat, in seq order (``?after=<seq>`` to resume)."""
         trip = self.get_object()
-        queryset = ChatMessage.objects.filter(trip=trip, seq__gt=_after(request)).order_by("seq")
+        queryset = ChatMessage.objects.filter(trip=trip, seq__gt=id_param(request, "after") or 0).order_by("seq")
         page = self.paginate_queryset(queryset)
         return self.get_paginated_response(ChatMessageSerializer(page, many=True).data)
 
     @extend_schema(request=MessageCreateSerializer, responses={202: ChatMessageSerializer})
     @messages.mapping.post
-    def message_create(self, request, pk=None):
+    def message_create(self, request, pk=None, format=None):
         """Say something or press a button; the turn runs in the background (202)."""
         trip = self.get_object()
         if trip.owner_id != request.user.pk:
@@ -76,10 +83,10 @@ class TripViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(parameters=[AFTER], responses=AuditEventSerializer(many=True))
     @action(detail=True, methods=["get"], serializer_class=AuditEventSerializer)
-    def events(self, request, pk=None):
+    def events(self, request, pk=None, format=None):
         """The audit trail, in seq order (``?after=<seq>``)."""
         trip = self.get_object()
-        queryset = AuditEvent.objects.filter(trip=trip, seq__gt=_after(request)).order_by("seq")
+        queryset = AuditEvent.objects.filter(trip=trip, seq__gt=id_param(request, "after") or 0).order_by("seq")
         page = self.paginate_queryset(queryset)
         return self.get_paginated_response(AuditEventSerializer(page, many=True).data)
 
@@ -89,12 +96,8 @@ class TripScopedViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         queryset = self.queryset.filter(trip__in=trips_visible_to(self.request.user))
-        trip = self.request.query_params.get("trip")
-        if trip:
-            if not trip.isdigit():
-                raise ValidationError({"trip": "must be an integer"})
-            queryset = queryset.filter(trip_id=int(trip))
-        return queryset
+        trip_id = id_param(self.request, "trip")
+        return queryset if trip_id is None else queryset.filter(trip_id=trip_id)
 
 
 @extend_schema(parameters=[TRIP])

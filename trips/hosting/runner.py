@@ -26,6 +26,7 @@ from .agu import DjangoAGU
 from .approvals import DjangoApprovalVerifier, DjangoPaymentMethods
 from .shc import DjangoSHC
 from .stores import DjangoKeyValueStore, DjangoToolStore, DjangoTripStore
+from .transient import transient_retried
 
 Clock = Callable[[], datetime]
 
@@ -80,7 +81,11 @@ def with_thread_connection(run: Callable[[], Dict[str, Any]]) -> Dict[str, Any]:
 def turn_execute(
     *, trip: Trip, message: ChatMessage, event: Dict[str, Any], clock: Clock = timezone.now
 ) -> Dict[str, Any]:
-    """Run one turn through the core, recording its input (for replay) and its outcome."""
+    """Run one turn through the core, recording its input (for replay) and its outcome.
+
+    Redelivered (its worker died mid-turn), it runs again from the start: the core's save is
+    versioned, and progress lines an earlier attempt showed are not shown again (``DjangoAGU``).
+    """
     now = clock()
     payload = turn_payload(trip=trip, event=event, now=now, actor=f"user:{trip.owner_id}")
     turn_start(trip_id=trip.pk, message_id=message.pk, payload=payload)
@@ -92,12 +97,15 @@ def turn_execute(
         clock=clock,
         around_call=with_thread_connection,
     )
-    with bind_host(agu=DjangoAGU(), shc=DjangoSHC(inner=local, trip_id=trip.pk, message_id=message.pk)):
+    agu, shc = DjangoAGU(message_id=message.pk), DjangoSHC(inner=local, trip_id=trip.pk, message_id=message.pk)
+    with bind_host(agu=agu, shc=shc):
         result = build_runner(clock=clock).run(payload)
+    # The core has saved its result: from here a transient database error retries the step that
+    # hit it, never the whole turn (which would run the core, and apply its effects, twice).
     output = result.get("output") or {}
     if isinstance(output.get("trip_intent"), dict):
-        holds_sync(trip=trip, trip_intent=output["trip_intent"], now=now)
-    turn_complete(trip_id=trip.pk, message_id=message.pk, result=result)
+        transient_retried(lambda: holds_sync(trip=trip, trip_intent=output["trip_intent"], now=now))
+    transient_retried(lambda: turn_complete(trip_id=trip.pk, message_id=message.pk, result=result))
     return result
 
 

@@ -97,3 +97,10 @@ def chat_message_create(*, trip_id: int, message: dict[str, Any]) -> ChatMessage
             text=message.get("text") or "",
             widget=message.get("widget"),
         )
+
+
+def progress_shown_count(*, trip_id: int, turn: int, label: str) -> int:
+    """How many progress lines labelled ``label`` the turn for message ``turn`` has shown already."""
+    return ChatMessage.objects.filter(
+        trip_id=trip_id, kind=ChatMessage.Kind.PROGRESS, widget__turn=turn, widget__label=redact_text(label)
+    ).count()

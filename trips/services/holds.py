@@ -56,35 +56,65 @@ def holds_sync(*, trip: Trip, trip_intent: dict, now: Optional[datetime] = None)
 
 
 def hold_release(*, hold: Hold, actor, reason: str, supplier: Any, now: datetime) -> Hold:
-    """A staff member releases a hold at the supplier (audited, with the reason, told in chat).
+    """A staff member releases one hold (see ``holds_release``)."""
+    holds_release(holds=[hold], actor=actor, reason=reason, supplier=supplier, now=now)
+    hold.refresh_from_db()
+    return hold
 
-    ``supplier`` is the core's sandbox supplier (or a real adapter); the release happens there
-    first, so a failed supplier call leaves the row as it was. Purchases check the row, so a
-    released hold cannot be bought even while the TripIntent still lists it.
+
+def holds_release(*, holds: list[Hold], actor, reason: str, supplier: Any, now: datetime) -> list[Hold]:
+    """A staff member releases holds of one trip at the supplier (audited, with the reason, told in chat).
+
+    ``supplier`` is the core's sandbox supplier (or a real adapter); each release happens there
+    first, so a failed supplier call leaves that row as it was. Purchases check the rows, so a
+    released hold cannot be bought even while the TripIntent still lists it. The holds released
+    together make one ``HOLDS_CHANGED`` turn: the traveller gets one reply, not one per hold.
+    Returns the holds released; a supplier failure is raised after the others are recorded.
     """
     if not reason.strip():
         raise ValidationError("Give a reason: it goes into the audit trail and the traveller's chat.")
     if not actor.has_perm(RELEASE_PERMISSION):
         raise PermissionDenied("Only support staff can release holds.")
-    if not trips_visible_to(actor).filter(pk=hold.trip_id).exists():
+    if len({hold.trip_id for hold in holds}) > 1:
+        raise ValueError("holds_release takes the holds of one trip")
+    if holds and not trips_visible_to(actor).filter(pk=holds[0].trip_id).exists():
         raise PermissionDenied("This hold belongs to another organisation's trip.")
-    if hold.status != Hold.Status.HELD:
-        raise ValidationError(f"This hold is already {hold.get_status_display().lower()}.")
-    try:
-        supplier.hold_release(hold.hold_id, now=now)
-    except SupplierError as exc:
-        raise ValidationError(f"The supplier could not release {hold.hold_id}: {exc.message}") from exc
+    for hold in holds:
+        if hold.status != Hold.Status.HELD:
+            raise ValidationError(f"This hold is already {hold.get_status_display().lower()}.")
+    at_supplier, failure = [], None
+    for hold in holds:
+        try:
+            supplier.hold_release(hold.hold_id, now=now)
+        except SupplierError as exc:
+            failure = ValidationError(f"The supplier could not release {hold.hold_id}: {exc.message}")
+            break
+        at_supplier.append(hold)
+    released = _holds_released(holds=at_supplier, actor=actor, reason=reason.strip())
+    if failure is not None:
+        raise failure
+    return released
+
+
+def _holds_released(*, holds: list[Hold], actor, reason: str) -> list[Hold]:
+    """Write down holds released at the supplier and queue the one turn that tells the trip."""
     from trips.tasks.turns import run_turn  # tasks import services: import here to avoid the cycle
 
+    if not holds:
+        return []
     with transaction.atomic(durable=True):
-        hold = Hold.objects.select_for_update().get(pk=hold.pk)
-        if hold.status == Hold.Status.HELD:
+        rows = Hold.objects.select_for_update().filter(pk__in=[hold.pk for hold in holds], status=Hold.Status.HELD)
+        released = list(rows.order_by("payment_required_by"))
+        for hold in released:
             _hold_status_set(hold, status=Hold.Status.RELEASED, actor=f"staff:{actor.pk}", reason=reason, user=actor)
+        if released:
+            held = "hold on the" if len(released) == 1 else "holds on the"
+            items = " and ".join(sorted({hold.item_type for hold in released}))
             message = _holds_changed_message(
-                hold, text=f"Support released your hold on the {hold.item_type}: {reason.strip()}", reason=reason.strip()
+                released, text=f"Support released your {held} {items}: {reason}", reason=reason
             )
-            run_turn.delay_on_commit(hold.trip_id, message.pk)
-    return hold
+            run_turn.delay_on_commit(message.trip_id, message.pk)
+    return released
 
 
 def holds_expire_due(*, now: datetime) -> int:
@@ -99,7 +129,7 @@ def holds_expire_due(*, now: datetime) -> int:
             if hold.status == Hold.Status.HELD:
                 _hold_status_set(hold, status=Hold.Status.EXPIRED, actor="system", reason="Passed its deadline.")
                 _holds_changed_message(
-                    hold, text=f"Your hold on the {hold.item_type} has expired.", reason="Passed its deadline."
+                    [hold], text=f"Your hold on the {hold.item_type} has expired.", reason="Passed its deadline."
                 )
                 expired += 1
     return expired
@@ -202,18 +232,22 @@ def _hold_create(*, trip: Trip, data: dict) -> Hold:
     return hold
 
 
-def _holds_changed_message(hold: Hold, *, text: str, reason: str) -> ChatMessage:
-    """The system line that tells the trip (and the core, through its queued turn) a hold changed.
+def _holds_changed_message(holds: list[Hold], *, text: str, reason: str) -> ChatMessage:
+    """The system line that tells the trip (and the core, through its queued turn) holds changed.
 
-    The event is stored on the message like any queued turn's, so a replay sees the same change.
+    ``holds`` are one trip's, changed the same way. The event is stored on the message like any
+    queued turn's, so a replay sees the same change.
     """
     return chat_message_add(
-        trip_id=hold.trip_id,
+        trip_id=holds[0].trip_id,
         role=ChatMessage.Role.SYSTEM,
         kind=ChatMessage.Kind.ACTION,
         text=text,
-        widget={"type": "holds", "holds": [hold_as_widget(hold)], "earliest_deadline": None},
-        event={"type": "HOLDS_CHANGED", "data": {"hold_ids": [hold.hold_id], "status": hold.status, "reason": reason}},
+        widget={"type": "holds", "holds": [hold_as_widget(hold) for hold in holds], "earliest_deadline": None},
+        event={
+            "type": "HOLDS_CHANGED",
+            "data": {"hold_ids": [hold.hold_id for hold in holds], "status": holds[0].status, "reason": reason},
+        },
         turn_status=ChatMessage.TurnStatus.QUEUED,
     )
 

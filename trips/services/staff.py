@@ -4,7 +4,7 @@
 also accepts ``None``, for the system flagging a trip itself (a purchase that failed half
 way). The reason goes into the audit trail; flagging marks the trip for attention, a retry re-runs
 the trip's turn with ``USER_RETRY`` (as if the traveller pressed "try again"), and releasing
-hands each live hold to the hold service, which releases it at the supplier.
+hands the live holds to the hold service, which releases them at the supplier.
 """
 
 from typing import Optional
@@ -21,7 +21,7 @@ from trips.tasks.turns import run_turn
 
 from .audit import audit_record
 from .chat import chat_message_add
-from .holds import hold_release
+from .holds import holds_release
 
 
 def _check(*, actor: AbstractBaseUser, trip_id: int, permission: str, reason: str) -> str:
@@ -81,13 +81,10 @@ def toolrun_retry(*, tool_run: ToolRun, actor: AbstractBaseUser, reason: str) ->
 
 
 def trip_holds_release(*, trip: Trip, actor: AbstractBaseUser, reason: str) -> list[Hold]:
-    """Release every live hold of the trip at the supplier (one audited release per hold)."""
+    """Release every live hold of the trip at the supplier (one audited release per hold, one
+    ``HOLDS_CHANGED`` turn for them all, so the traveller gets one reply)."""
     reason = _check(actor=actor, trip_id=trip.pk, permission="trips.release_hold", reason=reason)
     now = timezone.now()
     supplier = tool_deps(clock=timezone.now).supplier  # the tools' own supplier, on the same state
-    released = [
-        hold_release(hold=hold, actor=actor, reason=reason, supplier=supplier, now=now)
-        for hold in Hold.objects.filter(trip=trip, status=Hold.Status.HELD)
-        if hold.is_live(now)
-    ]
-    return released
+    live = [hold for hold in Hold.objects.filter(trip=trip, status=Hold.Status.HELD) if hold.is_live(now)]
+    return holds_release(holds=live, actor=actor, reason=reason, supplier=supplier, now=now)

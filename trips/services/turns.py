@@ -133,6 +133,17 @@ def turn_claim(*, trip_id: int, now: datetime) -> tuple[list[ChatMessage], Optio
         return pending, trip.turn_lease_until
 
 
+def turns_stalled(*, now: datetime, after: timedelta) -> dict[int, int]:
+    """Trips with a turn queued for longer than ``after`` and no live lease: trip id → a queued message id.
+
+    Their task was lost (a whole worker died holding it, and the broker keeps it until its
+    visibility timeout); sending it again is safe, since a turn delivered twice runs once.
+    """
+    stalled = ChatMessage.objects.filter(turn_status=ChatMessage.TurnStatus.QUEUED, created_at__lte=now - after)
+    stalled = stalled.exclude(trip__turn_lease_until__gt=now)
+    return dict(stalled.order_by("seq").values_list("trip_id", "pk"))
+
+
 def turn_release(*, trip_id: int, lease_until: datetime) -> None:
     """Give the lease back (only our own: a lease that expired and was re-taken is not ours)."""
     Trip.objects.filter(pk=trip_id, turn_lease_until=lease_until).update(turn_lease_until=None)

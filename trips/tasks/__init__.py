@@ -4,6 +4,6 @@ Importing the task modules here lets ``app.autodiscover_tasks()`` find them all.
 """
 
 from .deadlines import hold_deadlines_notify
-from .turns import run_turn
+from .turns import run_turn, turns_sweep
 
-__all__ = ["hold_deadlines_notify", "run_turn"]
+__all__ = ["hold_deadlines_notify", "run_turn", "turns_sweep"]

@@ -1,20 +1,17 @@
-"""``run_turn``: one Celery task per user turn."""
+"""``run_turn``: one Celery task per user turn; ``turns_sweep``: the beat task that re-sends lost ones."""
+
+from datetime import timedelta
 
 from celery import shared_task
-from django.db import DatabaseError, OperationalError
+from django.conf import settings
+from django.db import DatabaseError
+from django.utils import timezone
 
 from trips.hosting.runner import turn_run
-from trips.services.turns import TripBusy, turn_fail
+from trips.hosting.transient import is_transient
+from trips.services.turns import TripBusy, turn_fail, turns_stalled
 
-# PostgreSQL: serialization_failure, deadlock_detected, lock_not_available; SQLite: "database is locked".
-TRANSIENT_SQLSTATES = {"40001", "40P01", "55P03"}
 MAX_RETRIES = 5
-
-
-def is_transient(exc: DatabaseError) -> bool:
-    cause = exc.__cause__
-    sqlstate = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
-    return sqlstate in TRANSIENT_SQLSTATES or (isinstance(exc, OperationalError) and "locked" in str(exc))
 
 
 @shared_task(bind=True, acks_late=True, max_retries=MAX_RETRIES)
@@ -50,3 +47,17 @@ def _retry_later(task, exc: Exception, *, countdown: float):
     if task.request.is_eager:
         return retry
     raise retry
+
+
+@shared_task
+def turns_sweep() -> int:
+    """Send ``run_turn`` again for turns queued longer than ``TURN_SWEEP_AFTER_SECONDS``; returns how many trips.
+
+    With Redis, a task whose whole worker died comes back only after the broker's visibility
+    timeout (minutes); this brings the turn back sooner. Safe: a turn delivered twice runs once.
+    """
+    after = timedelta(seconds=settings.TRIPDESK["TURN_SWEEP_AFTER_SECONDS"])
+    stalled = turns_stalled(now=timezone.now(), after=after)
+    for trip_id, message_id in stalled.items():
+        run_turn.delay(trip_id, message_id)
+    return len(stalled)

@@ -89,14 +89,6 @@ def test_a_conflict_before_the_core_runs_is_retried(celery_worker_process, fail_
     assert_applied_once(trip, message)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "trips/hosting/runner.py turn_execute: the core's save and turn_complete are separate transactions; when "
-        "turn_complete fails transiently, run_turn retries the whole turn and the core runs the message again "
-        "(trip.version 2, the bundles shown twice)"
-    ),
-)
 @pytest.mark.parametrize("sqlstate", ["40001", "40P01"])
 def test_a_conflict_after_the_core_saved_is_retried_without_running_it_twice(
     celery_worker_process, fail_once, trip, traveller, sqlstate

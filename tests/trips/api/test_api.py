@@ -87,6 +87,47 @@ def test_messages_resume_after_seq(api, traveller, trip):
     assert api.get(f"/api/trips/{trip.pk}/messages/?after=x").status_code == 400
 
 
+def test_format_suffixed_messages_and_events(api, traveller, trip):
+    chat_message_create(trip_id=trip.pk, message={"role": "assistant", "text": "hello"})
+    api.force_authenticate(traveller)
+    messages = api.get(f"/api/trips/{trip.pk}/messages.json")
+    assert messages.status_code == 200 and [m["text"] for m in messages.json()["results"]] == ["hello"]
+    events = api.get(f"/api/trips/{trip.pk}/events.json")
+    assert events.status_code == 200 and events.json()["results"][0]["type"] == "trip.created"
+
+
+@pytest.mark.parametrize("value", ["-1", "1.5", "x", "١", str(2**63)])
+def test_id_filters_outside_64_bits_or_not_whole_numbers_are_refused(api, traveller, trip, value):
+    api.force_authenticate(traveller)
+    response = api.get("/api/holds/", {"trip": value})
+    assert response.status_code == 400 and "whole number" in response.json()["trip"]
+    assert api.get(f"/api/trips/{trip.pk}/events/", {"after": value}).status_code == 400
+
+
+def test_the_largest_id_is_a_valid_filter(api, traveller, trip):
+    api.force_authenticate(traveller)
+    assert api.get("/api/holds/", {"trip": str(2**63 - 1)}).json()["results"] == []
+
+
+def test_page_size_and_offset_are_capped(api, traveller, trip):
+    for n in range(3):
+        chat_message_create(trip_id=trip.pk, message={"role": "assistant", "text": f"m{n}"})
+    api.force_authenticate(traveller)
+    body = api.get(f"/api/trips/{trip.pk}/messages/", {"limit": "9" * 25}).json()
+    assert body["count"] == 3 and len(body["results"]) == 3
+    body = api.get(f"/api/trips/{trip.pk}/messages/", {"limit": 1, "offset": "9" * 25}).json()
+    assert body["results"] == [] and body["previous"] is not None
+
+
+def test_no_page_is_longer_than_200(api, traveller, trip):
+    ChatMessage.objects.bulk_create(
+        ChatMessage(trip=trip, seq=n, role="assistant", text=f"m{n}") for n in range(1, 202)
+    )
+    api.force_authenticate(traveller)
+    body = api.get(f"/api/trips/{trip.pk}/messages/", {"limit": 1000}).json()
+    assert body["count"] == 201 and len(body["results"]) == 200 and body["next"]
+
+
 def test_post_message_enqueues_the_turn_after_commit(
     api, traveller, trip, django_capture_on_commit_callbacks, monkeypatch
 ):
