@@ -7,7 +7,7 @@ the page that answers the grant, and nowhere else (the response is marked ``no-s
 """
 
 from datetime import timedelta
-from typing import Callable
+from typing import Any, Callable, Optional
 
 from django import forms
 from django.contrib import admin, messages
@@ -21,7 +21,7 @@ from trips.access import staff_organisation_ids
 from trips.hosting.runner import tool_deps
 from trips.models import ApprovalRequest, Booking, Hold, PaymentMethod
 from trips.services.approvals import DECIDE_PERMISSION, approval_deny, approval_grant, approval_revoke
-from trips.services.holds import RELEASE_PERMISSION, hold_release
+from trips.services.holds import RELEASE_PERMISSION, holds_release
 
 from .base import ReadOnlyAdminMixin, TripScopedAdmin, pretty_json
 
@@ -40,6 +40,10 @@ class ReasonRequiredForm(DecisionForm):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=1000, strip=True)
 
 
+def _label(obj: Any) -> str:
+    return ", ".join(map(str, obj)) if isinstance(obj, list) else str(obj)
+
+
 def act_with_reason(
     modeladmin: admin.ModelAdmin,
     request,
@@ -48,8 +52,10 @@ def act_with_reason(
     title: str,
     form_class: type[forms.Form],
     act: Callable,
+    together_by: Optional[Callable[[Any], Any]] = None,
 ):
-    """Ask for a reason on an intermediate page, then run ``act(obj, reason)`` per row.
+    """Ask for a reason on an intermediate page, then run ``act(obj, reason)`` per row — or, with
+    ``together_by``, ``act([objs], reason)`` once per group of rows sharing that key.
 
     Returns the intermediate page, or the list of ``(obj, result)`` that succeeded once the
     form is applied; refusals (permission, state) are reported as messages, row by row.
@@ -67,15 +73,21 @@ def act_with_reason(
         }
         return TemplateResponse(request, "admin/trips/commerce_action.html", context)
     done = []
-    for obj in queryset:
+    rows = list(queryset)
+    if together_by is not None:
+        groups: dict = {}
+        for row in rows:
+            groups.setdefault(together_by(row), []).append(row)
+        rows = list(groups.values())
+    for obj in rows:
         try:
             done.append((obj, act(obj, form.cleaned_data["reason"])))
         except (ValidationError, PermissionDenied) as exc:
             modeladmin.message_user(
-                request, f"{obj}: {'; '.join(getattr(exc, 'messages', [str(exc)]))}", messages.WARNING
+                request, f"{_label(obj)}: {'; '.join(getattr(exc, 'messages', [str(exc)]))}", messages.WARNING
             )
         else:
-            modeladmin.message_user(request, f"{obj}: {title.lower()} done.", messages.SUCCESS)
+            modeladmin.message_user(request, f"{_label(obj)}: {title.lower()} done.", messages.SUCCESS)
     return done
 
 
@@ -281,8 +293,10 @@ class HoldAdmin(TripScopedAdmin):
             queryset,
             title="Release",
             form_class=ReasonRequiredForm,
-            act=lambda hold, reason: hold_release(
-                hold=hold, actor=request.user, reason=reason, supplier=supplier, now=timezone.now()
+            # One trip's holds go together: one HOLDS_CHANGED turn, one reply to the traveller.
+            together_by=lambda hold: hold.trip_id,
+            act=lambda holds, reason: holds_release(
+                holds=holds, actor=request.user, reason=reason, supplier=supplier, now=timezone.now()
             ),
         )
         return None if isinstance(done, list) else done

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from tests.factories import trip_make
 from tests.trips.commerce.helpers import RecordingSupplier, hold_for
-from trips.models import ApprovalRequest, AuditEvent, Hold
+from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold
 from trips.services import tokens
 
 QUEUE = reverse("admin:trips_approvalrequest_changelist")
@@ -109,3 +109,17 @@ def test_support_releases_a_hold_from_the_admin_with_a_reason(client, support, h
     hold.refresh_from_db()
     assert hold.status == Hold.Status.RELEASED and supplier.released == ["hld_f1"]
     assert AuditEvent.objects.get(type="hold.released").payload["reason"] == "Dup"
+
+
+def test_releasing_a_trips_holds_together_tells_the_traveller_once(client, support, held_trip, monkeypatch):
+    supplier = RecordingSupplier()
+    monkeypatch.setattr("trips.admin.commerce.tool_deps", lambda clock: type("Deps", (), {"supplier": supplier}))
+    holds = list(Hold.objects.filter(trip=held_trip))
+    assert len(holds) == 2
+    client.force_login(support)
+    changelist = reverse("admin:trips_hold_changelist")
+    ids = [h.pk for h in holds]
+    client.post(changelist, {"action": "release", ACTION_CHECKBOX_NAME: ids, "apply": "1", "reason": "Trip off"})
+    assert sorted(supplier.released) == sorted(h.hold_id for h in holds)
+    [system] = ChatMessage.objects.filter(trip=held_trip, event__type="HOLDS_CHANGED")
+    assert sorted(system.event["data"]["hold_ids"]) == sorted(h.hold_id for h in holds)
