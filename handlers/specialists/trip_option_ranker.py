@@ -182,7 +182,7 @@ def _hm(minutes: int) -> str:
 
 
 def _flight_line(leg: str, s: Dict[str, Any]) -> str:
-    route = f"{s['origin']}→{s['destination']}" if s.get("origin") else leg
+    route = f"{s['origin']} → {s['destination']}" if s.get("origin") else leg
     connections = [f"connects in {c['airport']} ({_hm(c['minutes'])})" for c in s.get("connections") or []]
     stops = "nonstop" if not s["stops"] else ", ".join(connections) or f"{s['stops']} stop(s)"
     notes = [note for flag, note in ((s["red_eye"], "red-eye"), (not s["refundable"], "non-refundable fare"),
