@@ -5,6 +5,8 @@ Every call leaves a ``tool.called`` audit event before it runs, then a ToolRun r
 ``llm.usage`` event per LLM request the tool reported.
 """
 
+import hashlib
+import json
 import time
 import uuid
 from collections import Counter
@@ -27,8 +29,10 @@ class DjangoSHC:
         self, portfolio: str, org: Dict[str, Any], tool: str, handler: str, args: Dict[str, Any]
     ) -> Dict[str, Any]:
         call_id = f"call_{uuid.uuid4().hex[:16]}"
-        self.attempts[tool] += 1
-        attempt = self.attempts[tool]
+        # An attempt is the same call again (same tool, same arguments): the second leg's search is attempt 1.
+        same_call = f"{tool}:{hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()}"
+        self.attempts[same_call] += 1
+        attempt = self.attempts[same_call]
         tool_call_start(trip_id=self.trip_id, call_id=call_id, tool=tool, arguments=args, attempt=attempt)
         started = time.monotonic()
         try:

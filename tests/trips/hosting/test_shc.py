@@ -81,3 +81,11 @@ def test_unpriced_usage_costs_nothing(trip, cost):
     output = {"accounting": [{"type": "llm", "model": "local", "cost_usd": cost}]}
     DjangoSHC(inner=Inner(_wrapped(output)), trip_id=trip.pk).handler_call("default", {}, "t", "h", {})
     assert Trip.objects.get(pk=trip.pk).llm_cost == 0
+
+
+def test_another_legs_search_is_a_first_attempt_not_a_retry(trip):
+    shc = DjangoSHC(inner=Inner(_wrapped({}, success=False)), trip_id=trip.pk)
+    shc.handler_call("default", {}, "flight_quote_search", "h", {"segment_id": "seg_1"})
+    shc.handler_call("default", {}, "flight_quote_search", "h", {"segment_id": "seg_2"})
+    shc.handler_call("default", {}, "flight_quote_search", "h", {"segment_id": "seg_1"})
+    assert [r.attempt for r in ToolRun.objects.filter(trip=trip).order_by("pk")] == [1, 1, 2]
