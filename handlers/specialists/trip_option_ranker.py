@@ -1,4 +1,4 @@
-"""trip_option_ranker: the k best bundles (one offer per segment, one rate per stay), explained.
+"""trip_option_ranker: k bundles worth comparing (one offer per segment, one rate per stay), explained.
 
 A bundle's cost is a sum of per-item costs (price relative to the cheapest bundle, duration,
 stops, red-eye, refundability, stars, preference fit, and whether it can be held at all:
@@ -6,13 +6,21 @@ TripDesk holds, then asks an approver, then buys), so the best bundles come from
 list's best items: every list is cut to its few best candidates (``heapq.nsmallest``) and a
 heap walks the lattice of index tuples in cost order (the classic k-best merge). The cross
 product is never built, so 1,000 × 1,000 offers cost about as much as scoring 2,000 items.
+
+The k lowest-cost bundles are near copies of each other (one hotel, one leg swapped), so the
+list is composed the way a travel agent would: the best overall, then the cheapest, the
+fastest, a refundable and a better-hotel option where they differ from what is already on
+the list (each picked per list in one pass, as costs add up), then alternatives from the
+k-best pool chosen greedily with a cost penalty for every item they share with bundles
+already chosen. Each bundle carries a ``label`` and a first ``why`` line saying what sets
+it apart; the final order (and so ``B1..Bk``) is by cost, in-budget bundles first.
 """
 from __future__ import annotations
 
 import heapq
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from handlers.common.types import ok
 from handlers.supplier import summarize_offer, summarize_rate
@@ -31,7 +39,9 @@ DEFAULT_WEIGHTS = {
     "holdability": 1.0,  # per item that must be paid at once: this desk holds before it buys
 }
 COMPONENTS = tuple(DEFAULT_WEIGHTS)
-POOL_PER_RANK = 20  # bundles examined per bundle returned, so budget can reorder them
+POOL_PER_RANK = 20  # bundles examined per bundle returned, so budget and diversity can reorder them
+DIVERSITY = 0.6  # cost added for each chosen bundle an alternative duplicates entirely (shares all items)
+ALTERNATIVES_POOL = 100  # best bundles alternatives are chosen from: beyond them, price and comfort drift off
 
 
 class Candidate:
@@ -126,6 +136,24 @@ def k_best(lists: Sequence[Sequence[Candidate]], k: int) -> List[Tuple[float, Tu
     return found
 
 
+Combo = Tuple[Candidate, ...]
+
+
+class Pick(NamedTuple):
+    """A bundle chosen for the list, with the label and the line that say why it is there."""
+
+    combo: Combo
+    label: str
+    reason: str
+
+
+class Featured(NamedTuple):
+    """An option worth a slot of its own unless a bundle already chosen ``achieves`` the same."""
+
+    pick: Pick
+    achieves: Callable[[Combo], bool]
+
+
 def rank(*, flight_quotes: List[Dict[str, Any]], hotel_quotes: List[Dict[str, Any]],
          preferences: Optional[Dict[str, Any]] = None, constraints: Optional[Dict[str, Any]] = None,
          top_k: int = 5) -> Dict[str, Any]:
@@ -146,24 +174,151 @@ def rank(*, flight_quotes: List[Dict[str, Any]], hotel_quotes: List[Dict[str, An
             c.costs["price"] = w["price"] * float(c.total / cheapest)
             c.cost = sum(c.costs.values())
         trimmed.append(heapq.nsmallest(pool, lst, key=lambda c: (c.cost, c.item_id)))
-    combos = k_best(trimmed, pool)
     budget = money(constraints["budget_total"]) if constraints.get("budget_total") else None
-    picked = [[lst[i] for lst, i in zip(trimmed, idx, strict=True)] for _, idx in combos]
-    if budget is not None:  # stable: in-budget bundles first, each group still in cost order
-        picked.sort(key=lambda items: sum(c.total for c in items) > budget)
-    bundles = [_bundle(n + 1, items, cheapest, budget, w) for n, items in enumerate(picked[:top_k])]
+
+    def over_budget(combo: Combo) -> bool:
+        return budget is not None and _total(combo) > budget
+
+    candidates = [tuple(lst[i] for lst, i in zip(trimmed, idx, strict=True)) for _, idx in k_best(trimmed, pool)]
+    candidates.sort(key=over_budget)  # stable: in-budget bundles first, each group still in cost order
+    picks = _compose(candidates, _featured(lists, candidates[0], cheapest), top_k, over_budget)
+    best = picks[0]  # the cheapest pick may lie outside the pool, within a budget the best overall misses
+    ranked = sorted(picks, key=lambda p: (over_budget(p.combo), p is not best, _cost(p.combo), _key(p.combo)))
+    bundles = [_bundle(n + 1, p, cheapest, budget, w) for n, p in enumerate(ranked)]
     return {"bundles": bundles, "considered": considered}
 
 
-def _bundle(rank_no: int, items: List[Candidate], cheapest: Decimal, budget: Optional[Decimal],
+def _total(combo: Combo) -> Decimal:
+    return sum((c.total for c in combo), Decimal(0))
+
+
+def _cost(combo: Combo) -> float:
+    return sum(c.cost for c in combo)
+
+
+def _key(combo: Combo) -> Tuple[str, ...]:
+    return tuple(c.item_id for c in combo)
+
+
+def _minutes(combo: Combo) -> Tuple[int, int]:
+    """Time in the air, then stops: what "fastest" compares."""
+    flights = [c.summary for c in combo if c.kind == "flight"]
+    return sum(s["duration_minutes"] for s in flights), sum(s["stops"] for s in flights)
+
+
+def _stars(combo: Combo) -> int:
+    return sum(c.summary["stars"] for c in combo if c.kind == "hotel")
+
+
+def _refundable(combo: Combo) -> bool:
+    return all(c.summary["refundable"] for c in combo)
+
+
+def _unholdable(c: Candidate) -> bool:
+    return c.costs["holdability"] > 0
+
+
+def _featured(lists: Sequence[Sequence[Candidate]], best: Combo, cheapest: Decimal) -> List[Featured]:
+    """The cheapest, fastest, refundable and better-hotel bundles, each one item per list.
+
+    Costs add up per list, so each is the per-list best under its own key; items that cannot be
+    held lose to any that can, keeping the desk's hold-first rule for every slot.
+    """
+    low = tuple(min(lst, key=lambda c: (_unholdable(c), c.total, c.cost, c.item_id)) for lst in lists)
+    why_low = ("Cheapest: the lowest total price of all combinations." if _total(low) == cheapest
+               else "Cheapest: the lowest total price you can hold; anything cheaper must be paid at once.")
+    featured = [Featured(Pick(low, "Cheapest", why_low), lambda x: _total(x) <= _total(low))]
+    if any(c.kind == "flight" for c in best):
+        fast = tuple(min(lst, key=lambda c: (_unholdable(c), c.summary["duration_minutes"], c.summary["stops"],
+                                              c.cost, c.item_id)) if b.kind == "flight" else b
+                     for lst, b in zip(lists, best, strict=True))
+        (minutes, stops), saved = _minutes(fast), _minutes(best)[0] - _minutes(fast)[0]
+        featured.append(Featured(Pick(fast, "Fastest", f"Fastest: {_hm(minutes)} of flying and {stops} stop(s) in all"
+                                      + (f", {_hm(saved)} less than the best overall." if saved > 0 else ".")),
+                                 lambda x: _minutes(x) <= _minutes(fast)))
+    if all(any(c.summary["refundable"] for c in lst) for lst in lists):
+        flex = tuple(min((c for c in lst if c.summary["refundable"]), key=lambda c: (c.cost, c.item_id))
+                     for lst in lists)
+        why_flex = "Refundable: every flight and room in it can be cancelled for a refund."
+        featured.append(Featured(Pick(flex, "Refundable", why_flex), _refundable))
+    nicer = tuple(min((c for c in lst if c.summary["stars"] > b.summary["stars"]), default=b,
+                      key=lambda c: (c.cost, c.item_id)) if b.kind == "hotel" else b
+                  for lst, b in zip(lists, best, strict=True))
+    if _stars(nicer) > _stars(best):
+        names = " and ".join(f"{c.summary['hotel_name']} ({c.summary['stars']}★ instead of {b.summary['stars']}★)"
+                             for c, b in zip(nicer, best, strict=True) if c is not b)
+        featured.append(Featured(Pick(nicer, "Better hotel", f"Better hotel: {names}."),
+                                 lambda x: _stars(x) >= _stars(nicer)))
+    return featured
+
+
+def _compose(candidates: List[Combo], featured: List[Featured], top_k: int,
+             over_budget: Callable[[Combo], bool]) -> List[Pick]:
+    """Best overall, then each featured option nothing chosen matches, then diverse alternatives.
+
+    An alternative's cost grows by ``DIVERSITY`` times its overlap with every bundle already
+    chosen, so the pool's near copies of one bundle give way to other hotels and flights.
+    Ties fall to pool order, which is cost order: the same quotes always give the same list.
+    """
+    picks = [Pick(candidates[0], "Best overall",
+                  "Best overall: the best balance of price, time and comfort for your trip.")]
+    for option in featured:
+        if len(picks) < top_k and not any(option.achieves(p.combo) for p in picks):
+            picks.append(option.pick)
+    chosen, taken = [_signature(p.combo) for p in picks], {_key(p.combo) for p in picks}
+    rest = [(c, _signature(c), (over_budget(c), _cost(c)))
+            for c in candidates[:max(ALTERNATIVES_POOL, top_k)] if _key(c) not in taken]
+    penalty = [sum(_overlap(sig, other) for other in chosen) for _, sig, _ in rest]
+    while len(picks) < top_k and rest:
+        i = min(range(len(rest)), key=lambda j: (rest[j][2][0], rest[j][2][1] + DIVERSITY * penalty[j], j))
+        combo, sig, _ = rest.pop(i)
+        del penalty[i]
+        picks.append(_alternative(combo, picks))
+        penalty = [p + _overlap(other, sig) for p, (_, other, _) in zip(penalty, rest, strict=True)]
+    return picks
+
+
+def _sameness(c: Candidate) -> Tuple[Any, ...]:
+    """What makes two items the same choice for a traveller: one hotel, or one set of flights."""
+    s = c.summary
+    return (s.get("hotel_id") or s["hotel_name"],) if c.kind == "hotel" else (s["carrier"], *s["flight_numbers"])
+
+
+def _signature(combo: Combo) -> Tuple[Tuple[str, Tuple[Any, ...]], ...]:
+    return tuple((c.item_id, _sameness(c)) for c in combo)
+
+
+def _overlap(a: Sequence[Tuple[str, Tuple[Any, ...]]], b: Sequence[Tuple[str, Tuple[Any, ...]]]) -> float:
+    """Share of positions where two bundles hold the same item (1) or the same hotel/flight at another rate (½)."""
+    same = sum(1.0 if x == y else 0.5 if x[1] == y[1] else 0.0 for x, y in zip(a, b, strict=True))
+    return same / len(a)
+
+
+def _alternative(combo: Combo, picks: List[Pick]) -> Pick:
+    shown = {_sameness(c) for p in picks for c in p.combo}
+    hotels = [c.summary for c in combo if c.kind == "hotel" and _sameness(c) not in shown]
+    if hotels:
+        names = " and ".join(f"{s['hotel_name']} ({s['stars']}★)" for s in hotels)
+        return Pick(combo, "Another hotel", f"Another hotel: {names}.")
+    flights = [c.summary for c in combo if c.kind == "flight" and _sameness(c) not in shown]
+    if flights:
+        names = " and ".join(f"{s['carrier_name']} {'/'.join(s['flight_numbers'])}" for s in flights)
+        return Pick(combo, "Other flights", f"Other flights: {names}.")
+    return Pick(combo, "Another mix", "Another mix: flights and hotels from the options above, at other fares or "
+                "combined differently.")
+
+
+def _bundle(rank_no: int, pick: Pick, cheapest: Decimal, budget: Optional[Decimal],
             w: Dict[str, float]) -> Dict[str, Any]:
-    total = sum(c.total for c in items)
+    items = pick.combo
+    total = _total(items)
     breakdown = {k: round(sum(c.costs[k] for c in items) - (w["price"] if k == "price" else 0.0), 4)
                  for k in COMPONENTS}
     cost = sum(breakdown.values())
     return {
         "bundle_id": f"B{rank_no}",
         "rank": rank_no,
+        "label": pick.label,
         "score": round(100.0 / (1.0 + max(cost, 0.0)), 1),
         "flights": [{"segment_id": c.list_id, "offer_id": c.item_id, "summary": c.summary}
                     for c in items if c.kind == "flight"],
@@ -171,8 +326,8 @@ def _bundle(rank_no: int, items: List[Candidate], cheapest: Decimal, budget: Opt
                    for c in items if c.kind == "hotel"],
         "total": amount(total),
         "currency": items[0].summary["currency"],
-        "refundable": all(c.summary["refundable"] for c in items),
-        "why": _why(items, total, cheapest, budget),
+        "refundable": _refundable(items),
+        "why": [pick.reason, *_why(items, total, cheapest, budget)],
         "score_breakdown": breakdown,
     }
 
@@ -198,7 +353,7 @@ def _hotel_line(s: Dict[str, Any]) -> str:
     return f"{s['hotel_name']}: {s['stars']}★, {s['board_type'].replace('_', ' ')}, {refund}{dist}{hold}."
 
 
-def _why(items: List[Candidate], total: Decimal, cheapest: Decimal, budget: Optional[Decimal]) -> List[str]:
+def _why(items: Combo, total: Decimal, cheapest: Decimal, budget: Optional[Decimal]) -> List[str]:
     """Plain reasons a traveller can weigh: price against the cheapest, then each item, then budget."""
     currency = items[0].summary["currency"]
     lines = ["The lowest total price of all combinations." if total == cheapest
@@ -239,4 +394,5 @@ class TripOptionRanker(SpecialistTool):
         assert [b["bundle_id"] for b in bundles] == ["B1", "B2", "B3"], ranked
         assert bundles[0]["score"] >= bundles[1]["score"] >= bundles[2]["score"]
         assert all(len(b["flights"]) == 1 and len(b["hotels"]) == 1 and b["why"] for b in bundles)
+        assert bundles[0]["label"] == "Best overall" and all(b["why"][0].startswith(b["label"]) for b in bundles)
         assert ranked["considered"] == out["count"] * stay["count"]

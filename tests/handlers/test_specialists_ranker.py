@@ -1,4 +1,4 @@
-"""trip_option_ranker: the k best bundles equal a brute-force ranking, with explanations."""
+"""trip_option_ranker: the k-best merge equals a brute-force ranking; the list offers real, explained choices."""
 import itertools
 import random
 
@@ -8,6 +8,7 @@ from handlers.specialists import SELF_TEST_NOW, self_test_deps
 from handlers.specialists.flight_quote_search import FlightQuoteSearch
 from handlers.specialists.hotel_quote_search import HotelQuoteSearch
 from handlers.specialists.trip_option_ranker import Candidate, TripOptionRanker, k_best, rank
+from handlers.testing import Harness
 
 NOW = SELF_TEST_NOW.isoformat()
 
@@ -103,8 +104,8 @@ def test_cheapest_bundle_says_so_and_others_say_how_much_more(quotes):
                                                            "preference_fit", "holdability")}})["bundles"]
     totals = [float(b["total"]) for b in bundles]
     assert totals == sorted(totals)
-    assert bundles[0]["why"][0] == "The lowest total price of all combinations."
-    assert bundles[1]["why"][0].endswith("more than the cheapest combination.")
+    assert bundles[0]["why"][1] == "The lowest total price of all combinations."
+    assert bundles[1]["why"][1].endswith("more than the cheapest combination.")
 
 
 def test_avoiding_red_eyes_and_wanting_refunds_change_the_order():
@@ -132,7 +133,7 @@ def test_items_that_cannot_be_held_sink_below_holdable_ones(quotes):
     bundles = rank(flight_quotes=[quote], hotel_quotes=[], top_k=3)["bundles"]
     assert all(b["flights"][0]["summary"]["holdable"] for b in bundles)
     alone = rank(flight_quotes=[{**quote, "offers": [cheap_instant]}], hotel_quotes=[], top_k=1)["bundles"][0]
-    assert "cannot be held" in alone["why"][1] and alone["score_breakdown"]["holdability"] > 0
+    assert "cannot be held" in alone["why"][2] and alone["score_breakdown"]["holdability"] > 0
 
 
 def test_budget_puts_affordable_bundles_first_and_says_so(quotes):
@@ -149,3 +150,102 @@ def test_empty_quotes_give_no_bundles_and_missing_args_fail():
     assert rank(flight_quotes=[{"segment_id": "S1", "offers": []}], hotel_quotes=[]) == {"bundles": [], "considered": 0}
     out = TripOptionRanker(self_test_deps()).run({"args": {}, "now": NOW})
     assert out["output"]["error"]["code"] == "invalid_arguments"
+
+
+def flight(oid, total, minutes, stops=0, carrier="UA", number=None, refundable=False, holdable=True):
+    return {"offer_id": oid, "summary": {
+        "carrier": carrier, "carrier_name": carrier, "flight_numbers": [number or f"{carrier}{oid}"], "origin": "EWR",
+        "destination": "DEN", "depart_at": "2027-01-30T08:00:00-05:00", "arrive_at": "2027-01-30T11:00:00-07:00",
+        "stops": stops, "connections": [], "duration_minutes": minutes, "total": total, "currency": "USD",
+        "refundable": refundable, "red_eye": False, "cabin": "economy", "holdable": holdable}}
+
+
+def rate(rid, hotel_id, total, stars=3, refundable=True):
+    return {"rate_id": rid, "summary": {
+        "hotel_id": hotel_id, "hotel_name": f"Hotel {hotel_id}", "stars": stars, "board_type": "room_only",
+        "refundable": refundable, "total": total, "currency": "USD", "distance_km": 1.0, "nightly_avg": "100.00",
+        "nights": 3, "holdable": True}}
+
+
+def test_scenario_1_shows_real_choices_each_labelled():
+    h = Harness()
+    h.say("4 people going from Newark to Denver for 3 nights on January 30")
+    memory = h.intent()["working_memory"]
+    bundles = memory["ranked_bundles"]
+    assert [b["bundle_id"] for b in bundles] == ["B1", "B2", "B3", "B4", "B5"]
+    assert len({s["summary"]["hotel_id"] for b in bundles for s in b["hotels"]}) > 1, "not all in one hotel"
+    assert len({(tuple(f["offer_id"] for f in b["flights"]), b["hotels"][0]["rate_id"]) for b in bundles}) == 5
+    lists = [q["offers"] for q in memory["flight_quotes"]] + [q["rates"] for q in memory["hotel_quotes"]]
+    cheapest_holdable = sum(min(float(i["summary"]["total"]) for i in items if i["summary"]["holdable"])
+                            for items in lists)
+    assert min(float(b["total"]) for b in bundles) == pytest.approx(cheapest_holdable)
+    assert bundles[0]["label"] == "Best overall" and len({b["label"] for b in bundles}) >= 4
+    assert all(b["why"][0].startswith(b["label"] + ":") for b in bundles)
+
+
+def test_near_copies_of_the_best_give_way_to_other_hotels_and_flights():
+    """The 9 lowest-cost bundles are UA100 and hotel A at other fares and rates; the list mixes in the rest."""
+    offers = [flight(f"f{i}", f"{300 + i}.00", 240, number="UA100") for i in range(3)]
+    offers += [flight("dl", "330.00", 240, carrier="DL", number="DL7"), flight("aa", "340.00", 240, carrier="AA")]
+    rates = [rate(f"a{i}", "A", f"{500 + i}.00") for i in range(3)] + [rate("b", "B", "530.00"),
+                                                                        rate("c", "C", "540.00")]
+    quotes = {"flight_quotes": [{"segment_id": "S1", "offers": offers}],
+              "hotel_quotes": [{"stay_id": "H1", "rates": rates}]}
+    in_cost_order = rank(**quotes, top_k=25)["bundles"]  # all 25 combinations, so in cost order
+    assert all(b["flights"][0]["summary"]["carrier"] == "UA" and b["hotels"][0]["summary"]["hotel_id"] == "A"
+               for b in in_cost_order[:5])
+    bundles = rank(**quotes, top_k=5)["bundles"]
+    assert (bundles[0]["flights"][0]["offer_id"], bundles[0]["hotels"][0]["rate_id"]) == ("f0", "a0")
+    assert {b["hotels"][0]["summary"]["hotel_id"] for b in bundles} == {"A", "B", "C"}
+    assert {b["flights"][0]["summary"]["carrier"] for b in bundles} == {"UA", "DL", "AA"}
+    assert all(b["label"] in {"Best overall", "Another hotel", "Other flights", "Another mix"} for b in bundles)
+    assert "Another hotel: Hotel B (3★)." in [b["why"][0] for b in bundles]
+
+
+def test_cheapest_and_fastest_get_a_slot_even_far_down_the_cost_order():
+    slow = [flight(f"s{i:03d}", f"{400 + i}.00", 300, stops=1) for i in range(150)]
+    quote = {"segment_id": "S1", "offers": slow + [flight("fast", "900.00", 120), flight("cheap", "350.00", 900, 2),
+                                                   flight("cheaper_pay_now", "330.00", 300, holdable=False)]}
+    bundles = rank(flight_quotes=[quote], hotel_quotes=[], top_k=3)["bundles"]
+    by_label = {b["label"]: b["flights"][0]["offer_id"] for b in bundles}
+    assert by_label == {"Best overall": "s000", "Cheapest": "cheap", "Fastest": "fast"}
+    assert bundles[0]["label"] == "Best overall"
+    fastest = next(b for b in bundles if b["label"] == "Fastest")
+    assert fastest["why"][0] == "Fastest: 2h00m of flying and 0 stop(s) in all, 3h00m less than the best overall."
+    cheapest = next(b for b in bundles if b["label"] == "Cheapest")
+    assert cheapest["why"][0] == "Cheapest: the lowest total price you can hold; anything cheaper must be paid at once."
+
+
+def test_refundable_and_better_hotel_options_when_the_best_is_neither():
+    quote = {"segment_id": "S1", "offers": [flight("f", "300.00", 240), flight("flex", "420.00", 240, refundable=True)]}
+    rates = [rate("cheap", "A", "400.00", stars=2, refundable=False), rate("flex", "A", "450.00", stars=2),
+             rate("nice", "B", "700.00", stars=4, refundable=False)]
+    bundles = rank(flight_quotes=[quote], hotel_quotes=[{"stay_id": "H1", "rates": rates}], top_k=3)["bundles"]
+    picked = {b["label"]: (b["flights"][0]["offer_id"], b["hotels"][0]["rate_id"], b["refundable"]) for b in bundles}
+    assert picked == {"Best overall": ("f", "cheap", False), "Refundable": ("flex", "flex", True),
+                      "Better hotel": ("f", "nice", False)}
+    better = next(b for b in bundles if b["label"] == "Better hotel")
+    assert better["why"][0] == "Better hotel: Hotel B (4★ instead of 2★)."
+
+
+def test_the_list_does_not_depend_on_the_order_quotes_arrive_in(quotes):
+    def run(shuffle_seed):
+        rnd = random.Random(shuffle_seed)
+        shuffled = []
+        for q, key in ((quotes["out"], "offers"), (quotes["back"], "offers"), (quotes["den"], "rates")):
+            items = list(q[key])
+            rnd.shuffle(items)
+            shuffled.append({**q, key: items})
+        return rank(flight_quotes=shuffled[:2], hotel_quotes=shuffled[2:], top_k=7)["bundles"]
+
+    first = run(0)
+    assert len(first) == 7 and all(run(seed) == first for seed in (1, 2, 3))
+
+
+def test_k_beyond_the_cross_product_returns_every_bundle_once(quotes):
+    flights = {**quotes["out"], "offers": quotes["out"]["offers"][:3]}
+    stays = {**quotes["den"], "rates": quotes["den"]["rates"][:4]}
+    bundles = rank(flight_quotes=[flights], hotel_quotes=[stays], top_k=20)["bundles"]
+    pairs = {(b["flights"][0]["offer_id"], b["hotels"][0]["rate_id"]) for b in bundles}
+    assert len(bundles) == len(pairs) == 12
+    assert [b["bundle_id"] for b in bundles] == [f"B{n}" for n in range(1, 13)]
