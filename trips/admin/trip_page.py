@@ -86,7 +86,14 @@ def trip_glance(trip: Trip) -> dict[str, Any]:
         "approval_expires": local_time_text(iso(approval.expires_at), tz) if approval and approval.expires_at else "",
         "bookings": trip.bookings.order_by("created_at"),
         "last_error": " · ".join(str(error[k]) for k in ("tool", "code", "message") if error.get(k)),
+        "flagged": _flag_reason(trip) if trip.flagged else "",
     }
+
+
+def _flag_reason(trip: Trip) -> str:
+    """Why the trip is flagged: the latest flag's reason (a staff member's, or the system's own)."""
+    flag = trip.events.filter(type__in=("trip.flagged", "staff.flagged")).order_by("-seq").first()
+    return (flag.payload.get("reason") if flag else "") or "Flagged for attention."
 
 
 def _flight_line(offer: dict) -> str:

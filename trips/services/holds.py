@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from handlers.common.clock import parse_now
+from handlers.reducer import unbooked_purchases
 from handlers.supplier import SupplierError
 from trips.access import trips_visible_to
 from trips.models import ApprovalRequest, Booking, ChatMessage, Hold, Trip
@@ -272,12 +273,15 @@ def _approvals_follow(*, trip: Trip, trip_intent: dict, new_holds: list[Hold], n
     allowed appear, and superseded if the traveller moved on before anyone decided.
     """
     live = sorted(h.hold_id for h in Hold.objects.filter(trip=trip, status=Hold.Status.HELD) if h.is_live(now))
+    # A purchase stopped half way keeps its approval: the resubmission replays what it paid for.
+    paid = unbooked_purchases(trip_intent) if trip_intent.get("working_memory") else []
+    covered = sorted(set(live) | {h["hold_id"] for h in paid if h.get("hold_id")})
     awaiting = (trip_intent.get("status") or {}).get("phase") == "awaiting_hold_approval"
     Kind, Status = ApprovalRequest.Kind, ApprovalRequest.Status
     for approval in ApprovalRequest.objects.select_for_update().filter(
         trip=trip, status__in=ApprovalRequest.OPEN_STATUSES
     ):
-        if approval.kind == Kind.PURCHASE and approval.hold_ids != live:
+        if approval.kind == Kind.PURCHASE and approval.hold_ids != covered:
             approval_close(approval, Status.SUPERSEDED, now=now, reason="The holds it covered changed.")
         elif approval.kind == Kind.HOLD and new_holds:
             approval_close(approval, Status.USED, now=now, reason="The holds were placed.")

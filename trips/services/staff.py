@@ -17,7 +17,6 @@ from django.utils import timezone
 from trips.access import trips_visible_to
 from trips.hosting.runner import tool_deps
 from trips.models import ChatMessage, Hold, ToolRun, Trip
-from trips.tasks.turns import run_turn
 
 from .audit import audit_record
 from .chat import chat_message_add
@@ -41,20 +40,40 @@ def trip_flag(*, trip: Trip, actor: Optional[AbstractBaseUser], reason: str) -> 
         reason = _check(actor=actor, trip_id=trip.pk, permission="trips.flag_trip", reason=reason)
     with transaction.atomic(durable=True):
         trip = Trip.objects.select_for_update().get(pk=trip.pk)
-        trip.flagged = True
-        trip.save(update_fields=["flagged"])
-        audit_record(
-            trip_id=trip.pk,
-            type="staff.flagged" if actor is not None else "trip.flagged",
-            actor=f"staff:{actor.pk}" if actor is not None else "system",
-            actor_user=actor,
-            payload={"reason": reason},
-        )
+        trip_flagged(trip=trip, actor=actor, reason=reason)
     return trip
+
+
+def trip_flagged(
+    *,
+    trip: Trip,
+    actor: Optional[AbstractBaseUser],
+    reason: str,
+    causation_id: str = "",
+    details: Optional[dict] = None,
+) -> None:
+    """Flag the trip and audit why, inside the caller's transaction.
+
+    For a service whose flag is one step of a larger write that must commit with it (the
+    system flagging a half-finished purchase also tells the traveller). ``details`` go into
+    the audit event beside the reason.
+    """
+    trip.flagged = True
+    trip.save(update_fields=["flagged"])
+    audit_record(
+        trip_id=trip.pk,
+        type="staff.flagged" if actor is not None else "trip.flagged",
+        actor=f"staff:{actor.pk}" if actor is not None else "system",
+        actor_user=actor,
+        causation_id=causation_id,
+        payload={"reason": reason, **(details or {})},
+    )
 
 
 def toolrun_retry(*, tool_run: ToolRun, actor: AbstractBaseUser, reason: str) -> ChatMessage:
     """Run the trip's turn again with ``USER_RETRY`` so the core repeats what failed."""
+    from trips.tasks.turns import run_turn  # tasks import services: import here to avoid the cycle
+
     reason = _check(actor=actor, trip_id=tool_run.trip_id, permission="trips.retry_tool", reason=reason)
     if tool_run.status != ToolRun.Status.FAILED:
         raise ValidationError("Only a failed tool run can be retried.")

@@ -44,7 +44,13 @@ def test_a_staff_release_updates_the_trip_intent_and_tells_the_traveller(trip, t
 def test_expiry_is_written_into_the_trip_intent_once_per_trip(trip, traveller, frozen):
     approval = to_held(trip, traveller)
     frozen.advance(hours=25)  # past the flights' payment deadline, not the hotel's
-    assert hold_deadlines_notify() == {"warned": 0, "holds_expired": 2, "approvals_expired": 1, "trips_told": 1}
+    assert hold_deadlines_notify() == {
+        "warned": 0,
+        "holds_expired": 2,
+        "approvals_expired": 1,
+        "trips_told": 1,
+        "half_purchases_flagged": 0,
+    }
     statuses = {h["item_type"] + ":" + h["status"] for h in core_holds(trip).values()}
     assert statuses == {"flight:expired", "hotel:held"}
     assert Trip.objects.get(pk=trip.pk).intent["working_memory"]["approval"]["status"] == "void"
