@@ -167,6 +167,9 @@ TRIPDESK = {
     "TURN_LEASE_SECONDS": env.int("TRIPDESK_TURN_LEASE_SECONDS", default=120),
     # A turn queued this long, its trip not leased, lost its task: the beat's sweep sends it again.
     "TURN_SWEEP_AFTER_SECONDS": env.int("TRIPDESK_TURN_SWEEP_AFTER_SECONDS", default=120),
+    # A purchase stopped half way (a retryable failure) waits this long for the traveller to submit it
+    # again; then the deadline task flags the trip for staff and tells the traveller.
+    "HALF_PURCHASE_GRACE_MINUTES": env.int("TRIPDESK_HALF_PURCHASE_GRACE_MINUTES", default=30),
     # The LLM path (handlers.llm.factory): off unless OPENAI_API_KEY or OPENAI_BASE_URL is set;
     # without it the offline extractor does the job.
     "LLM": {

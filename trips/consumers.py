@@ -20,12 +20,15 @@ from urllib.parse import parse_qs
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils import timezone
 
 from trips.access import trip_get_for_user
 from trips.models import ChatMessage, Trip
-from trips.services.chat import chat_message_frame, trip_group, trip_status_frame
+from trips.services.approvals import approval_auto_grant
+from trips.services.chat import chat_message_frame, trip_group
 from trips.services.purchases import purchase_submit
 from trips.services.turns import turn_submit
+from trips.web.labels import itinerary_label, trip_label, trip_status_titled
 from trips.web.protocol import ClientFrame, FrameError, frame_parse
 from trips.web.ratelimit import SlidingWindow
 
@@ -84,7 +87,8 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
         self.submits: set[asyncio.Task] = set()
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_history(after_seq=self.query_after_seq(), status=trip_status_frame(self.trip))
+        self.title = trip_label(self.trip)
+        await self.send_history(after_seq=self.query_after_seq(), status=trip_status_titled(self.trip))
 
     async def refuse_connection(self, code: int) -> None:
         """Accept, then close with ``code``: a handshake refused outright reaches browsers as a bare 1006."""
@@ -121,7 +125,9 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
         if frame.type == "ping":
             await self.send_json({"type": "pong"})
         elif frame.type == "resume":
-            await self.send_history(after_seq=frame.after_seq, status=await self.trip_status())
+            status = await self.trip_status()
+            self.title = status["title"]
+            await self.send_history(after_seq=frame.after_seq, status=status)
         elif not self.is_owner:
             await self.refuse(
                 FrameError("read_only", "Only the traveller can write in this trip's chat.", client_id=frame.client_id)
@@ -132,11 +138,18 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
             task.add_done_callback(self.submits.discard)
 
     async def submit(self, frame: ClientFrame) -> None:
-        """Hand a message or action to its service, then acknowledge it (or say why not)."""
+        """Hand a message or action to its service, then acknowledge it (or say why not).
+
+        An automatic approval saves no message of the traveller's, so its ``ack`` has no ``seq``:
+        the grant arrives as the assistant's message and the ``approval_token`` frame.
+        """
+        action = frame.action["type"] if frame.action else None
         async with self.submit_lock:
             try:
-                if frame.action and frame.action["type"] == "purchase":
+                if action == "purchase":
                     message = await self.purchase_submit(frame)
+                elif action == "auto_approve":
+                    message = await self.auto_approve()
                 else:
                     message = await self.turn_submit(frame)
             except (PermissionDenied, ValidationError, ValueError) as exc:
@@ -150,7 +163,7 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
                     )
                 )
                 return
-        await self.send_json({"type": "ack", "client_id": frame.client_id, "seq": message.seq})
+        await self.send_json({"type": "ack", "client_id": frame.client_id, "seq": message.seq if message else None})
 
     async def refuse(self, refusal: FrameError) -> None:
         """Send the error frame; the third oversized frame also closes the connection (4413)."""
@@ -167,11 +180,18 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
 
         An ``approval_token`` frame (the approver's grant, handed to the traveller's open page
         once) goes to the owner's connections only, never to staff watching the trip.
+
+        ``status`` frames leave with the trip's name, kept current from the ``trip_summary``
+        widgets that pass by: no database read here, where a turn may be writing.
         """
         frame = event["frame"]
         seq = frame.get("seq")
         if frame.get("type") in OWNER_ONLY_FRAMES and not self.is_owner:
             return
+        if frame.get("type") == "status":
+            frame = {**frame, "title": self.title}
+        elif (frame.get("widget") or {}).get("type") == "trip_summary":
+            self.title = self.trip.title or itinerary_label(frame["widget"].get("segments")) or self.title
         if seq is None:
             await self.send_json(frame)
         elif seq > self.sent_seq + 1:
@@ -209,7 +229,8 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
 
     @database_sync_to_async
     def trip_status(self) -> dict[str, Any]:
-        return trip_status_frame(Trip.objects.only("pk", "phase", "state", "version").get(pk=self.trip.pk))
+        trip = Trip.objects.only("pk", "title", "intent", "phase", "state", "version").get(pk=self.trip.pk)
+        return trip_status_titled(trip)
 
     @off_the_shared_thread
     def turn_submit(self, frame: ClientFrame) -> ChatMessage:
@@ -226,6 +247,11 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
             payment_method_id=frame.action["payment_method_id"],
             client_id=frame.client_id,
         )
+
+    @off_the_shared_thread
+    def auto_approve(self) -> None:
+        """The token is not returned here: it reaches the page as the owner-only ``approval_token`` frame."""
+        approval_auto_grant(trip=self.trip, user=self.user, now=timezone.now())
 
 
 def _plain(exc: Exception) -> str:

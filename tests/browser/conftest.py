@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from .live import CHROMIUM, CHROMIUM_ARGS, ROOT, live_tripdesk
+from .live import CHROMIUM, CHROMIUM_ARGS, ROOT, live_tripdesk, manage
 
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 # Each sandbox search takes this long in these tests, so a reload can land mid-search (scenario 15).
@@ -15,9 +15,20 @@ expect.set_options(timeout=20_000)
 
 
 @pytest.fixture(scope="session")
-def base_url(tmp_path_factory) -> str:
-    with live_tripdesk(tmp_path_factory.mktemp("browser"), search_delay=SEARCH_DELAY_SECONDS) as url:
+def live_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("browser")
+
+
+@pytest.fixture(scope="session")
+def base_url(live_dir) -> str:
+    with live_tripdesk(live_dir, search_delay=SEARCH_DELAY_SECONDS) as url:
         yield url
+
+
+@pytest.fixture
+def live_shell(live_dir, base_url):
+    """Run Python in ``manage.py shell`` against the live server's database (a test's own data)."""
+    return lambda code: manage(live_dir, "shell", "-c", code)
 
 
 @pytest.fixture(scope="session")

@@ -34,15 +34,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _manage(env: dict, *args: str) -> None:
+def manage(workdir: Path, *args: str) -> None:
+    """Run ``manage.py`` against the live TripDesk's database in ``workdir`` (e.g. to set up a test's data)."""
+    env = tripdesk_env(workdir)
     done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
     if done.returncode:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
 
 
-@contextmanager
-def live_tripdesk(workdir: Path, *, search_delay: float = 0.0) -> Iterator[str]:
-    """Yield the base URL of a running TripDesk seeded with the demo users (password ``<name>-demo``)."""
+def tripdesk_env(workdir: Path, *, search_delay: float = 0.0) -> dict:
+    """The environment of a TripDesk whose SQLite database lives in ``workdir``."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -58,8 +59,15 @@ def live_tripdesk(workdir: Path, *, search_delay: float = 0.0) -> Iterator[str]:
             "PYTHONUNBUFFERED": "1",
         }
     )
-    _manage(env, "migrate", "--noinput")
-    _manage(env, "seed_demo")
+    return env
+
+
+@contextmanager
+def live_tripdesk(workdir: Path, *, search_delay: float = 0.0) -> Iterator[str]:
+    """Yield the base URL of a running TripDesk seeded with the demo users (password ``<name>-demo``)."""
+    env = tripdesk_env(workdir, search_delay=search_delay)
+    manage(workdir, "migrate", "--noinput")
+    manage(workdir, "seed_demo")
     port = free_port()
     log = open(workdir / "daphne.log", "wb")
     server = subprocess.Popen(

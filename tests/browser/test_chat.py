@@ -40,7 +40,8 @@ def conversation(page) -> list[tuple[int, str]]:
 
 def test_scenario_1_one_message_shows_bundle_cards(new_page, base_url, screenshot):
     page = new_page()
-    start_trip(page, base_url)
+    trip_id = start_trip(page, base_url)
+    expect(page.locator("#trip-title")).to_have_text(f"New trip #{trip_id}")
     screenshot(page, "01-new-trip")
     say(page, SCENARIO_1)
     expect(page.locator(".msg--progress").first).to_contain_text("Reading your message")
@@ -62,6 +63,10 @@ def test_scenario_1_one_message_shows_bundle_cards(new_page, base_url, screensho
     expect(summary.locator(".summary__assumptions li").first).to_be_visible()
     expect(page.locator("#trip-phase")).to_have_text("Options ready")
     expect(page.locator(".msg--user")).to_have_count(1)
+    # Issue 4: named by its route in the header, the sidebar and the tab, without a reload.
+    expect(page.locator("#trip-title")).to_have_text("EWR → DEN · Jan 30")
+    expect(page.locator("#trip-link-label")).to_have_text("EWR → DEN · Jan 30")
+    expect(page).to_have_title("EWR → DEN · Jan 30 · TripDesk")
     screenshot(page, "02-bundles")
     page.locator(LATEST_BUNDLES).first.scroll_into_view_if_needed()
     screenshot(page, "03-bundle-card")
@@ -117,6 +122,8 @@ def test_select_then_hold_shows_countdowns(new_page, base_url, screenshot):
     expect(holds.locator(".hold").first).to_contain_text(re.compile(r"Flight [A-Z]{3} → [A-Z]{3} · [A-Z0-9]{2}\d+"))
     expect(page.locator("#trip-phase")).to_have_text("On hold")
     expect(page.get_by_role("button", name="Purchase…")).to_be_visible()
+    expect(page.locator("[data-widget=approval]").last).to_have_attribute("data-status", "pending")
+    expect(page.locator("[data-auto-approve]")).to_have_count(0)  # Acme's policy: an approver always decides
     screenshot(page, "06-holds")
 
     page.get_by_role("button", name="Purchase…").click()
@@ -172,6 +179,58 @@ def test_an_approvers_grant_lets_the_traveller_buy(new_page, base_url, screensho
     expect(page.locator("#trip-phase")).to_have_text("Booked")
     expect(page.locator("#messages")).not_to_contain_text("tdk_apv_")
     screenshot(page, "14-booked")
+
+
+INITECH = """
+from trips.services.orgs import member_add, organisation_create
+from trips.services.purchases import payment_method_create
+from handlers.common.defaults import DEFAULT_POLICY
+from django.contrib.auth import get_user_model
+import copy
+policy = copy.deepcopy(DEFAULT_POLICY)
+policy["rules"]["auto_approve_below"] = "100000.00"
+org = organisation_create(name="Initech", slug="initech", policy=policy)
+ivy, created = get_user_model().objects.get_or_create(username="ivy")
+if created:
+    ivy.set_password("ivy-demo")
+    ivy.save()
+    member_add(user=ivy, organisation=org, role="traveller")
+    payment_method_create(owner=ivy, brand="visa", last4="4242", label="Sandbox Visa")
+"""
+
+
+def test_a_traveller_approves_within_the_company_limit(new_page, base_url, screenshot, live_shell):
+    """Issue 8 item 6: where the policy allows it, a button and a confirm step replace the approver."""
+    live_shell(INITECH)  # an organisation that approves purchases under 100,000 on the traveller's request
+    page = new_page()
+    start_trip(page, base_url, "ivy")
+    say(page, SCENARIO_1)
+    expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
+    wait_until_idle(page)
+    hold_first_holdable(page)
+
+    card = page.locator("[data-widget=approval]").last
+    expect(card).to_have_attribute("data-status", "pending")
+    ask = card.get_by_role("button", name="Buy now — within your company's auto-approval limit")
+    expect(ask).to_be_visible()
+    card.scroll_into_view_if_needed()
+    screenshot(page, "15-auto-approval-offered")
+    ask.click()
+    confirm = card.get_by_role("button", name=re.compile(r"^Approve \$[\d,]+\.\d\d myself$"))
+    expect(confirm).to_be_focused()  # the confirm step, reached by keyboard too
+    screenshot(page, "16-auto-approval-confirm")
+    page.keyboard.press("Enter")
+
+    expect(page.locator("#purchase [data-granted]")).to_be_visible()  # the token arrived and is filled in
+    expect(page.get_by_label("Approval token")).to_have_value(re.compile(r"^tdk_apv_"))
+    expect(page.locator("[data-widget=approval]").last).to_have_attribute("data-status", "granted")
+    expect(page.locator("[data-auto-approve]")).to_have_count(0)  # offered no more
+    expect(page.locator("#messages")).to_contain_text("Approved automatically")
+    screenshot(page, "17-auto-approved")
+    page.get_by_role("button", name="Buy now", exact=True).click()
+    expect(page.locator("[data-widget=booking]")).to_be_visible()
+    wait_until_idle(page)
+    expect(page.locator("#messages")).not_to_contain_text("tdk_apv_")
 
 
 def test_reload_mid_search_loses_and_duplicates_nothing(new_page, base_url, screenshot):

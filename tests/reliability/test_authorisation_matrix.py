@@ -65,6 +65,7 @@ RULES: list[tuple[str, Expect]] = [
     ),
     (r"^admin/", Expect.of(ANY, **_by(NOT_STAFF, {302}), redirect_to=_by(NOT_STAFF, ADMIN_SIGN_IN))),
     (r"^api/(schema|docs)/$", Expect.of({200})),
+    (r"^api/\^trips/.*auto-approve", Expect.of({405}, anonymous={401, 403})),  # POST only
     (r"^api/\^(trips|holds|approvals)/\(\?P<pk>", Expect.of({200}, anonymous={401, 403}, **_by(BLIND, {404}))),
     (r"^api/", Expect.of({200}, anonymous={401, 403}, hides_trip_a=True)),
     (

@@ -108,3 +108,10 @@ class ApprovalRequestSerializer(serializers.ModelSerializer):
             "created_at",
         ]
         read_only_fields = fields
+
+
+class AutoApprovalSerializer(serializers.Serializer):
+    """The answer to an automatic approval: the granted request and its one-time token (shown once)."""
+
+    approval = ApprovalRequestSerializer(read_only=True)
+    approval_token = serializers.CharField(read_only=True)

@@ -3,6 +3,8 @@
 from typing import Optional
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -11,12 +13,14 @@ from rest_framework.response import Response
 
 from trips.access import trips_visible_to
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold, Organisation
+from trips.services.approvals import approval_auto_grant
 from trips.services.trips import trip_create
 from trips.services.turns import UnknownAction, turn_submit
 
 from .serializers import (
     ApprovalRequestSerializer,
     AuditEventSerializer,
+    AutoApprovalSerializer,
     ChatMessageSerializer,
     HoldSerializer,
     MessageCreateSerializer,
@@ -80,6 +84,26 @@ class TripViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         except DjangoPermissionDenied as exc:
             raise PermissionDenied(str(exc)) from None
         return Response(ChatMessageSerializer(message).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(request=None, responses={200: AutoApprovalSerializer})
+    @action(detail=True, methods=["post"], url_path="auto-approve")
+    def auto_approve(self, request, pk=None, format=None):
+        """The traveller's explicit request to approve the pending purchase by the organisation's policy.
+
+        Only under ``rules.auto_approve_below`` (off by default); refusals are audited. The
+        token is in this response once (never stored) and reaches the traveller's open chat
+        page as an ``approval_token`` frame, as an approver's grant does.
+        """
+        trip = self.get_object()
+        try:
+            token = approval_auto_grant(trip=trip, user=request.user, now=timezone.now())
+        except DjangoPermissionDenied as exc:
+            raise PermissionDenied(str(exc)) from None
+        except DjangoValidationError as exc:
+            raise ValidationError(exc.messages) from None
+        approval = ApprovalRequest.objects.filter(trip=trip, kind=ApprovalRequest.Kind.PURCHASE).latest("decided_at")
+        body = AutoApprovalSerializer({"approval": approval, "approval_token": token}).data
+        return Response(body, headers={"Cache-Control": "no-store"})
 
     @extend_schema(parameters=[AFTER], responses=AuditEventSerializer(many=True))
     @action(detail=True, methods=["get"], serializer_class=AuditEventSerializer)

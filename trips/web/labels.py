@@ -1,5 +1,8 @@
 """What the traveller reads for a trip: its name (title, else route and date) and its phase.
 
+The name rides on the chat's ``status`` frames (``trip_status_titled``), so a trip named by
+its first search is renamed in the page's header and sidebar without a reload.
+
 ``PHASE_LABELS`` is the one wording of the phases: the page renders it and hands it to the
 chat script (its config), which relabels the trip as status frames arrive.
 """
@@ -8,6 +11,7 @@ from datetime import date
 from typing import Any
 
 from trips.models import Phase, Trip
+from trips.services.chat import trip_status_frame
 
 PHASE_LABELS: dict[str, str] = {
     Phase.INTAKE: "Planning",
@@ -48,17 +52,33 @@ def _route(segment: dict) -> str:
     return f"From {_name(origin)}" if origin else ""
 
 
+def itinerary_label(segments: Any) -> str:
+    """The first segment's route and date ("EWR → DEN · Jan 30"); "" while nothing is known yet.
+
+    Takes the itinerary's segments as the TripIntent and the ``trip_summary`` widget both carry
+    them, so the chat can rename a trip live from the widget exactly as the sidebar names it.
+    """
+    if not (isinstance(segments, list) and segments and isinstance(segments[0], dict)):
+        return ""
+    first = segments[0]
+    route = _route(first)
+    try:
+        when = date.fromisoformat(str(first.get("depart_date"))).strftime("%b %-d")
+    except ValueError:
+        when = ""
+    if route and when:
+        return f"{route} · {when}"
+    return route
+
+
 def trip_label(trip: Trip) -> str:
+    """The trip's title if the traveller gave one, else its route and date, else "New trip #N"."""
     if trip.title:
         return trip.title
     segments = ((trip.intent or {}).get("itinerary") or {}).get("segments") or []
-    if segments and isinstance(segments[0], dict):
-        first = segments[0]
-        route = _route(first)
-        try:
-            when = date.fromisoformat(str(first.get("depart_date"))).strftime("%b %-d")
-        except ValueError:
-            when = ""
-        if route:
-            return f"{route} · {when}" if when else route
-    return f"New trip #{trip.pk}"
+    return itinerary_label(segments) or f"New trip #{trip.pk}"
+
+
+def trip_status_titled(trip: Trip) -> dict[str, Any]:
+    """The ``status`` frame with the trip's name (``title``): the header and sidebar follow it live."""
+    return {**trip_status_frame(trip), "title": trip_label(trip)}

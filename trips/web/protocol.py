@@ -22,6 +22,7 @@ ACTION_FIELDS: dict[str, dict[str, tuple[bool, int]]] = {
     "retry": {},
     "purchase": {"approval_token": (True, 512), "payment_method_id": (True, 64)},
     "cancel_booking": {"booking_id": (True, 64), "quote_id": (False, 64)},
+    "auto_approve": {},  # the traveller's explicit "approve it myself" (policy permitting); no fields
 }
 
 

@@ -15,10 +15,9 @@ from django.views.decorators.http import require_POST
 
 from trips.access import trip_get_for_user
 from trips.models import Organisation, Trip
-from trips.services.chat import trip_status_frame
 from trips.services.trips import trip_create
 
-from .labels import PHASE_LABELS, phase_label, trip_label
+from .labels import PHASE_LABELS, phase_label, trip_label, trip_status_titled
 
 
 @login_required
@@ -37,7 +36,7 @@ def trip_detail(request: HttpRequest, trip_id: int) -> HttpResponse:
     config = {
         "trip_id": trip.pk,
         "ws_path": f"/ws/trips/{trip.pk}/",
-        "status": trip_status_frame(trip),
+        "status": trip_status_titled(trip),
         "can_write": is_owner,
         "phase_labels": PHASE_LABELS,
     }

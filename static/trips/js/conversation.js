@@ -119,6 +119,7 @@ export class Conversation {
     if (frame.widget?.type === "risk") this.markSelected(frame.widget.bundle_id);
     if (frame.widget?.type === "holds") this.retire(".risk .card__actions");
     if (frame.widget?.type === "booking") this.retire(".approval .card__actions");
+    if (frame.widget?.type === "approval") this.retireOlderAutoApprovals();
     this.refreshProgress();
   }
 
@@ -145,6 +146,12 @@ export class Conversation {
   /** Hide actions a later message has made moot (buying again once booked). */
   retire(selector) {
     this.list.querySelectorAll(selector).forEach((el) => { el.hidden = true; });
+  }
+
+  /** Only the newest approval card may offer to approve by policy: a later decision replaces it. */
+  retireOlderAutoApprovals() {
+    const cards = [...this.list.querySelectorAll(".approval")];
+    cards.slice(0, -1).forEach((card) => card.querySelector("[data-auto-approve]")?.remove());
   }
 
   markSelected(bundleId) {

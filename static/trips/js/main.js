@@ -23,11 +23,13 @@ const ui = {
   empty: $("chat-empty"),
   scroller: $("chat-scroll"),
   listPhase: $("trip-link-phase"),
+  title: $("trip-title"),
+  listTitle: $("trip-link-label"),
 };
 
 const socket = new TripSocket(config.ws_path, () => conversation.lastSeq);
 const purchase = config.can_write ? purchaseForm($("purchase"), { act, onClose: () => ui.buy.focus() }) : null;
-const conversation = new Conversation(ui.list, { act, openPurchase });
+const conversation = new Conversation(ui.list, { act, openPurchase, autoApprove: config.can_write ? autoApprove : null });
 
 function act(action, label, { secret = false } = {}) {
   const clientId = newClientId();
@@ -35,6 +37,17 @@ function act(action, label, { secret = false } = {}) {
   const sent = socket.submit({ type: "action", action, client_id: clientId }, { retain: !secret });
   if (!sent && secret) conversation.reject(clientId, "not connected, please try again");
   hideEmpty();
+}
+
+/**
+ * The traveller confirmed an automatic approval. Like a purchase it is sent now or not at
+ * all (never resent); the grant comes back as a chat message and an ``approval_token`` frame
+ * that fills in the purchase form, a refusal as an error frame.
+ */
+function autoApprove() {
+  const sent = socket.submit({ type: "action", action: { type: "auto_approve" }, client_id: newClientId() }, { retain: false });
+  if (!sent) showNotice("Not connected, so nothing was approved. Please try again.");
+  return sent;
 }
 
 function openPurchase() {
@@ -71,8 +84,14 @@ function showNotice(text) {
   ui.notice.hidden = !text;
 }
 
-function applyStatus({ phase, state }) {
+function applyStatus({ phase, state, title }) {
   const label = config.phase_labels[phase] || phase;
+  if (title) {
+    ui.title.textContent = title;
+    if (ui.listTitle) ui.listTitle.textContent = title;
+    document.title = `${title} · TripDesk`;
+  }
+
   ui.phase.textContent = label;
   ui.phase.dataset.phase = phase || "";
   if (ui.listPhase) ui.listPhase.textContent = label;

@@ -61,6 +61,36 @@ function hotel(item) {
       s.nights ? h("span", {}, `${fmt.nights(s.nights)}${s.nightly_avg ? ` · ${fmt.money(s.nightly_avg, s.currency)}/night` : ""}`) : null));
 }
 
+/**
+ * "Buy now" without an approver, offered only where the server marked the request
+ * ``auto_approvable`` (the page never judges policy). A click only asks; the request is sent
+ * from the confirm step, and the grant fills in the purchase form like an approver's.
+ */
+function autoApproval(approval, ctx) {
+  const amount = fmt.money(approval.amount, approval.currency);
+  const questionId = `auto-approve-${ctx.key}`;
+  const ask = button("Buy now — within your company's auto-approval limit", () => {
+    ask.hidden = true;
+    confirmStep.hidden = false;
+    yes.focus();
+  });
+  const yes = button(`Approve ${amount} myself`, () => {
+    if (ctx.autoApprove()) control.hidden = true;
+  });
+  const no = button("Cancel", () => {
+    confirmStep.hidden = true;
+    ask.hidden = false;
+    ask.focus();
+  }, { tone: "ghost" });
+  const confirmStep = h("div", { class: "approval__confirm", role: "group", "aria-labelledby": questionId, hidden: true },
+    h("p", { id: questionId }, `Your company approves purchases under its limit without an approver. Approve ${amount} now? `
+      + "It is recorded as your request."),
+    h("div", { class: "card__actions" }, yes, no));
+  const control = h("div", { class: "approval__auto", dataset: { autoApprove: "" } },
+    h("div", { class: "card__actions" }, ask), confirmStep);
+  return control;
+}
+
 function bundleCard(bundle, ctx) {
   const titleId = `bundle-${ctx.key}-${bundle.bundle_id}`;
   const card = h("article", { class: "bundle", "aria-labelledby": titleId, dataset: { bundleId: bundle.bundle_id } },
@@ -159,6 +189,7 @@ const renderers = {
     const a = widget.approval || widget;
     const status = a.status || "pending";
     const tone = { granted: "good", approved: "good", denied: "bad", expired: "warn", used: "neutral" }[status] || "accent";
+    const canAutoApprove = ctx.autoApprove && status === "pending" && a.auto_approvable === true;
     return h("div", { class: "widget card approval", dataset: { widget: "approval", status } },
       h("div", { class: "card__row" },
         h("h3", { class: "card__title" }, "Approval"),
@@ -167,7 +198,8 @@ const renderers = {
       a.reason ? h("p", { class: "muted" }, a.reason) : null,
       a.expires_at ? h("p", { class: "muted small" }, `Valid until ${fmt.dateTime(a.expires_at)}`) : null,
       ["granted", "approved"].includes(status) ? h("div", { class: "card__actions" },
-        button("Purchase with token…", () => ctx.openPurchase())) : null);
+        button("Purchase with token…", () => ctx.openPurchase())) : null,
+      canAutoApprove ? autoApproval(a, ctx) : null);
   },
 
   booking(widget, ctx) {

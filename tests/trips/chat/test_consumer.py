@@ -249,3 +249,31 @@ async def test_a_user_outside_every_organisation_is_refused(trip):
     stranger = await sync_to_async(user_make)(username="stranger")
     async with socket(stranger, trip.pk) as ws:
         assert await refused_with(ws) == CloseCode.NOT_ALLOWED
+
+
+# --- the trip's name ---------------------------------------------------------------------------
+
+
+async def test_status_frames_carry_the_trips_name_once_the_first_search_names_it(staff, traveller, acme):
+    """Issue 4: the header and sidebar follow the name the sidebar gives, without a reload."""
+    untitled = await sync_to_async(trip_make)(owner=traveller, organisation=acme)
+    async with socket(traveller, untitled.pk) as ws, socket(staff, untitled.pk) as watcher:
+        assert (await ws.receive_json_from())["title"] == f"New trip #{untitled.pk}"
+        await watcher.receive_json_from()
+        await ws.send_json_to({"type": "message", "text": SCENARIO_1, "client_id": "n1"})
+        frames = await turn_frames(ws, "n1")
+        watched = await frames_until(watcher, is_status)
+        await ws.send_json_to({"type": "resume", "after_seq": 0})
+        resumed = await frames_until(ws, is_status)
+
+    assert [f["title"] for f in frames if is_status(f)][-1] == "EWR → DEN · Jan 30"
+    assert watched[-1]["title"] == "EWR → DEN · Jan 30"
+    assert resumed[-1]["title"] == "EWR → DEN · Jan 30"  # from the database: the same naming function
+
+
+async def test_a_trip_with_a_title_keeps_it(traveller, trip):
+    async with socket(traveller, trip.pk) as ws:
+        assert (await ws.receive_json_from())["title"] == "Denver offsite"
+        await ws.send_json_to({"type": "message", "text": SCENARIO_1, "client_id": "t1"})
+        frames = await turn_frames(ws, "t1")
+    assert [f["title"] for f in frames if is_status(f)] == ["Denver offsite"]

@@ -1,7 +1,7 @@
 """How the trip list names trips and phases."""
 
 from trips.models import Phase, Trip
-from trips.web.labels import PHASE_LABELS, phase_label, trip_label
+from trips.web.labels import PHASE_LABELS, itinerary_label, phase_label, trip_label
 
 
 def segment(origin=None, destination=None, depart_date=None):
@@ -29,6 +29,13 @@ def test_half_known_routes_read_as_words():
 def test_an_empty_trip_is_new():
     assert trip_label(trip_with()) == "New trip #7"
     assert trip_label(Trip(pk=8, intent={})) == "New trip #8"
+
+
+def test_a_trip_summary_widget_names_a_trip_as_the_intent_does():
+    first = segment({"code": "EWR", "name": "Newark"}, {"code": "DEN", "name": "Denver"}, "2027-01-30")
+    widget = {"type": "trip_summary", "segments": [{**first, "segment_id": "S1"}], "stays": []}
+    assert itinerary_label(widget["segments"]) == trip_label(trip_with(first)) == "EWR → DEN · Jan 30"
+    assert itinerary_label([]) == itinerary_label(None) == itinerary_label(["EWR"]) == ""
 
 
 def test_every_phase_has_words():

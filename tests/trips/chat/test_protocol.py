@@ -38,6 +38,11 @@ def test_optional_action_fields_may_be_left_out():
     assert frame.action == {"type": "cancel_booking", "booking_id": "bk_1"}
 
 
+def test_auto_approve_takes_no_fields_and_drops_any_sent():
+    raw = {"type": "action", "client_id": "c4", "action": {"type": "auto_approve", "amount": "0.01", "approved": True}}
+    assert frame_parse(json.dumps(raw)).action == {"type": "auto_approve"}
+
+
 def test_resume_and_ping():
     assert frame_parse('{"type": "resume", "after_seq": 12}').after_seq == 12
     assert frame_parse('{"type": "ping"}').type == "ping"
@@ -87,5 +92,5 @@ def test_an_error_frame_carries_the_client_id_only_when_known():
         "type": "error",
         "code": "unknown_action",
         "client_id": "k",
-        "message": "Unknown action; expected one of select, hold, retry, purchase, cancel_booking.",
+        "message": "Unknown action; expected one of select, hold, retry, purchase, cancel_booking, auto_approve.",
     }

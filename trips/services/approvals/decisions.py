@@ -9,7 +9,6 @@ once, as an ephemeral frame after commit.
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import Decimal
 from typing import Optional
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -18,9 +17,10 @@ from django.db import transaction
 from handlers.common.clock import local_time_text
 from trips.models import ApprovalRequest, ChatMessage, Membership, Trip
 from trips.services import tokens
-from trips.services.audit import audit_record
+from trips.services.audit import actor_for, audit_record
 from trips.services.chat import broadcast_on_commit, chat_message_add
 
+from .policy import auto_approvable, auto_approve_threshold
 from .requests import approval_close, approval_dead_holds, approval_locked, approval_widget
 
 DECIDE_PERMISSION = "trips.decide_approvalrequest"
@@ -64,11 +64,27 @@ def approval_auto_grant(*, trip: Trip, user, now: datetime) -> str:
     """Grant the open purchase request by policy, on the traveller's explicit request.
 
     Only where the organisation's policy sets ``rules.auto_approve_below`` and the snapshot
-    total is under it; off by default. Audited as an automatic grant requested by the traveller.
+    total is under it; off by default. Audited as an automatic grant requested by the
+    traveller; a refusal changes nothing but is audited too (``approval.auto_refused``), so
+    attempts to buy past the policy leave a trail.
     """
+    try:
+        return _auto_grant(trip=trip, user=user, now=now)
+    except (PermissionDenied, ValidationError) as refusal:
+        with transaction.atomic(durable=True):
+            audit_record(
+                trip_id=trip.pk,
+                type="approval.auto_refused",
+                actor=actor_for(user),
+                actor_user=user,
+                payload={"reason": " ".join(getattr(refusal, "messages", None) or [str(refusal)])},
+            )
+        raise
+
+
+def _auto_grant(*, trip: Trip, user, now: datetime) -> str:
     if user.pk != trip.owner_id:
         raise PermissionDenied("Only the traveller can ask for an automatic approval.")
-    threshold = ((trip.organisation.policy or {}).get("rules") or {}).get("auto_approve_below")
     with transaction.atomic(durable=True):
         approval = (
             ApprovalRequest.objects.select_for_update()
@@ -77,10 +93,11 @@ def approval_auto_grant(*, trip: Trip, user, now: datetime) -> str:
         )
         if approval is None:
             raise ValidationError("There is no purchase waiting for approval.")
-        if threshold in (None, "") or approval.amount_ceiling >= Decimal(str(threshold)):
+        if not auto_approvable(approval):
             raise PermissionDenied("Your organisation's policy needs an approver for this purchase.")
         if approval_dead_holds(approval, now):
             raise ValidationError("A hold is no longer held; hold again first.")
+        threshold = auto_approve_threshold(approval.organisation)
         token, approval.token_hash = tokens.token_issue()
         approval.status, approval.auto_approved = ApprovalRequest.Status.GRANTED, True
         approval.decided_at = now

@@ -19,6 +19,8 @@ from trips.models import ApprovalRequest, ChatMessage, Hold, Trip
 from trips.services.audit import audit_record
 from trips.services.chat import chat_message_add
 
+from .policy import auto_approvable
+
 
 def approval_request_create(
     *,
@@ -183,17 +185,24 @@ def approval_locked(approval: ApprovalRequest) -> ApprovalRequest:
 
 
 def approval_dead_holds(approval: ApprovalRequest, now: datetime) -> list[str]:
-    """The bound holds that are not live now (missing, released, or past their deadline)."""
+    """The bound holds that are not live now (missing, released, or past their deadline).
+
+    A hold already paid for counts as live: a purchase stopped half way keeps what it bought, and
+    submitting it again with the same approval replays that (``handlers/README.md``).
+    """
     live = {
         hold.hold_id
         for hold in Hold.objects.filter(trip_id=approval.trip_id, hold_id__in=approval.hold_ids)
-        if hold.is_live(now)
+        if hold.is_live(now) or hold.status == Hold.Status.PURCHASED
     }
     return [hold_id for hold_id in approval.hold_ids if hold_id not in live]
 
 
 def approval_widget(approval: ApprovalRequest) -> dict:
-    """The chat's ``approval`` widget: status, amount and deadline, never the token."""
+    """The chat's ``approval`` widget: status, amount and deadline, never the token.
+
+    ``auto_approvable``: the organisation's policy lets the traveller approve it themselves.
+    """
     return {
         "type": "approval",
         "approval_id": approval.pk,
@@ -203,6 +212,7 @@ def approval_widget(approval: ApprovalRequest) -> dict:
         "currency": approval.currency,
         "expires_at": approval.expires_at.isoformat() if approval.expires_at else None,
         "reason": approval.reason,
+        "auto_approvable": auto_approvable(approval),
     }
 
 
