@@ -4,6 +4,7 @@ Imports each module of ``handlers/`` and ``handlers/specialists/``, runs ``run_t
 every class defined there, prints one line per handler and closes with exactly
 ``N passed, M failed``; the exit status is non-zero when any battery fails.
 """
+
 from __future__ import annotations
 
 import importlib

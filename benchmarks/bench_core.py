@@ -5,6 +5,7 @@ Prints one JSON object and a readable line:
   the harness (sandbox supplier, offline extractor, in-memory stores), median over ``--runs``;
 - ``decisions_per_second``: Reducer passes plus Patcher merges on a presented trip, per second.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,10 +40,16 @@ def decisions_per_second(seconds: float) -> dict:
     h.say(SCENARIO_1)
     trip, now = h.intent(), h.last["trip_intent"]["audit"]["events"][-1]["at"]
     reducer = Reducer()
-    events = [{"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": "B2"}}, {"type": "USER_REQUEST_HOLD", "data": {}},
-              {"type": "INTENT_READY", "data": {}}]
-    patches = [{"preferences": {"hotel": {"min_stars": 4}}}, {"party": {"travelers": {"adults": 5}}},
-               {"constraints": {"budget_total": "5000"}}]
+    events = [
+        {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": "B2"}},
+        {"type": "USER_REQUEST_HOLD", "data": {}},
+        {"type": "INTENT_READY", "data": {}},
+    ]
+    patches = [
+        {"preferences": {"hotel": {"min_stars": 4}}},
+        {"party": {"travelers": {"adults": 5}}},
+        {"constraints": {"budget_total": "5000"}},
+    ]
     n, started = 0, time.perf_counter()
     while time.perf_counter() - started < seconds:
         for event, patch in zip(events, patches, strict=True):
@@ -69,8 +76,10 @@ def main() -> int:
         "decisions": decisions["decisions"],
     }
     print(json.dumps(result))
-    print(f"scenario 1 (message → bundles): median {result['scenario1_median_ms']} ms over {options.runs} runs; "
-          f"Reducer+Patcher: {result['decisions_per_second']:,} decisions/s")
+    print(
+        f"scenario 1 (message → bundles): median {result['scenario1_median_ms']} ms over {options.runs} runs; "
+        f"Reducer+Patcher: {result['decisions_per_second']:,} decisions/s"
+    )
     return 0
 
 

@@ -6,6 +6,7 @@ traveller's trip gets SCENARIOS.md 1; timed from the send to the ``bundles`` wid
 turn's ``status`` frame. Runs are sequential: this is the latency one traveller sees on an idle
 server, not throughput.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -35,9 +36,20 @@ def measure(*, runs: int, log_dir: Path) -> dict[str, Any]:
         }
         with Stack(env=env, log_dir=log_dir) as stack:
             stack.run(*python_module("django", "migrate", "--noinput", "--settings", "tripdesk.settings"))
-            travellers = json.loads(stack.run(*python_module("benchmarks.provision", "--travellers", str(runs + WARMUP_RUNS))))
-            stack.start("uvicorn", bin_path("uvicorn"), "tripdesk.asgi:application",
-                        "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning")
+            travellers = json.loads(
+                stack.run(*python_module("benchmarks.provision", "--travellers", str(runs + WARMUP_RUNS)))
+            )
+            stack.start(
+                "uvicorn",
+                bin_path("uvicorn"),
+                "tripdesk.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--log-level",
+                "warning",
+            )
             stack.wait_http(f"http://127.0.0.1:{port}/signin/")
             turns = asyncio.run(_scenario_1_each(f"ws://127.0.0.1:{port}", travellers))
     measured = turns[WARMUP_RUNS:]
@@ -54,7 +66,9 @@ def measure(*, runs: int, log_dir: Path) -> dict[str, Any]:
 async def _scenario_1_each(base_url: str, travellers: list[dict]) -> list[Turn]:
     turns = []
     for traveller in travellers:
-        socket = await TripSocket.open(base_url=base_url, trip_id=traveller["trip_id"], session_id=traveller["session_id"])
+        socket = await TripSocket.open(
+            base_url=base_url, trip_id=traveller["trip_id"], session_id=traveller["session_id"]
+        )
         try:
             turns.append(await socket.say(SCENARIO_1, kind="search"))
         finally:

@@ -4,6 +4,7 @@ The load test starts ``uvicorn benchmarks.instrumented:asgi --factory`` and
 ``celery -A benchmarks.instrumented worker`` instead of ``tripdesk.asgi:application`` and
 ``-A tripdesk``; without ``TRIPDESK_BENCH_QUERY_DIR`` they are exactly those.
 """
+
 from typing import Any
 
 from celery.signals import worker_init

@@ -18,6 +18,7 @@ Business outcomes (every bundle blocked by policy, a hold the supplier refused) 
 apart under ``outcomes``. What the run cost per turn — SQL statements, commits, CPU — is read
 by ``benchmarks.meters``.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -50,9 +51,16 @@ MAX_SELECTS = 3
 WARMUP_TRAVELLERS = 6
 
 ROUTES = [
-    ("Newark", "Denver"), ("Boston", "Chicago"), ("Seattle", "San Francisco"), ("Atlanta", "Miami"),
-    ("Dallas", "Los Angeles"), ("New York", "Orlando"), ("Chicago", "Las Vegas"), ("Washington", "Austin"),
-    ("Philadelphia", "Phoenix"), ("Houston", "Nashville"),
+    ("Newark", "Denver"),
+    ("Boston", "Chicago"),
+    ("Seattle", "San Francisco"),
+    ("Atlanta", "Miami"),
+    ("Dallas", "Los Angeles"),
+    ("New York", "Orlando"),
+    ("Chicago", "Las Vegas"),
+    ("Washington", "Austin"),
+    ("Philadelphia", "Phoenix"),
+    ("Houston", "Nashville"),
 ]
 MONTHS = ["January", "February", "March"]
 
@@ -141,18 +149,44 @@ def _measure(*, loads: list[Load], log_dir: Path, setup: Setup) -> dict[str, Any
 
 def _start(stack: Stack, setup: Setup) -> str:
     port = free_port()
-    stack.start("uvicorn", bin_path("uvicorn"), "benchmarks.instrumented:asgi", "--factory",
-                "--host", "127.0.0.1", "--port", str(port), "--workers", str(setup.asgi_workers),
-                "--log-level", "warning")
-    stack.start("celery", bin_path("celery"), "-A", "benchmarks.instrumented", "worker", "--pool", "prefork",
-                "--concurrency", str(setup.celery_concurrency), "--loglevel", "INFO", "--without-gossip",
-                "--without-mingle", "--without-heartbeat")
+    stack.start(
+        "uvicorn",
+        bin_path("uvicorn"),
+        "benchmarks.instrumented:asgi",
+        "--factory",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(setup.asgi_workers),
+        "--log-level",
+        "warning",
+    )
+    stack.start(
+        "celery",
+        bin_path("celery"),
+        "-A",
+        "benchmarks.instrumented",
+        "worker",
+        "--pool",
+        "prefork",
+        "--concurrency",
+        str(setup.celery_concurrency),
+        "--loglevel",
+        "INFO",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+    )
     stack.wait_http(f"http://127.0.0.1:{port}/signin/")
     _wait_for_log(stack, "celery", "ready.")
     return f"ws://127.0.0.1:{port}"
 
 
-def _measured(stack: Stack, base_url: str, batch: list[dict], load: Load, query_dir: Path, setup: Setup) -> dict[str, Any]:
+def _measured(
+    stack: Stack, base_url: str, batch: list[dict], load: Load, query_dir: Path, setup: Setup
+) -> dict[str, Any]:
     def reading() -> Reading:
         return Reading.take(stack=stack, query_dir=query_dir, admin_url=setup.pg_admin_url, database=setup.database)
 
@@ -175,8 +209,9 @@ def _measured(stack: Stack, base_url: str, batch: list[dict], load: Load, query_
         "wall_s": round(wall, 2),
         "throughput_turns_per_s": round(len(ok) / wall, 2) if wall else None,
         "latency_ms": summary_ms(t.latency_s for t in ok),
-        "latency_ms_by_kind": {kind: summary_ms(t.latency_s for t in ok if t.kind == kind)
-                               for kind in ("search", "select", "hold")},
+        "latency_ms_by_kind": {
+            kind: summary_ms(t.latency_s for t in ok if t.kind == kind) for kind in ("search", "select", "hold")
+        },
         **cost,
     }
 
@@ -190,10 +225,12 @@ class Journey:
 
 async def _run_load(base_url: str, travellers: list[dict], load: Load, *, offset: int) -> list[Journey]:
     gap = load.ramp_s / max(1, len(travellers))
-    return await asyncio.gather(*(
-        _journey(base_url, traveller, index=offset + i, delay=i * gap, think_s=load.think_s)
-        for i, traveller in enumerate(travellers)
-    ))
+    return await asyncio.gather(
+        *(
+            _journey(base_url, traveller, index=offset + i, delay=i * gap, think_s=load.think_s)
+            for i, traveller in enumerate(travellers)
+        )
+    )
 
 
 async def _journey(base_url: str, traveller: dict, *, index: int, delay: float, think_s: float) -> Journey:
@@ -211,7 +248,9 @@ async def _journey(base_url: str, traveller: dict, *, index: int, delay: float, 
 
     await asyncio.sleep(delay)
     try:
-        socket = await TripSocket.open(base_url=base_url, trip_id=traveller["trip_id"], session_id=traveller["session_id"])
+        socket = await TripSocket.open(
+            base_url=base_url, trip_id=traveller["trip_id"], session_id=traveller["session_id"]
+        )
     except Exception as exc:  # noqa: BLE001 - a refused connection is a measured error
         journey.error = f"connect: {type(exc).__name__}"
         return journey
@@ -271,7 +310,9 @@ def _database_recreate(setup: Setup) -> None:
     with psycopg.connect(setup.pg_admin_url, autocommit=True) as admin:
         admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(setup.database)))
         if not setup.synchronous_commit:
-            admin.execute(sql.SQL("ALTER DATABASE {} SET synchronous_commit = off").format(sql.Identifier(setup.database)))
+            admin.execute(
+                sql.SQL("ALTER DATABASE {} SET synchronous_commit = off").format(sql.Identifier(setup.database))
+            )
 
 
 def _database_drop(setup: Setup) -> None:

@@ -5,6 +5,7 @@ the figures the load test reports per run. CPU comes from Linux's ``/proc`` (els
 figures are ``None``); statements from ``benchmarks.querycount``; commits from
 ``pg_stat_database``.
 """
+
 from __future__ import annotations
 
 import time
@@ -38,8 +39,10 @@ class Reading:
         )
 
     def cost_since(self, before: Reading, *, turns: int) -> dict[str, Any]:
-        statements = {role: self.statements.get(role, 0) - before.statements.get(role, 0)
-                      for role in sorted(set(self.statements) | set(before.statements))}
+        statements = {
+            role: self.statements.get(role, 0) - before.statements.get(role, 0)
+            for role in sorted(set(self.statements) | set(before.statements))
+        }
         stack_cpu = self.stack_cpu_s - before.stack_cpu_s
         return {
             "machine_cpu_busy_percent": _busy_percent(before.machine_ticks, self.machine_ticks),

@@ -6,6 +6,7 @@ Runs against whatever database the environment points the app at (the benchmark 
 the way Django's test client does (``Client.force_login``: a real session row, no password
 hashing). Prints one JSON list: ``[{"username", "trip_id", "session_id"}, ...]``.
 """
+
 from __future__ import annotations
 
 import argparse

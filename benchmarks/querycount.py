@@ -8,6 +8,7 @@ reaches the server). Each process writes its running total to
 ``$TRIPDESK_BENCH_QUERY_DIR/<role>-<pid>.count`` once a second; the benchmark sums the
 files before and after a run. Nothing happens unless that variable is set.
 """
+
 from __future__ import annotations
 
 import os

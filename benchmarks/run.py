@@ -14,6 +14,7 @@ table). Sections (benchmarks/README.md says what each figure means):
 
 ``--quick`` runs every section small (a smoke run, not figures to quote).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,8 +55,12 @@ def load(*, quick: bool, travellers: list[int], options: argparse.Namespace, log
     missing = loadtest.services_missing()
     if missing:
         return {"skipped": missing}
-    setup = loadtest.Setup(asgi_workers=options.asgi_workers, celery_concurrency=options.celery_concurrency,
-                           conn_max_age=options.conn_max_age, synchronous_commit=not options.async_commit)
+    setup = loadtest.Setup(
+        asgi_workers=options.asgi_workers,
+        celery_concurrency=options.celery_concurrency,
+        conn_max_age=options.conn_max_age,
+        synchronous_commit=not options.async_commit,
+    )
     if quick:
         loads = [loadtest.Load(n, ramp_s=0.5, think_s=0.1) for n in travellers or [3]]
     else:
@@ -67,28 +72,41 @@ def ranker(*, quick: bool) -> dict[str, Any]:
     sizes = bench_ranker.SIZES[:2] if quick else bench_ranker.SIZES
     rows = [bench_ranker.measure(n, 1 if quick else 5) for n in sizes]
     at_1k = next(row for row in rows if row["flight_offers"] == 1_000)
-    return {"target_ms_at_1000x1000": bench_ranker.TARGET_MS,
-            "meets_target": at_1k["median_ms"] <= bench_ranker.TARGET_MS, "results": rows}
+    return {
+        "target_ms_at_1000x1000": bench_ranker.TARGET_MS,
+        "meets_target": at_1k["median_ms"] <= bench_ranker.TARGET_MS,
+        "results": rows,
+    }
 
 
 def table(report: dict[str, Any]) -> str:
     """The readable summary of a report (every figure is also in the JSON)."""
-    lines = [f"TripDesk benchmarks — {report['machine']['cpus']} CPUs, Python {report['machine']['python']}"
-             f"{' (quick: smoke figures only)' if report['quick'] else ''}"]
+    lines = [
+        f"TripDesk benchmarks — {report['machine']['cpus']} CPUs, Python {report['machine']['python']}"
+        f"{' (quick: smoke figures only)' if report['quick'] else ''}"
+    ]
     if "core" in report:
         c = report["core"]
-        lines += [f"core      scenario 1 in-process: median {c['scenario1_ms']['median']} ms, p95 {c['scenario1_ms']['p95']} ms "
-                  f"(n={c['scenario1_ms']['n']}); Reducer+Patcher {c['decisions_per_second']:,} decisions/s"]
+        lines += [
+            f"core      scenario 1 in-process: median {c['scenario1_ms']['median']} ms, p95 {c['scenario1_ms']['p95']} ms "
+            f"(n={c['scenario1_ms']['n']}); Reducer+Patcher {c['decisions_per_second']:,} decisions/s"
+        ]
     if "embedded" in report:
         e = report["embedded"]
-        lines += [f"embedded  websocket, message → bundles: median {e['to_bundles_ms']['median']} ms, "
-                  f"p95 {e['to_bundles_ms']['p95']} ms; turn complete p95 {e['turn_complete_ms']['p95']} ms "
-                  f"(n={e['runs']}, errors {e['errors']})"]
+        lines += [
+            f"embedded  websocket, message → bundles: median {e['to_bundles_ms']['median']} ms, "
+            f"p95 {e['to_bundles_ms']['p95']} ms; turn complete p95 {e['turn_complete_ms']['p95']} ms "
+            f"(n={e['runs']}, errors {e['errors']})"
+        ]
     if "load" in report:
         lines += _load_lines(report["load"])
     if "ranker" in report:
-        lines += ["ranker    flights × hotels → top 10: " + "; ".join(
-            f"{r['flight_offers']:,}×{r['hotel_rates']:,} {r['median_ms']} ms" for r in report["ranker"]["results"])]
+        lines += [
+            "ranker    flights × hotels → top 10: "
+            + "; ".join(
+                f"{r['flight_offers']:,}×{r['hotel_rates']:,} {r['median_ms']} ms" for r in report["ranker"]["results"]
+            )
+        ]
     return "\n".join(lines)
 
 
@@ -96,33 +114,50 @@ def _load_lines(section: dict[str, Any]) -> list[str]:
     if "skipped" in section:
         return [f"load      skipped: {section['skipped']}"]
     s = section["setup"]
-    lines = [f"load      {s['asgi_workers']} ASGI workers, Celery concurrency {s['celery_concurrency']}, "
-             f"PostgreSQL + Redis; search → select → hold",
-             f"          {'travellers':>10} {'turns':>6} {'errors':>6} {'turns/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
-             f"{'p99 ms':>8} {'queries/turn':>12} {'commits/turn':>12}  think/ramp s"]
+    lines = [
+        f"load      {s['asgi_workers']} ASGI workers, Celery concurrency {s['celery_concurrency']}, "
+        f"PostgreSQL + Redis; search → select → hold",
+        f"          {'travellers':>10} {'turns':>6} {'errors':>6} {'turns/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
+        f"{'p99 ms':>8} {'queries/turn':>12} {'commits/turn':>12}  think/ramp s",
+    ]
     for r in section["results"]:
         lat = r["latency_ms"]
-        lines.append(f"          {r['travellers']:>10} {r['turns']:>6} {r['errors']:>6} {r['throughput_turns_per_s'] or 0:>8} "
-                     f"{lat['median'] or '-':>8} {lat['p95'] or '-':>8} {lat['p99'] or '-':>8} "
-                     f"{r['queries_per_turn'] or '-':>12} {r['commits_per_turn'] or '-':>12}  {r['think_s']}/{r['ramp_s']}")
+        lines.append(
+            f"          {r['travellers']:>10} {r['turns']:>6} {r['errors']:>6} {r['throughput_turns_per_s'] or 0:>8} "
+            f"{lat['median'] or '-':>8} {lat['p95'] or '-':>8} {lat['p99'] or '-':>8} "
+            f"{r['queries_per_turn'] or '-':>12} {r['commits_per_turn'] or '-':>12}  {r['think_s']}/{r['ramp_s']}"
+        )
     return lines
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="every section small: a smoke run")
-    parser.add_argument("--travellers", default=None, help="comma list of concurrent travellers (default 50,200; quick 3)")
+    parser.add_argument(
+        "--travellers", default=None, help="comma list of concurrent travellers (default 50,200; quick 3)"
+    )
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma list of sections: {', '.join(SECTIONS)}")
     parser.add_argument("--json", dest="json_out", type=Path, help="write the JSON report here")
     parser.add_argument("--logs", type=Path, help="where the servers' logs go (default: a new temporary directory)")
     parser.add_argument("--asgi-workers", type=int, default=loadtest.Setup.asgi_workers)
     parser.add_argument("--celery-concurrency", type=int, default=loadtest.Setup.celery_concurrency)
-    parser.add_argument("--conn-max-age", type=int, default=loadtest.Setup.conn_max_age,
-                        help="seconds Django keeps a database connection open in the load test")
-    parser.add_argument("--async-commit", action="store_true",
-                        help="load test database with synchronous_commit = off (commits do not wait for fsync)")
-    parser.add_argument("--think", type=float, default=loadtest.Load.think_s, help="mean pause between a traveller's turns, s")
-    parser.add_argument("--ramp", type=float, default=loadtest.Load.ramp_s, help="travellers start spread over this many s")
+    parser.add_argument(
+        "--conn-max-age",
+        type=int,
+        default=loadtest.Setup.conn_max_age,
+        help="seconds Django keeps a database connection open in the load test",
+    )
+    parser.add_argument(
+        "--async-commit",
+        action="store_true",
+        help="load test database with synchronous_commit = off (commits do not wait for fsync)",
+    )
+    parser.add_argument(
+        "--think", type=float, default=loadtest.Load.think_s, help="mean pause between a traveller's turns, s"
+    )
+    parser.add_argument(
+        "--ramp", type=float, default=loadtest.Load.ramp_s, help="travellers start spread over this many s"
+    )
     options = parser.parse_args(argv)
     # A plain `kill` unwinds like Ctrl-C, so the load test's servers and scratch database are cleaned up.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -130,7 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(sections) - set(SECTIONS)
     if unknown:
         parser.error(f"unknown sections: {', '.join(sorted(unknown))}")
-    travellers = [int(n) for n in options.travellers.split(",")] if options.travellers else ([] if options.quick else [50, 200])
+    travellers = (
+        [int(n) for n in options.travellers.split(",")] if options.travellers else ([] if options.quick else [50, 200])
+    )
 
     logs = options.logs or Path(tempfile.mkdtemp(prefix="tripdesk-bench-"))
     for name in ("embedded", "load"):

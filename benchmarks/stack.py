@@ -5,6 +5,7 @@ workers, Celery's pool) and nothing else. ``Stack`` is a context manager: leavin
 on an exception or on Ctrl-C — terminates its processes (SIGTERM, then SIGKILL after a grace
 period). Logs go to files in the stack's directory so a failed run can be read afterwards.
 """
+
 from __future__ import annotations
 
 import os

@@ -1,4 +1,5 @@
 """Latency summaries shared by every benchmark: nearest-rank percentiles, in milliseconds."""
+
 from __future__ import annotations
 
 import math

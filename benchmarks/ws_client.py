@@ -6,6 +6,7 @@ turn's last message is committed, so by then everything the turn says has been p
 time at which each widget type first arrived is kept too (``widget_s``), so a caller can
 report "message → bundles on screen" as well as "turn complete".
 """
+
 from __future__ import annotations
 
 import asyncio

@@ -5,6 +5,7 @@ through the Patcher so its invalidation table applies to every change. A failed 
 its slot alone and records ``working_memory.last_error`` (redacted: the purchase token never
 lands in the document).
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional
@@ -97,7 +98,9 @@ class Applier:
         return ok(payload, out, stack=stack)
 
     # -- failures --------------------------------------------------------------------------
-    def _record_error(self, doc: Dict[str, Any], tool: str, call: Dict[str, Any], output: Dict[str, Any], now: Any) -> None:
+    def _record_error(
+        self, doc: Dict[str, Any], tool: str, call: Dict[str, Any], output: Dict[str, Any], now: Any
+    ) -> None:
         error = output.get("error") or {}
         wm = doc["working_memory"]
         wm["last_error"] = {
@@ -211,8 +214,13 @@ class Applier:
         new_ids = {h.get("hold_id") for h in new}
         # Holds still live from an earlier call (a re-hold of what lapsed keeps them) stay, with
         # the new ones: together they are the set the next approval covers.
-        kept = [h for h in wm["holds"] if h.get("hold_id") not in new_ids and h.get("status") == "held"
-                and (now is None or not h.get("payment_required_by") or parse_now(h["payment_required_by"]) > now)]
+        kept = [
+            h
+            for h in wm["holds"]
+            if h.get("hold_id") not in new_ids
+            and h.get("status") == "held"
+            and (now is None or not h.get("payment_required_by") or parse_now(h["payment_required_by"]) > now)
+        ]
         live = kept + new
         wm["holds"] = [h for h in wm["holds"] if h.get("status") == "purchased"] + live
         total = sum(float((h.get("held_total") or {}).get("amount") or 0) for h in live)
@@ -274,10 +282,15 @@ class Applier:
         doc = new_trip_intent("t", parse_now(now))
         call = {"name": "flight_quote_search", "arguments": {"segment_id": "S1"}}
         res = {"success": True, "output": {"segment_id": "S1", "offers": [{"offer_id": "o"}], "count": 1}}
-        out = cls().run({"trip_intent": doc, "tool_name": "flight_quote_search", "tool_call": call, "result": res, "now": now})
+        out = cls().run(
+            {"trip_intent": doc, "tool_name": "flight_quote_search", "tool_call": call, "result": res, "now": now}
+        )
         quotes = out["output"]["trip_intent"]["working_memory"]["flight_quotes"]
         assert quotes[0]["segment_id"] == "S1" and quotes[0]["args_hash"] == args_hash({"segment_id": "S1"})
-        buy = {"name": "booking_confirm_and_purchase", "arguments": {"approval_token": "tdk_apv_secret123456", "hold_ids": []}}
+        buy = {
+            "name": "booking_confirm_and_purchase",
+            "arguments": {"approval_token": "tdk_apv_secret123456", "hold_ids": []},
+        }
         err = {"success": False, "output": {"error": {"code": "approval_invalid", "message": "no", "retryable": False}}}
         out = cls().run({"trip_intent": doc, "tool_name": buy["name"], "tool_call": buy, "result": err, "now": now})
         assert "tdk_apv_secret" not in str(out["output"]["trip_intent"]), "the token must never be stored"

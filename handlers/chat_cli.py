@@ -5,6 +5,7 @@ Plain lines are chat messages. Buttons the browser would show are slash commands
 ``/buy [payment_method]``, ``/retry``, ``/cancel <booking_id> [quote_id]``,
 ``/advance <hours>``, ``/trip`` (the stored TripIntent's summary) and ``/quit``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,13 +24,17 @@ def render(message: Dict[str, Any]) -> str:
     lines = [f"{prefix}{message.get('text', '')}"]
     if widget.get("type") == "bundles":
         for b in widget["bundles"]:
-            flights = ", ".join(" ".join((f.get("summary") or {}).get("flight_numbers") or []) for f in b.get("flights") or [])
+            flights = ", ".join(
+                " ".join((f.get("summary") or {}).get("flight_numbers") or []) for f in b.get("flights") or []
+            )
             hotels = ", ".join(str((h.get("summary") or {}).get("hotel_name")) for h in b.get("hotels") or [])
             lines.append(f"    {b['bundle_id']}  {b.get('total')} {b.get('currency')}  {flights}  {hotels}".rstrip())
     elif widget.get("type") == "trip_summary":
         lines.append(f"    {describe_trip(widget)}")
     elif widget.get("type") == "holds":
-        lines += [f"    {h.get('hold_id')} {h.get('item_type')} until {h.get('payment_required_by')}" for h in widget["holds"]]
+        lines += [
+            f"    {h.get('hold_id')} {h.get('item_type')} until {h.get('payment_required_by')}" for h in widget["holds"]
+        ]
     return "\n".join(lines)
 
 

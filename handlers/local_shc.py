@@ -8,6 +8,7 @@ success — for the wrappers in :mod:`handlers.tools` that is ``{"success", "inp
 ``invalid_arguments`` (schema), ``timeout`` (retryable) or ``internal_error``.
 :func:`handlers.tools.tool_outcome` reads both shapes.
 """
+
 from __future__ import annotations
 
 import concurrent.futures
@@ -95,7 +96,11 @@ class LocalShc:
         }
         handler = handler_cls(self.deps)
         context = contextvars.copy_context()
-        run = (lambda: self.around_call(lambda: handler.run(payload))) if self.around_call else (lambda: handler.run(payload))
+        run = (
+            (lambda: self.around_call(lambda: handler.run(payload)))
+            if self.around_call
+            else (lambda: handler.run(payload))
+        )
         future = _EXECUTOR.submit(context.run, run)
         timeout = float(spec.get("timeout_s") or 30)
         try:
@@ -106,9 +111,13 @@ class LocalShc:
     @classmethod
     def run_tests(cls) -> None:
         shc = cls()
-        bad = shc.handler_call("default", {}, "flight_quote_search", "handlers.tools:FlightQuoteSearch", {"segment_id": 1})
+        bad = shc.handler_call(
+            "default", {}, "flight_quote_search", "handlers.tools:FlightQuoteSearch", {"segment_id": 1}
+        )
         assert bad["output"]["error"]["code"] == "invalid_arguments", bad
         assert shc.handler_call("default", {}, "nope", "x:Y", {})["output"]["error"]["code"] == "not_found"
         evil = shc.handler_call("default", {}, "booking_cancel", "os:system", {"booking_id": "b", "action": "quote"})
         assert evil["output"]["error"]["code"] == "forbidden"
-        assert schema_errors({"type": "object", "properties": {"d": {"type": "string", "format": "date"}}}, {"d": "2027-13-40"})
+        assert schema_errors(
+            {"type": "object", "properties": {"d": {"type": "string", "format": "date"}}}, {"d": "2027-13-40"}
+        )

@@ -7,6 +7,7 @@ the unpurchased holds). Bookings are never touched: once a trip is bought, requi
 changes are not applied but reported (``change_after_purchase``) so the Reducer can offer
 the change/cancel path instead.
 """
+
 from __future__ import annotations
 
 import copy
@@ -125,7 +126,9 @@ def plan_invalidations(before: Dict[str, Any], after: Dict[str, Any], changed: L
         elif _matches(path, "preferences.flight"):
             clear |= {"flight_quotes", *SEARCH_CACHES}
             all_flights()
-        elif any(_matches(path, p) for p in ("constraints.budget_total", "constraints.refundable_preference", "policy")):
+        elif any(
+            _matches(path, p) for p in ("constraints.budget_total", "constraints.refundable_preference", "policy")
+        ):
             clear |= {"risk_report", "holds"}
     return {"clear": clear, "flight_segments": flight_segments}
 
@@ -181,7 +184,11 @@ def _merged(before: Dict[str, Any], allowed: Dict[str, Any]) -> Dict[str, Any]:
     after = dict(before)
     after["working_memory"] = dict(before["working_memory"])
     for key, value in allowed.items():
-        after[key] = deep_merge(before[key], value) if isinstance(value, dict) and isinstance(before.get(key), dict) else copy.deepcopy(value)
+        after[key] = (
+            deep_merge(before[key], value)
+            if isinstance(value, dict) and isinstance(before.get(key), dict)
+            else copy.deepcopy(value)
+        )
     return after
 
 

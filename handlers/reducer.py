@@ -7,6 +7,7 @@ quotes, then the ranker, then the understood trip and the bundles in the same tu
 events (select, hold, purchase, retry, cancel) each have one guarded path. A call whose
 arguments match the last failed call is not repeated until the traveller says "try again".
 """
+
 from __future__ import annotations
 
 import copy
@@ -34,8 +35,7 @@ QUESTIONS: Dict[str, str] = {
     "check_out": "Until when do you need the hotel?",
 }
 PURCHASE_REFUSAL = (
-    "I can't buy anything from a chat message. Purchases need your approver's token, "
-    "entered in the purchase form."
+    "I can't buy anything from a chat message. Purchases need your approver's token, entered in the purchase form."
 )
 
 
@@ -85,7 +85,11 @@ def stays_of(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
         stays = [{"location_code": dest, "check_in": lodging.get("check_in"), "check_out": lodging.get("check_out")}]
     else:
         stays = [
-            {"location_code": _code(a.get("destination")), "check_in": a.get("depart_date"), "check_out": b.get("depart_date")}
+            {
+                "location_code": _code(a.get("destination")),
+                "check_in": a.get("depart_date"),
+                "check_out": b.get("depart_date"),
+            }
             for a, b in zip(segs, segs[1:], strict=False)
             if _code(a.get("destination")) and _code(a.get("destination")) != _code(segs[0].get("origin"))
         ]
@@ -96,15 +100,17 @@ def stays_of(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
         location = stay.get("location") if isinstance(stay.get("location"), dict) else {}
         guests = max(1, int(stay.get("guests_per_room") or per_room))
         rooms = max(int(stay.get("rooms") or lodging.get("rooms") or 1), math.ceil(people / guests))
-        out.append({
-            "stay_id": stay.get("stay_id") or f"H{i + 1}",
-            "location_code": stay.get("location_code") or _code(location),
-            "location_hint": stay.get("location_hint") or lodging.get("location_hint"),
-            "check_in": stay.get("check_in"),
-            "check_out": stay.get("check_out"),
-            "rooms": rooms,
-            "guests_per_room": guests,
-        })
+        out.append(
+            {
+                "stay_id": stay.get("stay_id") or f"H{i + 1}",
+                "location_code": stay.get("location_code") or _code(location),
+                "location_hint": stay.get("location_hint") or lodging.get("location_hint"),
+                "check_in": stay.get("check_in"),
+                "check_out": stay.get("check_out"),
+                "rooms": rooms,
+                "guests_per_room": guests,
+            }
+        )
     return out
 
 
@@ -113,8 +119,11 @@ def missing_slots(doc: Dict[str, Any]) -> List[str]:
     segs = segments_of(doc)
     missing: List[str] = []
     for seg in segs or [{}]:
-        for slot, ok_ in (("origin", _code(seg.get("origin"))), ("destination", _code(seg.get("destination"))),
-                          ("depart_date", seg.get("depart_date"))):
+        for slot, ok_ in (
+            ("origin", _code(seg.get("origin"))),
+            ("destination", _code(seg.get("destination"))),
+            ("depart_date", seg.get("depart_date")),
+        ):
             if not ok_ and slot not in missing:
                 missing.append(slot)
     if travellers(doc)["adults"] < 1:
@@ -156,7 +165,10 @@ def hotel_args(doc: Dict[str, Any], stay: Dict[str, Any]) -> Dict[str, Any]:
     pref = (doc.get("preferences") or {}).get("hotel") or {}
     refundable = (doc.get("constraints") or {}).get("refundable_preference") in ("hotel", "all")
     return {
-        **{k: stay[k] for k in ("stay_id", "location_code", "location_hint", "check_in", "check_out", "rooms", "guests_per_room")},
+        **{
+            k: stay[k]
+            for k in ("stay_id", "location_code", "location_hint", "check_in", "check_out", "rooms", "guests_per_room")
+        },
         "min_stars": pref.get("min_stars"),
         "refundable_only": bool(pref.get("refundable_only") or refundable),
         "near": pref.get("near"),
@@ -168,8 +180,12 @@ def _current_quotes(doc: Dict[str, Any]) -> Tuple[List[Dict[str, Any]], List[Dic
     wm = doc["working_memory"]
     seg_ids = [s["segment_id"] for s in segments_of(doc)]
     stay_ids = [s["stay_id"] for s in stays_of(doc)]
-    flights = sorted((q for q in wm["flight_quotes"] if q.get("segment_id") in seg_ids), key=lambda q: seg_ids.index(q["segment_id"]))
-    hotels = sorted((q for q in wm["hotel_quotes"] if q.get("stay_id") in stay_ids), key=lambda q: stay_ids.index(q["stay_id"]))
+    flights = sorted(
+        (q for q in wm["flight_quotes"] if q.get("segment_id") in seg_ids), key=lambda q: seg_ids.index(q["segment_id"])
+    )
+    hotels = sorted(
+        (q for q in wm["hotel_quotes"] if q.get("stay_id") in stay_ids), key=lambda q: stay_ids.index(q["stay_id"])
+    )
     return flights, hotels
 
 
@@ -189,27 +205,48 @@ def ranking_key(doc: Dict[str, Any]) -> str:
     constraints. Cheap to compare, unlike hashing every offer."""
     flights, hotels = _current_quotes(doc)
     fingerprint = lambda quotes, key: [(q.get(key), q.get("args_hash"), q.get("searched_at")) for q in quotes]  # noqa: E731
-    return args_hash({"flights": fingerprint(flights, "segment_id"), "hotels": fingerprint(hotels, "stay_id"),
-                      "preferences": doc.get("preferences"), "constraints": doc.get("constraints")})
+    return args_hash(
+        {
+            "flights": fingerprint(flights, "segment_id"),
+            "hotels": fingerprint(hotels, "stay_id"),
+            "preferences": doc.get("preferences"),
+            "constraints": doc.get("constraints"),
+        }
+    )
 
 
 def bundle_items(bundle: Dict[str, Any]) -> List[Dict[str, Any]]:
     """What holding ``bundle`` means at the supplier: one item per flight and per hotel stay."""
-    items = [{"item_type": "flight", "offer_id": f.get("offer_id"), "segment_id": f.get("segment_id")} for f in bundle.get("flights") or []]
-    return items + [{"item_type": "hotel", "rate_id": h.get("rate_id"), "stay_id": h.get("stay_id")} for h in bundle.get("hotels") or []]
+    items = [
+        {"item_type": "flight", "offer_id": f.get("offer_id"), "segment_id": f.get("segment_id")}
+        for f in bundle.get("flights") or []
+    ]
+    return items + [
+        {"item_type": "hotel", "rate_id": h.get("rate_id"), "stay_id": h.get("stay_id")}
+        for h in bundle.get("hotels") or []
+    ]
 
 
-def hold_args(doc: Dict[str, Any], bundle: Dict[str, Any], items: Optional[List[Dict[str, Any]]] = None) -> Dict[str, Any]:
+def hold_args(
+    doc: Dict[str, Any], bundle: Dict[str, Any], items: Optional[List[Dict[str, Any]]] = None
+) -> Dict[str, Any]:
     """Arguments to hold ``items`` (default: the whole bundle) under a key stable for that set."""
     items = bundle_items(bundle) if items is None else items
     key = args_hash({"trip": doc.get("trip_id"), "bundle": bundle.get("bundle_id"), "items": items})
-    return {"trip_id": doc.get("trip_id"), "bundle_id": bundle.get("bundle_id"), "items": items, "idempotency_key": f"hold_{key}"}
+    return {
+        "trip_id": doc.get("trip_id"),
+        "bundle_id": bundle.get("bundle_id"),
+        "items": items,
+        "idempotency_key": f"hold_{key}",
+    }
 
 
 def _failed_before(doc: Dict[str, Any], call: Dict[str, Any]) -> bool:
     err = doc["working_memory"].get("last_error") or {}
     failed = err.get("call") or {}
-    return failed.get("name") == call["name"] and args_hash(failed.get("arguments") or {}) == args_hash(call["arguments"])
+    return failed.get("name") == call["name"] and args_hash(failed.get("arguments") or {}) == args_hash(
+        call["arguments"]
+    )
 
 
 def pending_searches(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -272,11 +309,14 @@ def offers_lapsed(bundle: Dict[str, Any], items: List[Dict[str, Any]], now: date
     wanted = {i.get("offer_id") or i.get("rate_id") for i in items}
     parts = [(f.get("offer_id"), f.get("summary") or {}) for f in bundle.get("flights") or []]
     parts += [(h.get("rate_id"), h.get("summary") or {}) for h in bundle.get("hotels") or []]
-    return any(ref in wanted and summary.get("expires_at") and parse_now(summary["expires_at"]) <= now for ref, summary in parts)
+    return any(
+        ref in wanted and summary.get("expires_at") and parse_now(summary["expires_at"]) <= now
+        for ref, summary in parts
+    )
 
 
 def describe_items(items: List[Dict[str, Any]]) -> str:
-    """"the 2 flights and the hotel": what a set of holds or items is, in words."""
+    """ "the 2 flights and the hotel": what a set of holds or items is, in words."""
     counts = Counter(i.get("item_type") or "item" for i in items)
     words = {"flight": ("flight", "flights"), "hotel": ("hotel", "hotel stays")}
     parts = []
@@ -302,10 +342,14 @@ def _route(seg: Dict[str, Any]) -> str:
 def describe_trip(widget: Dict[str, Any]) -> str:
     """A ``trip_summary`` widget as one plain sentence (for text-only clients such as the terminal chat)."""
     party = widget.get("travelers") or {}
-    people = ", ".join(f"{n} {k if n != 1 else k.rstrip('s').replace('children', 'child')}" for k, n in party.items() if n)
+    people = ", ".join(
+        f"{n} {k if n != 1 else k.rstrip('s').replace('children', 'child')}" for k, n in party.items() if n
+    )
     stays = widget.get("stays") or []
     parts = [people] + [_route(s) for s in widget.get("segments") or []]
-    parts += [f"hotel in {s.get('location_hint') or s['location_code']} {s['check_in']} to {s['check_out']}" for s in stays] or ["no hotel"]
+    parts += [
+        f"hotel in {s.get('location_hint') or s['location_code']} {s['check_in']} to {s['check_out']}" for s in stays
+    ] or ["no hotel"]
     text = "Your trip: " + "; ".join(p for p in parts if p) + "."
     if widget.get("assumptions"):
         text += " Assumptions: " + "; ".join(widget["assumptions"]) + "."
@@ -314,15 +358,25 @@ def describe_trip(widget: Dict[str, Any]) -> str:
 
 def trip_summary(doc: Dict[str, Any], options: int) -> Dict[str, Any]:
     """The understood trip, shown before the bundles: a short lead-in, the card carries the details."""
-    widget = {"type": "trip_summary", "segments": segments_of(doc), "stays": stays_of(doc), "travelers": travellers(doc),
-              "assumptions": list(doc["status"].get("assumptions") or [])}
+    widget = {
+        "type": "trip_summary",
+        "segments": segments_of(doc),
+        "stays": stays_of(doc),
+        "travelers": travellers(doc),
+        "assumptions": list(doc["status"].get("assumptions") or []),
+    }
     return message(f"Here's what I understood — {options} option{'s' if options != 1 else ''} below.", widget)
 
 
 def route_label(doc: Dict[str, Any]) -> str:
-    """"EWR ⇄ DEN" for a round trip, "BOS → MIA → ORD" for one way or multi-city."""
+    """ "EWR ⇄ DEN" for a round trip, "BOS → MIA → ORD" for one way or multi-city."""
     segs = segments_of(doc)
-    codes = [place_label(segs[0].get("origin"), compact=True)] + [place_label(s.get("destination"), compact=True) for s in segs] if segs else []
+    codes = (
+        [place_label(segs[0].get("origin"), compact=True)]
+        + [place_label(s.get("destination"), compact=True) for s in segs]
+        if segs
+        else []
+    )
     if len(codes) == 3 and codes[0] == codes[2]:
         return f"{codes[0]} ⇄ {codes[1]}"
     return " → ".join(str(c) for c in codes)
@@ -332,7 +386,7 @@ CURRENCY_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
 
 
 def money(amount: Any, currency: Optional[str]) -> str:
-    """"$1,234.56 USD": an amount as the traveller reads it (the code stays, signs are ambiguous)."""
+    """ "$1,234.56 USD": an amount as the traveller reads it (the code stays, signs are ambiguous)."""
     try:
         figure = f"{float(amount):,.2f}"
     except (TypeError, ValueError):
@@ -391,11 +445,16 @@ class Reducer:
         out = cls().run({"trip_intent": doc, "event": {"type": "INTENT_READY"}, "now": now})["output"]
         assert out["tool_calls"] == [] and len(out["ui_messages"][0]["widget"]["questions"]) == MAX_QUESTIONS
         doc["party"]["travelers"]["adults"] = 2
-        doc["itinerary"].update(trip_type="one_way", segments=[{"origin": {"code": "JFK"}, "destination": {"code": "LAX"}, "depart_date": "2027-03-03"}])
+        doc["itinerary"].update(
+            trip_type="one_way",
+            segments=[{"origin": {"code": "JFK"}, "destination": {"code": "LAX"}, "depart_date": "2027-03-03"}],
+        )
         doc["itinerary"]["lodging"]["needed"] = False
         out = cls().run({"trip_intent": doc, "event": {"type": "INTENT_READY"}, "now": now})["output"]
         assert [c["name"] for c in out["tool_calls"]] == ["flight_quote_search"], out["tool_calls"]
-        refused = cls().run({"trip_intent": doc, "event": {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": "B9"}}, "now": now})["output"]
+        refused = cls().run(
+            {"trip_intent": doc, "event": {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": "B9"}}, "now": now}
+        )["output"]
         assert refused["tool_calls"] == [] and refused["trip_intent"]["working_memory"] == doc["working_memory"]
 
 
@@ -403,7 +462,13 @@ class Decision:
     """One Reducer pass: the event handlers, collecting calls and messages in ``out``."""
 
     def __init__(self, doc: Dict[str, Any]):
-        self.out: Dict[str, Any] = {"tool_calls": [], "ui_messages": [], "trip_intent": doc, "audit": [], "followup": None}
+        self.out: Dict[str, Any] = {
+            "tool_calls": [],
+            "ui_messages": [],
+            "trip_intent": doc,
+            "audit": [],
+            "followup": None,
+        }
 
     def say(self, text: str, widget: Optional[Dict[str, Any]] = None, kind: str = "message") -> None:
         self.out["ui_messages"].append(message(text, widget, kind))
@@ -428,20 +493,29 @@ class Decision:
             self.say(f"{data['unknown_bundle_id']} isn't one of the bundles on screen ({on_screen}). Nothing changed.")
             return
         if not text.strip():
-            self.say("I didn't get any text. Tell me where you're flying from and to, when, and how many of you are going.")
+            self.say(
+                "I didn't get any text. Tell me where you're flying from and to, when, and how many of you are going."
+            )
             return
         if len(text) > MAX_TEXT_CHARS:
-            self.say(f"That message is too long for me ({len(text):,} characters). Please describe the trip in a few sentences.")
+            self.say(
+                f"That message is too long for me ({len(text):,} characters). Please describe the trip in a few sentences."
+            )
             return
-        self.call("trip_requirements_extract", {
-            "text": text,
-            "pending_question": doc["status"].get("pending_question"),
-            "today": local_today(now, doc["request"].get("timezone") or "UTC").isoformat(),
-            "timezone": doc["request"].get("timezone") or "UTC",
-            "current": {k: copy.deepcopy(doc.get(k)) for k in ("party", "itinerary", "preferences", "constraints", "status")},
-            # Recent turns the host passes along (already redacted); the model path reads them.
-            "conversation": list(data.get("conversation") or [])[-12:],
-        })
+        self.call(
+            "trip_requirements_extract",
+            {
+                "text": text,
+                "pending_question": doc["status"].get("pending_question"),
+                "today": local_today(now, doc["request"].get("timezone") or "UTC").isoformat(),
+                "timezone": doc["request"].get("timezone") or "UTC",
+                "current": {
+                    k: copy.deepcopy(doc.get(k)) for k in ("party", "itinerary", "preferences", "constraints", "status")
+                },
+                # Recent turns the host passes along (already redacted); the model path reads them.
+                "conversation": list(data.get("conversation") or [])[-12:],
+            },
+        )
 
     def on_intent_ready(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
         self.plan(doc, now, user_asked=True)
@@ -453,7 +527,11 @@ class Decision:
         status["missing_required"] = missing
         if missing:
             asked = missing[:MAX_QUESTIONS]
-            status.update(phase="intake", state="needs_input", pending_question={"slots": asked, "text": " ".join(QUESTIONS[s] for s in asked)})
+            status.update(
+                phase="intake",
+                state="needs_input",
+                pending_question={"slots": asked, "text": " ".join(QUESTIONS[s] for s in asked)},
+            )
             questions = [{"slot": s, "text": QUESTIONS[s]} for s in asked]
             self.say(status["pending_question"]["text"], {"type": "questions", "questions": questions})
             return
@@ -469,7 +547,9 @@ class Decision:
             if not blocked:
                 status.update(phase="quoting", state="running")
             return
-        empty = [q for q in wm["flight_quotes"] if not q.get("offers")] + [q for q in wm["hotel_quotes"] if not q.get("rates")]
+        empty = [q for q in wm["flight_quotes"] if not q.get("offers")] + [
+            q for q in wm["hotel_quotes"] if not q.get("rates")
+        ]
         if empty:
             self._no_results(doc, empty)
             return
@@ -483,12 +563,18 @@ class Decision:
         bundles = wm["ranked_bundles"]
         if not bundles:
             status.update(phase="intake", state="needs_input")
-            self.say("I couldn't put together any flight and hotel combination for this trip. Try other dates or drop a preference.")
+            self.say(
+                "I couldn't put together any flight and hotel combination for this trip. Try other dates or drop a preference."
+            )
         elif just_ranked:
             self.out["ui_messages"].append(trip_summary(doc, len(bundles)))
             self.say(bundles_line(doc, bundles), {"type": "bundles", "bundles": bundles})
         elif user_asked:
-            self.say("Nothing changed. Your options are on screen: " + ", ".join(map(_bundle_line, bundles)) + ". Pick one, or tell me what to change.")
+            self.say(
+                "Nothing changed. Your options are on screen: "
+                + ", ".join(map(_bundle_line, bundles))
+                + ". Pick one, or tell me what to change."
+            )
 
     def _no_results(self, doc: Dict[str, Any], empty: List[Dict[str, Any]]) -> None:
         doc["status"].update(phase="intake", state="needs_input")
@@ -501,7 +587,9 @@ class Decision:
             elif q.get("stay_id") in stays:
                 s = stays[q["stay_id"]]
                 lines.append(f"no hotels in {s['location_code']} from {s['check_in']} to {s['check_out']}")
-        self.say("I found " + "; ".join(lines or ["nothing"]) + ". Try other dates, another airport or fewer preferences.")
+        self.say(
+            "I found " + "; ".join(lines or ["nothing"]) + ". Try other dates, another airport or fewer preferences."
+        )
 
     # -- results ------------------------------------------------------------------------------
     def on_tool_result(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
@@ -515,7 +603,9 @@ class Decision:
         elif tool == "reservation_hold_create":
             held = live_holds(doc, now)
             deadline = earliest_deadline(held)
-            lines = "; ".join(f"{h.get('item_type')} held until {self.local(doc, h.get('payment_required_by'))}" for h in held)
+            lines = "; ".join(
+                f"{h.get('item_type')} held until {self.local(doc, h.get('payment_required_by'))}" for h in held
+            )
             self.say(
                 f"Held: {lines}. I've asked your approver to approve the purchase; once they do, buy with their token "
                 f"in the purchase form before {self.local(doc, deadline)}.",
@@ -528,7 +618,10 @@ class Decision:
             booking = output.get("booking") or {}
             locators = ", ".join(map(str, booking.get("record_locators") or []))
             again = " (this purchase was already done; nothing was charged twice)" if output.get("replayed") else ""
-            self.say(f"Booked{again}: booking {booking.get('booking_id')}, record locators {locators}, total {booking.get('total')} {booking.get('currency')}.", {"type": "booking", "booking": booking})
+            self.say(
+                f"Booked{again}: booking {booking.get('booking_id')}, record locators {locators}, total {booking.get('total')} {booking.get('currency')}.",
+                {"type": "booking", "booking": booking},
+            )
         elif tool == "booking_cancel":
             self.say(self._cancel_text(doc, output), {"type": "cancellation", **output})
 
@@ -548,7 +641,11 @@ class Decision:
             if doc["working_memory"]["ranked_bundles"] and is_question(text):
                 self.out["followup"] = {"question": text}
             pending = doc["status"].get("pending_question")
-            again = f" {pending['text']}" if pending else " Tell me where you're flying from and to, when, and how many of you are going."
+            again = (
+                f" {pending['text']}"
+                if pending
+                else " Tell me where you're flying from and to, when, and how many of you are going."
+            )
             self.say("Sorry, I didn't understand that as trip details, so nothing changed." + again)
             return
         self.plan(doc, now, user_asked=True)
@@ -566,7 +663,11 @@ class Decision:
         widget = {"type": "risk", **{k: report.get(k) for k in ("bundle_id", "ok", "blocking", "warnings")}}
         warnings = findings(report.get("warnings"))
         if report.get("ok"):
-            text = f"{report.get('bundle_id')} is within policy." + (f" Note: {warnings}." if warnings else "") + " Say 'hold' to hold it."
+            text = (
+                f"{report.get('bundle_id')} is within policy."
+                + (f" Note: {warnings}." if warnings else "")
+                + " Say 'hold' to hold it."
+            )
         else:
             blocking = findings(report.get("blocking"))
             text = f"{report.get('bundle_id')} can't be held: {blocking}. Pick another bundle or change the trip."
@@ -576,7 +677,9 @@ class Decision:
         if output.get("status") == "cancelled" or output.get("cancelled"):
             return f"Cancelled. Refund: {output.get('refund_amount')} {output.get('currency') or ''}".strip() + "."
         return f"Cancelling would refund {output.get('refund_amount')} {output.get('currency') or ''}".strip() + (
-            f", offer valid until {self.local(doc, output['expires_at'])}. Confirm to cancel." if output.get("expires_at") else ". Confirm to cancel."
+            f", offer valid until {self.local(doc, output['expires_at'])}. Confirm to cancel."
+            if output.get("expires_at")
+            else ". Confirm to cancel."
         )
 
     # -- failures -----------------------------------------------------------------------------
@@ -604,11 +707,23 @@ class Decision:
         stale = live_holds(doc, now)
         if stale:
             wm["holds"] = [h for h in wm["holds"] if h not in stale]
-            self.call("reservation_hold_release", {"hold_ids": [h["hold_id"] for h in stale], "reason": "offers_expired"})
-        wm.update(flight_quotes=[], hotel_quotes=[], ranked_bundles=[], ranking=None, risk_report=None,
-                  selected=dict(EMPTY_SELECTION), last_error=None)
+            self.call(
+                "reservation_hold_release", {"hold_ids": [h["hold_id"] for h in stale], "reason": "offers_expired"}
+            )
+        wm.update(
+            flight_quotes=[],
+            hotel_quotes=[],
+            ranked_bundles=[],
+            ranking=None,
+            risk_report=None,
+            selected=dict(EMPTY_SELECTION),
+            last_error=None,
+        )
         released = f", so I released {describe_items(stale)} hold and" if stale else ", so"
-        self.say(f"The prices I had for this trip have expired at the supplier{released} I'm searching again for current prices.", kind="status")
+        self.say(
+            f"The prices I had for this trip have expired at the supplier{released} I'm searching again for current prices.",
+            kind="status",
+        )
         self.plan(doc, now, user_asked=False)
 
     def _purchase_error(self, doc: Dict[str, Any], code: str, error: Dict[str, Any]) -> None:
@@ -624,7 +739,9 @@ class Decision:
         }
         retryable = bool(error.get("retryable"))
         told = code != "partial_failure" and any(error.get(k) for k in ("voided_orders", "bought_orders", "ended"))
-        text = (error.get("message") if told else texts.get(code)) or f"The purchase didn't go through: {error.get('message') or code}."
+        text = (
+            error.get("message") if told else texts.get(code)
+        ) or f"The purchase didn't go through: {error.get('message') or code}."
         if error.get("voided_orders") and code not in ("partial_failure", "hold_expired"):
             text += " Pick an option and say 'hold' to start again."
         self.out["ui_messages"].append(error_message(code, text, retryable))
@@ -675,7 +792,9 @@ class Decision:
         if stale and wm["selected"].get("bundle_id") != bundle_id:
             wm["holds"] = [h for h in wm["holds"] if h not in stale]
             wm["approval"] = None
-            self.call("reservation_hold_release", {"hold_ids": [h["hold_id"] for h in stale], "reason": "selection_changed"})
+            self.call(
+                "reservation_hold_release", {"hold_ids": [h["hold_id"] for h in stale], "reason": "selection_changed"}
+            )
         wm["selected"] = {
             "bundle_id": bundle_id,
             "flight_option_id": [f.get("offer_id") for f in bundle.get("flights") or []] or None,
@@ -683,12 +802,15 @@ class Decision:
         }
         wm["risk_report"] = None
         doc["status"].update(phase="selected", state="running")
-        self.call("policy_and_risk_check", {
-            "bundle": bundle,
-            "policy": copy.deepcopy(doc.get("policy") or {}),
-            "constraints": copy.deepcopy(doc.get("constraints") or {}),
-            "party": copy.deepcopy(doc.get("party") or {}),
-        })
+        self.call(
+            "policy_and_risk_check",
+            {
+                "bundle": bundle,
+                "policy": copy.deepcopy(doc.get("policy") or {}),
+                "constraints": copy.deepcopy(doc.get("constraints") or {}),
+                "party": copy.deepcopy(doc.get("party") or {}),
+            },
+        )
 
     def _hold_blocker(self, doc: Dict[str, Any], now: datetime) -> Tuple[Optional[str], Optional[Dict[str, Any]]]:
         """Why a hold can't be placed now (None if it can), and the selected bundle."""
@@ -710,8 +832,10 @@ class Decision:
         """Items an interrupted purchase bought pin the trip to that purchase until it is submitted again."""
         paid = unbooked_purchases(doc)
         if paid:
-            self.say(f"A purchase is half done: {describe_items(paid)} {'is' if len(paid) == 1 else 'are'} already bought. "
-                     "Submit the purchase form again with the same token to finish it; nothing is charged twice.")
+            self.say(
+                f"A purchase is half done: {describe_items(paid)} {'is' if len(paid) == 1 else 'are'} already bought. "
+                "Submit the purchase form again with the same token to finish it; nothing is charged twice."
+            )
         return bool(paid)
 
     def on_user_request_hold(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
@@ -726,8 +850,10 @@ class Decision:
         items = unheld_items(bundle, held)
         if not items:
             deadline = earliest_deadline(held)
-            self.say(f"{bundle['bundle_id']} is already on hold, until {self.local(doc, deadline)}.",
-                     {"type": "holds", "holds": held, "earliest_deadline": deadline})
+            self.say(
+                f"{bundle['bundle_id']} is already on hold, until {self.local(doc, deadline)}.",
+                {"type": "holds", "holds": held, "earliest_deadline": deadline},
+            )
             return
         expire_lapsed(doc, now)
         if offers_lapsed(bundle, items, now):
@@ -743,13 +869,21 @@ class Decision:
             doc["status"].update(phase="awaiting_hold_approval", state="blocked")
             self.say(
                 f"Your organisation needs an approver's yes before holds. I've sent {bundle['bundle_id']} ({bundle.get('total')} {bundle.get('currency')}) to the approver queue.",
-                {"type": "hold_request", "bundle_id": bundle["bundle_id"], "total": bundle.get("total"), "currency": bundle.get("currency"), "items": items},
+                {
+                    "type": "hold_request",
+                    "bundle_id": bundle["bundle_id"],
+                    "total": bundle.get("total"),
+                    "currency": bundle.get("currency"),
+                    "items": items,
+                },
             )
             self.out["audit"].append({"type": "hold_approval_requested", "bundle_id": bundle["bundle_id"]})
             return
         self.call("reservation_hold_create", hold_args(doc, bundle, items))
 
-    def _rehold_note(self, doc: Dict[str, Any], bundle: Dict[str, Any], held: List[Dict[str, Any]], items: List[Dict[str, Any]]) -> None:
+    def _rehold_note(
+        self, doc: Dict[str, Any], bundle: Dict[str, Any], held: List[Dict[str, Any]], items: List[Dict[str, Any]]
+    ) -> None:
         """Part of the bundle is still held: keep it (never give up space we have) and hold the rest again.
 
         The approval covered the old set of holds, so it is void: the new set needs a new yes.
@@ -773,12 +907,16 @@ class Decision:
         if not data.get("approved"):
             wm["hold_request"] = {**request, "status": "denied", "reason": data.get("reason")}
             doc["status"].update(phase="selected", state="needs_input")
-            self.say(f"Your approver declined the hold{': ' + data['reason'] if data.get('reason') else ''}. Pick another bundle or change the trip.")
+            self.say(
+                f"Your approver declined the hold{': ' + data['reason'] if data.get('reason') else ''}. Pick another bundle or change the trip."
+            )
             return
         reason, bundle = self._hold_blocker(doc, now)
         if reason or bundle["bundle_id"] != request.get("bundle_id"):
             wm["hold_request"] = {**request, "status": "stale"}
-            self.say(f"Your approver said yes, but the trip changed since the request, so no hold was placed. {reason or ''}".strip())
+            self.say(
+                f"Your approver said yes, but the trip changed since the request, so no hold was placed. {reason or ''}".strip()
+            )
             return
         wm["hold_request"] = {**request, "status": "approved"}
         self.call("reservation_hold_create", hold_args(doc, bundle, unheld_items(bundle, live_holds(doc, now))))
@@ -804,14 +942,22 @@ class Decision:
             doc["status"].update(phase="selected", state="needs_input")
         what = describe_items(changed)
         verb = "is" if len(changed) == 1 else "are"
-        why = f"support released {'it' if len(changed) == 1 else 'them'}" if status == "released" else "the hold deadline passed"
+        why = (
+            f"support released {'it' if len(changed) == 1 else 'them'}"
+            if status == "released"
+            else "the hold deadline passed"
+        )
         reason = str(data.get("reason") or "").strip()
         text = f"{what[0].upper() + what[1:]} {verb} no longer on hold: {why}{' (' + reason + ')' if reason and status == 'released' else ''}."
         text += " Nothing was bought, and the approval for these holds no longer works."
         bundle_id = wm["selected"].get("bundle_id")
         if bundle_id and self._bundle(doc, bundle_id):
             text += f" Say 'hold' to hold {bundle_id} again."
-        self.say(text, {"type": "holds", "holds": changed, "earliest_deadline": earliest_deadline(live_holds(doc, now))}, kind="status")
+        self.say(
+            text,
+            {"type": "holds", "holds": changed, "earliest_deadline": earliest_deadline(live_holds(doc, now))},
+            kind="status",
+        )
 
     def on_user_approved_purchase(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
         wm = doc["working_memory"]
@@ -825,9 +971,12 @@ class Decision:
         if held and not self._bought_holds(doc) and (bundle is None or unheld_items(bundle, held)):
             wm["approval"] = {**(wm.get("approval") or {}), "status": "void"}
             doc["status"].update(phase="selected", state="needs_input")
-            text = (f"Only part of {bundle['bundle_id']} is on hold ({describe_items(held)}), so nothing was bought: I never buy half "
-                    f"a trip. Say 'hold' to hold {describe_items(unheld_items(bundle, held))} again." if bundle else
-                    "What's on hold no longer matches an option on screen, so nothing was bought. Pick an option and say 'hold'.")
+            text = (
+                f"Only part of {bundle['bundle_id']} is on hold ({describe_items(held)}), so nothing was bought: I never buy half "
+                f"a trip. Say 'hold' to hold {describe_items(unheld_items(bundle, held))} again."
+                if bundle
+                else "What's on hold no longer matches an option on screen, so nothing was bought. Pick an option and say 'hold'."
+            )
             self.out["ui_messages"].append(error_message("hold_incomplete", text))
             return
         if lapsed or not held:
@@ -835,7 +984,12 @@ class Decision:
                 wm["approval"] = {**(wm.get("approval") or {}), "status": "void"}
                 doc["status"].update(phase="selected", state="needs_input")
                 gone = f"Your hold on {describe_items(lapsed)} has" if held else "Your holds have"
-                self.out["ui_messages"].append(error_message("hold_expired", f"{gone} expired, so nothing was bought and that approval no longer works. Say 'hold' to hold again."))
+                self.out["ui_messages"].append(
+                    error_message(
+                        "hold_expired",
+                        f"{gone} expired, so nothing was bought and that approval no longer works. Say 'hold' to hold again.",
+                    )
+                )
             else:
                 self.say("There's nothing on hold to buy. Pick a bundle and say 'hold' first.")
             return
@@ -846,14 +1000,18 @@ class Decision:
             self.say("To buy, enter your approver's token and choose a payment method in the purchase form.")
             return
         total = sum(float((h.get("held_total") or {}).get("amount") or 0) for h in holds)
-        self.call("booking_confirm_and_purchase", {
-            "trip_id": doc.get("trip_id"),
-            "hold_ids": [h["hold_id"] for h in holds],
-            "approval_token": data["approval_token"],
-            "payment_method_id": data["payment_method_id"],
-            "expected_total": f"{total:.2f}",
-            "currency": next(((h.get("held_total") or {}).get("currency") for h in holds), None) or doc["constraints"].get("currency"),
-        })
+        self.call(
+            "booking_confirm_and_purchase",
+            {
+                "trip_id": doc.get("trip_id"),
+                "hold_ids": [h["hold_id"] for h in holds],
+                "approval_token": data["approval_token"],
+                "payment_method_id": data["payment_method_id"],
+                "expected_total": f"{total:.2f}",
+                "currency": next(((h.get("held_total") or {}).get("currency") for h in holds), None)
+                or doc["constraints"].get("currency"),
+            },
+        )
 
     @staticmethod
     def _bought_holds(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -864,7 +1022,10 @@ class Decision:
 
     def on_user_cancel_booking(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
         booking_id = data.get("booking_id")
-        if not any(b.get("booking_id") == booking_id and b.get("status") != "cancelled" for b in doc["working_memory"]["bookings"]):
+        if not any(
+            b.get("booking_id") == booking_id and b.get("status") != "cancelled"
+            for b in doc["working_memory"]["bookings"]
+        ):
             self.say(f"There's no active booking {booking_id} on this trip.")
             return
         args = {"booking_id": booking_id, "action": "confirm" if data.get("quote_id") else "quote"}

@@ -6,6 +6,7 @@ on" is not; and no text can purchase: purchase-like texts stay ``USER_MESSAGE`` 
 ``purchase_text_refused`` (the Reducer refuses, the Runner audits). Token-looking strings are
 redacted before the text goes anywhere.
 """
+
 from __future__ import annotations
 
 import re
@@ -26,13 +27,28 @@ HOLD_RE = re.compile(
     rf"|place (?:a |the )?holds?|put (?:it|this|that|them) on hold|reserve (?:it|this|that)|hold please){_TAIL}$"
 )
 _SELECT_VERB = r"(?:(?:i'?ll|i will|we'?ll|let'?s) (?:take|go with|pick)|i (?:want|choose|pick|prefer)|go with|select|choose|pick|take)\s+"
-_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
-BUNDLE_ID_RE = re.compile(rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?(?:bundle |option |number |#)?b?\s?(\d{{1,2}})(?: one| bundle| option)?{_TAIL}$")
+_ORDINALS = {
+    "first": 1,
+    "1st": 1,
+    "second": 2,
+    "2nd": 2,
+    "third": 3,
+    "3rd": 3,
+    "fourth": 4,
+    "4th": 4,
+    "fifth": 5,
+    "5th": 5,
+}
+BUNDLE_ID_RE = re.compile(
+    rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?(?:bundle |option |number |#)?b?\s?(\d{{1,2}})(?: one| bundle| option)?{_TAIL}$"
+)
 EXPLICIT_ID_RE = re.compile(r"\bb(\d{1,2})\b")
 ORDINAL_RE = re.compile(
     rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?({'|'.join(_ORDINALS)}|last)(?: one| bundle| option)?{_TAIL}$"
 )
-SUPERLATIVE_RE = re.compile(rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?(cheapest|fastest|quickest|shortest)(?: one| bundle| option)?{_TAIL}$")
+SUPERLATIVE_RE = re.compile(
+    rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?(cheapest|fastest|quickest|shortest)(?: one| bundle| option)?{_TAIL}$"
+)
 
 # -- words are not approval ---------------------------------------------------------------
 # A text is refused as a purchase when it (a) asks to spend money on what is held or shown ("buy
@@ -53,7 +69,9 @@ BUY_SHOWN_RE = re.compile(
     r"|\b(?:confirm|complete|finali[sz]e|proceed with|go ahead with) (?:the |my )?(?:purchase|payment|booking|order|checkout)\b"
     r"|\bproceed to (?:payment|checkout)\b|\bgo ahead and (?:buy|purchase|book|pay)\b|\bcharge (?:my|the) card\b"
 )
-PURCHASE_TOPIC_RE = re.compile(r"\b(?:buy\w*|purchas\w*|pay\w*|check ?out|book\w*|charg\w*|order|confirm\w*|approv\w*|holds?|tokens?)\b")
+PURCHASE_TOPIC_RE = re.compile(
+    r"\b(?:buy\w*|purchas\w*|pay\w*|check ?out|book\w*|charg\w*|order|confirm\w*|approv\w*|holds?|tokens?)\b"
+)
 # The machinery's own words (tool and event names, state paths, tool-call JSON) are never trip talk.
 MACHINERY_RE = re.compile(
     r"\b(?:booking_confirm_and_purchase|reservation_hold_create|reservation_hold_release|booking_cancel"
@@ -187,8 +205,17 @@ class Router:
 
     @classmethod
     def run_tests(cls) -> None:
-        trip = {"working_memory": {"ranked_bundles": [{"bundle_id": "B1", "total": "900"}, {"bundle_id": "B2", "total": "800"}]}}
-        route = lambda text: cls().run({"event": {"type": "USER_MESSAGE", "data": {"text": text}}, "trip_intent": trip})["output"]["event"]  # noqa: E731
+        trip = {
+            "working_memory": {
+                "ranked_bundles": [{"bundle_id": "B1", "total": "900"}, {"bundle_id": "B2", "total": "800"}]
+            }
+        }
+
+        def route(text):
+            return cls().run({"event": {"type": "USER_MESSAGE", "data": {"text": text}}, "trip_intent": trip})[
+                "output"
+            ]["event"]  # noqa: E731
+
         assert route("hold")["type"] == "USER_REQUEST_HOLD"
         assert route("hold on, the dates are wrong")["type"] == "USER_MESSAGE"
         assert route("the second one")["data"] == {"bundle_id": "B2"}

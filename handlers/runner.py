@@ -11,6 +11,7 @@ The optional ``followup`` collaborator answers questions about the bundles on sc
 extractor did not read as requirements: ``followup.answer(question, trip_intent, now_iso) ->
 {"text", "accounting", ...}``. It is called at most once per turn and cannot run tools.
 """
+
 from __future__ import annotations
 
 import time
@@ -43,14 +44,22 @@ def progress_label(call: Dict[str, Any]) -> str:
     name, args = call["name"], call.get("arguments") or {}
     labels: Dict[str, Callable[[], str]] = {
         "trip_requirements_extract": lambda: "Reading your message…",
-        "flight_quote_search": lambda: f"Searching flights {place_label(args.get('origin'))} → {place_label(args.get('destination'))} on {args.get('depart_date')}…",
-        "hotel_quote_search": lambda: f"Searching hotels in {args.get('location_hint') or args.get('location_code')}, {args.get('check_in')} to {args.get('check_out')}…",
+        "flight_quote_search": lambda: (
+            f"Searching flights {place_label(args.get('origin'))} → {place_label(args.get('destination'))} on {args.get('depart_date')}…"
+        ),
+        "hotel_quote_search": lambda: (
+            f"Searching hotels in {args.get('location_hint') or args.get('location_code')}, {args.get('check_in')} to {args.get('check_out')}…"
+        ),
         "trip_option_ranker": lambda: "Comparing flight and hotel combinations…",
-        "policy_and_risk_check": lambda: f"Checking {(args.get('bundle') or {}).get('bundle_id', 'the bundle')} against your policy…",
+        "policy_and_risk_check": lambda: (
+            f"Checking {(args.get('bundle') or {}).get('bundle_id', 'the bundle')} against your policy…"
+        ),
         "reservation_hold_create": lambda: f"Placing holds on {args.get('bundle_id')}…",
         "reservation_hold_release": lambda: "Releasing holds at the supplier…",
         "booking_confirm_and_purchase": lambda: "Purchasing…",
-        "booking_cancel": lambda: "Cancelling…" if args.get("action") == "confirm" else "Asking what a cancellation would refund…",
+        "booking_cancel": lambda: (
+            "Cancelling…" if args.get("action") == "confirm" else "Asking what a cancellation would refund…"
+        ),
     }
     return labels.get(name, lambda: f"Running {name}…")()
 
@@ -95,14 +104,21 @@ class Runner:
             try:
                 return self._turn(payload)  # one reload-and-retry
             except StaleVersion:
-                return fail(redact(payload), "conflict", "The trip changed while I was working; please send that again.", retryable=True)
+                return fail(
+                    redact(payload),
+                    "conflict",
+                    "The trip changed while I was working; please send that again.",
+                    retryable=True,
+                )
 
     # -- one turn ------------------------------------------------------------------------------
     def load_trip(self, payload: Dict[str, Any], now: Any) -> Dict[str, Any]:
         doc = self.trip_store.get(payload["trip_id"])
         if doc is None:
             org = payload.get("org") or {}
-            doc = new_trip_intent(payload["trip_id"], now, timezone=org.get("timezone") or "America/New_York", policy=org.get("policy"))
+            doc = new_trip_intent(
+                payload["trip_id"], now, timezone=org.get("timezone") or "America/New_York", policy=org.get("policy")
+            )
         return ensure_working_memory(doc)
 
     def _turn(self, payload: Dict[str, Any]) -> Dict[str, Any]:
@@ -135,7 +151,9 @@ class Runner:
 
         class Shc:  # the extractor understands nothing
             def handler_call(self, portfolio, org, tool, handler, args):
-                return ok(args, {"tool_name": tool, "result": ok(args, {"fields": {}, "patch": {}, "understood": False})})
+                return ok(
+                    args, {"tool_name": tool, "result": ok(args, {"fields": {}, "patch": {}, "understood": False})}
+                )
 
         class RacingStore(InMemoryTripStore):  # another writer saves once while our first attempt runs
             raced = False
@@ -147,8 +165,12 @@ class Runner:
                 return InMemoryTripStore.save(self, trip_id, doc, expected_version)
 
         store, chat = RacingStore(), Chat()
-        payload = {"trip_id": "t1", "event": {"type": "USER_MESSAGE", "data": {"text": "hmm, card 4111 1111 1111 1111"}},
-                   "now": "2026-12-01T14:00:00+00:00", "org": {"id": "acme"}}
+        payload = {
+            "trip_id": "t1",
+            "event": {"type": "USER_MESSAGE", "data": {"text": "hmm, card 4111 1111 1111 1111"}},
+            "now": "2026-12-01T14:00:00+00:00",
+            "org": {"id": "acme"},
+        }
         with bind_host(agu=chat, shc=Shc()):
             result = cls(trip_store=store, tool_store=InMemoryToolStore()).run(payload)
         assert result["success"], result
@@ -203,7 +225,11 @@ class _Turn:
         result = self.runner.reducer.run({"trip_intent": self.doc, "event": event, "now": self.payload["now"]})
         self.stack.append(self.scrub(result))
         if not result["success"]:
-            self.show(error_message("internal_error", "Something went wrong on my side; nothing was changed. Please try again.", True))
+            self.show(
+                error_message(
+                    "internal_error", "Something went wrong on my side; nothing was changed. Please try again.", True
+                )
+            )
             return
         out = result["output"]
         self.doc = out["trip_intent"]
@@ -258,11 +284,19 @@ class _Turn:
             self._execute(call)
         if self.repeated and all(m["kind"] == "progress" for m in self.messages):
             tool = self.repeated[0].replace("_", " ")
-            self.show(message(f"I stopped because the {tool} kept being asked for again with nothing new. Tell me what to change.", None, kind="status"))
+            self.show(
+                message(
+                    f"I stopped because the {tool} kept being asked for again with nothing new. Tell me what to change.",
+                    None,
+                    kind="status",
+                )
+            )
 
     def _execute(self, call: Dict[str, Any]) -> None:
         name = call["name"]
-        progress = message(progress_label(call), {"type": "progress", "tool": name, "label": progress_label(call)}, kind="progress")
+        progress = message(
+            progress_label(call), {"type": "progress", "tool": name, "label": progress_label(call)}, kind="progress"
+        )
         self.show(progress)
         self._print(progress)
         self.executed.append(self.scrub(call))
@@ -270,7 +304,13 @@ class _Turn:
         result = self._call_tool(call)
         self.stack.append(self.scrub(result))
         applied = self.runner.applier.run(
-            {"trip_intent": self.doc, "tool_name": name, "tool_call": call, "result": result, "now": self.payload["now"]}
+            {
+                "trip_intent": self.doc,
+                "tool_name": name,
+                "tool_call": call,
+                "result": result,
+                "now": self.payload["now"],
+            }
         )
         self.stack.append({"handler": "applier", "success": applied["success"]})
         if not applied["success"]:
@@ -279,17 +319,34 @@ class _Turn:
         out = applied["output"]
         self.doc = out["trip_intent"]
         success, output = tool_outcome(result)
-        self.audit({"type": "tool_returned" if success else "tool_failed", "tool": name,
-                    **({} if success else {"error": output.get("error")})})
+        self.audit(
+            {
+                "type": "tool_returned" if success else "tool_failed",
+                "tool": name,
+                **({} if success else {"error": output.get("error")}),
+            }
+        )
         if out.get("changed_paths") and name == "trip_requirements_extract":
-            self.audit({"type": "patch_applied", "changed_paths": out["changed_paths"], "invalidations": out["invalidations"]})
+            self.audit(
+                {"type": "patch_applied", "changed_paths": out["changed_paths"], "invalidations": out["invalidations"]}
+            )
         self._release(out.get("released_holds") or [])
         if success:
             applied_summary = {k: v for k, v in out.items() if k != "trip_intent"}
-            event = {"type": "TOOL_RESULT", "data": {"tool_name": name, "call": self.scrub(call), "output": output, "applied": applied_summary}}
+            event = {
+                "type": "TOOL_RESULT",
+                "data": {"tool_name": name, "call": self.scrub(call), "output": output, "applied": applied_summary},
+            }
         else:
             details = {k: v for k, v in output.items() if k != "error"}  # e.g. new_total of price_changed
-            event = {"type": "TOOL_ERROR", "data": {"tool_name": name, "call": self.scrub(call), "error": {**details, **(output.get("error") or {})}}}
+            event = {
+                "type": "TOOL_ERROR",
+                "data": {
+                    "tool_name": name,
+                    "call": self.scrub(call),
+                    "error": {**details, **(output.get("error") or {})},
+                },
+            }
         self.reduce(event)
 
     def _call_tool(self, call: Dict[str, Any]) -> Dict[str, Any]:
@@ -300,16 +357,23 @@ class _Turn:
             return fail(call, "no_host", "No tool host is bound for this turn.", retryable=True)
         org = self.payload.get("org") or {}
         try:
-            return shc.handler_call(self.payload.get("portfolio") or "default", org, call["name"], spec["handler"], call["arguments"])
+            return shc.handler_call(
+                self.payload.get("portfolio") or "default", org, call["name"], spec["handler"], call["arguments"]
+            )
         except Exception as exc:  # noqa: BLE001 - a host failure is a tool error, not a crash
-            return fail(call, "internal_error", f"The {call['name']} tool failed: {type(exc).__name__}.", retryable=True)
+            return fail(
+                call, "internal_error", f"The {call['name']} tool failed: {type(exc).__name__}.", retryable=True
+            )
 
     def _release(self, holds: List[Dict[str, Any]]) -> None:
         """Holds the Patcher cleared that are still live at the supplier get released first."""
         live = [h["hold_id"] for h in holds if h.get("status") == "held" and h.get("hold_id")]
         if live:
-            call = {"name": "reservation_hold_release", "arguments": {"hold_ids": live, "reason": "requirements_changed"},
-                    "call_id": "reservation_hold_release:" + ",".join(live)}
+            call = {
+                "name": "reservation_hold_release",
+                "arguments": {"hold_ids": live, "reason": "requirements_changed"},
+                "call_id": "reservation_hold_release:" + ",".join(live),
+            }
             if call["call_id"] not in self.seen:
                 self.seen.add(call["call_id"])
                 self.queue.insert(0, call)

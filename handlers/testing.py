@@ -8,6 +8,7 @@ methods, and the chat captured in a list. Tests, evaluations, benchmarks and
     h.say("4 people going from Newark to Denver for 3 nights on January 30")
     h.select("B1"); h.hold(); h.purchase(h.grant(), "pm_visa_4242")
 """
+
 from __future__ import annotations
 
 import copy
@@ -64,11 +65,21 @@ class InMemoryApprovals:
         base = {"ok": False, "approval_id": None, "ceiling": None, "currency": None, "existing_booking": None}
         if grant is None or grant["trip_id"] != trip_id:
             return {**base, "code": "approval_invalid", "message": "This approval token was not granted for this trip."}
-        found = {**base, "approval_id": grant["approval_id"], "ceiling": grant["ceiling"], "currency": grant["currency"]}
+        found = {
+            **base,
+            "approval_id": grant["approval_id"],
+            "ceiling": grant["ceiling"],
+            "currency": grant["currency"],
+        }
         if sorted(hold_ids or []) != grant["hold_ids"]:
             return {**found, "code": "approval_invalid", "message": "This approval covers other holds."}
         if grant["booking"] is not None:  # the same purchase again: the tool replays this booking
-            return {**found, "code": "approval_used", "message": "This approval was already used.", "existing_booking": grant["booking"]}
+            return {
+                **found,
+                "code": "approval_used",
+                "message": "This approval was already used.",
+                "existing_booking": grant["booking"],
+            }
         when = now if isinstance(now, datetime) else parse_now(str(now))
         if grant["expires_at"] and when >= parse_now(grant["expires_at"]):
             return {**found, "code": "approval_expired", "message": "This approval has expired."}
@@ -118,11 +129,17 @@ class Harness:
         self.trip_id, self.seed, self.tz = trip_id, seed, tz
         start = datetime.combine(date.fromisoformat(today), time(9, 0), tzinfo=ZoneInfo(tz))
         self.clock = FrozenClock(start)
-        self.org = {"id": "acme", "policy": copy.deepcopy(policy if policy is not None else DEFAULT_POLICY), "timezone": tz}
+        self.org = {
+            "id": "acme",
+            "policy": copy.deepcopy(policy if policy is not None else DEFAULT_POLICY),
+            "timezone": tz,
+        }
         self.trips, self.tool_store, self.kv = InMemoryTripStore(), InMemoryToolStore(), InMemoryKeyValueStore()
         self.approvals, self.payments = InMemoryApprovals(), InMemoryPaymentMethods()
         self.payments.add(trip_id, {"id": DEFAULT_PAYMENT_METHOD, "brand": "visa", "last4": "4242"})
-        self.deps = ToolDeps(clock=self.clock, approvals=self.approvals, payments=self.payments, llm_extractor=llm_extractor)
+        self.deps = ToolDeps(
+            clock=self.clock, approvals=self.approvals, payments=self.payments, llm_extractor=llm_extractor
+        )
         self.set_faults(faults)
         self.shc = LocalShc(self.deps, tools=self.tool_store.get_tools(), trip_id=trip_id, clock=self.clock)
         self.agu = CapturedChat()

@@ -12,6 +12,7 @@ It runs ``handlers/specialists/<tool_name>.py:<PascalCase>`` with ``{"args", "no
 :func:`tool_outcome` unwraps that (or a bare SHC failure such as a timeout) into
 ``(success, output)`` so callers never care which layer failed.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -85,7 +86,13 @@ class Tools:
     @classmethod
     def run_tests(cls) -> None:
         if cls.tool_name:  # a wrapper: its specialist is installed and its result comes back wrapped
-            payload = {"tool_name": cls.tool_name, "arguments": {}, "now": "2026-12-01T14:00:00+00:00", "org": {}, "trip_id": "t"}
+            payload = {
+                "tool_name": cls.tool_name,
+                "arguments": {},
+                "now": "2026-12-01T14:00:00+00:00",
+                "org": {},
+                "trip_id": "t",
+            }
             result = cls(ToolDeps()).run(payload)
             assert result["output"].get("tool_name") == cls.tool_name, result["output"]
             assert result["success"] is result["output"]["result"]["success"]
@@ -95,7 +102,9 @@ class Tools:
         inner = {"success": False, "output": {"error": {"code": "timeout", "message": "m", "retryable": True}}}
         success, out = tool_outcome({"success": False, "output": {"tool_name": "x", "result": inner}})
         assert success is False and out["error"]["code"] == "timeout"
-        success, out = tool_outcome({"success": True, "output": {"tool_name": "x", "result": {"success": True, "output": {"n": 1}}}})
+        success, out = tool_outcome(
+            {"success": True, "output": {"tool_name": "x", "result": {"success": True, "output": {"n": 1}}}}
+        )
         assert success and out == {"n": 1}
         missing = type("Missing", (cls,), {"tool_name": "no_such_tool"})().run({"arguments": {}})
         assert missing["success"] is False and missing["output"]["error"]["code"] == "not_available"

@@ -1,7 +1,8 @@
 """Time enters the core only through the payload ("now") or an injected clock."""
+
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Callable, Optional
 from zoneinfo import ZoneInfo
 
@@ -13,15 +14,15 @@ def parse_now(value: Optional[str], clock: Optional[Clock] = None) -> datetime:
     if value:
         dt = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
         if dt.tzinfo is None:
-            dt = dt.replace(tzinfo=timezone.utc)
-        return dt.astimezone(timezone.utc)
+            dt = dt.replace(tzinfo=UTC)
+        return dt.astimezone(UTC)
     if clock is None:
         raise ValueError("no 'now' in the payload and no clock injected")
-    return clock().astimezone(timezone.utc)
+    return clock().astimezone(UTC)
 
 
 def iso(dt: datetime) -> str:
-    return dt.astimezone(timezone.utc).isoformat()
+    return dt.astimezone(UTC).isoformat()
 
 
 def local_today(now: datetime, tz_name: str) -> date:
@@ -38,7 +39,7 @@ class FrozenClock:
 
     def __init__(self, start: datetime):
         if start.tzinfo is None:
-            start = start.replace(tzinfo=timezone.utc)
+            start = start.replace(tzinfo=UTC)
         self._now = start
 
     def __call__(self) -> datetime:

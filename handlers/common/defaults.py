@@ -1,4 +1,5 @@
 """Default prompts, organisation policy and the tool registry (seeded into the host's ToolDefinition table)."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, List

@@ -4,6 +4,7 @@
 returns the representative airport; ``distance_km`` is great-circle. Name resolution for free
 text lives in the extractor, which builds on these.
 """
+
 from __future__ import annotations
 
 import math

@@ -7,6 +7,7 @@ They are not constructor parameters: the host binds them for the duration of a t
 
 Inside the Runner, ``self.AGU`` and ``self.SHC`` read the bound context.
 """
+
 from __future__ import annotations
 
 import contextlib

@@ -1,4 +1,5 @@
 """The TripIntent document: its empty shape and small accessors (SPEC §C, DESIGN.md "TripIntent")."""
+
 from __future__ import annotations
 
 import copy

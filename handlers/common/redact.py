@@ -1,4 +1,5 @@
 """Redaction: approval tokens and payment data never reach storage, logs or an LLM."""
+
 from __future__ import annotations
 
 import re
@@ -38,7 +39,7 @@ def _luhn_ok(digits: str) -> bool:
     return total % 10 == 0
 
 
-def _mask_card(match: "re.Match[str]") -> str:
+def _mask_card(match: re.Match[str]) -> str:
     """Mask a card-number-like run only when it passes the Luhn check (dates and ids stay readable)."""
     raw = match.group(0)
     digits = re.sub(r"\D", "", raw)

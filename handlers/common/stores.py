@@ -4,6 +4,7 @@ Saves are versioned: ``save(trip_id, doc, expected_version=n)`` raises ``StaleVe
 when the stored version is not ``n``; the caller reloads and retries (no lost update).
 A successful save stores ``doc["version"] = n + 1`` and returns the new version.
 """
+
 from __future__ import annotations
 
 import copy

@@ -4,6 +4,7 @@ A handler is a class with ``name`` and ``run(payload) -> dict``; it returns
 ``{"success", "input", "output", "stack"}`` and never raises to its caller.
 Failures carry ``output = {"error": {"code", "message", "retryable"}}``.
 """
+
 from __future__ import annotations
 
 import traceback

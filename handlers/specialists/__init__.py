@@ -4,6 +4,7 @@ Each is ``Cls(deps: ToolDeps)`` with ``run({"args", "now", "org", "trip_id"})``.
 below gives them the handler contract once: never raise (``guarded``), time from the payload
 or the injected clock, and supplier refusals as failed results with the supplier's code.
 """
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -61,6 +62,4 @@ def self_test_deps(**settings: Any) -> ToolDeps:
     clock = FrozenClock(SELF_TEST_NOW)
     supplier = SandboxSupplier(InMemoryKeyValueStore(), seed=7, clock=clock, faults=settings.pop("faults", None))
     payments = InMemoryPaymentMethods({"t1": [{"id": "pm_1", "brand": "visa", "last4": "4242"}]})
-    return ToolDeps(supplier=supplier, clock=clock, approvals=InMemoryApprovals(), payments=payments,
-                    settings=settings)
-
+    return ToolDeps(supplier=supplier, clock=clock, approvals=InMemoryApprovals(), payments=payments, settings=settings)

@@ -19,6 +19,7 @@ per approval. That key decides what a failure half way does:
 Every failure carries ``holds`` (``[{hold_id, status}]``, read back from the supplier), so the
 trip shows what the supplier holds, whatever the outcome.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -53,9 +54,13 @@ def things(items: List[Dict[str, Any]]) -> str:
     """``[{item_type}, ...]`` in words: "the flight", "2 flights and the hotel room"."""
     flights = sum(1 for i in items if i.get("item_type") == "flight")
     rooms = len(items) - flights
-    parts = [("the flight" if n == 1 else f"{n} flights") if kind == "flight" else
-             ("the hotel room" if n == 1 else f"{n} hotel rooms")
-             for kind, n in (("flight", flights), ("hotel", rooms)) if n]
+    parts = [
+        ("the flight" if n == 1 else f"{n} flights")
+        if kind == "flight"
+        else ("the hotel room" if n == 1 else f"{n} hotel rooms")
+        for kind, n in (("flight", flights), ("hotel", rooms))
+        if n
+    ]
     return " and ".join(parts) or "nothing"
 
 
@@ -71,26 +76,42 @@ class BookingConfirmAndPurchase(SpecialistTool):
         if not verdict.get("ok"):
             if verdict.get("code") == "approval_used" and verdict.get("existing_booking"):
                 return ok(payload, {"booking": verdict["existing_booking"], "replayed": True})
-            return fail(payload, verdict.get("code") or "approval_invalid",
-                        verdict.get("message") or "The approval was refused.")
+            return fail(
+                payload,
+                verdict.get("code") or "approval_invalid",
+                verdict.get("message") or "The approval was refused.",
+            )
         try:
             orders = self._purchase(payload, args, verdict, now)
         except PurchaseAborted as exc:
-            return fail(payload, exc.code, exc.message, retryable=exc.retryable,
-                        holds=self._holds_now(hold_ids, now), **exc.details)
-        booking = self.deps.supplier.booking_save({
-            "booking_id": short_id("bkg", verdict["approval_id"], trip_id),
-            "trip_id": trip_id,
-            "approval_id": verdict["approval_id"],
-            "status": "confirmed",
-            "orders": [{k: o[k] for k in ("order_id", "hold_id", "item_type", "item_id", "record_locator", "total",
-                                           "status")} for o in orders],
-            "record_locators": [o["record_locator"] for o in orders],
-            "total": amount(sum((money(o["total"]["amount"]) for o in orders), Decimal(0))),
-            "currency": orders[0]["total"]["currency"],
-            "payment_method": {k: orders[0]["payment_method"].get(k) for k in ("id", "brand", "last4")},
-            "created_at": iso(now),
-        })
+            return fail(
+                payload,
+                exc.code,
+                exc.message,
+                retryable=exc.retryable,
+                holds=self._holds_now(hold_ids, now),
+                **exc.details,
+            )
+        booking = self.deps.supplier.booking_save(
+            {
+                "booking_id": short_id("bkg", verdict["approval_id"], trip_id),
+                "trip_id": trip_id,
+                "approval_id": verdict["approval_id"],
+                "status": "confirmed",
+                "orders": [
+                    {
+                        k: o[k]
+                        for k in ("order_id", "hold_id", "item_type", "item_id", "record_locator", "total", "status")
+                    }
+                    for o in orders
+                ],
+                "record_locators": [o["record_locator"] for o in orders],
+                "total": amount(sum((money(o["total"]["amount"]) for o in orders), Decimal(0))),
+                "currency": orders[0]["total"]["currency"],
+                "payment_method": {k: orders[0]["payment_method"].get(k) for k in ("id", "brand", "last4")},
+                "created_at": iso(now),
+            }
+        )
         self.deps.approvals.consume(approval_id=verdict["approval_id"], booking=booking, now=now)
         return ok(payload, {"booking": booking, "replayed": all(o["replayed"] for o in orders)})
 
@@ -102,23 +123,38 @@ class BookingConfirmAndPurchase(SpecialistTool):
         ended = [h for h in holds if h["status"] not in ("held", "purchased")]
         if ended:
             gone = "; ".join(f"{things([h])} {ENDED_WORDS.get(h['status'], h['status'])}" for h in ended)
-            raise self._unwind(earlier, "hold_expired", f"Not everything is on hold any more ({gone}), so nothing "
-                               "more can be bought with this approval. Place a new hold and ask for a new approval.",
-                               now, ended=[{"hold_id": h["hold_id"], "status": h["status"]} for h in ended])
+            raise self._unwind(
+                earlier,
+                "hold_expired",
+                f"Not everything is on hold any more ({gone}), so nothing "
+                "more can be bought with this approval. Place a new hold and ask for a new approval.",
+                now,
+                ended=[{"hold_id": h["hold_id"], "status": h["status"]} for h in ended],
+            )
         payment = self.deps.payments.get(trip_id=args["trip_id"], payment_method_id=args["payment_method_id"])
         if not payment:
             kept = f" {things(earlier).capitalize()} bought on the earlier try stays bought." if earlier else ""
-            raise PurchaseAborted("payment_invalid", "That payment method is not available for this trip, so nothing "
-                                  f"was bought this time.{kept}", bought_orders=[o["order_id"] for o in earlier])
+            raise PurchaseAborted(
+                "payment_invalid",
+                f"That payment method is not available for this trip, so nothing was bought this time.{kept}",
+                bought_orders=[o["order_id"] for o in earlier],
+            )
         due = {h["hold_id"]: self._price(h, now) for h in holds}
         new_total = sum((money(v) for v in due.values()), Decimal(0))
         policy = {**DEFAULT_POLICY, **((payload.get("org") or {}).get("policy") or {})}
         limit = money(verdict["ceiling"]) * (1 + Decimal(str(policy.get("price_tolerance_pct") or 0)) / 100)
         if new_total > limit:
-            raise self._unwind(earlier, "price_changed", f"The price rose to {amount(new_total)} "
-                               f"{verdict.get('currency')}, above the approved {verdict['ceiling']}; a new approval is "
-                               "needed.", now, new_total=amount(new_total), currency=verdict.get("currency"),
-                               needs_new_approval=True)
+            raise self._unwind(
+                earlier,
+                "price_changed",
+                f"The price rose to {amount(new_total)} "
+                f"{verdict.get('currency')}, above the approved {verdict['ceiling']}; a new approval is "
+                "needed.",
+                now,
+                new_total=amount(new_total),
+                currency=verdict.get("currency"),
+                needs_new_approval=True,
+            )
         return self._buy(holds, due, payment, approval_id, earlier, now)
 
     def _bought_earlier(self, holds: List[Dict[str, Any]], approval_id: str) -> List[Dict[str, Any]]:
@@ -145,31 +181,41 @@ class BookingConfirmAndPurchase(SpecialistTool):
         bought: List[Dict[str, Any]] = []
         for hold in holds:
             try:
-                bought.append(self.deps.supplier.purchase(
-                    hold_id=hold["hold_id"], amount_due=due[hold["hold_id"]], payment_method=payment,
-                    idempotency_key=purchase_key(approval_id, hold["hold_id"]), now=now))
+                bought.append(
+                    self.deps.supplier.purchase(
+                        hold_id=hold["hold_id"],
+                        amount_due=due[hold["hold_id"]],
+                        payment_method=payment,
+                        idempotency_key=purchase_key(approval_id, hold["hold_id"]),
+                        now=now,
+                    )
+                )
             except SupplierError as exc:
                 failed = f"{things([hold]).capitalize()} could not be bought: {exc.message}"
                 if exc.retryable:
                     raise self._paused(bought, failed, exc) from exc
                 replayed = {o["order_id"] for o in bought}
-                raise self._unwind(bought + [o for o in earlier if o["order_id"] not in replayed], exc.code, failed,
-                                   now) from exc
+                raise self._unwind(
+                    bought + [o for o in earlier if o["order_id"] not in replayed], exc.code, failed, now
+                ) from exc
         return bought
 
     @staticmethod
     def _paused(bought: List[Dict[str, Any]], failed: str, exc: SupplierError) -> PurchaseAborted:
         """A retryable failure: what was bought stays bought, and the resubmission finishes the trip."""
         if bought:
-            kept = (f" {things(bought).capitalize()} {'is' if len(bought) == 1 else 'are'} bought and "
-                    f"{'stays' if len(bought) == 1 else 'stay'} bought; submit the purchase again with the same "
-                    "token to buy the rest (nothing is charged twice).")
+            kept = (
+                f" {things(bought).capitalize()} {'is' if len(bought) == 1 else 'are'} bought and "
+                f"{'stays' if len(bought) == 1 else 'stay'} bought; submit the purchase again with the same "
+                "token to buy the rest (nothing is charged twice)."
+            )
         else:
             kept = " Nothing was charged; submit the purchase again with the same token."
         return PurchaseAborted(exc.code, failed + kept, retryable=True, bought_orders=[o["order_id"] for o in bought])
 
-    def _unwind(self, orders: List[Dict[str, Any]], code: str, reason: str, now: datetime,
-                **details: Any) -> PurchaseAborted:
+    def _unwind(
+        self, orders: List[Dict[str, Any]], code: str, reason: str, now: datetime, **details: Any
+    ) -> PurchaseAborted:
         """This approval's purchase cannot complete: void what it bought, so no half trip is left."""
         voided, stuck = [], []
         for order in orders:
@@ -178,25 +224,35 @@ class BookingConfirmAndPurchase(SpecialistTool):
             except SupplierError:
                 stuck.append(order)
         if stuck:
-            return PurchaseAborted("partial_failure", f"{reason} {things(stuck).capitalize()} already bought could "
-                                   "not be undone; our staff will sort it out.", needs_attention=True,
-                                   orders=[o["order_id"] for o in stuck],
-                                   voided_orders=[o["order_id"] for o in voided], cause=code)
+            return PurchaseAborted(
+                "partial_failure",
+                f"{reason} {things(stuck).capitalize()} already bought could "
+                "not be undone; our staff will sort it out.",
+                needs_attention=True,
+                orders=[o["order_id"] for o in stuck],
+                voided_orders=[o["order_id"] for o in voided],
+                cause=code,
+            )
         if voided:
             one = len(voided) == 1
-            undone = (f" {things(voided).capitalize()} already bought {'was' if one else 'were'} voided and refunded "
-                      f"in full, and {'its hold' if one else 'their holds'} released, so nothing is charged.")
+            undone = (
+                f" {things(voided).capitalize()} already bought {'was' if one else 'were'} voided and refunded "
+                f"in full, and {'its hold' if one else 'their holds'} released, so nothing is charged."
+            )
         else:
             undone = " Nothing was charged."
-        return PurchaseAborted(code, reason.rstrip() + undone, voided_orders=[o["order_id"] for o in voided],
-                               **details)
+        return PurchaseAborted(code, reason.rstrip() + undone, voided_orders=[o["order_id"] for o in voided], **details)
 
     @classmethod
     def run_tests(cls) -> None:
         deps, now = self_test_deps(), SELF_TEST_NOW
-        offer = next(o for o in deps.supplier.search_flights(origin="EWR", destination="DEN", depart_date="2027-01-30",
-                                                             passengers={"adults": 1}, now=now)
-                     if o["hold_policy"]["holdable"])
+        offer = next(
+            o
+            for o in deps.supplier.search_flights(
+                origin="EWR", destination="DEN", depart_date="2027-01-30", passengers={"adults": 1}, now=now
+            )
+            if o["hold_policy"]["holdable"]
+        )
         hold = deps.supplier.hold_create(item_type="flight", item_id=offer["offer_id"], idempotency_key="k", now=now)
         token = deps.approvals.grant(trip_id="t1", holds=[hold], now=now)
         args = {"trip_id": "t1", "hold_ids": [hold["hold_id"]], "approval_token": token, "payment_method_id": "pm_1"}

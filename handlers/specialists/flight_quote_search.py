@@ -1,4 +1,5 @@
 """flight_quote_search: offers for one segment, filtered by the traveller's flight preferences."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -49,8 +50,13 @@ class FlightQuoteSearch(SpecialistTool):
     @classmethod
     def run_tests(cls) -> None:
         tool = cls(self_test_deps())
-        args = {"segment_id": "s1", "origin": {"code": "EWR"}, "destination": {"code": "DEN"},
-                "depart_date": "2027-01-30", "passengers": {"adults": 2}}
+        args = {
+            "segment_id": "s1",
+            "origin": {"code": "EWR"},
+            "destination": {"code": "DEN"},
+            "depart_date": "2027-01-30",
+            "passengers": {"adults": 2},
+        }
         result = tool.run({"args": args, "now": SELF_TEST_NOW.isoformat()})
         out = result["output"]
         assert result["success"] and out["count"] == len(out["offers"]) > 0, out

@@ -1,4 +1,5 @@
 """hotel_quote_search: rates for one stay, filtered by minimum stars and refundability."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -35,12 +36,19 @@ class HotelQuoteSearch(SpecialistTool):
     @classmethod
     def run_tests(cls) -> None:
         tool = cls(self_test_deps())
-        args = {"stay_id": "h1", "location_code": "DEN", "check_in": "2027-01-30", "check_out": "2027-02-02",
-                "rooms": 2, "guests_per_room": 2}
+        args = {
+            "stay_id": "h1",
+            "location_code": "DEN",
+            "check_in": "2027-01-30",
+            "check_out": "2027-02-02",
+            "rooms": 2,
+            "guests_per_room": 2,
+        }
         out = tool.run({"args": args, "now": SELF_TEST_NOW.isoformat()})["output"]
         assert out["count"] == len(out["rates"]) > 0 and out["stay_id"] == "h1", out
         assert out["rates"][0]["summary"]["nights"] == 3
-        picky = tool.run({"args": {**args, "min_stars": 4, "refundable_only": True},
-                          "now": SELF_TEST_NOW.isoformat()})["output"]
+        picky = tool.run({"args": {**args, "min_stars": 4, "refundable_only": True}, "now": SELF_TEST_NOW.isoformat()})[
+            "output"
+        ]
         assert all(r["summary"]["stars"] >= 4 and r["summary"]["refundable"] for r in picky["rates"])
         assert picky["count"] < out["count"]

@@ -7,6 +7,7 @@ in the organisation's timezone (``org.timezone``, the trip's), and a report neve
 repeats a message. Policy comes from ``org.policy`` (the host's record) over the ``policy``
 argument, over ``DEFAULT_POLICY``.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -74,13 +75,18 @@ def _check_flight(f: Dict[str, Any], policy: Dict[str, Any], now: datetime, out:
     s, label = f["summary"], item_name(f)
     cabin = allowed_cabin(policy, s["duration_minutes"] / 60)
     if cabin and CABIN_ORDER.index(s["cabin"]) > CABIN_ORDER.index(cabin):
-        out.block("cabin_above_policy", f"{label}: {s['cabin'].replace('_', ' ')} is above the "
-                                        f"{cabin.replace('_', ' ')} your policy allows for a {_hm(s['duration_minutes'])} flight.")
+        out.block(
+            "cabin_above_policy",
+            f"{label}: {s['cabin'].replace('_', ' ')} is above the "
+            f"{cabin.replace('_', ' ')} your policy allows for a {_hm(s['duration_minutes'])} flight.",
+        )
     low, high = policy.get("min_connection_minutes"), policy.get("max_connection_minutes")
     for c in s.get("connections") or []:
         if low is not None and c["minutes"] < low:
-            out.block("connection_too_short", f"{label}: only {_hm(c['minutes'])} to connect in {c['airport']} "
-                                              f"(policy minimum {_hm(low)}).")
+            out.block(
+                "connection_too_short",
+                f"{label}: only {_hm(c['minutes'])} to connect in {c['airport']} (policy minimum {_hm(low)}).",
+            )
         elif high is not None and c["minutes"] > high:
             out.warn("long_connection", f"{label}: a {_hm(c['minutes'])} wait in {c['airport']}.")
     if s["red_eye"]:
@@ -96,11 +102,15 @@ def _check_hotel(h: Dict[str, Any], policy: Dict[str, Any], out: Findings) -> No
     s = h["summary"]
     cap = policy.get("hotel_nightly_cap")
     if cap is not None and money(s["nightly_max"]) > money(cap):
-        out.block("hotel_over_cap", f"{s['hotel_name']}: {s['nightly_max']} {s['currency']} a night is above the "
-                                    f"policy cap of {amount(cap)}.")
+        out.block(
+            "hotel_over_cap",
+            f"{s['hotel_name']}: {s['nightly_max']} {s['currency']} a night is above the policy cap of {amount(cap)}.",
+        )
     if s.get("refundable_until"):
-        out.warn("hotel_cancellation_deadline",
-                 f"{s['hotel_name']}: free cancellation ends {out.when(s['refundable_until'])}.")
+        out.warn(
+            "hotel_cancellation_deadline",
+            f"{s['hotel_name']}: free cancellation ends {out.when(s['refundable_until'])}.",
+        )
 
 
 def _check_items(items: List[Dict[str, Any]], now: datetime, out: Findings) -> None:
@@ -116,19 +126,27 @@ def _check_items(items: List[Dict[str, Any]], now: datetime, out: Findings) -> N
             out.block("not_holdable", f"{name} must be paid at once and cannot be held for approval.")
             continue
         if s.get("max_hold_minutes") is not None and s["max_hold_minutes"] < SHORT_HOLD_MINUTES:
-            out.warn("short_hold", f"{name} can be held for only {_hm(s['max_hold_minutes'])}: "
-                                   "the approver must act quickly.")
+            out.warn(
+                "short_hold",
+                f"{name} can be held for only {_hm(s['max_hold_minutes'])}: the approver must act quickly.",
+            )
         if "price_guarantee_minutes" in s and s["price_guarantee_minutes"] is None:
-            out.warn("no_price_guarantee", f"The price of {name} is not guaranteed while held; it may change "
-                                           "before purchase.")
+            out.warn(
+                "no_price_guarantee",
+                f"The price of {name} is not guaranteed while held; it may change before purchase.",
+            )
         elif s.get("price_guarantee_minutes") and s["price_guarantee_minutes"] < (s.get("max_hold_minutes") or 0):
-            out.warn("price_guarantee_shorter_than_hold", f"The price of {name} is guaranteed for "
-                                                          f"{_hm(s['price_guarantee_minutes'])} of the hold; "
-                                                          "after that it may change.")
+            out.warn(
+                "price_guarantee_shorter_than_hold",
+                f"The price of {name} is guaranteed for "
+                f"{_hm(s['price_guarantee_minutes'])} of the hold; "
+                "after that it may change.",
+            )
 
 
-def check(*, bundle: Dict[str, Any], policy: Dict[str, Any], constraints: Dict[str, Any],
-          now: datetime, timezone: str = "UTC") -> Dict[str, Any]:
+def check(
+    *, bundle: Dict[str, Any], policy: Dict[str, Any], constraints: Dict[str, Any], now: datetime, timezone: str = "UTC"
+) -> Dict[str, Any]:
     out = Findings(timezone)
     flights, hotels = bundle.get("flights") or [], bundle.get("hotels") or []
     total, currency = money(bundle.get("total") or 0), bundle.get("currency") or policy.get("currency")
@@ -139,24 +157,43 @@ def check(*, bundle: Dict[str, Any], policy: Dict[str, Any], constraints: Dict[s
     _check_items(flights + hotels, now, out)
     refundable_gaps = [item_name(i) for i in flights + hotels if not i["summary"]["refundable"]]
     if policy.get("refundable_required") and refundable_gaps:
-        out.block("refundable_required", "Your policy requires refundable bookings; not refundable: "
-                                         + ", ".join(refundable_gaps) + ".")
+        out.block(
+            "refundable_required",
+            "Your policy requires refundable bookings; not refundable: " + ", ".join(refundable_gaps) + ".",
+        )
     wanted = constraints.get("refundable_preference") or "either"
-    wanted_gaps = [i for kind, group in (("flight", flights), ("hotel", hotels)) if wanted in (kind, "all")
-                   for i in group if not i["summary"]["refundable"]]
+    wanted_gaps = [
+        i
+        for kind, group in (("flight", flights), ("hotel", hotels))
+        if wanted in (kind, "all")
+        for i in group
+        if not i["summary"]["refundable"]
+    ]
     if wanted_gaps:
-        out.warn("not_refundable", f"You asked for refundable {'bookings' if wanted == 'all' else wanted + 's'}; "
-                                   f"{len(wanted_gaps)} item(s) in this bundle are not.")
+        out.warn(
+            "not_refundable",
+            f"You asked for refundable {'bookings' if wanted == 'all' else wanted + 's'}; "
+            f"{len(wanted_gaps)} item(s) in this bundle are not.",
+        )
     if policy.get("budget_per_trip") is not None and total > money(policy["budget_per_trip"]):
-        out.block("over_policy_budget", f"{amount(total)} {currency} is above the policy budget of "
-                                        f"{amount(policy['budget_per_trip'])} per trip.")
+        out.block(
+            "over_policy_budget",
+            f"{amount(total)} {currency} is above the policy budget of {amount(policy['budget_per_trip'])} per trip.",
+        )
     if constraints.get("budget_total") and total > money(constraints["budget_total"]):
-        out.warn("over_budget", f"{amount(total)} {currency} is over your budget of {amount(constraints['budget_total'])}.")
+        out.warn(
+            "over_budget", f"{amount(total)} {currency} is over your budget of {amount(constraints['budget_total'])}."
+        )
     if policy.get("currency") and currency and currency != policy["currency"]:
         out.warn("currency_mismatch", f"Prices are in {currency}; your policy is set in {policy['currency']}.")
     _approval(total, currency, policy, out)
-    return {"bundle_id": bundle.get("bundle_id"), "ok": not out.blocking, "blocking": out.blocking,
-            "warnings": out.warnings, "checked_at": iso(now)}
+    return {
+        "bundle_id": bundle.get("bundle_id"),
+        "ok": not out.blocking,
+        "blocking": out.blocking,
+        "warnings": out.warnings,
+        "checked_at": iso(now),
+    }
 
 
 def _approval(total: Decimal, currency: str, policy: Dict[str, Any], out: Findings) -> None:
@@ -176,16 +213,37 @@ class PolicyAndRiskCheck(SpecialistTool):
         require(args, "bundle")
         org = payload.get("org") or {}
         policy = {**DEFAULT_POLICY, **(args.get("policy") or {}), **(org.get("policy") or {})}
-        return ok(payload, check(bundle=args["bundle"], policy=policy, constraints=args.get("constraints") or {},
-                                 now=now, timezone=org.get("timezone") or "UTC"))
+        return ok(
+            payload,
+            check(
+                bundle=args["bundle"],
+                policy=policy,
+                constraints=args.get("constraints") or {},
+                now=now,
+                timezone=org.get("timezone") or "UTC",
+            ),
+        )
 
     @classmethod
     def run_tests(cls) -> None:
-        flight = {"segment_id": "s1", "offer_id": "o1", "summary": {
-            "origin": "EWR", "destination": "LHR", "carrier_name": "United", "cabin": "business",
-            "duration_minutes": 420, "stops": 1, "connections": [{"airport": "BOS", "minutes": 30}],
-            "red_eye": True, "refundable": False, "depart_at": "2027-01-30T21:30:00-05:00",
-            "expires_at": "2026-12-01T19:05:00+00:00", "holdable": True}}
+        flight = {
+            "segment_id": "s1",
+            "offer_id": "o1",
+            "summary": {
+                "origin": "EWR",
+                "destination": "LHR",
+                "carrier_name": "United",
+                "cabin": "business",
+                "duration_minutes": 420,
+                "stops": 1,
+                "connections": [{"airport": "BOS", "minutes": 30}],
+                "red_eye": True,
+                "refundable": False,
+                "depart_at": "2027-01-30T21:30:00-05:00",
+                "expires_at": "2026-12-01T19:05:00+00:00",
+                "holdable": True,
+            },
+        }
         bundle = {"bundle_id": "B1", "total": "900.00", "currency": "USD", "flights": [flight], "hotels": []}
         now = SELF_TEST_NOW.isoformat()
         out = cls().run({"args": {"bundle": bundle}, "now": now, "org": {"policy": {}}})["output"]

@@ -4,6 +4,7 @@ Each item's supplier idempotency key is the call's key plus the item id, so a re
 returns the same holds. If one item cannot be held, the ones already held are released and the
 call fails: a half-held bundle would only block seats and mislead the approver.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -20,10 +21,18 @@ MAX_REHOLDS = 5  # fresh keys tried when an earlier hold under the same key was 
 def item_ref(item: Dict[str, Any]) -> Dict[str, str]:
     item_type = item.get("item_type") or item.get("type") or ("hotel" if item.get("rate_id") else "flight")
     if item_type == "flight":
-        return {"item_type": "flight", "item_id": item.get("offer_id") or "", "slot": "segment_id",
-                "slot_id": item.get("segment_id") or ""}
-    return {"item_type": "hotel", "item_id": item.get("rate_id") or "", "slot": "stay_id",
-            "slot_id": item.get("stay_id") or ""}
+        return {
+            "item_type": "flight",
+            "item_id": item.get("offer_id") or "",
+            "slot": "segment_id",
+            "slot_id": item.get("segment_id") or "",
+        }
+    return {
+        "item_type": "hotel",
+        "item_id": item.get("rate_id") or "",
+        "slot": "stay_id",
+        "slot_id": item.get("stay_id") or "",
+    }
 
 
 class ReservationHoldCreate(SpecialistTool):
@@ -41,8 +50,14 @@ class ReservationHoldCreate(SpecialistTool):
             except SupplierError as exc:
                 released = [self.deps.supplier.hold_release(h["hold_id"], now=now)["hold_id"] for h in holds]
                 what = "flight" if ref["item_type"] == "flight" else "hotel room"
-                return fail(payload, exc.code, f"Could not hold the {what}: {exc.message} Nothing is held.",
-                            retryable=exc.retryable, released_hold_ids=released, failed_item=ref["item_id"])
+                return fail(
+                    payload,
+                    exc.code,
+                    f"Could not hold the {what}: {exc.message} Nothing is held.",
+                    retryable=exc.retryable,
+                    released_hold_ids=released,
+                    failed_item=ref["item_id"],
+                )
             holds.append({**hold, ref["slot"]: ref["slot_id"]})
         deadline = min(h["payment_required_by"] for h in holds) if holds else None
         return ok(payload, {"bundle_id": args["bundle_id"], "holds": holds, "earliest_deadline": deadline})
@@ -50,8 +65,12 @@ class ReservationHoldCreate(SpecialistTool):
     def _hold(self, ref: Dict[str, str], key: str, now: datetime) -> Dict[str, Any]:
         """The live hold for ``key``; a hold released or lapsed earlier is replaced under a fresh key."""
         for attempt in range(MAX_REHOLDS):
-            hold = self.deps.supplier.hold_create(item_type=ref["item_type"], item_id=ref["item_id"],
-                                                  idempotency_key=key if not attempt else f"{key}#{attempt}", now=now)
+            hold = self.deps.supplier.hold_create(
+                item_type=ref["item_type"],
+                item_id=ref["item_id"],
+                idempotency_key=key if not attempt else f"{key}#{attempt}",
+                now=now,
+            )
             if hold["status"] in ("held", "purchased"):
                 return hold
         raise SupplierError("hold_failed", "The supplier keeps ending holds on this item.", retryable=True)
@@ -59,8 +78,9 @@ class ReservationHoldCreate(SpecialistTool):
     @classmethod
     def run_tests(cls) -> None:
         deps, now = self_test_deps(), SELF_TEST_NOW.isoformat()
-        offers = deps.supplier.search_flights(origin="EWR", destination="DEN", depart_date="2027-01-30",
-                                              passengers={"adults": 1}, now=SELF_TEST_NOW)
+        offers = deps.supplier.search_flights(
+            origin="EWR", destination="DEN", depart_date="2027-01-30", passengers={"adults": 1}, now=SELF_TEST_NOW
+        )
         holdable = [o for o in offers if o["hold_policy"]["holdable"]]
         instant = [o for o in offers if not o["hold_policy"]["holdable"]]
         items = [{"item_type": "flight", "offer_id": holdable[0]["offer_id"], "segment_id": "s1"}]

@@ -3,6 +3,7 @@
 Releasing is best effort per hold: holds that already ended are reported as they are, unknown
 ids are listed, and the call only fails when the supplier itself fails.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -32,11 +33,16 @@ class ReservationHoldRelease(SpecialistTool):
     @classmethod
     def run_tests(cls) -> None:
         deps = self_test_deps()
-        offer = next(o for o in deps.supplier.search_flights(origin="JFK", destination="LAX", depart_date="2027-03-03",
-                                                             passengers={"adults": 1}, now=SELF_TEST_NOW)
-                     if o["hold_policy"]["holdable"])
-        hold = deps.supplier.hold_create(item_type="flight", item_id=offer["offer_id"], idempotency_key="k",
-                                         now=SELF_TEST_NOW)
+        offer = next(
+            o
+            for o in deps.supplier.search_flights(
+                origin="JFK", destination="LAX", depart_date="2027-03-03", passengers={"adults": 1}, now=SELF_TEST_NOW
+            )
+            if o["hold_policy"]["holdable"]
+        )
+        hold = deps.supplier.hold_create(
+            item_type="flight", item_id=offer["offer_id"], idempotency_key="k", now=SELF_TEST_NOW
+        )
         out = cls(deps).run({"args": {"hold_ids": [hold["hold_id"], "hld_nope"]}, "now": SELF_TEST_NOW.isoformat()})
         assert out["success"], out
         assert out["output"]["released"][0]["status"] == "released"

@@ -15,6 +15,7 @@ k-best pool chosen greedily with a cost penalty for every item they share with b
 already chosen. Each bundle carries a ``label`` and a first ``why`` line saying what sets
 it apart; the final order (and so ``B1..Bk``) is by cost, in-budget bundles first.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -56,7 +57,10 @@ class Candidate:
 
 
 def _weights(preferences: Dict[str, Any]) -> Dict[str, float]:
-    return {**DEFAULT_WEIGHTS, **{k: float(v) for k, v in (preferences.get("weights") or {}).items() if k in DEFAULT_WEIGHTS}}
+    return {
+        **DEFAULT_WEIGHTS,
+        **{k: float(v) for k, v in (preferences.get("weights") or {}).items() if k in DEFAULT_WEIGHTS},
+    }
 
 
 def _wants_refundable(kind: str, preferences: Dict[str, Any], constraints: Dict[str, Any]) -> bool:
@@ -66,8 +70,9 @@ def _wants_refundable(kind: str, preferences: Dict[str, Any], constraints: Dict[
     return wanted == "all" or wanted == kind
 
 
-def _flight_candidates(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any],
-                       constraints: Dict[str, Any]) -> List[Candidate]:
+def _flight_candidates(
+    quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any], constraints: Dict[str, Any]
+) -> List[Candidate]:
     fp = prefs.get("flight") or {}
     airlines = {a.upper() for a in fp.get("airlines") or []}
     max_stops = fp.get("max_stops")
@@ -77,25 +82,36 @@ def _flight_candidates(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[s
     fastest = min((s["duration_minutes"] for _, s in summaries), default=1) or 1
     out = []
     for offer_id, s in summaries:
-        misses = sum((
-            bool(airlines) and s["carrier"] not in airlines,
-            max_stops is not None and s["stops"] > max_stops,
-            bool(fp.get("cabin")) and s["cabin"] != fp["cabin"],
-        ))
-        out.append(Candidate("flight", quote["segment_id"], offer_id, s, {
-            "duration": w["duration"] * (s["duration_minutes"] / fastest - 1),
-            "stops": w["stops"] * s["stops"],
-            "red_eye": red_eye_w if s["red_eye"] else 0.0,
-            "refundability": 0.0 if s["refundable"] else refund_w,
-            "stars": 0.0,
-            "preference_fit": w["preference_fit"] * misses,
-            "holdability": 0.0 if s.get("holdable", True) else w["holdability"],
-        }))
+        misses = sum(
+            (
+                bool(airlines) and s["carrier"] not in airlines,
+                max_stops is not None and s["stops"] > max_stops,
+                bool(fp.get("cabin")) and s["cabin"] != fp["cabin"],
+            )
+        )
+        out.append(
+            Candidate(
+                "flight",
+                quote["segment_id"],
+                offer_id,
+                s,
+                {
+                    "duration": w["duration"] * (s["duration_minutes"] / fastest - 1),
+                    "stops": w["stops"] * s["stops"],
+                    "red_eye": red_eye_w if s["red_eye"] else 0.0,
+                    "refundability": 0.0 if s["refundable"] else refund_w,
+                    "stars": 0.0,
+                    "preference_fit": w["preference_fit"] * misses,
+                    "holdability": 0.0 if s.get("holdable", True) else w["holdability"],
+                },
+            )
+        )
     return out
 
 
-def _hotel_candidates(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any],
-                      constraints: Dict[str, Any]) -> List[Candidate]:
+def _hotel_candidates(
+    quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any], constraints: Dict[str, Any]
+) -> List[Candidate]:
     hp = prefs.get("hotel") or {}
     min_stars = hp.get("min_stars") or 0
     refund_w = w["refundability"] * (4 if _wants_refundable("hotel", prefs, constraints) else 1)
@@ -104,15 +120,23 @@ def _hotel_candidates(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[st
         s = rate.get("summary") or summarize_rate(rate)
         distance = min(float(s.get("distance_km") or 0), 10.0) / 10.0  # up to one unmet preference when far
         fit = (s["stars"] < min_stars) + distance * (1.0 if hp.get("near") else 0.3)
-        out.append(Candidate("hotel", quote["stay_id"], rate["rate_id"], s, {
-            "duration": 0.0,
-            "stops": 0.0,
-            "red_eye": 0.0,
-            "refundability": 0.0 if s["refundable"] else refund_w,
-            "stars": w["stars"] * (5 - s["stars"]) / 4,
-            "preference_fit": w["preference_fit"] * fit,
-            "holdability": 0.0 if s.get("holdable", True) else w["holdability"],
-        }))
+        out.append(
+            Candidate(
+                "hotel",
+                quote["stay_id"],
+                rate["rate_id"],
+                s,
+                {
+                    "duration": 0.0,
+                    "stops": 0.0,
+                    "red_eye": 0.0,
+                    "refundability": 0.0 if s["refundable"] else refund_w,
+                    "stars": w["stars"] * (5 - s["stars"]) / 4,
+                    "preference_fit": w["preference_fit"] * fit,
+                    "holdability": 0.0 if s.get("holdable", True) else w["holdability"],
+                },
+            )
+        )
     return out
 
 
@@ -129,7 +153,7 @@ def k_best(lists: Sequence[Sequence[Candidate]], k: int) -> List[Tuple[float, Tu
         found.append((cost, idx))
         for pos, i in enumerate(idx):
             if i + 1 < len(lists[pos]):
-                nxt = idx[:pos] + (i + 1,) + idx[pos + 1:]
+                nxt = idx[:pos] + (i + 1,) + idx[pos + 1 :]
                 if nxt not in seen:
                     seen.add(nxt)
                     heapq.heappush(heap, (cost - lists[pos][i].cost + lists[pos][i + 1].cost, nxt))
@@ -154,9 +178,14 @@ class Featured(NamedTuple):
     achieves: Callable[[Combo], bool]
 
 
-def rank(*, flight_quotes: List[Dict[str, Any]], hotel_quotes: List[Dict[str, Any]],
-         preferences: Optional[Dict[str, Any]] = None, constraints: Optional[Dict[str, Any]] = None,
-         top_k: int = 5) -> Dict[str, Any]:
+def rank(
+    *,
+    flight_quotes: List[Dict[str, Any]],
+    hotel_quotes: List[Dict[str, Any]],
+    preferences: Optional[Dict[str, Any]] = None,
+    constraints: Optional[Dict[str, Any]] = None,
+    top_k: int = 5,
+) -> Dict[str, Any]:
     prefs, constraints = preferences or {}, constraints or {}
     w = _weights(prefs)
     lists = [_flight_candidates(q, w, prefs, constraints) for q in flight_quotes]
@@ -225,49 +254,79 @@ def _featured(lists: Sequence[Sequence[Candidate]], best: Combo, cheapest: Decim
     held lose to any that can, keeping the desk's hold-first rule for every slot.
     """
     low = tuple(min(lst, key=lambda c: (_unholdable(c), c.total, c.cost, c.item_id)) for lst in lists)
-    why_low = ("Cheapest: the lowest total price of all combinations." if _total(low) == cheapest
-               else "Cheapest: the lowest total price you can hold; anything cheaper must be paid at once.")
+    why_low = (
+        "Cheapest: the lowest total price of all combinations."
+        if _total(low) == cheapest
+        else "Cheapest: the lowest total price you can hold; anything cheaper must be paid at once."
+    )
     featured = [Featured(Pick(low, "Cheapest", why_low), lambda x: _total(x) <= _total(low))]
     if any(c.kind == "flight" for c in best):
-        fast = tuple(min(lst, key=lambda c: (_unholdable(c), c.summary["duration_minutes"], c.summary["stops"],
-                                              c.cost, c.item_id)) if b.kind == "flight" else b
-                     for lst, b in zip(lists, best, strict=True))
+        fast = tuple(
+            min(
+                lst,
+                key=lambda c: (_unholdable(c), c.summary["duration_minutes"], c.summary["stops"], c.cost, c.item_id),
+            )
+            if b.kind == "flight"
+            else b
+            for lst, b in zip(lists, best, strict=True)
+        )
         (minutes, stops), saved = _minutes(fast), _minutes(best)[0] - _minutes(fast)[0]
-        featured.append(Featured(Pick(fast, "Fastest", f"Fastest: {_hm(minutes)} of flying and {stops} stop(s) in all"
-                                      + (f", {_hm(saved)} less than the best overall." if saved > 0 else ".")),
-                                 lambda x: _minutes(x) <= _minutes(fast)))
+        featured.append(
+            Featured(
+                Pick(
+                    fast,
+                    "Fastest",
+                    f"Fastest: {_hm(minutes)} of flying and {stops} stop(s) in all"
+                    + (f", {_hm(saved)} less than the best overall." if saved > 0 else "."),
+                ),
+                lambda x: _minutes(x) <= _minutes(fast),
+            )
+        )
     if all(any(c.summary["refundable"] for c in lst) for lst in lists):
-        flex = tuple(min((c for c in lst if c.summary["refundable"]), key=lambda c: (c.cost, c.item_id))
-                     for lst in lists)
+        flex = tuple(
+            min((c for c in lst if c.summary["refundable"]), key=lambda c: (c.cost, c.item_id)) for lst in lists
+        )
         why_flex = "Refundable: every flight and room in it can be cancelled for a refund."
         featured.append(Featured(Pick(flex, "Refundable", why_flex), _refundable))
-    nicer = tuple(min((c for c in lst if c.summary["stars"] > b.summary["stars"]), default=b,
-                      key=lambda c: (c.cost, c.item_id)) if b.kind == "hotel" else b
-                  for lst, b in zip(lists, best, strict=True))
+    nicer = tuple(
+        min((c for c in lst if c.summary["stars"] > b.summary["stars"]), default=b, key=lambda c: (c.cost, c.item_id))
+        if b.kind == "hotel"
+        else b
+        for lst, b in zip(lists, best, strict=True)
+    )
     if _stars(nicer) > _stars(best):
-        names = " and ".join(f"{c.summary['hotel_name']} ({c.summary['stars']}★ instead of {b.summary['stars']}★)"
-                             for c, b in zip(nicer, best, strict=True) if c is not b)
-        featured.append(Featured(Pick(nicer, "Better hotel", f"Better hotel: {names}."),
-                                 lambda x: _stars(x) >= _stars(nicer)))
+        names = " and ".join(
+            f"{c.summary['hotel_name']} ({c.summary['stars']}★ instead of {b.summary['stars']}★)"
+            for c, b in zip(nicer, best, strict=True)
+            if c is not b
+        )
+        featured.append(
+            Featured(Pick(nicer, "Better hotel", f"Better hotel: {names}."), lambda x: _stars(x) >= _stars(nicer))
+        )
     return featured
 
 
-def _compose(candidates: List[Combo], featured: List[Featured], top_k: int,
-             over_budget: Callable[[Combo], bool]) -> List[Pick]:
+def _compose(
+    candidates: List[Combo], featured: List[Featured], top_k: int, over_budget: Callable[[Combo], bool]
+) -> List[Pick]:
     """Best overall, then each featured option nothing chosen matches, then diverse alternatives.
 
     An alternative's cost grows by ``DIVERSITY`` times its overlap with every bundle already
     chosen, so the pool's near copies of one bundle give way to other hotels and flights.
     Ties fall to pool order, which is cost order: the same quotes always give the same list.
     """
-    picks = [Pick(candidates[0], "Best overall",
-                  "Best overall: the best balance of price, time and comfort for your trip.")]
+    picks = [
+        Pick(candidates[0], "Best overall", "Best overall: the best balance of price, time and comfort for your trip.")
+    ]
     for option in featured:
         if len(picks) < top_k and not any(option.achieves(p.combo) for p in picks):
             picks.append(option.pick)
     chosen, taken = [_signature(p.combo) for p in picks], {_key(p.combo) for p in picks}
-    rest = [(c, _signature(c), (over_budget(c), _cost(c)))
-            for c in candidates[:max(ALTERNATIVES_POOL, top_k)] if _key(c) not in taken]
+    rest = [
+        (c, _signature(c), (over_budget(c), _cost(c)))
+        for c in candidates[: max(ALTERNATIVES_POOL, top_k)]
+        if _key(c) not in taken
+    ]
     penalty = [sum(_overlap(sig, other) for other in chosen) for _, sig, _ in rest]
     while len(picks) < top_k and rest:
         i = min(range(len(rest)), key=lambda j: (rest[j][2][0], rest[j][2][1] + DIVERSITY * penalty[j], j))
@@ -304,26 +363,33 @@ def _alternative(combo: Combo, picks: List[Pick]) -> Pick:
     if flights:
         names = " and ".join(f"{s['carrier_name']} {'/'.join(s['flight_numbers'])}" for s in flights)
         return Pick(combo, "Other flights", f"Other flights: {names}.")
-    return Pick(combo, "Another mix", "Another mix: flights and hotels from the options above, at other fares or "
-                "combined differently.")
+    return Pick(
+        combo,
+        "Another mix",
+        "Another mix: flights and hotels from the options above, at other fares or combined differently.",
+    )
 
 
-def _bundle(rank_no: int, pick: Pick, cheapest: Decimal, budget: Optional[Decimal],
-            w: Dict[str, float]) -> Dict[str, Any]:
+def _bundle(
+    rank_no: int, pick: Pick, cheapest: Decimal, budget: Optional[Decimal], w: Dict[str, float]
+) -> Dict[str, Any]:
     items = pick.combo
     total = _total(items)
-    breakdown = {k: round(sum(c.costs[k] for c in items) - (w["price"] if k == "price" else 0.0), 4)
-                 for k in COMPONENTS}
+    breakdown = {
+        k: round(sum(c.costs[k] for c in items) - (w["price"] if k == "price" else 0.0), 4) for k in COMPONENTS
+    }
     cost = sum(breakdown.values())
     return {
         "bundle_id": f"B{rank_no}",
         "rank": rank_no,
         "label": pick.label,
         "score": round(100.0 / (1.0 + max(cost, 0.0)), 1),
-        "flights": [{"segment_id": c.list_id, "offer_id": c.item_id, "summary": c.summary}
-                    for c in items if c.kind == "flight"],
-        "hotels": [{"stay_id": c.list_id, "rate_id": c.item_id, "summary": c.summary}
-                   for c in items if c.kind == "hotel"],
+        "flights": [
+            {"segment_id": c.list_id, "offer_id": c.item_id, "summary": c.summary} for c in items if c.kind == "flight"
+        ],
+        "hotels": [
+            {"stay_id": c.list_id, "rate_id": c.item_id, "summary": c.summary} for c in items if c.kind == "hotel"
+        ],
         "total": amount(total),
         "currency": items[0].summary["currency"],
         "refundable": _refundable(items),
@@ -340,10 +406,18 @@ def _flight_line(leg: str, s: Dict[str, Any]) -> str:
     route = f"{s['origin']} → {s['destination']}" if s.get("origin") else leg
     connections = [f"connects in {c['airport']} ({_hm(c['minutes'])})" for c in s.get("connections") or []]
     stops = "nonstop" if not s["stops"] else ", ".join(connections) or f"{s['stops']} stop(s)"
-    notes = [note for flag, note in ((s["red_eye"], "red-eye"), (not s["refundable"], "non-refundable fare"),
-                                     (s.get("holdable") is False, "must be paid at once, cannot be held")) if flag]
+    notes = [
+        note
+        for flag, note in (
+            (s["red_eye"], "red-eye"),
+            (not s["refundable"], "non-refundable fare"),
+            (s.get("holdable") is False, "must be paid at once, cannot be held"),
+        )
+        if flag
+    ]
     return f"{route}: {s['carrier_name']}, {stops}, {_hm(s['duration_minutes'])}" + (
-        f"; {', '.join(notes)}." if notes else ".")
+        f"; {', '.join(notes)}." if notes else "."
+    )
 
 
 def _hotel_line(s: Dict[str, Any]) -> str:
@@ -356,12 +430,18 @@ def _hotel_line(s: Dict[str, Any]) -> str:
 def _why(items: Combo, total: Decimal, cheapest: Decimal, budget: Optional[Decimal]) -> List[str]:
     """Plain reasons a traveller can weigh: price against the cheapest, then each item, then budget."""
     currency = items[0].summary["currency"]
-    lines = ["The lowest total price of all combinations." if total == cheapest
-             else f"{amount(total - cheapest)} {currency} more than the cheapest combination."]
+    lines = [
+        "The lowest total price of all combinations."
+        if total == cheapest
+        else f"{amount(total - cheapest)} {currency} more than the cheapest combination."
+    ]
     lines += [_flight_line(c.list_id, c.summary) if c.kind == "flight" else _hotel_line(c.summary) for c in items]
     if budget is not None:
-        lines.append(f"Within your budget of {amount(budget)} {currency}." if total <= budget
-                     else f"Over your budget by {amount(total - budget)} {currency}.")
+        lines.append(
+            f"Within your budget of {amount(budget)} {currency}."
+            if total <= budget
+            else f"Over your budget by {amount(total - budget)} {currency}."
+        )
     return lines
 
 
@@ -370,9 +450,13 @@ class TripOptionRanker(SpecialistTool):
 
     def execute(self, payload: Dict[str, Any], args: Dict[str, Any], now: datetime) -> Dict[str, Any]:
         require(args, "flight_quotes")
-        result = rank(flight_quotes=args["flight_quotes"], hotel_quotes=args.get("hotel_quotes") or [],
-                      preferences=args.get("preferences"), constraints=args.get("constraints"),
-                      top_k=max(1, min(20, int(args.get("top_k") or 5))))
+        result = rank(
+            flight_quotes=args["flight_quotes"],
+            hotel_quotes=args.get("hotel_quotes") or [],
+            preferences=args.get("preferences"),
+            constraints=args.get("constraints"),
+            top_k=max(1, min(20, int(args.get("top_k") or 5))),
+        )
         return ok(payload, result)
 
     @classmethod
@@ -383,13 +467,25 @@ class TripOptionRanker(SpecialistTool):
 
         deps, now = self_test_deps(), SELF_TEST_NOW.isoformat()
         leg = {"origin": {"code": "EWR"}, "destination": {"code": "DEN"}, "passengers": {"adults": 1}}
-        out = FlightQuoteSearch(deps).run({"args": {**leg, "segment_id": "s1", "depart_date": "2027-01-30"},
-                                           "now": now})["output"]
-        stay = HotelQuoteSearch(deps).run({"args": {"stay_id": "h1", "location_code": "DEN", "check_in": "2027-01-30",
-                                                    "check_out": "2027-02-02", "rooms": 1, "guests_per_room": 1},
-                                           "now": now})["output"]
-        ranked = cls(deps).run({"args": {"flight_quotes": [out], "hotel_quotes": [stay], "top_k": 3},
-                                "now": now})["output"]
+        out = FlightQuoteSearch(deps).run(
+            {"args": {**leg, "segment_id": "s1", "depart_date": "2027-01-30"}, "now": now}
+        )["output"]
+        stay = HotelQuoteSearch(deps).run(
+            {
+                "args": {
+                    "stay_id": "h1",
+                    "location_code": "DEN",
+                    "check_in": "2027-01-30",
+                    "check_out": "2027-02-02",
+                    "rooms": 1,
+                    "guests_per_room": 1,
+                },
+                "now": now,
+            }
+        )["output"]
+        ranked = cls(deps).run({"args": {"flight_quotes": [out], "hotel_quotes": [stay], "top_k": 3}, "now": now})[
+            "output"
+        ]
         bundles = ranked["bundles"]
         assert [b["bundle_id"] for b in bundles] == ["B1", "B2", "B3"], ranked
         assert bundles[0]["score"] >= bundles[1]["score"] >= bundles[2]["score"]

@@ -3,6 +3,7 @@
 A real supplier adapter can replace it behind the same methods; the tool handlers in
 ``handlers/specialists`` only see ``SupplierError`` and these shapes.
 """
+
 from .errors import SupplierError
 from .sandbox import SandboxSupplier
 from .summary import summarize_offer, summarize_rate

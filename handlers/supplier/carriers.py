@@ -3,6 +3,7 @@
 The sandbox needs "who would fly this route" rather than real schedules: carriers based in the
 origin's or destination's region, connecting over one of their hubs.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -65,7 +66,9 @@ BY_CODE: Dict[str, Carrier] = {c.code: c for c in CARRIERS}
 
 _REGION_OF_COUNTRY: Dict[str, str] = {
     **dict.fromkeys(("US", "CA", "PR", "BM", "BS"), "north_america"),
-    **dict.fromkeys(("MX", "GT", "CR", "PA", "CO", "PE", "CL", "AR", "BR", "EC", "UY", "DO", "CU", "JM"), "latin_america"),
+    **dict.fromkeys(
+        ("MX", "GT", "CR", "PA", "CO", "PE", "CL", "AR", "BR", "EC", "UY", "DO", "CU", "JM"), "latin_america"
+    ),
     **dict.fromkeys(("TR", "AE", "QA", "SA", "IL", "JO", "KW", "BH", "OM", "EG"), "middle_east"),
     **dict.fromkeys(
         ("JP", "KR", "CN", "HK", "TW", "SG", "TH", "MY", "ID", "PH", "VN", "IN", "LK", "NP", "BD", "PK", "MO", "KH"),

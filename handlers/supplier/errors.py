@@ -1,4 +1,5 @@
 """The one exception the sandbox supplier raises; specialists turn it into a failed tool result."""
+
 from __future__ import annotations
 
 from typing import Any

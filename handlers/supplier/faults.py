@@ -4,6 +4,7 @@ Each call to a tool draws once per configured kind from (seed, tool, call number
 number being a counter in the store: a sequence of calls fails the same way on every run, and a
 retry is a new draw (so "try again" can recover when the rate is below 1).
 """
+
 from __future__ import annotations
 
 from typing import Any, Dict, Optional, Tuple

@@ -3,6 +3,7 @@
 ``build_flight_offers`` is pure: the same seed, search and day give the same offers (ids
 included), which is what lets tests and replays rely on the sandbox.
 """
+
 from __future__ import annotations
 
 import math
@@ -46,8 +47,11 @@ def iso_duration(minutes: int) -> str:
 def passenger_list(passengers: Dict[str, Any]) -> List[Dict[str, Any]]:
     ages = list(passengers.get("child_ages") or [])
     people: List[Dict[str, Any]] = []
-    for kind, count in (("adult", passengers.get("adults") or 1), ("child", passengers.get("children") or 0),
-                        ("infant", passengers.get("infants") or 0)):
+    for kind, count in (
+        ("adult", passengers.get("adults") or 1),
+        ("child", passengers.get("children") or 0),
+        ("infant", passengers.get("infants") or 0),
+    ):
         for _ in range(int(count)):
             age = ages.pop(0) if kind == "child" and ages else None
             people.append({"id": f"pas_{len(people) + 1}", "type": kind, "age": age})
@@ -91,27 +95,39 @@ def _segments(r, carrier: Carrier, airports: List[str], depart_day: date, km: fl
     for a, b in pairwise(airports):
         minutes = block_minutes(geo.distance_km(a, b) or 0)
         arrives = (departs + timedelta(minutes=minutes)).astimezone(ZoneInfo(geo.airport(b)["tz"]))
-        segments.append({
-            "origin": a,
-            "origin_terminal": r.choice(["1", "2", "3", "A", "B", "C"]),
-            "destination": b,
-            "destination_terminal": r.choice(["1", "2", "3", "A", "B", "C"]),
-            "depart_at": departs.isoformat(),
-            "arrive_at": arrives.isoformat(),
-            "marketing_carrier": carrier.code,
-            "flight_number": f"{carrier.code}{r.randint(100, 2999)}",
-            "operating_carrier": carrier.code,
-            "duration": iso_duration(minutes),
-            "duration_minutes": minutes,
-            "stops": 0,
-        })
+        segments.append(
+            {
+                "origin": a,
+                "origin_terminal": r.choice(["1", "2", "3", "A", "B", "C"]),
+                "destination": b,
+                "destination_terminal": r.choice(["1", "2", "3", "A", "B", "C"]),
+                "depart_at": departs.isoformat(),
+                "arrive_at": arrives.isoformat(),
+                "marketing_carrier": carrier.code,
+                "flight_number": f"{carrier.code}{r.randint(100, 2999)}",
+                "operating_carrier": carrier.code,
+                "duration": iso_duration(minutes),
+                "duration_minutes": minutes,
+                "stops": 0,
+            }
+        )
         # Connections range from tight (35 min) to long (7 h) so that policy checks have work.
         departs = arrives + timedelta(minutes=r.randrange(35, 425, 5))
     return segments
 
 
-def _fare(r, *, km: float, cabin: str, brand: str, stops: int, carrier: Carrier, depart_day: date,
-          today: date, people: List[Dict[str, Any]]) -> Dict[str, str]:
+def _fare(
+    r,
+    *,
+    km: float,
+    cabin: str,
+    brand: str,
+    stops: int,
+    carrier: Carrier,
+    depart_day: date,
+    today: date,
+    people: List[Dict[str, Any]],
+) -> Dict[str, str]:
     per_adult = (40 + 0.09 * km) * CABIN_FACTOR[cabin] * BRANDS[brand]["factor"]
     per_adult *= 0.88 if stops else 1.0
     per_adult *= 0.8 if carrier.low_cost else 1.0
@@ -119,16 +135,28 @@ def _fare(r, *, km: float, cabin: str, brand: str, stops: int, carrier: Carrier,
     per_adult *= advance_factor((depart_day - today).days) * r.uniform(0.88, 1.15)
     base = sum(money(per_adult * PASSENGER_FACTOR[p["type"]]) for p in people)
     tax = sum(money(0.075 * per_adult * PASSENGER_FACTOR[p["type"]] + 20 + 5.6 * (stops + 1)) for p in people)
-    return {"base_amount": amount(base), "tax_amount": amount(tax), "total_amount": amount(base + tax),
-            "currency": "USD"}
+    return {
+        "base_amount": amount(base),
+        "tax_amount": amount(tax),
+        "total_amount": amount(base + tax),
+        "currency": "USD",
+    }
 
 
 def _fare_details(r, people: List[Dict[str, Any]], cabin: str, brand: str) -> List[Dict[str, Any]]:
     """Each passenger with the fare they travel on: cabin, brand, fare basis and bags."""
     basis = f"{CABIN_LETTER[cabin]}{r.choice(['LW', 'HX', 'QN'])}7{brand[:2].upper()}"
     checked = max(BRANDS[brand]["checked"], 2 if cabin in ("business", "first") else 0)
-    return [{**p, "cabin": cabin, "fare_brand": brand, "fare_basis": basis,
-             "baggage": {"carry_on": 0 if p["type"] == "infant" else 1, "checked": checked}} for p in people]
+    return [
+        {
+            **p,
+            "cabin": cabin,
+            "fare_brand": brand,
+            "fare_basis": basis,
+            "baggage": {"carry_on": 0 if p["type"] == "infant" else 1, "checked": checked},
+        }
+        for p in people
+    ]
 
 
 def _conditions(brand: str, cabin: str, n_people: int) -> Dict[str, Any]:
@@ -184,35 +212,48 @@ def build_flight_offers(
         seats = min(9, r.randint(1, 14))  # suppliers show at most 9 ("9 or more")
         for brand in brands:
             offer_id = short_id("off", *key, i, brand)
-            price = _fare(r, km=km, cabin=cabin, brand=brand, stops=len(segments) - 1, carrier=carrier,
-                          depart_day=depart_date, today=now.date(), people=people)
+            price = _fare(
+                r,
+                km=km,
+                cabin=cabin,
+                brand=brand,
+                stops=len(segments) - 1,
+                carrier=carrier,
+                depart_day=depart_date,
+                today=now.date(),
+                people=people,
+            )
             instant = r.random() < (0.5 if carrier.low_cost and brand == "basic" else 0.1)
             max_hold = 4320 if brand == "flex" else 1440
             total_minutes = int((datetime.fromisoformat(segments[-1]["arrive_at"]) - departs_at).total_seconds() // 60)
-            offers.append({
-                "offer_id": offer_id,
-                "owner": {"iata_code": carrier.code, "name": carrier.name},
-                "created_at": iso(now),
-                "expires_at": iso(now + timedelta(minutes=ttl_minutes)),
-                "requires_instant_payment": instant,
-                "slices": [{
-                    "origin": a,
-                    "destination": b,
-                    "duration": iso_duration(total_minutes),
-                    "duration_minutes": total_minutes,
-                    "stops": len(segments) - 1,
-                    "segments": segments,
-                }],
-                "passengers": _fare_details(r, people, cabin, brand),
-                "cabin": cabin,
-                "price": price,
-                "conditions": _conditions(brand, cabin, len(people)),
-                "seats_remaining": seats,
-                "hold_policy": {
-                    "holdable": not instant,
-                    "max_hold_minutes": 0 if instant else max_hold,
-                    "price_guarantee_minutes": None if instant else (max_hold if brand == "flex" else 240),
-                },
-            })
+            offers.append(
+                {
+                    "offer_id": offer_id,
+                    "owner": {"iata_code": carrier.code, "name": carrier.name},
+                    "created_at": iso(now),
+                    "expires_at": iso(now + timedelta(minutes=ttl_minutes)),
+                    "requires_instant_payment": instant,
+                    "slices": [
+                        {
+                            "origin": a,
+                            "destination": b,
+                            "duration": iso_duration(total_minutes),
+                            "duration_minutes": total_minutes,
+                            "stops": len(segments) - 1,
+                            "segments": segments,
+                        }
+                    ],
+                    "passengers": _fare_details(r, people, cabin, brand),
+                    "cabin": cabin,
+                    "price": price,
+                    "conditions": _conditions(brand, cabin, len(people)),
+                    "seats_remaining": seats,
+                    "hold_policy": {
+                        "holdable": not instant,
+                        "max_hold_minutes": 0 if instant else max_hold,
+                        "price_guarantee_minutes": None if instant else (max_hold if brand == "flex" else 240),
+                    },
+                }
+            )
     offers.sort(key=lambda o: (money(o["price"]["total_amount"]), o["offer_id"]))
     return offers

@@ -3,6 +3,7 @@
 The hotels of a city depend only on the seed and the city (a traveller who searches twice sees
 the same hotels); their rates depend on the stay, the party and the day of the search.
 """
+
 from __future__ import annotations
 
 import math
@@ -51,26 +52,36 @@ def city_hotels(*, seed: int, city: Dict[str, Any]) -> List[Dict[str, Any]]:
     hotels = []
     for i, stars in enumerate(STAR_SPREAD):
         km = round(r.uniform(0.2, 2.0 if stars >= 4 else 9.0), 1)
-        hotels.append({
-            "id": short_id("htl", seed, city["city"], city["country"], i),
-            "name": f"{city['city']} {r.choice(NAME_PARTS[stars])}",
-            "address": f"{r.randint(1, 400)} {r.choice(STREETS)} Street, {city['city']}",
-            "star_rating": stars,
-            "location": _offset(city["lat"], city["lon"], km, r.uniform(0, 2 * math.pi)),
-            "distance_to_center": {"value": km, "unit": "km"},
-            "time_zone": city["tz"],
-        })
+        hotels.append(
+            {
+                "id": short_id("htl", seed, city["city"], city["country"], i),
+                "name": f"{city['city']} {r.choice(NAME_PARTS[stars])}",
+                "address": f"{r.randint(1, 400)} {r.choice(STREETS)} Street, {city['city']}",
+                "star_rating": stars,
+                "location": _offset(city["lat"], city["lon"], km, r.uniform(0, 2 * math.pi)),
+                "distance_to_center": {"value": km, "unit": "km"},
+                "time_zone": city["tz"],
+            }
+        )
     return hotels
 
 
 def _room(r, guests_per_room: int) -> Dict[str, Any]:
     if guests_per_room >= 3:
-        return {"type": "family", "beds": [{"type": "queen", "count": 2}], "max_occupancy": 4,
-                "description": "Family room, two queen beds"}
+        return {
+            "type": "family",
+            "beds": [{"type": "queen", "count": 2}],
+            "max_occupancy": 4,
+            "description": "Family room, two queen beds",
+        }
     kind = r.choice(("standard", "deluxe", "superior"))
     bed = r.choice(("king", "queen"))
-    return {"type": kind, "beds": [{"type": bed, "count": 1}], "max_occupancy": 2,
-            "description": f"{kind.title()} room, one {bed} bed"}
+    return {
+        "type": kind,
+        "beds": [{"type": bed, "count": 1}],
+        "max_occupancy": 2,
+        "description": f"{kind.title()} room, one {bed} bed",
+    }
 
 
 def _timeline(r, *, refundable: bool, total, first_night, check_in: date, tz: ZoneInfo) -> List[Dict[str, str]]:
@@ -118,8 +129,9 @@ def build_hotel_rates(
             room_night = NIGHTLY_BY_STARS[stars] * city_factor * demand * r.uniform(0.9, 1.12)
             room_night *= 1.0 if refundable else 0.85
             room_night += BOARD_PER_GUEST_NIGHT[board] * guests_per_room
-            nightly = [money(room_night * hotel_night_factor(check_in + timedelta(days=n)) * rooms)
-                       for n in range(nights)]
+            nightly = [
+                money(room_night * hotel_night_factor(check_in + timedelta(days=n)) * rooms) for n in range(nights)
+            ]
             base = sum(nightly)
             tax = money(base * TAX_RATE)
             fee = money(25 * nights * rooms if stars >= 4 else 0)
@@ -131,38 +143,42 @@ def build_hotel_rates(
             quantity = r.randint(1, 6)
             if quantity < rooms:
                 continue
-            timeline = _timeline(r, refundable=refundable, total=total, first_night=nightly[0], check_in=check_in, tz=tz)
-            rates.append({
-                "rate_id": short_id("rate", *key, hotel["id"], j),
-                "hotel": hotel,
-                "check_in": check_in.isoformat(),
-                "check_out": check_out.isoformat(),
-                "nights": nights,
-                "rooms": rooms,
-                "guests_per_room": guests_per_room,
-                "room": _room(r, guests_per_room),
-                "board_type": board,
-                "payment_type": payment_type,
-                "price": {
-                    "nightly": [amount(n) for n in nightly],
-                    "base_amount": amount(base),
-                    "tax_amount": amount(tax),
-                    "fee_amount": amount(fee),
-                    "total_amount": amount(total),
-                    "due_at_property_amount": amount(total if payment_type == "pay_at_hotel" else fee),
-                    "currency": "USD",
-                },
-                "cancellation_timeline": timeline,
-                "conditions": _conditions(refundable, timeline, fee, board),
-                "created_at": iso(now),
-                "expires_at": iso(now + timedelta(minutes=ttl_minutes)),
-                "quantity_available": quantity,
-                "hold_policy": {
-                    "holdable": holdable,
-                    "max_hold_minutes": 2880 if holdable else 0,
-                    "price_guarantee_minutes": (2880 if payment_type == "hold" else 720) if holdable else None,
-                },
-            })
+            timeline = _timeline(
+                r, refundable=refundable, total=total, first_night=nightly[0], check_in=check_in, tz=tz
+            )
+            rates.append(
+                {
+                    "rate_id": short_id("rate", *key, hotel["id"], j),
+                    "hotel": hotel,
+                    "check_in": check_in.isoformat(),
+                    "check_out": check_out.isoformat(),
+                    "nights": nights,
+                    "rooms": rooms,
+                    "guests_per_room": guests_per_room,
+                    "room": _room(r, guests_per_room),
+                    "board_type": board,
+                    "payment_type": payment_type,
+                    "price": {
+                        "nightly": [amount(n) for n in nightly],
+                        "base_amount": amount(base),
+                        "tax_amount": amount(tax),
+                        "fee_amount": amount(fee),
+                        "total_amount": amount(total),
+                        "due_at_property_amount": amount(total if payment_type == "pay_at_hotel" else fee),
+                        "currency": "USD",
+                    },
+                    "cancellation_timeline": timeline,
+                    "conditions": _conditions(refundable, timeline, fee, board),
+                    "created_at": iso(now),
+                    "expires_at": iso(now + timedelta(minutes=ttl_minutes)),
+                    "quantity_available": quantity,
+                    "hold_policy": {
+                        "holdable": holdable,
+                        "max_hold_minutes": 2880 if holdable else 0,
+                        "price_guarantee_minutes": (2880 if payment_type == "hold" else 720) if holdable else None,
+                    },
+                }
+            )
     rates.sort(key=lambda x: (money(x["price"]["total_amount"]), x["rate_id"]))
     return rates
 

@@ -1,4 +1,5 @@
 """Amounts travel as decimal strings with two places, as supplier APIs send them."""
+
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal

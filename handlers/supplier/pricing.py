@@ -1,4 +1,5 @@
 """Demand factors shared by flight fares and hotel rates: season, weekday, booking lead time."""
+
 from __future__ import annotations
 
 from datetime import date

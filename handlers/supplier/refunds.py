@@ -3,6 +3,7 @@
 Flights refund before departure when the fare allows it, less the penalty; hotels follow their
 cancellation timeline (capped at what was charged, since pay-at-hotel money never arrived).
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -16,10 +17,16 @@ def refund_rules(item_type: str, item: Dict[str, Any], charged: Decimal) -> Dict
     """The part of the item's conditions a cancellation needs, frozen at purchase."""
     if item_type == "flight":
         refund = item["conditions"]["refund_before_departure"]
-        return {"kind": "flight", "allowed": refund["allowed"], "penalty": refund["penalty_amount"],
-                "until": item["slices"][0]["segments"][0]["depart_at"]}
-    timeline = [{"before": t["before"], "refund_amount": amount(min(money(t["refund_amount"]), charged))}
-                for t in item.get("cancellation_timeline") or []]
+        return {
+            "kind": "flight",
+            "allowed": refund["allowed"],
+            "penalty": refund["penalty_amount"],
+            "until": item["slices"][0]["segments"][0]["depart_at"],
+        }
+    timeline = [
+        {"before": t["before"], "refund_amount": amount(min(money(t["refund_amount"]), charged))}
+        for t in item.get("cancellation_timeline") or []
+    ]
     return {"kind": "hotel", "timeline": timeline}
 
 

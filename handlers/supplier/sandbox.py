@@ -5,6 +5,7 @@ payment deadline, purchases re-price once the price guarantee is over, inventory
 idempotency keys make every write safe to repeat, and faults come on demand. Refusals raise
 ``SupplierError``; the tool handlers turn them into failed results.
 """
+
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
@@ -72,9 +73,16 @@ class SandboxSupplier:
         now = self._now(now)
         if "empty" in self.faults.draw("flight_quote_search"):
             return []
-        offers = build_flight_offers(seed=self.seed, origin=origin, destination=destination,
-                                     depart_date=_day(depart_date), passengers=passengers, cabin=cabin, now=now,
-                                     ttl_minutes=self.offer_ttl_minutes)
+        offers = build_flight_offers(
+            seed=self.seed,
+            origin=origin,
+            destination=destination,
+            depart_date=_day(depart_date),
+            passengers=passengers,
+            cabin=cabin,
+            now=now,
+            ttl_minutes=self.offer_ttl_minutes,
+        )
         published = self._publish("offer", "offer_id", offers, "seats_remaining")
         return [o for o in published if o["seats_remaining"] >= _quantity("flight", o)]
 
@@ -91,10 +99,21 @@ class SandboxSupplier:
         now = self._now(now)
         if "empty" in self.faults.draw("hotel_quote_search"):
             return []
-        rates = build_hotel_rates(seed=self.seed, location_code=location_code, check_in=_day(check_in),
-                                  check_out=_day(check_out), rooms=rooms, guests_per_room=guests_per_room, now=now,
-                                  ttl_minutes=self.rate_ttl_minutes)
-        return [r for r in self._publish("rate", "rate_id", rates, "quantity_available") if r["quantity_available"] >= r["rooms"]]
+        rates = build_hotel_rates(
+            seed=self.seed,
+            location_code=location_code,
+            check_in=_day(check_in),
+            check_out=_day(check_out),
+            rooms=rooms,
+            guests_per_room=guests_per_room,
+            now=now,
+            ttl_minutes=self.rate_ttl_minutes,
+        )
+        return [
+            r
+            for r in self._publish("rate", "rate_id", rates, "quantity_available")
+            if r["quantity_available"] >= r["rooms"]
+        ]
 
     def _publish(self, kind: str, id_field: str, items: List[Dict[str, Any]], stock_field: str) -> List[Dict[str, Any]]:
         """Store a search's results together and show the stock actually left (purchases consume it)."""
@@ -201,8 +220,12 @@ class SandboxSupplier:
         if "price_jump" in self.faults.draw(PURCHASE_TOOL, kinds=("price_jump",), key=hold_id):
             move = Decimal(f"{0.15 + unit(self.seed, 'jump', hold_id) * 0.10:.4f}")
         current = money(held * (1 + move)) if move else held
-        return {"hold_id": hold_id, "amount": amount(current), "currency": hold["held_total"]["currency"],
-                "repriced": current != held}
+        return {
+            "hold_id": hold_id,
+            "amount": amount(current),
+            "currency": hold["held_total"]["currency"],
+            "repriced": current != held,
+        }
 
     def _live(self, hold_id: str, now: datetime) -> Dict[str, Any]:
         hold = self.get_hold(hold_id, now=now)
@@ -231,11 +254,16 @@ class SandboxSupplier:
         self.faults.draw(PURCHASE_TOOL, kinds=("timeout", "error"))
         quote = self.price_hold(hold_id, now=now)
         if money(quote["amount"]) != money(amount_due):
-            raise SupplierError("price_changed", f"The price is now {quote['amount']} {quote['currency']}.",
-                                current_amount=quote["amount"], currency=quote["currency"])
+            raise SupplierError(
+                "price_changed",
+                f"The price is now {quote['amount']} {quote['currency']}.",
+                current_amount=quote["amount"],
+                currency=quote["currency"],
+            )
         hold = self._live(hold_id, now)
-        if not self.state.put_if_absent("order", order_id, {"order_id": order_id, "hold_id": hold_id,
-                                                            "status": "pending"}):
+        if not self.state.put_if_absent(
+            "order", order_id, {"order_id": order_id, "hold_id": hold_id, "status": "pending"}
+        ):
             return self._order_replay(self.state.get("order", order_id), hold_id, idempotency_key)
         sold_out = "sold_out" in self.faults.draw(PURCHASE_TOOL, kinds=("sold_out",), key=hold_id)
         if sold_out or not self.state.take_stock(hold["item_id"], hold["quantity"]):
@@ -261,9 +289,16 @@ class SandboxSupplier:
             "created_at": iso(now),
             "refund_rules": refund_rules(hold["item_type"], item, charged),
         }
-        self.state.record_money({"kind": "charge", "order_id": order_id, "amount": amount(charged),
-                                 "currency": quote["currency"], "payment_method_id": payment_method.get("id"),
-                                 "at": iso(now)})
+        self.state.record_money(
+            {
+                "kind": "charge",
+                "order_id": order_id,
+                "amount": amount(charged),
+                "currency": quote["currency"],
+                "payment_method_id": payment_method.get("id"),
+                "at": iso(now),
+            }
+        )
         self.state.put("order", order_id, order)
         self.state.put("hold", hold_id, {**hold, "status": "purchased", "order_id": order_id})
         return {**order, "replayed": False}
@@ -311,8 +346,9 @@ class SandboxSupplier:
             "ref_id": ref_id,
             "refund_amount": amount(refund),
             "currency": currency,
-            "parts": [{"ref_id": p["ref_id"], "quote_id": p["quote_id"], "refund_amount": p["refund_amount"]}
-                      for p in parts],
+            "parts": [
+                {"ref_id": p["ref_id"], "quote_id": p["quote_id"], "refund_amount": p["refund_amount"]} for p in parts
+            ],
             "created_at": iso(now),
             "expires_at": iso(now + timedelta(minutes=CANCEL_QUOTE_MINUTES)),
         }
@@ -330,9 +366,14 @@ class SandboxSupplier:
             return {**done, "replayed": True}
         if now >= _at(quote["expires_at"]):
             raise SupplierError("quote_expired", "The cancellation quote expired; ask for a new one.", retryable=True)
-        cancellation = {"ref_id": quote["ref_id"], "quote_id": quote_id, "status": "cancelled",
-                        "refund_amount": quote["refund_amount"], "currency": quote["currency"],
-                        "cancelled_at": iso(now)}
+        cancellation = {
+            "ref_id": quote["ref_id"],
+            "quote_id": quote_id,
+            "status": "cancelled",
+            "refund_amount": quote["refund_amount"],
+            "currency": quote["currency"],
+            "cancelled_at": iso(now),
+        }
         if not self.state.put_if_absent("cancellation", quote["ref_id"], cancellation):
             return {**self.state.get("cancellation", quote["ref_id"]), "replayed": True}
         ref = quote["ref_id"]
@@ -357,14 +398,26 @@ class SandboxSupplier:
         return self._close_order(order_id, "voided", money(order["charged"]["amount"]), now)
 
     def _close_order(self, order_id: str, status: str, refund, now: datetime) -> Dict[str, Any]:
-        order = {**self.get_order(order_id), "status": status, "refund": {"amount": amount(refund)}, "closed_at": iso(now)}
+        order = {
+            **self.get_order(order_id),
+            "status": status,
+            "refund": {"amount": amount(refund)},
+            "closed_at": iso(now),
+        }
         self.state.put("order", order_id, order)
         hold = self.state.get("hold", order["hold_id"])
         self.state.put("hold", hold["hold_id"], {**hold, "status": "released"})
         self.state.return_stock(order["item_id"], hold["quantity"])
         if refund:
-            self.state.record_money({"kind": "refund", "order_id": order_id, "amount": amount(-refund),
-                                     "currency": order["total"]["currency"], "at": iso(now)})
+            self.state.record_money(
+                {
+                    "kind": "refund",
+                    "order_id": order_id,
+                    "amount": amount(-refund),
+                    "currency": order["total"]["currency"],
+                    "at": iso(now),
+                }
+            )
         return order
 
     # -- bookings (a TripDesk purchase groups several orders) ---------------------------------

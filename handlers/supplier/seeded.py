@@ -3,6 +3,7 @@
 Hashing the purpose (route, date, offer id…) instead of sharing one generator keeps results
 stable when unrelated calls happen in between, which is what makes a sandbox replayable.
 """
+
 from __future__ import annotations
 
 import hashlib

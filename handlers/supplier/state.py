@@ -2,6 +2,7 @@
 
 Every value is a JSON-serialisable dict so a Django host can persist the store in a table.
 """
+
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional

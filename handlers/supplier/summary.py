@@ -4,6 +4,7 @@ Everything a ranker or a policy check needs is here, so they never re-read the f
 fields beyond handlers/README.md's list (origin, connections, expires_at, hold policy…) are
 additive.
 """
+
 from __future__ import annotations
 
 from datetime import datetime

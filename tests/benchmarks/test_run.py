@@ -3,6 +3,7 @@
 No timing assertions (speed is what the command reports, not what tests decide): only that each
 section ran, measured what it says, and that its figures are consistent with one another.
 """
+
 import json
 import subprocess
 import sys
@@ -16,9 +17,23 @@ ROOT = Path(__file__).resolve().parents[2]
 def run_quick(tmp_path: Path, sections: str, *extra: str) -> dict:
     out = tmp_path / "report.json"
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.run", "--quick", "--only", sections, "--json", str(out),
-         "--logs", str(tmp_path / "logs"), *extra],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.run",
+            "--quick",
+            "--only",
+            sections,
+            "--json",
+            str(out),
+            "--logs",
+            str(tmp_path / "logs"),
+            *extra,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(out.read_text())

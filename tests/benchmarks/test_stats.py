@@ -1,4 +1,5 @@
 """Percentiles as the benchmark reports them (nearest rank) and the query totals it reads back."""
+
 from benchmarks.querycount import totals
 from benchmarks.stats import percentile, summary_ms
 

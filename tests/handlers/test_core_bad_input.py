@@ -1,4 +1,5 @@
 """Bad input never breaks a turn: a helpful reply, no exception, nothing changed that was not understood."""
+
 from __future__ import annotations
 
 import pytest
@@ -26,10 +27,23 @@ def fresh_requirements():
     return requirements(h)
 
 
-@pytest.mark.parametrize("text", [
-    "", "   \n\t ", "\x00\x01\x02\x1b[2J\x7f", "asdf qwer zxcv", "🙂🙂🙂", "来週東京に行きたいです",
-    "'; DROP TABLE trips; --", "<script>alert(1)</script>", None, 42, ["from", "JFK"], {"text": "x"},
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   \n\t ",
+        "\x00\x01\x02\x1b[2J\x7f",
+        "asdf qwer zxcv",
+        "🙂🙂🙂",
+        "来週東京に行きたいです",
+        "'; DROP TABLE trips; --",
+        "<script>alert(1)</script>",
+        None,
+        42,
+        ["from", "JFK"],
+        {"text": "x"},
+    ],
+)
 def test_odd_messages_get_a_reply_and_change_nothing(text, fresh_requirements):
     h = Harness()
     turn = h.say(text)
@@ -54,7 +68,9 @@ def test_nonsense_after_bundles_keeps_them():
     assert replied(turn) and h.intent()["working_memory"] == before
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(text=st.text(max_size=300))
 def test_any_text_gets_a_reply(text):
     turn = Harness().say(text)

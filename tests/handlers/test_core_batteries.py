@@ -1,4 +1,5 @@
 """``python run_handler_tests.py`` runs every handler's battery and reports honestly."""
+
 from __future__ import annotations
 
 import subprocess
@@ -11,7 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_handler_battery_passes():
-    done = subprocess.run([sys.executable, "run_handler_tests.py"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "run_handler_tests.py"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     lines = done.stdout.strip().splitlines()
     assert done.returncode == 0, done.stdout + done.stderr
     assert lines[-1].endswith(" passed, 0 failed")

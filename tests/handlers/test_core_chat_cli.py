@@ -1,4 +1,5 @@
 """``python -m handlers.chat_cli`` drives the harness from plain lines and slash commands."""
+
 from __future__ import annotations
 
 import io

@@ -1,4 +1,5 @@
 """The in-core SHC: registry lookup, schema checks, handler resolution and the time limit."""
+
 from __future__ import annotations
 
 import copy
@@ -10,8 +11,13 @@ from handlers.common.host import ToolDeps
 from handlers.local_shc import LocalShc
 from handlers.tools import tool_outcome
 
-ARGS = {"segment_id": "seg_1", "origin": {"code": "EWR"}, "destination": {"code": "DEN"},
-        "depart_date": "2027-01-30", "passengers": {"adults": 1}}
+ARGS = {
+    "segment_id": "seg_1",
+    "origin": {"code": "EWR"},
+    "destination": {"code": "DEN"},
+    "depart_date": "2027-01-30",
+    "passengers": {"adults": 1},
+}
 HANDLER = "handlers.tools:FlightQuoteSearch"
 NOW = datetime(2026, 12, 1, 14, tzinfo=UTC)
 
@@ -53,7 +59,13 @@ def test_a_valid_call_reaches_the_specialist_with_the_injected_clock():
 
 def test_arguments_are_checked_against_the_registry_schema():
     shc = LocalShc(ToolDeps(supplier=CountingSupplier()))
-    bad = shc.handler_call("default", {}, "flight_quote_search", HANDLER, {**ARGS, "depart_date": "30/01/2027", "passengers": {"adults": 0}})
+    bad = shc.handler_call(
+        "default",
+        {},
+        "flight_quote_search",
+        HANDLER,
+        {**ARGS, "depart_date": "30/01/2027", "passengers": {"adults": 0}},
+    )
     error = bad["output"]["error"]
     assert error["code"] == "invalid_arguments" and not error["retryable"]
     assert "depart_date" in error["message"] and "passengers.adults" in error["message"]
@@ -61,7 +73,9 @@ def test_arguments_are_checked_against_the_registry_schema():
 
 def test_unknown_disabled_and_foreign_handlers_are_refused():
     shc = LocalShc(ToolDeps(), tools=tools_with(enabled=False))
-    assert shc.handler_call("default", {}, "flight_quote_search", HANDLER, ARGS)["output"]["error"]["code"] == "not_found"
+    assert (
+        shc.handler_call("default", {}, "flight_quote_search", HANDLER, ARGS)["output"]["error"]["code"] == "not_found"
+    )
     assert shc.handler_call("default", {}, "teleport", HANDLER, {})["output"]["error"]["code"] == "not_found"
     foreign = LocalShc(ToolDeps()).handler_call("default", {}, "flight_quote_search", "subprocess:run", ARGS)
     assert foreign["output"]["error"]["code"] == "forbidden"

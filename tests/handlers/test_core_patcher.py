@@ -1,4 +1,5 @@
 """The Patcher's merge, changed paths and invalidation table (handlers/README.md), both directions."""
+
 from __future__ import annotations
 
 import copy
@@ -16,7 +17,12 @@ CACHES = ("flight_quotes", "hotel_quotes", "ranked_bundles", "risk_report", "sel
 
 
 def seg(n, origin, destination, day):
-    return {"segment_id": f"seg_{n}", "origin": {"code": origin}, "destination": {"code": destination}, "depart_date": day}
+    return {
+        "segment_id": f"seg_{n}",
+        "origin": {"code": origin},
+        "destination": {"code": destination},
+        "depart_date": day,
+    }
 
 
 @pytest.fixture
@@ -25,9 +31,14 @@ def trip():
     doc = new_trip_intent("t1", parse_now(NOW))
     doc["party"]["travelers"]["adults"] = 2
     doc["itinerary"]["segments"] = [seg(1, "JFK", "SFO", "2027-03-11"), seg(2, "SFO", "JFK", "2027-03-16")]
-    doc["itinerary"]["lodging"]["stays"] = [{"stay_id": "st_1", "location_code": "SFO", "check_in": "2027-03-11", "check_out": "2027-03-16"}]
+    doc["itinerary"]["lodging"]["stays"] = [
+        {"stay_id": "st_1", "location_code": "SFO", "check_in": "2027-03-11", "check_out": "2027-03-16"}
+    ]
     wm = doc["working_memory"]
-    wm["flight_quotes"] = [{"segment_id": "seg_1", "offers": [{"offer_id": "o1"}]}, {"segment_id": "seg_2", "offers": [{"offer_id": "o2"}]}]
+    wm["flight_quotes"] = [
+        {"segment_id": "seg_1", "offers": [{"offer_id": "o1"}]},
+        {"segment_id": "seg_2", "offers": [{"offer_id": "o2"}]},
+    ]
     wm["hotel_quotes"] = [{"stay_id": "st_1", "rates": [{"rate_id": "r1"}]}]
     wm["ranked_bundles"] = [{"bundle_id": "B1"}]
     wm["risk_report"] = {"bundle_id": "B1", "ok": True, "blocking": [], "warnings": []}
@@ -43,12 +54,36 @@ def kept(before, after):
 # changed path → (caches that must be cleared, caches that must stay)
 TABLE = [
     ({"party": {"travelers": {"adults": 3}}}, set(CACHES), set()),
-    ({"preferences": {"hotel": {"refundable_only": True}}}, {"hotel_quotes", "ranked_bundles", "risk_report", "selected", "holds"}, {"flight_quotes"}),
-    ({"itinerary": {"lodging": {"rooms": 2}}}, {"hotel_quotes", "ranked_bundles", "risk_report", "selected", "holds"}, {"flight_quotes"}),
-    ({"preferences": {"flight": {"cabin": "business"}}}, {"flight_quotes", "ranked_bundles", "risk_report", "selected", "holds"}, {"hotel_quotes"}),
-    ({"constraints": {"budget_total": "3000"}}, {"risk_report", "holds"}, {"flight_quotes", "hotel_quotes", "ranked_bundles", "selected"}),
-    ({"constraints": {"refundable_preference": "all"}}, {"risk_report", "holds"}, {"flight_quotes", "hotel_quotes", "ranked_bundles", "selected"}),
-    ({"policy": {"hotel_nightly_cap": "200.00"}}, {"risk_report", "holds"}, {"flight_quotes", "hotel_quotes", "ranked_bundles", "selected"}),
+    (
+        {"preferences": {"hotel": {"refundable_only": True}}},
+        {"hotel_quotes", "ranked_bundles", "risk_report", "selected", "holds"},
+        {"flight_quotes"},
+    ),
+    (
+        {"itinerary": {"lodging": {"rooms": 2}}},
+        {"hotel_quotes", "ranked_bundles", "risk_report", "selected", "holds"},
+        {"flight_quotes"},
+    ),
+    (
+        {"preferences": {"flight": {"cabin": "business"}}},
+        {"flight_quotes", "ranked_bundles", "risk_report", "selected", "holds"},
+        {"hotel_quotes"},
+    ),
+    (
+        {"constraints": {"budget_total": "3000"}},
+        {"risk_report", "holds"},
+        {"flight_quotes", "hotel_quotes", "ranked_bundles", "selected"},
+    ),
+    (
+        {"constraints": {"refundable_preference": "all"}},
+        {"risk_report", "holds"},
+        {"flight_quotes", "hotel_quotes", "ranked_bundles", "selected"},
+    ),
+    (
+        {"policy": {"hotel_nightly_cap": "200.00"}},
+        {"risk_report", "holds"},
+        {"flight_quotes", "hotel_quotes", "ranked_bundles", "selected"},
+    ),
     ({"request": {"user_message": "hi"}}, set(), set(CACHES)),
     ({"status": {"notes": ["x"]}}, set(), set(CACHES)),
 ]
@@ -125,12 +160,16 @@ def test_bad_payloads_fail_without_raising():
 
 
 scalars = st.one_of(st.none(), st.integers(), st.text(max_size=5), st.booleans())
-docs = st.recursive(scalars, lambda inner: st.dictionaries(st.text("abc", min_size=1, max_size=2), inner, max_size=3), max_leaves=10)
+docs = st.recursive(
+    scalars, lambda inner: st.dictionaries(st.text("abc", min_size=1, max_size=2), inner, max_size=3), max_leaves=10
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(base=st.dictionaries(st.text("abc", min_size=1, max_size=2), docs, max_size=3),
-       patch=st.dictionaries(st.text("abc", min_size=1, max_size=2), docs, max_size=3))
+@given(
+    base=st.dictionaries(st.text("abc", min_size=1, max_size=2), docs, max_size=3),
+    patch=st.dictionaries(st.text("abc", min_size=1, max_size=2), docs, max_size=3),
+)
 def test_merge_properties(base, patch):
     merged = deep_merge(base, patch)
     assert deep_merge(merged, patch) == merged, "merging twice is merging once"

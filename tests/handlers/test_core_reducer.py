@@ -1,4 +1,5 @@
 """The Reducer's decisions on hand-built trips: no supplier, no extractor."""
+
 from __future__ import annotations
 
 import copy
@@ -51,9 +52,17 @@ def with_quotes(doc):
     for call in out["tool_calls"]:
         a = call["arguments"]
         if call["name"] == "flight_quote_search":
-            wm["flight_quotes"].append({"segment_id": a["segment_id"], "offers": [{"offer_id": f"o_{a['segment_id']}"}], "args_hash": args_hash(a)})
+            wm["flight_quotes"].append(
+                {
+                    "segment_id": a["segment_id"],
+                    "offers": [{"offer_id": f"o_{a['segment_id']}"}],
+                    "args_hash": args_hash(a),
+                }
+            )
         elif call["name"] == "hotel_quote_search":
-            wm["hotel_quotes"].append({"stay_id": a["stay_id"], "rates": [{"rate_id": "r1"}], "args_hash": args_hash(a)})
+            wm["hotel_quotes"].append(
+                {"stay_id": a["stay_id"], "rates": [{"rate_id": "r1"}], "args_hash": args_hash(a)}
+            )
     return doc
 
 
@@ -62,9 +71,13 @@ def presented(doc):
     wm = doc["working_memory"]
     wm["ranking"] = {"key": ranking_key(doc)}
     wm["ranked_bundles"] = [
-        {"bundle_id": "B1", "total": "900.00", "currency": "USD",
-         "flights": [{"segment_id": "seg_1", "offer_id": "o_seg_1"}, {"segment_id": "seg_2", "offer_id": "o_seg_2"}],
-         "hotels": [{"stay_id": "H1", "rate_id": "r1"}]},
+        {
+            "bundle_id": "B1",
+            "total": "900.00",
+            "currency": "USD",
+            "flights": [{"segment_id": "seg_1", "offer_id": "o_seg_1"}, {"segment_id": "seg_2", "offer_id": "o_seg_2"}],
+            "hotels": [{"stay_id": "H1", "rate_id": "r1"}],
+        },
         {"bundle_id": "B2", "total": "950.00", "currency": "USD", "flights": [], "hotels": []},
     ]
     return doc
@@ -74,7 +87,12 @@ def selected(doc, ok=True):
     doc = presented(doc)
     wm = doc["working_memory"]
     wm["selected"]["bundle_id"] = "B1"
-    wm["risk_report"] = {"bundle_id": "B1", "ok": ok, "blocking": [] if ok else [{"code": "cap", "message": "Over the cap."}], "warnings": []}
+    wm["risk_report"] = {
+        "bundle_id": "B1",
+        "ok": ok,
+        "blocking": [] if ok else [{"code": "cap", "message": "Over the cap."}],
+        "warnings": [],
+    }
     return doc
 
 
@@ -82,8 +100,14 @@ def held(doc, deadline="2026-12-02T14:00:00+00:00"):
     doc = selected(doc)
     items = [("flight", "offer_id", "o_seg_1"), ("flight", "offer_id", "o_seg_2"), ("hotel", "rate_id", "r1")]  # B1's
     doc["working_memory"]["holds"] = [
-        {"hold_id": f"h{i}", "item_type": kind, key: ref, "status": "held", "payment_required_by": deadline,
-         "held_total": {"amount": "300.00", "currency": "USD"}}
+        {
+            "hold_id": f"h{i}",
+            "item_type": kind,
+            key: ref,
+            "status": "held",
+            "payment_required_by": deadline,
+            "held_total": {"amount": "300.00", "currency": "USD"},
+        }
         for i, (kind, key, ref) in enumerate(items, start=1)
     ]
     return doc
@@ -96,7 +120,13 @@ def test_missing_requirements_become_at_most_three_questions_and_no_tools():
     [msg] = out["ui_messages"]
     assert [q["slot"] for q in msg["widget"]["questions"]] == ["origin", "destination", "depart_date"]
     assert out["trip_intent"]["status"]["pending_question"]["slots"] == ["origin", "destination", "depart_date"]
-    assert out["trip_intent"]["status"]["missing_required"] == ["origin", "destination", "depart_date", "adults", "return_date"]
+    assert out["trip_intent"]["status"]["missing_required"] == [
+        "origin",
+        "destination",
+        "depart_date",
+        "adults",
+        "return_date",
+    ]
 
 
 def test_a_round_trip_or_a_hotel_implies_a_return_date(trip):
@@ -121,10 +151,16 @@ def test_complete_trip_searches_every_segment_and_stay_at_once(trip):
 
 def test_multi_city_stays_are_derived_between_legs(trip):
     trip["itinerary"]["trip_type"] = "multi_city"
-    trip["itinerary"]["segments"] = [seg(1, "JFK", "LHR", "2027-02-10"), seg(2, "LHR", "CDG", "2027-02-14"), seg(3, "CDG", "JFK", "2027-02-18")]
+    trip["itinerary"]["segments"] = [
+        seg(1, "JFK", "LHR", "2027-02-10"),
+        seg(2, "LHR", "CDG", "2027-02-14"),
+        seg(3, "CDG", "JFK", "2027-02-18"),
+    ]
     stays = stays_of(trip)
     assert [(s["location_code"], s["check_in"], s["check_out"]) for s in stays] == [
-        ("LHR", "2027-02-10", "2027-02-14"), ("CDG", "2027-02-14", "2027-02-18")]
+        ("LHR", "2027-02-10", "2027-02-14"),
+        ("CDG", "2027-02-14", "2027-02-18"),
+    ]
 
 
 def test_quotes_then_ranker_then_present_in_the_same_turn(trip):
@@ -135,7 +171,9 @@ def test_quotes_then_ranker_then_present_in_the_same_turn(trip):
     out = reduce(doc, "TOOL_RESULT", tool_name="trip_option_ranker", output={})
     assert out["tool_calls"] == []
     summary, bundles = out["ui_messages"]
-    assert [summary["widget"]["type"], bundles["widget"]["type"]] == ["trip_summary", "bundles"], "the understood trip comes first"
+    assert [summary["widget"]["type"], bundles["widget"]["type"]] == ["trip_summary", "bundles"], (
+        "the understood trip comes first"
+    )
     assert summary["widget"]["travelers"]["adults"] == 3
     assert summary["text"] == "Here's what I understood — 2 options below."
     assert bundles["text"] == "Here are 2 options for JFK ⇄ SFO, cheapest $900.00 USD."
@@ -158,7 +196,12 @@ def test_empty_results_get_a_clear_message_and_no_ranker(trip):
 
 def test_a_failed_call_is_not_reissued_until_retry(trip):
     first = reduce(trip, "INTENT_READY")["tool_calls"][0]
-    trip["working_memory"]["last_error"] = {"tool": "flight_quote_search", "code": "timeout", "retryable": True, "call": first}
+    trip["working_memory"]["last_error"] = {
+        "tool": "flight_quote_search",
+        "code": "timeout",
+        "retryable": True,
+        "call": first,
+    }
     out = reduce(trip, "TOOL_RESULT", tool_name="hotel_quote_search", output={})
     assert first not in out["tool_calls"]
     out = reduce(trip, "USER_RETRY")
@@ -166,10 +209,20 @@ def test_a_failed_call_is_not_reissued_until_retry(trip):
 
 
 def test_tool_errors_are_explained(trip):
-    out = reduce(trip, "TOOL_ERROR", tool_name="flight_quote_search", error={"code": "timeout", "message": "Too slow.", "retryable": True})
+    out = reduce(
+        trip,
+        "TOOL_ERROR",
+        tool_name="flight_quote_search",
+        error={"code": "timeout", "message": "Too slow.", "retryable": True},
+    )
     [msg] = out["ui_messages"]
     assert msg["kind"] == "error" and "Too slow." in msg["text"] and "try again" in msg["text"]
-    out = reduce(trip, "TOOL_ERROR", tool_name="hotel_quote_search", error={"code": "invalid_arguments", "message": "Bad.", "retryable": False})
+    out = reduce(
+        trip,
+        "TOOL_ERROR",
+        tool_name="hotel_quote_search",
+        error={"code": "invalid_arguments", "message": "Bad.", "retryable": False},
+    )
     assert "try again" not in texts(out)
 
 
@@ -178,7 +231,11 @@ def test_select_sets_the_selection_and_checks_policy(trip):
     out = reduce(doc, "USER_SELECTED_BUNDLE", bundle_id="B1")
     assert names(out) == ["policy_and_risk_check"]
     assert out["tool_calls"][0]["arguments"]["bundle"]["bundle_id"] == "B1"
-    assert out["trip_intent"]["working_memory"]["selected"] == {"bundle_id": "B1", "flight_option_id": ["o_seg_1", "o_seg_2"], "hotel_option_id": ["r1"]}
+    assert out["trip_intent"]["working_memory"]["selected"] == {
+        "bundle_id": "B1",
+        "flight_option_id": ["o_seg_1", "o_seg_2"],
+        "hotel_option_id": ["r1"],
+    }
 
 
 def test_selecting_another_bundle_releases_the_holds(trip):
@@ -194,10 +251,13 @@ def test_unknown_bundle_changes_nothing(trip):
     assert out["tool_calls"] == [] and out["trip_intent"] == doc
 
 
-@pytest.mark.parametrize(("setup", "reason"), [
-    (presented, "Pick a bundle first"),
-    (lambda d: selected(d, ok=False), "Over the cap"),
-])
+@pytest.mark.parametrize(
+    ("setup", "reason"),
+    [
+        (presented, "Pick a bundle first"),
+        (lambda d: selected(d, ok=False), "Over the cap"),
+    ],
+)
 def test_hold_refusals_give_a_reason(trip, setup, reason):
     out = reduce(setup(trip), "USER_REQUEST_HOLD")
     assert out["tool_calls"] == [] and reason in texts(out)
@@ -215,7 +275,10 @@ def test_hold_covers_every_item_with_a_stable_idempotency_key(trip):
     out = reduce(doc, "USER_REQUEST_HOLD")
     [call] = out["tool_calls"]
     assert call["name"] == "reservation_hold_create" and len(call["arguments"]["items"]) == 3
-    assert call["arguments"]["idempotency_key"] == hold_args(doc, doc["working_memory"]["ranked_bundles"][0])["idempotency_key"]
+    assert (
+        call["arguments"]["idempotency_key"]
+        == hold_args(doc, doc["working_memory"]["ranked_bundles"][0])["idempotency_key"]
+    )
 
 
 def test_holds_needing_approval_wait(trip):
@@ -244,7 +307,12 @@ def partly_lapsed(trip):
     doc = held(trip, deadline="2026-12-03T14:00:00+00:00")
     for hold in doc["working_memory"]["holds"][:2]:
         hold["payment_required_by"] = "2026-12-01T13:00:00+00:00"
-    doc["working_memory"]["approval"] = {"approval_id": "apr_1", "status": "granted", "amount": "900.00", "currency": "USD"}
+    doc["working_memory"]["approval"] = {
+        "approval_id": "apr_1",
+        "status": "granted",
+        "amount": "900.00",
+        "currency": "USD",
+    }
     doc["status"].update(phase="approved")
     return doc
 
@@ -257,7 +325,9 @@ def test_hold_after_partial_expiry_holds_again_what_lapsed_and_keeps_the_rest(tr
     wm = out["trip_intent"]["working_memory"]
     assert [h["status"] for h in wm["holds"]] == ["expired", "expired", "held"]
     assert wm["approval"]["status"] == "void", "the approval covered the old set of holds"
-    assert "already on hold" not in texts(out) and "keeping" in texts(out) and "approval for the old holds" in texts(out)
+    assert (
+        "already on hold" not in texts(out) and "keeping" in texts(out) and "approval for the old holds" in texts(out)
+    )
 
 
 def test_hold_with_everything_live_is_already_on_hold(trip):
@@ -275,12 +345,16 @@ def test_a_lapsed_offer_is_searched_again_instead_of_held(trip):
 
 
 def test_purchase_with_only_part_of_the_bundle_held_buys_nothing(trip):
-    out = reduce(partly_lapsed(trip), "USER_APPROVED_PURCHASE", approval_token="tdk_apv_zzzzzzzzzz", payment_method_id="pm")
+    out = reduce(
+        partly_lapsed(trip), "USER_APPROVED_PURCHASE", approval_token="tdk_apv_zzzzzzzzzz", payment_method_id="pm"
+    )
     assert out["tool_calls"] == [] and out["ui_messages"][0]["widget"]["code"] == "hold_incomplete"
     assert out["trip_intent"]["working_memory"]["approval"]["status"] == "void"
 
 
-@pytest.mark.parametrize(("status", "said"), [("released", "support released it (Duplicate booking)"), ("expired", "deadline passed")])
+@pytest.mark.parametrize(
+    ("status", "said"), [("released", "support released it (Duplicate booking)"), ("expired", "deadline passed")]
+)
 def test_holds_changed_by_the_host_are_written_down_and_told(trip, status, said):
     doc = held(trip)
     doc["working_memory"]["approval"] = {"approval_id": "apr_1", "status": "granted"}
@@ -334,21 +408,36 @@ def test_a_message_goes_to_the_extractor_with_the_pending_question(trip):
 def test_a_not_understood_question_about_bundles_asks_for_a_followup(trip):
     doc = presented(trip)
     call = {"arguments": {"text": "which one has the most legroom?"}}
-    out = reduce(doc, "TOOL_RESULT", tool_name="trip_requirements_extract", call=call, output={},
-                 applied={"changed_paths": [], "understood": False})
+    out = reduce(
+        doc,
+        "TOOL_RESULT",
+        tool_name="trip_requirements_extract",
+        call=call,
+        output={},
+        applied={"changed_paths": [], "understood": False},
+    )
     assert out["followup"] == {"question": "which one has the most legroom?"} and out["ui_messages"]
 
 
 def test_a_change_after_purchase_answers_with_cancellation(trip):
     trip["working_memory"]["bookings"] = [{"booking_id": "bk1"}]
-    out = reduce(trip, "TOOL_RESULT", tool_name="trip_requirements_extract", call={"arguments": {"text": "x"}}, output={},
-                 applied={"change_after_purchase": ["party.travelers.adults"]})
+    out = reduce(
+        trip,
+        "TOOL_RESULT",
+        tool_name="trip_requirements_extract",
+        call={"arguments": {"text": "x"}},
+        output={},
+        applied={"change_after_purchase": ["party.travelers.adults"]},
+    )
     assert out["ui_messages"][0]["widget"] == {"type": "cancellation", "booking_id": "bk1", "action": "quote"}
 
 
 def test_cancel_quote_then_confirm(trip):
     trip["working_memory"]["bookings"] = [{"booking_id": "bk1"}]
-    assert reduce(trip, "USER_CANCEL_BOOKING", booking_id="bk1")["tool_calls"][0]["arguments"] == {"booking_id": "bk1", "action": "quote"}
+    assert reduce(trip, "USER_CANCEL_BOOKING", booking_id="bk1")["tool_calls"][0]["arguments"] == {
+        "booking_id": "bk1",
+        "action": "quote",
+    }
     confirm = reduce(trip, "USER_CANCEL_BOOKING", booking_id="bk1", quote_id="cq1")["tool_calls"][0]["arguments"]
     assert confirm == {"booking_id": "bk1", "action": "confirm", "quote_id": "cq1"}
     assert reduce(trip, "USER_CANCEL_BOOKING", booking_id="nope")["tool_calls"] == []
@@ -356,7 +445,10 @@ def test_cancel_quote_then_confirm(trip):
 
 def test_bad_payloads_fail_without_raising():
     assert Reducer().run({})["success"] is False
-    assert Reducer().run({"trip_intent": {}, "event": {"type": "USER_MESSAGE"}})["output"]["error"]["code"] == "invalid_payload"
+    assert (
+        Reducer().run({"trip_intent": {}, "event": {"type": "USER_MESSAGE"}})["output"]["error"]["code"]
+        == "invalid_payload"
+    )
 
 
 def test_chat_names_a_metro_by_its_city_never_by_its_pseudo_code():

@@ -1,4 +1,5 @@
 """The Runner: one turn end to end, its limits, its saves and its host hooks."""
+
 from __future__ import annotations
 
 import itertools
@@ -16,8 +17,14 @@ NOW = "2026-12-01T14:00:00+00:00"
 
 
 def payload(text, trip_id="t1"):
-    return {"trip_id": trip_id, "portfolio": "default", "org": {"id": "acme", "timezone": "America/New_York"},
-            "event": {"type": "USER_MESSAGE", "data": {"text": text}}, "now": NOW, "actor": "user:1"}
+    return {
+        "trip_id": trip_id,
+        "portfolio": "default",
+        "org": {"id": "acme", "timezone": "America/New_York"},
+        "event": {"type": "USER_MESSAGE", "data": {"text": text}},
+        "now": NOW,
+        "actor": "user:1",
+    }
 
 
 def test_max_tool_calls_ends_the_turn_with_a_message_and_continue_resumes():
@@ -79,11 +86,18 @@ def test_a_new_trip_takes_the_org_policy_and_timezone():
     store, chat = InMemoryTripStore(), CapturedChat()
     runner = Runner(trip_store=store, tool_store=InMemoryToolStore())
     p = payload("hi")
-    p["org"] = {"id": "globex", "timezone": "Europe/Paris", "policy": {"rules": {"holds_allowed_without_approval": False}}}
+    p["org"] = {
+        "id": "globex",
+        "timezone": "Europe/Paris",
+        "policy": {"rules": {"holds_allowed_without_approval": False}},
+    }
     with bind_host(agu=chat, shc=ScriptedShc(chat)):
         runner.run(p)
     trip = store.get("t1")
-    assert trip["request"]["timezone"] == "Europe/Paris" and trip["policy"]["rules"]["holds_allowed_without_approval"] is False
+    assert (
+        trip["request"]["timezone"] == "Europe/Paris"
+        and trip["policy"]["rules"]["holds_allowed_without_approval"] is False
+    )
 
 
 class StaleStore(InMemoryTripStore):
@@ -109,7 +123,10 @@ def test_a_second_stale_save_is_a_retryable_conflict():
     store, chat = StaleStore(stale_saves=2), CapturedChat()
     result = run(store, ScriptedShc(chat), chat)
     assert result["success"] is False and result["output"]["error"] == {
-        "code": "conflict", "message": "The trip changed while I was working; please send that again.", "retryable": True}
+        "code": "conflict",
+        "message": "The trip changed while I was working; please send that again.",
+        "retryable": True,
+    }
 
 
 def test_a_host_that_raises_becomes_a_tool_error_not_a_crash():
@@ -179,7 +196,9 @@ def test_holds_cleared_by_a_change_are_released_before_anything_else():
     turn = h.say("actually we are 3 adults")
     assert h.tools_run()[:2] == ["trip_requirements_extract", "reservation_hold_release"]
     released = turn["tool_calls"][1]["arguments"]["hold_ids"]
-    assert len(released) == 3 and all(h.deps.supplier.get_hold(x, now=h.clock())["status"] == "released" for x in released)
+    assert len(released) == 3 and all(
+        h.deps.supplier.get_hold(x, now=h.clock())["status"] == "released" for x in released
+    )
 
 
 def test_the_purchase_token_never_leaves_the_tool_arguments():
@@ -190,7 +209,10 @@ def test_the_purchase_token_never_leaves_the_tool_arguments():
         if h.intent()["working_memory"]["risk_report"]["ok"]:
             break
     h.hold()
-    event = {"type": "USER_APPROVED_PURCHASE", "data": {"approval_token": "tdk_apv_neverstoreme12345", "payment_method_id": "pm_visa_4242"}}
+    event = {
+        "type": "USER_APPROVED_PURCHASE",
+        "data": {"approval_token": "tdk_apv_neverstoreme12345", "payment_method_id": "pm_visa_4242"},
+    }
     with bind_host(agu=h.agu, shc=h.shc):
         result = h.runner.run({**payload("x", trip_id=h.trip_id), "event": event, "org": h.org, "now": iso(h.clock())})
     assert result["success"] and h.tools_run(turn=result["output"]) == ["booking_confirm_and_purchase"]
@@ -202,14 +224,31 @@ class OddSupplierShc(ScriptedShc):
 
     def handler_call(self, portfolio, org, tool, handler, args):
         self.calls.append((tool, len(self.chat.messages)))
-        output = {"segment_id": "someone_else", "offers": [], "count": 0} if tool == "flight_quote_search" else {"patch": self.patch, "understood": True}
+        output = (
+            {"segment_id": "someone_else", "offers": [], "count": 0}
+            if tool == "flight_quote_search"
+            else {"patch": self.patch, "understood": True}
+        )
         return ok(args, {"tool_name": tool, "result": ok(args, output)})
 
 
 def test_the_same_call_is_never_run_twice_in_a_turn_and_the_turn_says_why():
     store, chat = InMemoryTripStore(), CapturedChat()
-    patch = {"party": {"travelers": {"adults": 1}}, "itinerary": {"trip_type": "one_way", "lodging": {"needed": False}, "segments": [
-        {"segment_id": "seg_1", "origin": {"code": "JFK"}, "destination": {"code": "LAX"}, "depart_date": "2027-03-03"}]}}
+    patch = {
+        "party": {"travelers": {"adults": 1}},
+        "itinerary": {
+            "trip_type": "one_way",
+            "lodging": {"needed": False},
+            "segments": [
+                {
+                    "segment_id": "seg_1",
+                    "origin": {"code": "JFK"},
+                    "destination": {"code": "LAX"},
+                    "depart_date": "2027-03-03",
+                }
+            ],
+        },
+    }
     shc = OddSupplierShc(chat, patch=patch)
     result = run(store, shc, chat, text="one way JFK to LAX on March 3, just me, no hotel")
     assert [c[0] for c in shc.calls] == ["trip_requirements_extract", "flight_quote_search"]

@@ -1,4 +1,5 @@
 """reservation_hold_create (all or nothing, idempotent) and reservation_hold_release."""
+
 from handlers.specialists import SELF_TEST_NOW, self_test_deps
 from handlers.specialists.reservation_hold_create import ReservationHoldCreate
 from handlers.specialists.reservation_hold_release import ReservationHoldRelease
@@ -7,23 +8,38 @@ NOW = SELF_TEST_NOW.isoformat()
 
 
 def bundle_items(deps, *, instant_flight=False):
-    offers = deps.supplier.search_flights(origin="EWR", destination="DEN", depart_date="2027-01-30",
-                                          passengers={"adults": 2}, now=SELF_TEST_NOW)
-    back = deps.supplier.search_flights(origin="DEN", destination="EWR", depart_date="2027-02-02",
-                                        passengers={"adults": 2}, now=SELF_TEST_NOW)
-    rates = deps.supplier.search_hotels(location_code="DEN", check_in="2027-01-30", check_out="2027-02-02", rooms=1,
-                                        guests_per_room=2, now=SELF_TEST_NOW)
+    offers = deps.supplier.search_flights(
+        origin="EWR", destination="DEN", depart_date="2027-01-30", passengers={"adults": 2}, now=SELF_TEST_NOW
+    )
+    back = deps.supplier.search_flights(
+        origin="DEN", destination="EWR", depart_date="2027-02-02", passengers={"adults": 2}, now=SELF_TEST_NOW
+    )
+    rates = deps.supplier.search_hotels(
+        location_code="DEN",
+        check_in="2027-01-30",
+        check_out="2027-02-02",
+        rooms=1,
+        guests_per_room=2,
+        now=SELF_TEST_NOW,
+    )
     out = next(o for o in offers if o["hold_policy"]["holdable"])
     ret = next(o for o in back if o["hold_policy"]["holdable"] != instant_flight)
     rate = next(r for r in rates if r["hold_policy"]["holdable"])
-    return [{"item_type": "flight", "offer_id": out["offer_id"], "segment_id": "S1"},
-            {"item_type": "hotel", "rate_id": rate["rate_id"], "stay_id": "H1"},
-            {"item_type": "flight", "offer_id": ret["offer_id"], "segment_id": "S2"}]
+    return [
+        {"item_type": "flight", "offer_id": out["offer_id"], "segment_id": "S1"},
+        {"item_type": "hotel", "rate_id": rate["rate_id"], "stay_id": "H1"},
+        {"item_type": "flight", "offer_id": ret["offer_id"], "segment_id": "S2"},
+    ]
 
 
 def hold(deps, items, key="hold_abc"):
-    return ReservationHoldCreate(deps).run({"args": {"trip_id": "t1", "bundle_id": "B1", "items": items,
-                                                     "idempotency_key": key}, "now": NOW, "trip_id": "t1"})
+    return ReservationHoldCreate(deps).run(
+        {
+            "args": {"trip_id": "t1", "bundle_id": "B1", "items": items, "idempotency_key": key},
+            "now": NOW,
+            "trip_id": "t1",
+        }
+    )
 
 
 def test_every_item_is_held_with_its_segment_or_stay():
@@ -70,8 +86,9 @@ def test_items_without_ids_are_refused():
 def test_release_reports_each_hold():
     deps = self_test_deps()
     holds = hold(deps, bundle_items(deps))["output"]["holds"]
-    out = ReservationHoldRelease(deps).run({"args": {"hold_ids": [holds[0]["hold_id"], "hld_unknown"],
-                                                     "reason": "party_changed"}, "now": NOW})["output"]
+    out = ReservationHoldRelease(deps).run(
+        {"args": {"hold_ids": [holds[0]["hold_id"], "hld_unknown"], "reason": "party_changed"}, "now": NOW}
+    )["output"]
     assert [h["status"] for h in out["released"]] == ["released"]
     assert out["unknown_hold_ids"] == ["hld_unknown"] and out["reason"] == "party_changed"
     assert deps.supplier.get_hold(holds[1]["hold_id"], now=SELF_TEST_NOW)["status"] == "held"

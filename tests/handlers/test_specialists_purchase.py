@@ -1,4 +1,5 @@
 """booking_confirm_and_purchase and booking_cancel: every refusal code, replay, unwinding."""
+
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -15,26 +16,45 @@ NOW = SELF_TEST_NOW
 
 def held_trip(deps, *, refundable=None):
     """Holds on a flight and a hotel room of trip t1; returns the holds."""
-    offers = deps.supplier.search_flights(origin="EWR", destination="DEN", depart_date="2027-01-30",
-                                          passengers={"adults": 1}, now=NOW)
-    rates = deps.supplier.search_hotels(location_code="DEN", check_in="2027-01-30", check_out="2027-02-02", rooms=1,
-                                        guests_per_room=1, now=NOW)
-    offer = next(o for o in offers if o["hold_policy"]["holdable"] and (
-        refundable is None or o["conditions"]["refund_before_departure"]["allowed"] == refundable))
-    rate = next(r for r in rates if r["hold_policy"]["holdable"] and r["payment_type"] != "pay_at_hotel" and (
-        refundable is None or bool(r["cancellation_timeline"]) == refundable))
-    items = [{"item_type": "flight", "offer_id": offer["offer_id"], "segment_id": "S1"},
-             {"item_type": "hotel", "rate_id": rate["rate_id"], "stay_id": "H1"}]
-    out = ReservationHoldCreate(deps).run({"args": {"trip_id": "t1", "bundle_id": "B1", "items": items,
-                                                    "idempotency_key": "k"}, "now": NOW.isoformat()})
+    offers = deps.supplier.search_flights(
+        origin="EWR", destination="DEN", depart_date="2027-01-30", passengers={"adults": 1}, now=NOW
+    )
+    rates = deps.supplier.search_hotels(
+        location_code="DEN", check_in="2027-01-30", check_out="2027-02-02", rooms=1, guests_per_room=1, now=NOW
+    )
+    offer = next(
+        o
+        for o in offers
+        if o["hold_policy"]["holdable"]
+        and (refundable is None or o["conditions"]["refund_before_departure"]["allowed"] == refundable)
+    )
+    rate = next(
+        r
+        for r in rates
+        if r["hold_policy"]["holdable"]
+        and r["payment_type"] != "pay_at_hotel"
+        and (refundable is None or bool(r["cancellation_timeline"]) == refundable)
+    )
+    items = [
+        {"item_type": "flight", "offer_id": offer["offer_id"], "segment_id": "S1"},
+        {"item_type": "hotel", "rate_id": rate["rate_id"], "stay_id": "H1"},
+    ]
+    out = ReservationHoldCreate(deps).run(
+        {"args": {"trip_id": "t1", "bundle_id": "B1", "items": items, "idempotency_key": "k"}, "now": NOW.isoformat()}
+    )
     return out["output"]["holds"]
 
 
 def purchase(deps, holds, token, *, now=NOW, pm="pm_1", policy=None):
-    args = {"trip_id": "t1", "hold_ids": [h["hold_id"] for h in holds], "approval_token": token,
-            "payment_method_id": pm}
-    return BookingConfirmAndPurchase(deps).run({"args": args, "now": now.isoformat(), "trip_id": "t1",
-                                                "org": {"id": "acme", "policy": policy or {}}})
+    args = {
+        "trip_id": "t1",
+        "hold_ids": [h["hold_id"] for h in holds],
+        "approval_token": token,
+        "payment_method_id": pm,
+    }
+    return BookingConfirmAndPurchase(deps).run(
+        {"args": args, "now": now.isoformat(), "trip_id": "t1", "org": {"id": "acme", "policy": policy or {}}}
+    )
 
 
 def charges(deps):
@@ -166,7 +186,9 @@ def test_a_retryable_failure_half_way_keeps_what_was_bought_and_the_resubmission
     assert statuses(out) == {"purchased", "held"} and len(charges(deps)) == 1
     again = purchase(deps, holds, token)["output"]
     assert len(again["booking"]["orders"]) == 2 and again["replayed"] is False
-    assert len(charges(deps)) == 2 and {c["order_id"] for c in charges(deps)} == {o["order_id"] for o in again["booking"]["orders"]}
+    assert len(charges(deps)) == 2 and {c["order_id"] for c in charges(deps)} == {
+        o["order_id"] for o in again["booking"]["orders"]
+    }
     assert all(float(e["amount"]) > 0 for e in deps.supplier.charges()), "nothing was voided or refunded"
 
 
@@ -189,7 +211,9 @@ def test_a_hold_ended_after_an_interrupted_try_undoes_it_and_says_which(deps):
     purchase(deps, holds, token)
     supplier.hold_release(holds[1]["hold_id"], now=NOW)  # staff let the hotel room go
     out = purchase(deps, holds, token)["output"]
-    assert out["error"]["code"] == "hold_expired" and out["ended"] == [{"hold_id": holds[1]["hold_id"], "status": "released"}]
+    assert out["error"]["code"] == "hold_expired" and out["ended"] == [
+        {"hold_id": holds[1]["hold_id"], "status": "released"}
+    ]
     assert "hotel room was released" in out["error"]["message"] and "expired" not in out["error"]["message"]
     assert statuses(out) == {"released"} and sum(Decimal(e["amount"]) for e in supplier.charges()) == 0
 
@@ -243,9 +267,16 @@ def test_every_specialist_self_test_passes():
 
     from handlers.tools import pascal_case
 
-    for tool in ("flight_quote_search", "hotel_quote_search", "trip_option_ranker", "policy_and_risk_check",
-                 "reservation_hold_create", "reservation_hold_release", "booking_confirm_and_purchase",
-                 "booking_cancel"):
+    for tool in (
+        "flight_quote_search",
+        "hotel_quote_search",
+        "trip_option_ranker",
+        "policy_and_risk_check",
+        "reservation_hold_create",
+        "reservation_hold_release",
+        "booking_confirm_and_purchase",
+        "booking_cancel",
+    ):
         cls = getattr(importlib.import_module(f"handlers.specialists.{tool}"), pascal_case(tool))
         assert cls.name == tool
         cls.run_tests()

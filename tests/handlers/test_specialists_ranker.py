@@ -1,4 +1,5 @@
 """trip_option_ranker: the k-best merge equals a brute-force ranking; the list offers real, explained choices."""
+
 import itertools
 import random
 
@@ -18,8 +19,13 @@ def quotes():
     deps = self_test_deps()
 
     def fly(seg, o, d, day):
-        args = {"segment_id": seg, "origin": {"code": o}, "destination": {"code": d}, "depart_date": day,
-                "passengers": {"adults": 2}}
+        args = {
+            "segment_id": seg,
+            "origin": {"code": o},
+            "destination": {"code": d},
+            "depart_date": day,
+            "passengers": {"adults": 2},
+        }
         return FlightQuoteSearch(deps).run({"args": args, "now": NOW})["output"]
 
     def stay(sid, code, a, b):
@@ -48,15 +54,21 @@ def test_k_best_matches_brute_force_on_random_lists():
                 c.cost = rnd.choice([0.0, 0.5, 1.0, rnd.random()])
             lists.append(sorted(items, key=lambda c: c.cost))
         k = rnd.randint(1, 12)
-        brute = sorted(sum(lists[p][i].cost for p, i in enumerate(idx))
-                       for idx in itertools.product(*[range(len(lst)) for lst in lists]))[:k]
+        brute = sorted(
+            sum(lists[p][i].cost for p, i in enumerate(idx))
+            for idx in itertools.product(*[range(len(lst)) for lst in lists])
+        )[:k]
         got = [cost for cost, _ in k_best(lists, k)]
         assert got == pytest.approx(brute)
 
 
 def test_round_trip_with_hotel_gives_ranked_explained_bundles(quotes):
-    out = TripOptionRanker(self_test_deps()).run({"args": {
-        "flight_quotes": [quotes["out"], quotes["back"]], "hotel_quotes": [quotes["den"]], "top_k": 5}, "now": NOW})
+    out = TripOptionRanker(self_test_deps()).run(
+        {
+            "args": {"flight_quotes": [quotes["out"], quotes["back"]], "hotel_quotes": [quotes["den"]], "top_k": 5},
+            "now": NOW,
+        }
+    )
     result = out["output"]
     bundles = result["bundles"]
     assert out["success"] and [b["bundle_id"] for b in bundles] == ["B1", "B2", "B3", "B4", "B5"]
@@ -69,8 +81,16 @@ def test_round_trip_with_hotel_gives_ranked_explained_bundles(quotes):
         parts = sum(float(f["summary"]["total"]) for f in b["flights"]) + float(b["hotels"][0]["summary"]["total"])
         assert float(b["total"]) == pytest.approx(parts)
         assert len(b["why"]) >= 4 and b["currency"] == "USD"
-        assert set(b["score_breakdown"]) == {"price", "duration", "stops", "red_eye", "refundability", "stars",
-                                             "preference_fit", "holdability"}
+        assert set(b["score_breakdown"]) == {
+            "price",
+            "duration",
+            "stops",
+            "red_eye",
+            "refundability",
+            "stars",
+            "preference_fit",
+            "holdability",
+        }
         assert b["refundable"] == all(i["summary"]["refundable"] for i in b["flights"] + b["hotels"])
 
 
@@ -90,8 +110,11 @@ def test_flight_only_when_there_are_no_stays(quotes):
 
 
 def test_multi_city_bundles_have_three_flights_and_two_hotels(quotes):
-    bundles = rank(flight_quotes=[quotes["nyc_lon"], quotes["lon_par"], quotes["par_nyc"]],
-                   hotel_quotes=[quotes["lon"], quotes["par"]], top_k=4)["bundles"]
+    bundles = rank(
+        flight_quotes=[quotes["nyc_lon"], quotes["lon_par"], quotes["par_nyc"]],
+        hotel_quotes=[quotes["lon"], quotes["par"]],
+        top_k=4,
+    )["bundles"]
     assert len(bundles) == 4
     for b in bundles:
         assert [f["segment_id"] for f in b["flights"]] == ["S1", "S2", "S3"]
@@ -99,9 +122,17 @@ def test_multi_city_bundles_have_three_flights_and_two_hotels(quotes):
 
 
 def test_cheapest_bundle_says_so_and_others_say_how_much_more(quotes):
-    bundles = rank(flight_quotes=[quotes["out"]], hotel_quotes=[quotes["den"]], top_k=5,
-                   preferences={"weights": {k: 0 for k in ("duration", "stops", "red_eye", "refundability", "stars",
-                                                           "preference_fit", "holdability")}})["bundles"]
+    bundles = rank(
+        flight_quotes=[quotes["out"]],
+        hotel_quotes=[quotes["den"]],
+        top_k=5,
+        preferences={
+            "weights": {
+                k: 0
+                for k in ("duration", "stops", "red_eye", "refundability", "stars", "preference_fit", "holdability")
+            }
+        },
+    )["bundles"]
     totals = [float(b["total"]) for b in bundles]
     assert totals == sorted(totals)
     assert bundles[0]["why"][1] == "The lowest total price of all combinations."
@@ -109,16 +140,40 @@ def test_cheapest_bundle_says_so_and_others_say_how_much_more(quotes):
 
 
 def test_avoiding_red_eyes_and_wanting_refunds_change_the_order():
-    offer = lambda oid, total, red_eye, refundable: {"offer_id": oid, "summary": {  # noqa: E731
-        "carrier": "UA", "carrier_name": "United", "flight_numbers": ["UA1"], "origin": "JFK", "destination": "LAX",
-        "depart_at": "2027-03-03T22:00:00-05:00", "arrive_at": "2027-03-04T01:00:00-08:00", "stops": 0,
-        "connections": [], "duration_minutes": 360, "total": total, "currency": "USD", "refundable": refundable,
-        "red_eye": red_eye, "cabin": "economy"}}
-    quote = {"segment_id": "S1", "offers": [offer("cheap_red", "300.00", True, False),
-                                            offer("day_flex", "360.00", False, True)]}
+    def offer(oid, total, red_eye, refundable):
+        return {
+            "offer_id": oid,
+            "summary": {  # noqa: E731
+                "carrier": "UA",
+                "carrier_name": "United",
+                "flight_numbers": ["UA1"],
+                "origin": "JFK",
+                "destination": "LAX",
+                "depart_at": "2027-03-03T22:00:00-05:00",
+                "arrive_at": "2027-03-04T01:00:00-08:00",
+                "stops": 0,
+                "connections": [],
+                "duration_minutes": 360,
+                "total": total,
+                "currency": "USD",
+                "refundable": refundable,
+                "red_eye": red_eye,
+                "cabin": "economy",
+            },
+        }
+
+    quote = {
+        "segment_id": "S1",
+        "offers": [offer("cheap_red", "300.00", True, False), offer("day_flex", "360.00", False, True)],
+    }
     plain = rank(flight_quotes=[quote], hotel_quotes=[], top_k=2)["bundles"]
-    picky = rank(flight_quotes=[quote], hotel_quotes=[], top_k=2,
-                 preferences={"flight": {"avoid_red_eye": True}}, constraints={"refundable_preference": "flight"})
+    picky = rank(
+        flight_quotes=[quote],
+        hotel_quotes=[],
+        top_k=2,
+        preferences={"flight": {"avoid_red_eye": True}},
+        constraints={"refundable_preference": "flight"},
+    )
     assert plain[0]["flights"][0]["offer_id"] == "cheap_red"
     assert picky["bundles"][0]["flights"][0]["offer_id"] == "day_flex"
 
@@ -127,8 +182,11 @@ def test_items_that_cannot_be_held_sink_below_holdable_ones(quotes):
     instant = [o for o in quotes["out"]["offers"] if not o["summary"]["holdable"]]
     assert instant, "the sandbox should offer some pay-now fares"
     cheapest = min(float(o["summary"]["total"]) for o in quotes["out"]["offers"])
-    cheap_instant = {**instant[0], "offer_id": "off_cheap", "summary": {**instant[0]["summary"],
-                                                                        "total": f"{cheapest * 0.8:.2f}"}}
+    cheap_instant = {
+        **instant[0],
+        "offer_id": "off_cheap",
+        "summary": {**instant[0]["summary"], "total": f"{cheapest * 0.8:.2f}"},
+    }
     quote = {**quotes["out"], "offers": [cheap_instant] + quotes["out"]["offers"]}
     bundles = rank(flight_quotes=[quote], hotel_quotes=[], top_k=3)["bundles"]
     assert all(b["flights"][0]["summary"]["holdable"] for b in bundles)
@@ -139,8 +197,12 @@ def test_items_that_cannot_be_held_sink_below_holdable_ones(quotes):
 def test_budget_puts_affordable_bundles_first_and_says_so(quotes):
     every = rank(flight_quotes=[quotes["out"]], hotel_quotes=[quotes["den"]], top_k=20)["bundles"]
     budget = sorted(float(b["total"]) for b in every)[2]
-    bundles = rank(flight_quotes=[quotes["out"]], hotel_quotes=[quotes["den"]], top_k=5,
-                   constraints={"budget_total": f"{budget:.2f}"})["bundles"]
+    bundles = rank(
+        flight_quotes=[quotes["out"]],
+        hotel_quotes=[quotes["den"]],
+        top_k=5,
+        constraints={"budget_total": f"{budget:.2f}"},
+    )["bundles"]
     within = [float(b["total"]) <= budget for b in bundles]
     assert within == sorted(within, reverse=True) and within[0]
     assert any(line.startswith("Within your budget") for line in bundles[0]["why"])
@@ -153,18 +215,46 @@ def test_empty_quotes_give_no_bundles_and_missing_args_fail():
 
 
 def flight(oid, total, minutes, stops=0, carrier="UA", number=None, refundable=False, holdable=True):
-    return {"offer_id": oid, "summary": {
-        "carrier": carrier, "carrier_name": carrier, "flight_numbers": [number or f"{carrier}{oid}"], "origin": "EWR",
-        "destination": "DEN", "depart_at": "2027-01-30T08:00:00-05:00", "arrive_at": "2027-01-30T11:00:00-07:00",
-        "stops": stops, "connections": [], "duration_minutes": minutes, "total": total, "currency": "USD",
-        "refundable": refundable, "red_eye": False, "cabin": "economy", "holdable": holdable}}
+    return {
+        "offer_id": oid,
+        "summary": {
+            "carrier": carrier,
+            "carrier_name": carrier,
+            "flight_numbers": [number or f"{carrier}{oid}"],
+            "origin": "EWR",
+            "destination": "DEN",
+            "depart_at": "2027-01-30T08:00:00-05:00",
+            "arrive_at": "2027-01-30T11:00:00-07:00",
+            "stops": stops,
+            "connections": [],
+            "duration_minutes": minutes,
+            "total": total,
+            "currency": "USD",
+            "refundable": refundable,
+            "red_eye": False,
+            "cabin": "economy",
+            "holdable": holdable,
+        },
+    }
 
 
 def rate(rid, hotel_id, total, stars=3, refundable=True):
-    return {"rate_id": rid, "summary": {
-        "hotel_id": hotel_id, "hotel_name": f"Hotel {hotel_id}", "stars": stars, "board_type": "room_only",
-        "refundable": refundable, "total": total, "currency": "USD", "distance_km": 1.0, "nightly_avg": "100.00",
-        "nights": 3, "holdable": True}}
+    return {
+        "rate_id": rid,
+        "summary": {
+            "hotel_id": hotel_id,
+            "hotel_name": f"Hotel {hotel_id}",
+            "stars": stars,
+            "board_type": "room_only",
+            "refundable": refundable,
+            "total": total,
+            "currency": "USD",
+            "distance_km": 1.0,
+            "nightly_avg": "100.00",
+            "nights": 3,
+            "holdable": True,
+        },
+    }
 
 
 def test_scenario_1_shows_real_choices_each_labelled():
@@ -176,8 +266,9 @@ def test_scenario_1_shows_real_choices_each_labelled():
     assert len({s["summary"]["hotel_id"] for b in bundles for s in b["hotels"]}) > 1, "not all in one hotel"
     assert len({(tuple(f["offer_id"] for f in b["flights"]), b["hotels"][0]["rate_id"]) for b in bundles}) == 5
     lists = [q["offers"] for q in memory["flight_quotes"]] + [q["rates"] for q in memory["hotel_quotes"]]
-    cheapest_holdable = sum(min(float(i["summary"]["total"]) for i in items if i["summary"]["holdable"])
-                            for items in lists)
+    cheapest_holdable = sum(
+        min(float(i["summary"]["total"]) for i in items if i["summary"]["holdable"]) for items in lists
+    )
     assert min(float(b["total"]) for b in bundles) == pytest.approx(cheapest_holdable)
     assert bundles[0]["label"] == "Best overall" and len({b["label"] for b in bundles}) >= 4
     assert all(b["why"][0].startswith(b["label"] + ":") for b in bundles)
@@ -187,13 +278,19 @@ def test_near_copies_of_the_best_give_way_to_other_hotels_and_flights():
     """The 9 lowest-cost bundles are UA100 and hotel A at other fares and rates; the list mixes in the rest."""
     offers = [flight(f"f{i}", f"{300 + i}.00", 240, number="UA100") for i in range(3)]
     offers += [flight("dl", "330.00", 240, carrier="DL", number="DL7"), flight("aa", "340.00", 240, carrier="AA")]
-    rates = [rate(f"a{i}", "A", f"{500 + i}.00") for i in range(3)] + [rate("b", "B", "530.00"),
-                                                                        rate("c", "C", "540.00")]
-    quotes = {"flight_quotes": [{"segment_id": "S1", "offers": offers}],
-              "hotel_quotes": [{"stay_id": "H1", "rates": rates}]}
+    rates = [rate(f"a{i}", "A", f"{500 + i}.00") for i in range(3)] + [
+        rate("b", "B", "530.00"),
+        rate("c", "C", "540.00"),
+    ]
+    quotes = {
+        "flight_quotes": [{"segment_id": "S1", "offers": offers}],
+        "hotel_quotes": [{"stay_id": "H1", "rates": rates}],
+    }
     in_cost_order = rank(**quotes, top_k=25)["bundles"]  # all 25 combinations, so in cost order
-    assert all(b["flights"][0]["summary"]["carrier"] == "UA" and b["hotels"][0]["summary"]["hotel_id"] == "A"
-               for b in in_cost_order[:5])
+    assert all(
+        b["flights"][0]["summary"]["carrier"] == "UA" and b["hotels"][0]["summary"]["hotel_id"] == "A"
+        for b in in_cost_order[:5]
+    )
     bundles = rank(**quotes, top_k=5)["bundles"]
     assert (bundles[0]["flights"][0]["offer_id"], bundles[0]["hotels"][0]["rate_id"]) == ("f0", "a0")
     assert {b["hotels"][0]["summary"]["hotel_id"] for b in bundles} == {"A", "B", "C"}
@@ -204,8 +301,15 @@ def test_near_copies_of_the_best_give_way_to_other_hotels_and_flights():
 
 def test_cheapest_and_fastest_get_a_slot_even_far_down_the_cost_order():
     slow = [flight(f"s{i:03d}", f"{400 + i}.00", 300, stops=1) for i in range(150)]
-    quote = {"segment_id": "S1", "offers": slow + [flight("fast", "900.00", 120), flight("cheap", "350.00", 900, 2),
-                                                   flight("cheaper_pay_now", "330.00", 300, holdable=False)]}
+    quote = {
+        "segment_id": "S1",
+        "offers": slow
+        + [
+            flight("fast", "900.00", 120),
+            flight("cheap", "350.00", 900, 2),
+            flight("cheaper_pay_now", "330.00", 300, holdable=False),
+        ],
+    }
     bundles = rank(flight_quotes=[quote], hotel_quotes=[], top_k=3)["bundles"]
     by_label = {b["label"]: b["flights"][0]["offer_id"] for b in bundles}
     assert by_label == {"Best overall": "s000", "Cheapest": "cheap", "Fastest": "fast"}
@@ -218,12 +322,18 @@ def test_cheapest_and_fastest_get_a_slot_even_far_down_the_cost_order():
 
 def test_refundable_and_better_hotel_options_when_the_best_is_neither():
     quote = {"segment_id": "S1", "offers": [flight("f", "300.00", 240), flight("flex", "420.00", 240, refundable=True)]}
-    rates = [rate("cheap", "A", "400.00", stars=2, refundable=False), rate("flex", "A", "450.00", stars=2),
-             rate("nice", "B", "700.00", stars=4, refundable=False)]
+    rates = [
+        rate("cheap", "A", "400.00", stars=2, refundable=False),
+        rate("flex", "A", "450.00", stars=2),
+        rate("nice", "B", "700.00", stars=4, refundable=False),
+    ]
     bundles = rank(flight_quotes=[quote], hotel_quotes=[{"stay_id": "H1", "rates": rates}], top_k=3)["bundles"]
     picked = {b["label"]: (b["flights"][0]["offer_id"], b["hotels"][0]["rate_id"], b["refundable"]) for b in bundles}
-    assert picked == {"Best overall": ("f", "cheap", False), "Refundable": ("flex", "flex", True),
-                      "Better hotel": ("f", "nice", False)}
+    assert picked == {
+        "Best overall": ("f", "cheap", False),
+        "Refundable": ("flex", "flex", True),
+        "Better hotel": ("f", "nice", False),
+    }
     better = next(b for b in bundles if b["label"] == "Better hotel")
     assert better["why"][0] == "Better hotel: Hotel B (4★ instead of 2★)."
 

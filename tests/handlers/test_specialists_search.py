@@ -1,4 +1,5 @@
 """flight_quote_search and hotel_quote_search: contract shapes, filters, failures as results."""
+
 import pytest
 
 from handlers.specialists import SELF_TEST_NOW, self_test_deps
@@ -6,12 +7,35 @@ from handlers.specialists.flight_quote_search import FlightQuoteSearch
 from handlers.specialists.hotel_quote_search import HotelQuoteSearch
 
 NOW = SELF_TEST_NOW.isoformat()
-FLIGHT = {"segment_id": "S1", "origin": {"type": "airport", "code": "EWR"},
-          "destination": {"type": "airport", "code": "DEN"}, "depart_date": "2027-01-30", "passengers": {"adults": 4}}
-HOTEL = {"stay_id": "H1", "location_code": "DEN", "check_in": "2027-01-30", "check_out": "2027-02-02", "rooms": 2,
-         "guests_per_room": 2}
-SUMMARY_KEYS = {"carrier", "carrier_name", "flight_numbers", "depart_at", "arrive_at", "stops", "duration_minutes",
-                "total", "currency", "refundable", "red_eye", "cabin"}
+FLIGHT = {
+    "segment_id": "S1",
+    "origin": {"type": "airport", "code": "EWR"},
+    "destination": {"type": "airport", "code": "DEN"},
+    "depart_date": "2027-01-30",
+    "passengers": {"adults": 4},
+}
+HOTEL = {
+    "stay_id": "H1",
+    "location_code": "DEN",
+    "check_in": "2027-01-30",
+    "check_out": "2027-02-02",
+    "rooms": 2,
+    "guests_per_room": 2,
+}
+SUMMARY_KEYS = {
+    "carrier",
+    "carrier_name",
+    "flight_numbers",
+    "depart_at",
+    "arrive_at",
+    "stops",
+    "duration_minutes",
+    "total",
+    "currency",
+    "refundable",
+    "red_eye",
+    "cabin",
+}
 
 
 def flights(deps=None, **args):
@@ -32,10 +56,13 @@ def test_flight_output_follows_the_contract():
         assert offer["summary"]["flight_numbers"] == [s["flight_number"] for s in offer["slices"][0]["segments"]]
 
 
-@pytest.mark.parametrize("args, keep", [
-    ({"max_stops": 0}, lambda s: s["stops"] == 0),
-    ({"cabin": "business"}, lambda s: s["cabin"] == "business"),
-])
+@pytest.mark.parametrize(
+    "args, keep",
+    [
+        ({"max_stops": 0}, lambda s: s["stops"] == 0),
+        ({"cabin": "business"}, lambda s: s["cabin"] == "business"),
+    ],
+)
 def test_flight_filters_keep_only_matching_offers(args, keep):
     everything = flights()["output"]["offers"]
     filtered = flights(**args)["output"]["offers"]
@@ -66,8 +93,11 @@ def test_no_flights_is_a_success_with_count_zero():
 def test_a_supplier_timeout_is_a_retryable_failure():
     out = flights(self_test_deps(faults={"flight_quote_search": {"timeout": 1.0}}))
     assert out["success"] is False
-    assert out["output"]["error"] == {"code": "timeout", "message": "The supplier did not answer in time.",
-                                      "retryable": True}
+    assert out["output"]["error"] == {
+        "code": "timeout",
+        "message": "The supplier did not answer in time.",
+        "retryable": True,
+    }
 
 
 def test_missing_arguments_are_named():
@@ -86,7 +116,9 @@ def test_hotel_output_follows_the_contract():
     assert out["stay_id"] == "H1" and out["count"] == len(out["rates"]) > 3
     for rate in out["rates"]:
         s = rate["summary"]
-        assert {"hotel_name", "stars", "board_type", "refundable", "total", "currency", "nightly_avg", "nights"} <= set(s)
+        assert {"hotel_name", "stars", "board_type", "refundable", "total", "currency", "nightly_avg", "nights"} <= set(
+            s
+        )
         assert s["nights"] == 3 and rate["rooms"] == 2
 
 

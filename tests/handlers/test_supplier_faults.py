@@ -1,4 +1,5 @@
 """Faults on demand: each kind, deterministic per seed, a retry is a new draw."""
+
 from datetime import UTC, datetime
 
 import pytest
@@ -60,8 +61,9 @@ def test_price_jump_raises_the_purchase_price_consistently():
     held = money(hold["held_total"]["amount"])
     assert money(quote["amount"]) >= held * money("1.15") and quote["repriced"]
     assert supplier.price_hold(hold["hold_id"]) == quote
-    order = supplier.purchase(hold_id=hold["hold_id"], amount_due=quote["amount"], payment_method={"id": "pm"},
-                              idempotency_key="p")
+    order = supplier.purchase(
+        hold_id=hold["hold_id"], amount_due=quote["amount"], payment_method={"id": "pm"}, idempotency_key="p"
+    )
     assert order["total"]["amount"] == quote["amount"]
 
 
@@ -69,8 +71,12 @@ def test_sold_out_at_purchase_and_at_hold():
     supplier = sandbox({"booking_confirm_and_purchase": {"sold_out": 1.0}})
     hold = supplier.hold_create(item_type="flight", item_id=holdable_offer(supplier)["offer_id"], idempotency_key="k")
     with pytest.raises(SupplierError) as err:
-        supplier.purchase(hold_id=hold["hold_id"], amount_due=hold["held_total"]["amount"], payment_method={"id": "pm"},
-                          idempotency_key="p")
+        supplier.purchase(
+            hold_id=hold["hold_id"],
+            amount_due=hold["held_total"]["amount"],
+            payment_method={"id": "pm"},
+            idempotency_key="p",
+        )
     assert err.value.code == "sold_out" and supplier.charges() == []
     supplier = sandbox({"reservation_hold_create": {"sold_out": 1.0}})
     with pytest.raises(SupplierError) as err:

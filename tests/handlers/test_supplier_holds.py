@@ -1,4 +1,5 @@
 """Holds: offer expiry, holdability, idempotent replays, deadlines enforced on every read."""
+
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -94,8 +95,13 @@ def test_flight_holds_end_three_hours_before_departure(supplier, clock):
 
 
 def test_hotel_holds_follow_the_rate(supplier):
-    rate = next(r for r in supplier.search_hotels(location_code="DEN", check_in="2027-01-30", check_out="2027-02-02",
-                                                  rooms=1, guests_per_room=2) if r["hold_policy"]["holdable"])
+    rate = next(
+        r
+        for r in supplier.search_hotels(
+            location_code="DEN", check_in="2027-01-30", check_out="2027-02-02", rooms=1, guests_per_room=2
+        )
+        if r["hold_policy"]["holdable"]
+    )
     hold = supplier.hold_create(item_type="hotel", item_id=rate["rate_id"], idempotency_key="h")
     assert hold["rate_id"] == rate["rate_id"] and hold["quantity"] == 1
 
@@ -105,6 +111,10 @@ def test_release_is_final_and_repeatable(supplier):
     assert supplier.hold_release(hold["hold_id"])["status"] == "released"
     assert supplier.hold_release(hold["hold_id"])["status"] == "released"
     with pytest.raises(SupplierError) as err:
-        supplier.purchase(hold_id=hold["hold_id"], amount_due=hold["held_total"]["amount"],
-                          payment_method={"id": "pm"}, idempotency_key="p")
+        supplier.purchase(
+            hold_id=hold["hold_id"],
+            amount_due=hold["held_total"]["amount"],
+            payment_method={"id": "pm"},
+            idempotency_key="p",
+        )
     assert err.value.code == "hold_not_active"

@@ -1,4 +1,5 @@
 """Purchases, re-pricing, inventory, the charge ledger, cancellation and voids."""
+
 import json
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -81,8 +82,9 @@ def test_paying_a_stale_price_is_refused_with_the_current_one(supplier, clock):
     clock.set(datetime.fromisoformat(hold["price_guarantee_expires_at"]))
     current = supplier.price_hold(hold["hold_id"])["amount"]
     with pytest.raises(SupplierError) as err:
-        supplier.purchase(hold_id=hold["hold_id"], amount_due=hold["held_total"]["amount"], payment_method=CARD,
-                          idempotency_key="p")
+        supplier.purchase(
+            hold_id=hold["hold_id"], amount_due=hold["held_total"]["amount"], payment_method=CARD, idempotency_key="p"
+        )
     assert err.value.code == "price_changed" and err.value.details["current_amount"] == current
     assert charges(supplier) == []
 
@@ -108,7 +110,8 @@ def test_refundable_fare_cancellation_quote_then_confirm(supplier, clock):
     order = buy(supplier, hold_on(supplier, offer))
     quote = supplier.cancel_quote(order["order_id"])
     assert money(quote["refund_amount"]) == money(order["charged"]["amount"]) - money(
-        offer["conditions"]["refund_before_departure"]["penalty_amount"])
+        offer["conditions"]["refund_before_departure"]["penalty_amount"]
+    )
     clock.advance(minutes=5)
     done = supplier.cancel_confirm(quote["quote_id"])
     assert done["status"] == "cancelled" and done["refund_amount"] == quote["refund_amount"]
@@ -142,9 +145,13 @@ def test_an_expired_cancellation_quote_cannot_be_confirmed(supplier, clock):
 
 
 def test_hotel_refund_follows_the_timeline(supplier, clock):
-    rate = next(r for r in supplier.search_hotels(location_code="DEN", check_in="2027-01-30", check_out="2027-02-02",
-                                                  rooms=1, guests_per_room=2)
-                if r["cancellation_timeline"] and r["hold_policy"]["holdable"] and r["payment_type"] != "pay_at_hotel")
+    rate = next(
+        r
+        for r in supplier.search_hotels(
+            location_code="DEN", check_in="2027-01-30", check_out="2027-02-02", rooms=1, guests_per_room=2
+        )
+        if r["cancellation_timeline"] and r["hold_policy"]["holdable"] and r["payment_type"] != "pay_at_hotel"
+    )
     hold = supplier.hold_create(item_type="hotel", item_id=rate["rate_id"], idempotency_key="h")
     order = buy(supplier, hold)
     assert supplier.cancel_quote(order["order_id"])["refund_amount"] == order["charged"]["amount"]
@@ -183,8 +190,9 @@ def test_concurrent_replays_of_one_purchase_charge_once(supplier):
 
     def attempt(_):
         try:
-            return supplier.purchase(hold_id=hold["hold_id"], amount_due=amount, payment_method=CARD,
-                                     idempotency_key="same")["order_id"]
+            return supplier.purchase(
+                hold_id=hold["hold_id"], amount_due=amount, payment_method=CARD, idempotency_key="same"
+            )["order_id"]
         except SupplierError as exc:
             return exc.code
 

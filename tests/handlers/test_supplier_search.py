@@ -1,4 +1,5 @@
 """The sandbox's searches: real geography, plausible prices, determinism per (seed, search, day)."""
+
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -53,8 +54,11 @@ def test_offers_are_sorted_and_mix_stops_fares_and_instant_payment():
 def test_red_eyes_appear_on_long_routes():
     supplier = sandbox()
     dates = [f"2027-02-{d:02d}" for d in range(1, 15)]
-    red_eyes = [summarize_offer(o)["red_eye"] for d in dates
-                for o in supplier.search_flights(origin="JFK", destination="LAX", depart_date=d, passengers={"adults": 1})]
+    red_eyes = [
+        summarize_offer(o)["red_eye"]
+        for d in dates
+        for o in supplier.search_flights(origin="JFK", destination="LAX", depart_date=d, passengers={"adults": 1})
+    ]
     assert any(red_eyes) and not all(red_eyes)
 
 
@@ -62,7 +66,9 @@ def test_longer_routes_take_longer_and_cost_more():
     supplier = sandbox()
 
     def cheapest(dest):
-        offers = supplier.search_flights(origin="JFK", destination=dest, depart_date="2027-03-03", passengers={"adults": 1})
+        offers = supplier.search_flights(
+            origin="JFK", destination=dest, depart_date="2027-03-03", passengers={"adults": 1}
+        )
         nonstop = [summarize_offer(o) for o in offers if o["slices"][0]["stops"] == 0]
         return min(s["duration_minutes"] for s in nonstop), min(money(s["total"]) for s in nonstop)
 
@@ -72,7 +78,9 @@ def test_longer_routes_take_longer_and_cost_more():
 
 
 def test_metro_codes_expand_to_their_airports():
-    offers = sandbox().search_flights(origin="NYC", destination="LON", depart_date="2027-02-10", passengers={"adults": 1})
+    offers = sandbox().search_flights(
+        origin="NYC", destination="LON", depart_date="2027-02-10", passengers={"adults": 1}
+    )
     origins = {o["slices"][0]["origin"] for o in offers}
     assert origins <= {"JFK", "EWR", "LGA"} and "JFK" in origins
     assert {o["slices"][0]["destination"] for o in offers} <= {"LHR", "LGW", "STN", "LCY", "LTN", "SEN"}
@@ -92,10 +100,13 @@ def test_premium_cabins_cost_more():
     assert business > 2 * economy
 
 
-@pytest.mark.parametrize("leg", [
-    {**LEG, "origin": "XXX"},
-    {**LEG, "depart_date": "2026-11-30"},
-])
+@pytest.mark.parametrize(
+    "leg",
+    [
+        {**LEG, "origin": "XXX"},
+        {**LEG, "depart_date": "2026-11-30"},
+    ],
+)
 def test_unknown_places_and_past_dates_give_no_offers(leg):
     assert sandbox().search_flights(**leg) == []
 
@@ -110,15 +121,20 @@ def test_hotels_spread_over_stars_boards_and_refundability():
         price = rate["price"]
         assert len(price["nightly"]) == 3 and rate["quantity_available"] >= 2
         parts = money(price["base_amount"]) + money(price["tax_amount"]) + money(price["fee_amount"])
-        assert parts == money(price["total_amount"]) == sum(money(n) for n in price["nightly"]) + money(
-            price["tax_amount"]) + money(price["fee_amount"])
+        assert (
+            parts
+            == money(price["total_amount"])
+            == sum(money(n) for n in price["nightly"]) + money(price["tax_amount"]) + money(price["fee_amount"])
+        )
 
 
 def test_a_city_keeps_its_hotels_across_stays():
     supplier = sandbox()
     first = {r["hotel"]["id"] for r in supplier.search_hotels(**STAY)}
-    later = {r["hotel"]["id"] for r in supplier.search_hotels(**{**STAY, "check_in": "2027-03-01",
-                                                                 "check_out": "2027-03-04"})}
+    later = {
+        r["hotel"]["id"]
+        for r in supplier.search_hotels(**{**STAY, "check_in": "2027-03-01", "check_out": "2027-03-04"})
+    }
     assert len(first & later) >= len(first) // 2
 
 

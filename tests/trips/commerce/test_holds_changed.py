@@ -30,7 +30,9 @@ def test_a_staff_release_updates_the_trip_intent_and_tells_the_traveller(trip, t
     assert intent["working_memory"]["approval"]["status"] == "void" and intent["status"]["phase"] == "selected"
     system, reply = ChatMessage.objects.filter(trip=trip).order_by("-seq")[:2][::-1]
     assert system.role == "system" and system.event["type"] == "HOLDS_CHANGED" and system.turn_status == "done"
-    assert reply.role == "assistant" and "Duplicate booking" in reply.text and "Say 'hold' to hold B1 again" in reply.text
+    assert (
+        reply.role == "assistant" and "Duplicate booking" in reply.text and "Say 'hold' to hold B1 again" in reply.text
+    )
     approval.refresh_from_db()
     assert approval.status == ApprovalRequest.Status.SUPERSEDED, "the request covered a hold that is gone"
 
