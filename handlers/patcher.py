@@ -87,9 +87,9 @@ def _stay_dates(doc: Dict[str, Any]) -> List[Tuple[Any, ...]]:
     itinerary = doc.get("itinerary") or {}
     lodging = itinerary.get("lodging") or {}
     stays = [s for s in lodging.get("stays") or [] if isinstance(s, dict)]
-    dates: List[Tuple[Any, ...]] = [(lodging.get("check_in"), lodging.get("check_out"))]
+    dates: List[Tuple[Any, ...]] = [(lodging.get("check_in"), lodging.get("check_out"), lodging.get("city"))]
     dates += [(s.get("check_in"), s.get("check_out"), s.get("location_code")) for s in stays]
-    if not stays:
+    if not stays and itinerary.get("flights_needed", True) is not False:
         dates += [(s.get("depart_date"),) for s in itinerary.get("segments") or [] if isinstance(s, dict)]
     return dates
 
@@ -121,13 +121,26 @@ def plan_invalidations(before: Dict[str, Any], after: Dict[str, Any], changed: L
                 )
             if _stay_dates(before) != _stay_dates(after):
                 clear.add("hotel_quotes")
-        elif _matches(path, "itinerary.lodging") or _matches(path, "preferences.hotel"):
+        elif _matches(path, "itinerary.flights_needed"):
+            clear |= {"flight_quotes", *SEARCH_CACHES}
+            all_flights()
+            if _stay_dates(before) != _stay_dates(after):
+                clear.add("hotel_quotes")
+        elif any(
+            _matches(path, p) for p in ("itinerary.lodging", "preferences.hotel", "constraints.hotel_max_per_night")
+        ):
             clear |= {"hotel_quotes", *SEARCH_CACHES}
         elif _matches(path, "preferences.flight"):
             clear |= {"flight_quotes", *SEARCH_CACHES}
             all_flights()
         elif any(
-            _matches(path, p) for p in ("constraints.budget_total", "constraints.refundable_preference", "policy")
+            _matches(path, p)
+            for p in (
+                "constraints.budget_total",
+                "constraints.budget_per_person",
+                "constraints.refundable_preference",
+                "policy",
+            )
         ):
             clear |= {"risk_report", "holds"}
     return {"clear": clear, "flight_segments": flight_segments}

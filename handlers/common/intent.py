@@ -64,16 +64,19 @@ def new_trip_intent(
             "pending_question": None,  # {"slots": ["origin"], "text": "Where are you flying from?"}
         },
         "party": {
+            # children: 2 or older, each with a seat; infants: lap infants under 2
             "travelers": {"adults": 0, "children": 0, "infants": 0},
-            "child_ages": [],
+            "child_ages": [],  # one int per child
             "traveler_profile_ids": [],
             "contact": {"email": None, "phone": None},
         },
         "itinerary": {
             "trip_type": None,  # one_way | round_trip | multi_city
+            "flights_needed": True,  # False: a hotel-only trip (no segments are asked for or searched)
             "segments": [],
             "lodging": {
-                "needed": True,
+                "needed": True,  # False: flight-only ("I already have a hotel")
+                "city": None,  # the hotel city (place/metro code), None = the flight destination
                 "check_in": None,
                 "check_out": None,
                 "rooms": 1,
@@ -84,10 +87,24 @@ def new_trip_intent(
             "ground": {"needed": False},
         },
         "preferences": {
-            "flight": {"cabin": "economy", "max_stops": None, "avoid_red_eye": False, "airlines": []},
+            "flight": {
+                "cabin": "economy",  # economy | premium_economy | business | first
+                "max_stops": None,  # 0 = nonstop
+                "avoid_red_eye": False,
+                "airlines": [],  # preferred IATA carrier codes (ranked higher, others still shown)
+                "airlines_required": [],  # only these carriers
+                "airlines_avoid": [],  # never these carriers
+                "time_of_day": {"outbound": None, "return": None},  # morning | afternoon | evening | night
+            },
             "hotel": {"min_stars": None, "refundable_only": False, "near": None},
         },
-        "constraints": {"budget_total": None, "currency": currency, "refundable_preference": "either"},
+        "constraints": {
+            "budget_total": None,  # the whole trip
+            "budget_per_person": None,
+            "hotel_max_per_night": None,  # per room and night, apart from the trip total
+            "currency": currency,
+            "refundable_preference": "either",
+        },
         "policy": pol,
         "working_memory": copy.deepcopy(WORKING_MEMORY_DEFAULTS),
         "audit": {"events": []},

@@ -84,6 +84,36 @@ TABLE = [
         {"risk_report", "holds"},
         {"flight_quotes", "hotel_quotes", "ranked_bundles", "selected"},
     ),
+    (
+        {"constraints": {"budget_per_person": "900"}},
+        {"risk_report", "holds"},
+        {"flight_quotes", "hotel_quotes", "ranked_bundles", "selected"},
+    ),
+    (
+        {"constraints": {"hotel_max_per_night": "250.00"}},
+        {"hotel_quotes", "ranked_bundles", "risk_report", "selected", "holds"},
+        {"flight_quotes"},
+    ),
+    (
+        {"itinerary": {"lodging": {"city": {"type": "city", "code": "QSF"}}}},
+        {"hotel_quotes", "ranked_bundles", "risk_report", "selected", "holds"},
+        {"flight_quotes"},
+    ),
+    (
+        {"itinerary": {"lodging": {"needed": False}}},
+        {"hotel_quotes", "ranked_bundles", "risk_report", "selected", "holds"},
+        {"flight_quotes"},
+    ),
+    (
+        {"preferences": {"flight": {"airlines_avoid": ["UA"], "time_of_day": {"outbound": "morning"}}}},
+        {"flight_quotes", "ranked_bundles", "risk_report", "selected", "holds"},
+        {"hotel_quotes"},
+    ),
+    (
+        {"itinerary": {"flights_needed": False}},
+        {"flight_quotes", "ranked_bundles", "risk_report", "selected", "holds"},
+        {"hotel_quotes"},  # the explicit stay keeps its dates
+    ),
     ({"request": {"user_message": "hi"}}, set(), set(CACHES)),
     ({"status": {"notes": ["x"]}}, set(), set(CACHES)),
 ]
