@@ -25,9 +25,10 @@ def handler_classes() -> Iterator[Tuple[str, type]]:
     for package in PACKAGES:
         pkg = importlib.import_module(package)
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-            if info.ispkg:
-                continue
-            module = importlib.import_module(f"{package}.{info.name}")
+            name = f"{package}.{info.name}"
+            if info.ispkg and name in PACKAGES:
+                continue  # scanned on its own
+            module = importlib.import_module(name)  # a package: the classes its __init__ defines (handlers.reducer)
             for _, cls in inspect.getmembers(module, inspect.isclass):
                 if cls.__module__ == module.__name__ and callable(getattr(cls, "run_tests", None)):
                     yield f"{module.__name__}.{cls.__name__}", cls

@@ -14,7 +14,7 @@ from .common.clock import iso, parse_now
 from .common.redact import redact
 from .common.types import fail, guarded, ok
 from .patcher import EMPTY_SELECTION, Patcher, working_copy
-from .reducer import ranking_key
+from .tool_calls import ranking_key
 from .tools import args_hash, tool_outcome
 
 MAX_BUNDLES_ON_SCREEN = 5

@@ -13,8 +13,8 @@ import json
 import sys
 from typing import Any, Callable, Dict, List, Optional, TextIO
 
-from .reducer import describe_trip
 from .testing import DEFAULT_PAYMENT_METHOD, Harness
+from .wording import describe_trip
 
 
 def render(message: Dict[str, Any]) -> str:

@@ -25,9 +25,10 @@ from .common.intent import ensure_working_memory, new_trip_intent
 from .common.redact import redact
 from .common.stores import StaleVersion
 from .common.types import fail, guarded, ok
-from .reducer import Reducer, error_message, message, place_label
+from .reducer import Reducer
 from .router import Router
 from .tools import tool_outcome
+from .wording import error_message, message, place_label
 
 DEFAULT_LIMITS = {"max_tool_calls": 16, "max_calls_per_tool": 4, "max_wall_seconds": 30}
 MAX_AUDIT_EVENTS = 500

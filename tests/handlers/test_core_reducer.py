@@ -8,8 +8,11 @@ import pytest
 
 from handlers.common.clock import parse_now
 from handlers.common.intent import new_trip_intent
-from handlers.reducer import Reducer, hold_args, missing_slots, money, ranking_key, route_label, stays_of, tool_call
+from handlers.reducer import Reducer
+from handlers.tool_calls import hold_args, ranking_key, tool_call
 from handlers.tools import args_hash
+from handlers.trip_read import missing_slots, stays_of
+from handlers.wording import money, route_label
 
 NOW = "2026-12-01T14:00:00+00:00"
 
@@ -452,7 +455,7 @@ def test_bad_payloads_fail_without_raising():
 
 
 def test_chat_names_a_metro_by_its_city_never_by_its_pseudo_code():
-    from handlers.reducer import place_label
+    from handlers.wording import place_label
 
     assert place_label({"type": "city", "code": "QSF", "name": "San Francisco"}) == "San Francisco"
     assert place_label({"type": "airport", "code": "EWR", "name": "Newark"}) == "Newark (EWR)"

@@ -22,8 +22,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from handlers.common.clock import parse_now
-from handlers.reducer import unbooked_purchases
 from handlers.supplier import SupplierError
+from handlers.trip_read import unbooked_purchases
 from trips.access import trips_visible_to
 from trips.models import ApprovalRequest, Booking, ChatMessage, Hold, Trip
 from trips.services.approvals import approval_close, approval_request_create

@@ -40,8 +40,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from handlers.reducer import unbooked_purchases
 from handlers.tools import tool_outcome
+from handlers.trip_read import unbooked_purchases
 from trips.hosting.approvals import DjangoPaymentMethods
 from trips.hosting.runner import turn_execute, turn_run
 from trips.models import ApprovalRequest, AuditEvent, Booking, ChatMessage, Hold, PaymentMethod, ToolRun, Trip

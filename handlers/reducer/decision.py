@@ -1,0 +1,87 @@
+"""The decision class: one Reducer pass, with the results, failures and retry that span intake and commerce."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Dict
+
+from ..tool_calls import SEARCH_TOOLS, work_pending
+from ..trip_read import earliest_deadline, live_holds
+from ..wording import error_message
+from .commerce import Commerce
+
+
+class Decision(Commerce):
+    """One Reducer pass: the event handlers (``on_<event type>``), collecting calls and messages in ``out``."""
+
+    # -- results ------------------------------------------------------------------------------
+    def on_tool_result(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
+        tool, output, applied = data.get("tool_name"), data.get("output") or {}, data.get("applied") or {}
+        if tool == "trip_requirements_extract":
+            self._after_extract(doc, data, applied, now)
+        elif tool in SEARCH_TOOLS:
+            self.plan(doc, now, user_asked=False, just_ranked=tool == "trip_option_ranker")
+        elif tool == "policy_and_risk_check":
+            self._show_risk(doc["working_memory"]["risk_report"] or output)
+        elif tool == "reservation_hold_create":
+            held = live_holds(doc, now)
+            deadline = earliest_deadline(held)
+            lines = "; ".join(
+                f"{h.get('item_type')} held until {self.local(doc, h.get('payment_required_by'))}" for h in held
+            )
+            self.say(
+                f"Held: {lines}. I've asked your approver to approve the purchase; once they do, buy with their token "
+                f"in the purchase form before {self.local(doc, deadline)}.",
+                {"type": "holds", "holds": held, "earliest_deadline": deadline},
+            )
+        elif tool == "reservation_hold_release":
+            n = len((data.get("call") or {}).get("arguments", {}).get("hold_ids") or [])
+            self.say(f"Released {n} hold{'s' if n != 1 else ''} at the supplier.", kind="status")
+        elif tool == "booking_confirm_and_purchase":
+            booking = output.get("booking") or {}
+            locators = ", ".join(map(str, booking.get("record_locators") or []))
+            again = " (this purchase was already done; nothing was charged twice)" if output.get("replayed") else ""
+            self.say(
+                f"Booked{again}: booking {booking.get('booking_id')}, record locators {locators}, total {booking.get('total')} {booking.get('currency')}.",
+                {"type": "booking", "booking": booking},
+            )
+        elif tool == "booking_cancel":
+            self.say(self._cancel_text(doc, output), {"type": "cancellation", **output})
+
+    # -- failures -----------------------------------------------------------------------------
+    def on_tool_error(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
+        tool, error = data.get("tool_name") or "tool", data.get("error") or {}
+        code, retryable = error.get("code", "tool_failed"), bool(error.get("retryable"))
+        if tool == "booking_confirm_and_purchase":
+            self._purchase_error(doc, code, error)
+            return
+        if tool == "reservation_hold_create" and code == "offer_expired":
+            self._requote(doc, now)
+            return
+        what = tool.replace("_", " ")
+        text = f"The {what} didn't work: {str(error.get('message') or code).rstrip('.')}."
+        text += " Say 'try again' to retry." if retryable else " I can't retry that one; tell me what to change."
+        self.out["ui_messages"].append(error_message(code, text, retryable))
+
+    def on_user_retry(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
+        err = doc["working_memory"].get("last_error")
+        if not err:
+            if work_pending(doc):
+                self.plan(doc, now, user_asked=True)
+            else:
+                self.say("There's nothing to retry right now.")
+            return
+        if not err.get("retryable"):
+            self.say(f"The last problem ({err.get('message') or err.get('code')}) isn't fixed by retrying.")
+            return
+        doc["working_memory"]["last_error"] = None
+        if err["tool"] in SEARCH_TOOLS:
+            self.plan(doc, now, user_asked=True)
+        elif err["tool"] == "booking_confirm_and_purchase":
+            self.say("Please submit the purchase form again with your approver's token.")
+        elif err["tool"] == "booking_cancel":  # a lapsed refund quote is asked for afresh
+            booking_id = ((err.get("call") or {}).get("arguments") or {}).get("booking_id")
+            self.call("booking_cancel", {"booking_id": booking_id, "action": "quote"})
+        else:
+            call = err.get("call") or {}
+            self.call(err["tool"], call.get("arguments") or {})

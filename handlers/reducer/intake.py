@@ -1,0 +1,164 @@
+"""Intake and quoting: ask for what is missing, run the searches and the ranker, present the bundles."""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime
+from typing import Any, Dict, List
+
+from ..common.clock import local_today
+from ..router import is_question
+from ..tool_calls import failed_before, pending_searches, ranker_args, ranking_key, tool_call, work_pending
+from ..trip_read import missing_slots, segments_of, stays_of
+from ..wording import PURCHASE_REFUSAL, QUESTIONS, bundle_line, bundles_line, error_message, segment_route, trip_summary
+from .base import DecisionBase
+
+MAX_QUESTIONS = 3
+MAX_TEXT_CHARS = 20000  # the extractor's schema limit
+
+
+class Intake(DecisionBase):
+    """Intake and quoting steps of a Reducer pass."""
+
+    def on_user_message(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
+        text = data.get("text") or ""
+        if data.get("purchase_text_refused"):
+            self.out["ui_messages"].append(error_message("purchase_text_refused", PURCHASE_REFUSAL))
+            self.out["audit"].append({"type": "purchase_text_refused", "text": text[:500]})
+            return
+        if data.get("unknown_bundle_id"):
+            on_screen = ", ".join(b["bundle_id"] for b in doc["working_memory"]["ranked_bundles"])
+            self.say(f"{data['unknown_bundle_id']} isn't one of the bundles on screen ({on_screen}). Nothing changed.")
+            return
+        if not text.strip():
+            self.say(
+                "I didn't get any text. Tell me where you're flying from and to, when, and how many of you are going."
+            )
+            return
+        if len(text) > MAX_TEXT_CHARS:
+            self.say(
+                f"That message is too long for me ({len(text):,} characters). Please describe the trip in a few sentences."
+            )
+            return
+        self.call(
+            "trip_requirements_extract",
+            {
+                "text": text,
+                "pending_question": doc["status"].get("pending_question"),
+                "today": local_today(now, doc["request"].get("timezone") or "UTC").isoformat(),
+                "timezone": doc["request"].get("timezone") or "UTC",
+                "current": {
+                    k: copy.deepcopy(doc.get(k)) for k in ("party", "itinerary", "preferences", "constraints", "status")
+                },
+                # Recent turns the host passes along (already redacted); the model path reads them.
+                "conversation": list(data.get("conversation") or [])[-12:],
+            },
+        )
+
+    def on_intent_ready(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
+        self.plan(doc, now, user_asked=True)
+
+    def plan(self, doc: Dict[str, Any], now: datetime, *, user_asked: bool, just_ranked: bool = False) -> None:
+        """Ask what is missing, else run the next searches, else rank, else present."""
+        status, wm = doc["status"], doc["working_memory"]
+        missing = missing_slots(doc)
+        status["missing_required"] = missing
+        if missing:
+            asked = missing[:MAX_QUESTIONS]
+            status.update(
+                phase="intake",
+                state="needs_input",
+                pending_question={"slots": asked, "text": " ".join(QUESTIONS[s] for s in asked)},
+            )
+            questions = [{"slot": s, "text": QUESTIONS[s]} for s in asked]
+            self.say(status["pending_question"]["text"], {"type": "questions", "questions": questions})
+            return
+        status["pending_question"] = None
+        searches = pending_searches(doc)
+        blocked = [c for c in searches if failed_before(doc, c)]
+        if searches:
+            for c in searches:
+                if c not in blocked:
+                    self.out["tool_calls"].append(c)
+            if blocked and user_asked and len(blocked) == len(searches):
+                self.say(f"The {blocked[0]['name'].replace('_', ' ')} failed earlier. Say 'try again' to retry it.")
+            if not blocked:
+                status.update(phase="quoting", state="running")
+            return
+        empty = [q for q in wm["flight_quotes"] if not q.get("offers")] + [
+            q for q in wm["hotel_quotes"] if not q.get("rates")
+        ]
+        if empty:
+            self._no_results(doc, empty)
+            return
+        if (wm.get("ranking") or {}).get("key") != ranking_key(doc):
+            call = tool_call("trip_option_ranker", ranker_args(doc))
+            if not failed_before(doc, call):
+                self.out["tool_calls"].append(call)
+            elif user_asked:
+                self.say("Ranking the options failed earlier. Say 'try again' to retry it.")
+            return
+        bundles = wm["ranked_bundles"]
+        if not bundles:
+            status.update(phase="intake", state="needs_input")
+            self.say(
+                "I couldn't put together any flight and hotel combination for this trip. Try other dates or drop a preference."
+            )
+        elif just_ranked:
+            self.out["ui_messages"].append(trip_summary(doc, len(bundles)))
+            self.say(bundles_line(doc, bundles), {"type": "bundles", "bundles": bundles})
+        elif user_asked:
+            self.say(
+                "Nothing changed. Your options are on screen: "
+                + ", ".join(map(bundle_line, bundles))
+                + ". Pick one, or tell me what to change."
+            )
+
+    def _no_results(self, doc: Dict[str, Any], empty: List[Dict[str, Any]]) -> None:
+        doc["status"].update(phase="intake", state="needs_input")
+        segs = {s["segment_id"]: s for s in segments_of(doc)}
+        stays = {s["stay_id"]: s for s in stays_of(doc)}
+        lines = []
+        for q in empty:
+            if "segment_id" in q and q["segment_id"] in segs:
+                lines.append(f"no flights {segment_route(segs[q['segment_id']])}")
+            elif q.get("stay_id") in stays:
+                s = stays[q["stay_id"]]
+                lines.append(f"no hotels in {s['location_code']} from {s['check_in']} to {s['check_out']}")
+        self.say(
+            "I found " + "; ".join(lines or ["nothing"]) + ". Try other dates, another airport or fewer preferences."
+        )
+
+    def _after_extract(self, doc: Dict[str, Any], data: Dict[str, Any], applied: Dict[str, Any], now: datetime) -> None:
+        if applied.get("change_after_purchase"):
+            self._booked_change(doc)
+            return
+        changed = [p for p in applied.get("changed_paths") or [] if not p.startswith(("request.", "status."))]
+        if changed:
+            self.plan(doc, now, user_asked=True)
+            return
+        if work_pending(doc):
+            self.plan(doc, now, user_asked=True)
+            return
+        text = ((data.get("call") or {}).get("arguments") or {}).get("text") or ""
+        if applied.get("understood") is False:
+            if doc["working_memory"]["ranked_bundles"] and is_question(text):
+                self.out["followup"] = {"question": text}
+            pending = doc["status"].get("pending_question")
+            again = (
+                f" {pending['text']}"
+                if pending
+                else " Tell me where you're flying from and to, when, and how many of you are going."
+            )
+            self.say("Sorry, I didn't understand that as trip details, so nothing changed." + again)
+            return
+        self.plan(doc, now, user_asked=True)
+
+    def _booked_change(self, doc: Dict[str, Any]) -> None:
+        active = [b for b in doc["working_memory"]["bookings"] if b.get("status") != "cancelled"]
+        booking = active[-1] if active else {}
+        self.say(
+            f"This trip is already booked (booking {booking.get('booking_id')}), so I left it unchanged. "
+            "To change it, cancel the booking first: I'll show the refund before anything is cancelled.",
+            {"type": "cancellation", "booking_id": booking.get("booking_id"), "action": "quote"},
+        )

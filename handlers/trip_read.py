@@ -1,0 +1,175 @@
+"""Reading a TripIntent: its segments, stays and party, what is still missing, and the state of its holds.
+
+Pure functions of the document (``expire_lapsed`` alone writes: it marks lapsed holds). The
+Reducer, the Applier, the Runner and the host all read trips through these.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any, Dict, List, Optional, Tuple
+
+from .common.clock import parse_now
+
+# The requirements quoting needs, in the order the traveller is asked for them (wording.QUESTIONS asks them).
+SLOTS = ("origin", "destination", "depart_date", "adults", "return_date", "check_out")
+
+
+def _code(place: Any) -> Optional[str]:
+    return place.get("code") if isinstance(place, dict) and place.get("code") else None
+
+
+def segments_of(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """The itinerary's segments, each with a ``segment_id`` (``S1``, ``S2``… when absent)."""
+    segs = (doc.get("itinerary") or {}).get("segments") or []
+    return [{**s, "segment_id": s.get("segment_id") or f"S{i + 1}"} for i, s in enumerate(segs) if isinstance(s, dict)]
+
+
+def travellers(doc: Dict[str, Any]) -> Dict[str, int]:
+    t = (doc.get("party") or {}).get("travelers") or {}
+    return {k: int(t.get(k) or 0) for k in ("adults", "children", "infants")}
+
+
+def stays_of(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """The hotel stays to quote, each with a ``stay_id`` and rooms that fit the party.
+
+    Explicit ``lodging.stays`` win; else one stay from ``lodging.check_in/check_out`` at the
+    first destination; else one stay at each destination between consecutive flights (a round
+    trip gives one, a three-leg multi-city two). No lodging → none.
+    """
+    lodging = (doc.get("itinerary") or {}).get("lodging") or {}
+    if lodging.get("needed") is False:
+        return []
+    segs = segments_of(doc)
+    if lodging.get("stays"):
+        stays = [dict(s) for s in lodging["stays"] if isinstance(s, dict)]
+    elif lodging.get("check_in") or lodging.get("check_out"):
+        dest = _code(segs[0].get("destination")) if segs else None
+        stays = [{"location_code": dest, "check_in": lodging.get("check_in"), "check_out": lodging.get("check_out")}]
+    else:
+        stays = [
+            {
+                "location_code": _code(a.get("destination")),
+                "check_in": a.get("depart_date"),
+                "check_out": b.get("depart_date"),
+            }
+            for a, b in zip(segs, segs[1:], strict=False)
+            if _code(a.get("destination")) and _code(a.get("destination")) != _code(segs[0].get("origin"))
+        ]
+    per_room = max(1, int(lodging.get("guests_per_room") or 2))
+    people = max(1, travellers(doc)["adults"] + travellers(doc)["children"])
+    out = []
+    for i, stay in enumerate(stays):
+        location = stay.get("location") if isinstance(stay.get("location"), dict) else {}
+        guests = max(1, int(stay.get("guests_per_room") or per_room))
+        rooms = max(int(stay.get("rooms") or lodging.get("rooms") or 1), math.ceil(people / guests))
+        out.append(
+            {
+                "stay_id": stay.get("stay_id") or f"H{i + 1}",
+                "location_code": stay.get("location_code") or _code(location),
+                "location_hint": stay.get("location_hint") or lodging.get("location_hint"),
+                "check_in": stay.get("check_in"),
+                "check_out": stay.get("check_out"),
+                "rooms": rooms,
+                "guests_per_room": guests,
+            }
+        )
+    return out
+
+
+def missing_slots(doc: Dict[str, Any]) -> List[str]:
+    """Requirements still unknown for quoting, in the order we ask for them."""
+    segs = segments_of(doc)
+    missing: List[str] = []
+    for seg in segs or [{}]:
+        for slot, ok_ in (
+            ("origin", _code(seg.get("origin"))),
+            ("destination", _code(seg.get("destination"))),
+            ("depart_date", seg.get("depart_date")),
+        ):
+            if not ok_ and slot not in missing:
+                missing.append(slot)
+    if travellers(doc)["adults"] < 1:
+        missing.append("adults")
+    trip_type = (doc.get("itinerary") or {}).get("trip_type")
+    if trip_type not in ("one_way", "multi_city") and len(segs) <= 1:
+        missing.append("return_date")
+    elif any(not s["check_in"] or not s["check_out"] or not s["location_code"] for s in stays_of(doc)):
+        missing.append("check_out")
+    elif trip_type == "one_way" and (doc.get("itinerary") or {}).get("lodging", {}).get("needed") and not stays_of(doc):
+        missing.append("check_out")
+    return sorted(missing, key=SLOTS.index)
+
+
+def current_quotes(doc: Dict[str, Any]) -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
+    """The stored quotes of today's segments and stays, in itinerary order."""
+    wm = doc["working_memory"]
+    seg_ids = [s["segment_id"] for s in segments_of(doc)]
+    stay_ids = [s["stay_id"] for s in stays_of(doc)]
+    flights = sorted(
+        (q for q in wm["flight_quotes"] if q.get("segment_id") in seg_ids), key=lambda q: seg_ids.index(q["segment_id"])
+    )
+    hotels = sorted(
+        (q for q in wm["hotel_quotes"] if q.get("stay_id") in stay_ids), key=lambda q: stay_ids.index(q["stay_id"])
+    )
+    return flights, hotels
+
+
+def bundle_items(bundle: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """What holding ``bundle`` means at the supplier: one item per flight and per hotel stay."""
+    items = [
+        {"item_type": "flight", "offer_id": f.get("offer_id"), "segment_id": f.get("segment_id")}
+        for f in bundle.get("flights") or []
+    ]
+    return items + [
+        {"item_type": "hotel", "rate_id": h.get("rate_id"), "stay_id": h.get("stay_id")}
+        for h in bundle.get("hotels") or []
+    ]
+
+
+def live_holds(doc: Dict[str, Any], now: datetime) -> List[Dict[str, Any]]:
+    def alive(hold: Dict[str, Any]) -> bool:
+        deadline = hold.get("payment_required_by")
+        return hold.get("status") == "held" and (not deadline or parse_now(deadline) > now)
+
+    return [h for h in doc["working_memory"]["holds"] if alive(h)]
+
+
+def unbooked_purchases(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """Holds a purchase paid for that no booking lists: a retryable failure stopped it half way, and
+    submitting it again replays these (nothing charged twice) and buys the rest."""
+    wm = doc["working_memory"]
+    booked = {o.get("hold_id") for b in wm["bookings"] for o in b.get("orders") or []}
+    return [h for h in wm["holds"] if h.get("status") == "purchased" and h.get("hold_id") not in booked]
+
+
+def earliest_deadline(holds: List[Dict[str, Any]]) -> Optional[str]:
+    """The first payment deadline among ``holds`` (ISO, UTC), None without any: what an approval can last."""
+    deadlines = [h["payment_required_by"] for h in holds if h.get("payment_required_by")]
+    return min(deadlines, key=parse_now) if deadlines else None
+
+
+def unheld_items(bundle: Dict[str, Any], held: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """The items of ``bundle`` that no live hold covers (all of them before the first hold)."""
+    covered = {(h.get("item_type"), h.get("offer_id") or h.get("rate_id")) for h in held}
+    return [i for i in bundle_items(bundle) if (i["item_type"], i.get("offer_id") or i.get("rate_id")) not in covered]
+
+
+def expire_lapsed(doc: Dict[str, Any], now: datetime) -> List[Dict[str, Any]]:
+    """Write down holds still marked held whose deadline has passed; returns them."""
+    lapsed = [h for h in doc["working_memory"]["holds"] if h.get("status") == "held" and h not in live_holds(doc, now)]
+    for hold in lapsed:
+        hold["status"] = "expired"
+    return lapsed
+
+
+def offers_lapsed(bundle: Dict[str, Any], items: List[Dict[str, Any]], now: datetime) -> bool:
+    """Whether the supplier's offer behind any of ``items`` has expired (it can no longer be held)."""
+    wanted = {i.get("offer_id") or i.get("rate_id") for i in items}
+    parts = [(f.get("offer_id"), f.get("summary") or {}) for f in bundle.get("flights") or []]
+    parts += [(h.get("rate_id"), h.get("summary") or {}) for h in bundle.get("hotels") or []]
+    return any(
+        ref in wanted and summary.get("expires_at") and parse_now(summary["expires_at"]) <= now
+        for ref, summary in parts
+    )

@@ -1,0 +1,131 @@
+"""Chat wording: the messages the traveller reads, and how places, routes, money and trips read in them.
+
+``message()`` and ``error_message()`` build the chat message shape every handler emits
+(``handlers/README.md``, "Chat messages").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Dict, List, Optional
+
+from .common import geo
+from .trip_read import segments_of, stays_of, travellers
+
+QUESTIONS: Dict[str, str] = {
+    "origin": "Where are you flying from?",
+    "destination": "Where are you going?",
+    "depart_date": "When do you leave?",
+    "adults": "How many people are travelling?",
+    "return_date": "When do you come back? (Say 'one way' if you don't.)",
+    "check_out": "Until when do you need the hotel?",
+}
+PURCHASE_REFUSAL = (
+    "I can't buy anything from a chat message. Purchases need your approver's token, entered in the purchase form."
+)
+
+
+def place_label(place: Any, *, compact: bool = False) -> str:
+    """How a place reads in chat: "Newark (EWR)", or "EWR" when compact; a metro is its name ("San Francisco", not "QSF")."""
+    if not isinstance(place, dict):
+        return str(place or "?")
+    code, name = place.get("code"), place.get("name")
+    if code and name and (geo.place(str(code)) or {}).get("type") == "city":  # a metro code, not an airport
+        return str(name)
+    if compact or not name or name == code:
+        return str(code or name or "?")
+    return f"{name} ({code})"
+
+
+def describe_items(items: List[Dict[str, Any]]) -> str:
+    """ "the 2 flights and the hotel": what a set of holds or items is, in words."""
+    counts = Counter(i.get("item_type") or "item" for i in items)
+    words = {"flight": ("flight", "flights"), "hotel": ("hotel", "hotel stays")}
+    parts = []
+    for kind, n in counts.items():
+        one, many = words.get(kind, (kind, f"{kind}s"))
+        parts.append(f"the {one}" if n == 1 else f"the {n} {many}")
+    return " and ".join(parts) or "nothing"
+
+
+# -- chat messages -------------------------------------------------------------------------
+def message(text: str, widget: Optional[Dict[str, Any]] = None, kind: str = "message") -> Dict[str, Any]:
+    return {"role": "assistant", "kind": kind, "text": text, "widget": widget}
+
+
+def error_message(code: str, text: str, retryable: bool = False) -> Dict[str, Any]:
+    return message(text, {"type": "error", "code": code, "message": text, "retryable": retryable}, kind="error")
+
+
+def segment_route(seg: Dict[str, Any]) -> str:
+    return f"{place_label(seg.get('origin'))} → {place_label(seg.get('destination'))} on {seg.get('depart_date')}"
+
+
+def describe_trip(widget: Dict[str, Any]) -> str:
+    """A ``trip_summary`` widget as one plain sentence (for text-only clients such as the terminal chat)."""
+    party = widget.get("travelers") or {}
+    people = ", ".join(
+        f"{n} {k if n != 1 else k.rstrip('s').replace('children', 'child')}" for k, n in party.items() if n
+    )
+    stays = widget.get("stays") or []
+    parts = [people] + [segment_route(s) for s in widget.get("segments") or []]
+    parts += [
+        f"hotel in {s.get('location_hint') or s['location_code']} {s['check_in']} to {s['check_out']}" for s in stays
+    ] or ["no hotel"]
+    text = "Your trip: " + "; ".join(p for p in parts if p) + "."
+    if widget.get("assumptions"):
+        text += " Assumptions: " + "; ".join(widget["assumptions"]) + "."
+    return text
+
+
+def trip_summary(doc: Dict[str, Any], options: int) -> Dict[str, Any]:
+    """The understood trip, shown before the bundles: a short lead-in, the card carries the details."""
+    widget = {
+        "type": "trip_summary",
+        "segments": segments_of(doc),
+        "stays": stays_of(doc),
+        "travelers": travellers(doc),
+        "assumptions": list(doc["status"].get("assumptions") or []),
+    }
+    return message(f"Here's what I understood — {options} option{'s' if options != 1 else ''} below.", widget)
+
+
+def route_label(doc: Dict[str, Any]) -> str:
+    """ "EWR ⇄ DEN" for a round trip, "BOS → MIA → ORD" for one way or multi-city."""
+    segs = segments_of(doc)
+    codes = (
+        [place_label(segs[0].get("origin"), compact=True)]
+        + [place_label(s.get("destination"), compact=True) for s in segs]
+        if segs
+        else []
+    )
+    if len(codes) == 3 and codes[0] == codes[2]:
+        return f"{codes[0]} ⇄ {codes[1]}"
+    return " → ".join(str(c) for c in codes)
+
+
+CURRENCY_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
+
+
+def money(amount: Any, currency: Optional[str]) -> str:
+    """ "$1,234.56 USD": an amount as the traveller reads it (the code stays, signs are ambiguous)."""
+    try:
+        figure = f"{float(amount):,.2f}"
+    except (TypeError, ValueError):
+        figure = str(amount)
+    return f"{CURRENCY_SIGNS.get(currency or '', '')}{figure} {currency or ''}".strip()
+
+
+def bundles_line(doc: Dict[str, Any], bundles: List[Dict[str, Any]]) -> str:
+    cheapest = min(bundles, key=lambda b: float(b.get("total") or "inf"))
+    n = len(bundles)
+    return f"Here {'are' if n != 1 else 'is'} {n} option{'s' if n != 1 else ''} for {route_label(doc)}, cheapest {money(cheapest.get('total'), cheapest.get('currency'))}."
+
+
+def findings(items: Any) -> str:
+    """Policy findings as one sentence ("a; b")."""
+    return "; ".join(str(i.get("message", "")).rstrip(".") for i in items or [] if isinstance(i, dict))
+
+
+def bundle_line(b: Dict[str, Any]) -> str:
+    return f"{b['bundle_id']}: {b.get('total')} {b.get('currency') or ''}".strip()
