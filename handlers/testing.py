@@ -15,7 +15,7 @@ import copy
 import hashlib
 import secrets
 from datetime import date, datetime, time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 from zoneinfo import ZoneInfo
 
 from .common.clock import FrozenClock, iso, parse_now
@@ -91,6 +91,40 @@ class InMemoryApprovals:
                 grant["booking"] = copy.deepcopy(booking)
 
 
+class InMemoryBookings:
+    """``BookingRecords`` over the bookings ``InMemoryApprovals.consume`` kept (the host's side)."""
+
+    def __init__(self, approvals: InMemoryApprovals) -> None:
+        self._approvals = approvals
+
+    def get(self, booking_id: str) -> Optional[Dict[str, Any]]:
+        for grant in self._approvals._by_hash.values():
+            if grant["booking"] is not None and grant["booking"]["booking_id"] == booking_id:
+                return copy.deepcopy(grant["booking"])
+        return None
+
+
+class InMemoryPassengers:
+    """``PassengerDirectory`` over a dict ``{trip_id: [passenger details]}`` (tests and the harness)."""
+
+    def __init__(self, by_trip: Optional[Dict[str, List[Dict[str, Any]]]] = None) -> None:
+        self.by_trip = by_trip or {}
+        self.resolved: List[str] = []  # the trips whose details were handed to a supplier
+
+    def refs(self, trip_id: str) -> List[Dict[str, Any]]:
+        keep = ("passenger_id", "type", "age", "infant_of")
+        return [{k: p[k] for k in keep if p.get(k) is not None} for p in self.by_trip.get(trip_id, [])]
+
+    def resolve(self, trip_id: str, refs: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        from .supplier import SupplierError
+
+        people = {p["passenger_id"]: p for p in self.by_trip.get(trip_id, [])}
+        if not refs or any(r["passenger_id"] not in people for r in refs):
+            raise SupplierError("passengers_missing", "Some travellers are not named yet.")
+        self.resolved.append(trip_id)
+        return [copy.deepcopy(people[r["passenger_id"]]) for r in refs]
+
+
 class InMemoryPaymentMethods:
     def __init__(self, methods: Optional[Dict[str, List[Dict[str, Any]]]] = None) -> None:
         self._methods = methods or {}
@@ -138,7 +172,11 @@ class Harness:
         self.approvals, self.payments = InMemoryApprovals(), InMemoryPaymentMethods()
         self.payments.add(trip_id, {"id": DEFAULT_PAYMENT_METHOD, "brand": "visa", "last4": "4242"})
         self.deps = ToolDeps(
-            clock=self.clock, approvals=self.approvals, payments=self.payments, llm_extractor=llm_extractor
+            clock=self.clock,
+            approvals=self.approvals,
+            payments=self.payments,
+            llm_extractor=llm_extractor,
+            bookings=InMemoryBookings(self.approvals),
         )
         self.set_faults(faults)
         self.shc = LocalShc(self.deps, tools=self.tool_store.get_tools(), trip_id=trip_id, clock=self.clock)

@@ -160,6 +160,14 @@ TRIPDESK = {
         "max_calls_per_tool": env.int("TRIPDESK_MAX_CALLS_PER_TOOL", default=4),
         "max_wall_seconds": env.float("TRIPDESK_MAX_WALL_SECONDS", default=30.0),
     },
+    # Which supplier the tools talk to: "sandbox" (default, offline) or "duffel" (needs DUFFEL_ACCESS_TOKEN;
+    # a duffel_test_ token is Duffel's test mode). `manage.py check` names a missing or malformed token.
+    "SUPPLIER": env.str("TRIPDESK_SUPPLIER", default="sandbox").strip().lower(),
+    "DUFFEL": {
+        "ACCESS_TOKEN": env.str("DUFFEL_ACCESS_TOKEN", default=""),
+        "BASE_URL": env.str("DUFFEL_BASE_URL", default="https://api.duffel.com"),
+        "TIMEOUT_S": env.float("DUFFEL_TIMEOUT_S", default=20.0),
+    },
     "SUPPLIER_SEED": env.int("TRIPDESK_SUPPLIER_SEED", default=7),
     # Fault injection per tool, e.g. {"flight_quote_search": {"timeout": 1.0}} (tests and load runs).
     "SUPPLIER_FAULTS": env.json("TRIPDESK_SUPPLIER_FAULTS", default=None),

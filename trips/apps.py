@@ -5,3 +5,6 @@ class TripsConfig(AppConfig):
     name = "trips"
     verbose_name = "TripDesk"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (registers the system checks)

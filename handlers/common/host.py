@@ -52,11 +52,13 @@ class PaymentMethods(Protocol):
 class ToolDeps:
     """What a tool handler may reach: everything else comes in its arguments."""
 
-    supplier: Any = None  # handlers.supplier.SandboxSupplier (or a real adapter)
+    supplier: Any = None  # a handlers.supplier.protocol.Supplier: the sandbox or a real adapter
     clock: Optional[Callable[[], Any]] = None
     approvals: Optional[ApprovalVerifier] = None
     payments: Optional[PaymentMethods] = None
     llm_extractor: Any = None  # None = offline deterministic extractor
+    passengers: Any = None  # handlers.supplier.protocol.PassengerDirectory (None: nobody named)
+    bookings: Any = None  # handlers.supplier.protocol.BookingRecords: bookings live with the host
     settings: Dict[str, Any] = field(default_factory=dict)
 
 

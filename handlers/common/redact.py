@@ -13,8 +13,11 @@ TOKEN_ASSIGN_RE = re.compile(
     r"(?i)\b(approval[_ ]?token|token|api[_ ]?key|secret|password|cvv|cvc)['\"]?\s*[:=]\s*['\"]?[^\s'\",;]+"
 )
 CARD_RE = re.compile(r"\b(?:\d[ -]?){13,19}\b")
-# Bare API keys and bearer credentials pasted without a "key=" in front (OpenAI style ``sk-…``).
-SECRET_RE = re.compile(r"\b(?:sk|rk)-[A-Za-z0-9_\-]{16,}|\bBearer\s+[A-Za-z0-9._~+/\-]{16,}=*")
+# Bare API keys and bearer credentials pasted without a "key=" in front (OpenAI ``sk-…``, Duffel
+# ``duffel_test_…`` / ``duffel_live_…``).
+SECRET_RE = re.compile(
+    r"\b(?:sk|rk)-[A-Za-z0-9_\-]{16,}|\bBearer\s+[A-Za-z0-9._~+/\-]{16,}=*|\bduffel_(?:test|live)_[A-Za-z0-9_\-]{8,}"
+)
 SENSITIVE_KEYS = {
     "approval_token",
     "token",

@@ -57,9 +57,17 @@ SELF_TEST_NOW = datetime(2026, 12, 1, 19, 0, tzinfo=UTC)
 def self_test_deps(**settings: Any) -> ToolDeps:
     """A fresh in-memory sandbox at a frozen clock, the harness's approver and one card (``pm_1``
     of trip ``t1``), for the ``run_tests()`` class methods."""
-    from handlers.testing import InMemoryApprovals, InMemoryPaymentMethods  # lazily: it loads the whole core
+    from handlers.testing import InMemoryApprovals, InMemoryBookings, InMemoryPaymentMethods  # lazily: loads the core
 
     clock = FrozenClock(SELF_TEST_NOW)
     supplier = SandboxSupplier(InMemoryKeyValueStore(), seed=7, clock=clock, faults=settings.pop("faults", None))
     payments = InMemoryPaymentMethods({"t1": [{"id": "pm_1", "brand": "visa", "last4": "4242"}]})
-    return ToolDeps(supplier=supplier, clock=clock, approvals=InMemoryApprovals(), payments=payments, settings=settings)
+    approvals = InMemoryApprovals()
+    return ToolDeps(
+        supplier=supplier,
+        clock=clock,
+        approvals=approvals,
+        payments=payments,
+        bookings=InMemoryBookings(approvals),
+        settings=settings,
+    )

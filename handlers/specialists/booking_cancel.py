@@ -1,40 +1,62 @@
-"""booking_cancel: cancellation is a quote (refund and its expiry) that the traveller then confirms."""
+"""booking_cancel: cancellation is a quote (refund and its expiry) that the traveller then confirms.
+
+A booking is the host's record (``ToolDeps.bookings``) of the orders one purchase bought; it is
+cancelled order by order at the supplier. The booking's quote id joins its orders' quote ids, so
+confirming needs nothing stored beyond what the supplier keeps.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Dict
+from decimal import Decimal
+from typing import Any, Dict, List
 
 from handlers.common.types import fail, ok
+from handlers.supplier import SupplierError
+from handlers.supplier.money import amount, money
 
 from . import SELF_TEST_NOW, SpecialistTool, require, self_test_deps
+
+JOIN = "+"
 
 
 class BookingCancel(SpecialistTool):
     name = "booking_cancel"
 
+    def _orders(self, booking_id: str) -> List[Dict[str, Any]]:
+        booking = self.deps.bookings.get(booking_id) if self.deps.bookings is not None else None
+        if booking is None:
+            raise SupplierError("not_found", f"There is no booking {booking_id}.")
+        return [o for o in booking.get("orders") or [] if o.get("order_id")]
+
     def execute(self, payload: Dict[str, Any], args: Dict[str, Any], now: datetime) -> Dict[str, Any]:
         require(args, "booking_id", "action")
         booking_id, supplier = args["booking_id"], self.deps.supplier
+        if args["action"] not in ("quote", "confirm"):
+            return fail(payload, "invalid_arguments", "action must be 'quote' or 'confirm'.")
         if args["action"] == "quote":
-            quote = supplier.cancel_quote(booking_id, now=now)
+            parts = [supplier.cancel_quote(o["order_id"], now=now) for o in self._orders(booking_id)]
+            if not parts:
+                return fail(payload, "not_found", f"The booking {booking_id} has no order left to cancel.")
             return ok(
                 payload,
                 {
                     "booking_id": booking_id,
                     "action": "quote",
-                    "quote_id": quote["quote_id"],
-                    "refund_amount": quote["refund_amount"],
-                    "currency": quote["currency"],
-                    "expires_at": quote["expires_at"],
-                    "items": quote["parts"],
+                    "quote_id": JOIN.join(p["quote_id"] for p in parts),
+                    "refund_amount": amount(sum((money(p["refund_amount"]) for p in parts), Decimal(0))),
+                    "currency": parts[0]["currency"],
+                    "expires_at": min(p["expires_at"] for p in parts),
+                    "items": [
+                        {"ref_id": p["ref_id"], "quote_id": p["quote_id"], "refund_amount": p["refund_amount"]}
+                        for p in parts
+                    ],
                 },
             )
-        if args["action"] != "confirm":
-            return fail(payload, "invalid_arguments", "action must be 'quote' or 'confirm'.")
         require(args, "quote_id")
-        done = supplier.cancel_confirm(args["quote_id"], now=now)
-        if done["ref_id"] != booking_id:
+        orders = {o["order_id"] for o in self._orders(booking_id)}
+        done = [supplier.cancel_confirm(q, now=now) for q in str(args["quote_id"]).split(JOIN) if q]
+        if not done or any(d["ref_id"] not in orders for d in done):
             return fail(payload, "invalid_arguments", "That quote belongs to another booking.")
         return ok(
             payload,
@@ -43,10 +65,10 @@ class BookingCancel(SpecialistTool):
                 "action": "confirm",
                 "status": "cancelled",
                 "cancelled": True,
-                "refund_amount": done["refund_amount"],
-                "currency": done["currency"],
-                "cancelled_at": done["cancelled_at"],
-                "replayed": done["replayed"],
+                "refund_amount": amount(sum((money(d["refund_amount"]) for d in done), Decimal(0))),
+                "currency": done[0]["currency"],
+                "cancelled_at": max(d["cancelled_at"] for d in done),
+                "replayed": all(d["replayed"] for d in done),
             },
         )
 

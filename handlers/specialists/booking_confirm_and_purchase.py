@@ -92,26 +92,22 @@ class BookingConfirmAndPurchase(SpecialistTool):
                 holds=self._holds_now(hold_ids, now),
                 **exc.details,
             )
-        booking = self.deps.supplier.booking_save(
-            {
-                "booking_id": short_id("bkg", verdict["approval_id"], trip_id),
-                "trip_id": trip_id,
-                "approval_id": verdict["approval_id"],
-                "status": "confirmed",
-                "orders": [
-                    {
-                        k: o[k]
-                        for k in ("order_id", "hold_id", "item_type", "item_id", "record_locator", "total", "status")
-                    }
-                    for o in orders
-                ],
-                "record_locators": [o["record_locator"] for o in orders],
-                "total": amount(sum((money(o["total"]["amount"]) for o in orders), Decimal(0))),
-                "currency": orders[0]["total"]["currency"],
-                "payment_method": {k: orders[0]["payment_method"].get(k) for k in ("id", "brand", "last4")},
-                "created_at": iso(now),
-            }
-        )
+        # The host keeps the booking (``approvals.consume``): bookings never live at a supplier.
+        booking = {
+            "booking_id": short_id("bkg", verdict["approval_id"], trip_id),
+            "trip_id": trip_id,
+            "approval_id": verdict["approval_id"],
+            "status": "confirmed",
+            "orders": [
+                {k: o[k] for k in ("order_id", "hold_id", "item_type", "item_id", "record_locator", "total", "status")}
+                for o in orders
+            ],
+            "record_locators": [o["record_locator"] for o in orders],
+            "total": amount(sum((money(o["total"]["amount"]) for o in orders), Decimal(0))),
+            "currency": orders[0]["total"]["currency"],
+            "payment_method": {k: orders[0]["payment_method"].get(k) for k in ("id", "brand", "last4")},
+            "created_at": iso(now),
+        }
         self.deps.approvals.consume(approval_id=verdict["approval_id"], booking=booking, now=now)
         return ok(payload, {"booking": booking, "replayed": all(o["replayed"] for o in orders)})
 

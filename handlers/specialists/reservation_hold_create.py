@@ -43,10 +43,13 @@ class ReservationHoldCreate(SpecialistTool):
         refs = [item_ref(i) for i in args["items"]]
         if any(not r["item_id"] for r in refs):
             return fail(payload, "invalid_arguments", "Every item needs an offer_id or a rate_id.")
+        trip_id = str(args.get("trip_id") or payload.get("trip_id") or "")
+        # Who travels, by reference only: a real supplier resolves the details through the host.
+        travellers = self.deps.passengers.refs(trip_id) if self.deps.passengers is not None and trip_id else []
         holds: List[Dict[str, Any]] = []
         for ref in refs:
             try:
-                hold = self._hold(ref, f"{args['idempotency_key']}:{ref['item_id']}", now)
+                hold = self._hold(ref, f"{args['idempotency_key']}:{ref['item_id']}", now, travellers, trip_id)
             except SupplierError as exc:
                 released = [self.deps.supplier.hold_release(h["hold_id"], now=now)["hold_id"] for h in holds]
                 what = "flight" if ref["item_type"] == "flight" else "hotel room"
@@ -62,13 +65,15 @@ class ReservationHoldCreate(SpecialistTool):
         deadline = min(h["payment_required_by"] for h in holds) if holds else None
         return ok(payload, {"bundle_id": args["bundle_id"], "holds": holds, "earliest_deadline": deadline})
 
-    def _hold(self, ref: Dict[str, str], key: str, now: datetime) -> Dict[str, Any]:
+    def _hold(self, ref: Dict[str, str], key: str, now: datetime, travellers, trip_id: str) -> Dict[str, Any]:
         """The live hold for ``key``; a hold released or lapsed earlier is replaced under a fresh key."""
         for attempt in range(MAX_REHOLDS):
             hold = self.deps.supplier.hold_create(
                 item_type=ref["item_type"],
                 item_id=ref["item_id"],
                 idempotency_key=key if not attempt else f"{key}#{attempt}",
+                passengers=travellers or None,
+                trip_id=trip_id or None,
                 now=now,
             )
             if hold["status"] in ("held", "purchased"):

@@ -1,11 +1,21 @@
-"""The sandbox supplier (SUPPLIER.md): deterministic offers, holds, orders and faults.
+"""Suppliers behind one protocol (``protocol.Supplier``): the sandbox (SUPPLIER.md: deterministic
+offers, holds, orders and faults) and real adapters (``handlers.supplier.duffel``).
 
-A real supplier adapter can replace it behind the same methods; the tool handlers in
-``handlers/specialists`` only see ``SupplierError`` and these shapes.
+The tool handlers in ``handlers/specialists`` only see the protocol, ``SupplierError`` and
+these shapes; the host chooses the implementation.
 """
 
 from .errors import SupplierError
+from .protocol import PassengerDirectory, PassengerRef, Supplier
 from .sandbox import SandboxSupplier
 from .summary import summarize_offer, summarize_rate
 
-__all__ = ["SandboxSupplier", "SupplierError", "summarize_offer", "summarize_rate"]
+__all__ = [
+    "PassengerDirectory",
+    "PassengerRef",
+    "SandboxSupplier",
+    "Supplier",
+    "SupplierError",
+    "summarize_offer",
+    "summarize_rate",
+]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Dict, List, Optional, Sequence
 
 
 class SupplierError(Exception):
@@ -19,3 +19,18 @@ class SupplierError(Exception):
         self.message = message
         self.retryable = retryable
         self.details = details  # e.g. ``current_amount`` for price_changed
+
+
+def refuse_unless_live(hold: Dict[str, Any]) -> Dict[str, Any]:
+    """The hold, if it can still be paid; otherwise the refusal a supplier gives."""
+    if hold["status"] == "held":
+        return hold
+    if hold["status"] == "expired":
+        raise SupplierError("hold_expired", "The hold has expired and its space was released.")
+    raise SupplierError("hold_not_active", f"The hold is {hold['status']} and cannot be paid.")
+
+
+def passenger_refs(passengers: Optional[Sequence[Dict[str, Any]]]) -> List[Dict[str, Any]]:
+    """Passengers cut down to references: id, type, age and lap adult; never a name or a date."""
+    keep = ("passenger_id", "type", "age", "infant_of")
+    return [{k: p[k] for k in keep if p.get(k) is not None} for p in passengers or []]

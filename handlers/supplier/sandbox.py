@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Sequence
 from zoneinfo import ZoneInfo
 
 from handlers.common.clock import iso
 
-from .errors import SupplierError
+from .errors import SupplierError, passenger_refs, refuse_unless_live
 from .faults import FaultPlan
 from .flights import build_flight_offers
 from .hotels import build_hotel_rates
@@ -39,6 +39,10 @@ def _day(value: Any) -> date:
 
 
 class SandboxSupplier:
+    """Implements ``handlers.supplier.protocol.Supplier``; passengers are kept as references only."""
+
+    name = "sandbox"
+
     def __init__(
         self,
         store: Any,
@@ -129,10 +133,30 @@ class SandboxSupplier:
             raise SupplierError("not_found", f"The {item_type} option {item_id} is unknown; search again.")
         return item
 
+    def refresh_offer(self, item_type: str, item_id: str, *, now: Optional[datetime] = None) -> Dict[str, Any]:
+        """The offer or rate as it stands now: refused once expired or sold out (prices are fixed
+        until expiry in the sandbox; the re-price happens when a hold's guarantee runs out)."""
+        now = self._now(now)
+        item = self.get_item(item_type, item_id)
+        if now >= _at(item["expires_at"]):
+            raise SupplierError("offer_expired", "That option has expired; search again for current prices.")
+        stock = "seats_remaining" if item_type == "flight" else "quantity_available"
+        left = self.state.stock(item_id, item[stock])
+        if left < _quantity(item_type, item):
+            raise SupplierError("sold_out", "Not enough seats or rooms are left for that option.")
+        return {**item, stock: left}
+
     # -- holds --------------------------------------------------------------------------------
 
     def hold_create(
-        self, *, item_type: str, item_id: str, idempotency_key: str, now: Optional[datetime] = None
+        self,
+        *,
+        item_type: str,
+        item_id: str,
+        idempotency_key: str,
+        passengers: Optional[Sequence[Dict[str, Any]]] = None,
+        trip_id: Optional[str] = None,
+        now: Optional[datetime] = None,
     ) -> Dict[str, Any]:
         """Hold one offer or rate; the same key returns the original hold (never a second one)."""
         now = self._now(now)
@@ -165,6 +189,8 @@ class SandboxSupplier:
             "created_at": iso(now),
             "order_id": None,
         }
+        if passengers:  # references only (id, type, age): the sandbox never sees a name
+            hold["passengers"] = passenger_refs(passengers)
         if not self.state.put_if_absent("hold", hold_id, hold):  # a concurrent twin won the race
             return self._replayed(self.state.get("hold", hold_id), item_id, idempotency_key, now)
         return hold
@@ -228,12 +254,7 @@ class SandboxSupplier:
         }
 
     def _live(self, hold_id: str, now: datetime) -> Dict[str, Any]:
-        hold = self.get_hold(hold_id, now=now)
-        if hold["status"] == "held":
-            return hold
-        if hold["status"] == "expired":
-            raise SupplierError("hold_expired", "The hold has expired and its space was released.")
-        raise SupplierError("hold_not_active", f"The hold is {hold['status']} and cannot be paid.")
+        return refuse_unless_live(self.get_hold(hold_id, now=now))
 
     def purchase(
         self,
@@ -314,6 +335,51 @@ class SandboxSupplier:
             raise SupplierError("order_closed", f"That purchase was {order['status']}; hold the item again.")
         return {**order, "replayed": True}
 
+    def book_instant(
+        self,
+        *,
+        item_type: str,
+        item_id: str,
+        amount_due: str,
+        payment_method: Dict[str, Any],
+        idempotency_key: str,
+        passengers: Optional[Sequence[Dict[str, Any]]] = None,
+        trip_id: Optional[str] = None,
+        now: Optional[datetime] = None,
+    ) -> Dict[str, Any]:
+        """Buy an offer in one step: a hold that lives only for this purchase, paid at once, both
+        under ``idempotency_key`` (a replay returns the first order)."""
+        now = self._now(now)
+        item = self.get_item(item_type, item_id)
+        if now >= _at(item["expires_at"]):
+            raise SupplierError("offer_expired", "That option has expired; search again for current prices.")
+        hold_id = short_id("hld", self.seed, f"instant:{idempotency_key}")
+        if self.state.get("hold", hold_id) is None:
+            quantity = _quantity(item_type, item)
+            if self.state.stock(item_id, quantity) < quantity:
+                raise SupplierError("sold_out", "Not enough seats or rooms are left for that option.")
+            hold = {
+                "hold_id": hold_id,
+                "item_type": item_type,
+                "item_id": item_id,
+                "status": "held",
+                "quantity": quantity,
+                "payment_required_by": iso(now + timedelta(minutes=5)),
+                "price_guarantee_expires_at": iso(now + timedelta(minutes=5)),
+                "held_total": {"amount": item["price"]["total_amount"], "currency": item["price"]["currency"]},
+                "idempotency_key": f"instant:{idempotency_key}",
+                "created_at": iso(now),
+                "order_id": None,
+            }
+            self.state.put_if_absent("hold", hold_id, hold)
+        return self.purchase(
+            hold_id=hold_id,
+            amount_due=amount_due,
+            payment_method=payment_method,
+            idempotency_key=idempotency_key,
+            now=now,
+        )
+
     def get_order(self, order_id: str) -> Dict[str, Any]:
         order = self.state.get("order", order_id)
         if order is None or order["status"] in ("pending", "failed"):
@@ -327,15 +393,10 @@ class SandboxSupplier:
     # -- cancellation -------------------------------------------------------------------------
 
     def cancel_quote(self, ref_id: str, *, now: Optional[datetime] = None) -> Dict[str, Any]:
-        """What cancelling would refund now: an order, a whole booking (the sum of its orders) or
-        an unpaid hold (0.00). The quote is valid for 15 minutes."""
+        """What cancelling would refund now: an order, or an unpaid hold (0.00). The quote is valid
+        for 15 minutes. (A booking groups orders on the host's side; it is cancelled order by order.)"""
         now = self._now(now)
-        parts: List[Dict[str, Any]] = []
-        if ref_id.startswith("bkg_"):
-            booking = self.booking_get(ref_id)
-            parts = [self.cancel_quote(o["order_id"], now=now) for o in booking["orders"]]
-            refund, currency = sum((money(p["refund_amount"]) for p in parts), money(0)), booking["currency"]
-        elif ref_id.startswith("hld_"):
+        if ref_id.startswith("hld_"):
             hold = self.get_hold(ref_id, now=now)
             refund, currency = money(0), hold["held_total"]["currency"]
         else:
@@ -346,9 +407,6 @@ class SandboxSupplier:
             "ref_id": ref_id,
             "refund_amount": amount(refund),
             "currency": currency,
-            "parts": [
-                {"ref_id": p["ref_id"], "quote_id": p["quote_id"], "refund_amount": p["refund_amount"]} for p in parts
-            ],
             "created_at": iso(now),
             "expires_at": iso(now + timedelta(minutes=CANCEL_QUOTE_MINUTES)),
         }
@@ -377,11 +435,7 @@ class SandboxSupplier:
         if not self.state.put_if_absent("cancellation", quote["ref_id"], cancellation):
             return {**self.state.get("cancellation", quote["ref_id"]), "replayed": True}
         ref = quote["ref_id"]
-        if ref.startswith("bkg_"):
-            for part in quote["parts"]:
-                self.cancel_confirm(part["quote_id"], now=now)
-            self.state.put("booking", ref, {**self.booking_get(ref), "status": "cancelled"})
-        elif ref.startswith("hld_"):
+        if ref.startswith("hld_"):
             self.hold_release(ref, now=now)
         else:
             self._close_order(ref, "cancelled", money(quote["refund_amount"]), now)
@@ -419,20 +473,6 @@ class SandboxSupplier:
                 }
             )
         return order
-
-    # -- bookings (a TripDesk purchase groups several orders) ---------------------------------
-
-    def booking_save(self, booking: Dict[str, Any]) -> Dict[str, Any]:
-        """Store a booking once; a second save of the same id returns the first."""
-        if not self.state.put_if_absent("booking", booking["booking_id"], booking):
-            return self.state.get("booking", booking["booking_id"])
-        return booking
-
-    def booking_get(self, booking_id: str) -> Dict[str, Any]:
-        booking = self.state.get("booking", booking_id)
-        if booking is None:
-            raise SupplierError("not_found", f"There is no booking {booking_id}.")
-        return booking
 
 
 def _quantity(item_type: str, item: Dict[str, Any]) -> int:

@@ -17,15 +17,16 @@ from handlers.common.host import ToolDeps, bind_host
 from handlers.llm.factory import followup_agent_from_env, llm_extractor_from_env
 from handlers.local_shc import LocalShc
 from handlers.runner import Runner
-from handlers.supplier import SandboxSupplier
 from trips.models import ChatMessage, Trip
 from trips.services.holds import holds_sync
 from trips.services.turns import turn_claim, turn_complete, turn_release, turn_start
 
 from .agu import DjangoAGU
 from .approvals import DjangoApprovalVerifier, DjangoPaymentMethods
+from .passengers import DjangoPassengerDirectory
 from .shc import DjangoSHC
-from .stores import DjangoKeyValueStore, DjangoToolStore, DjangoTripStore
+from .stores import DjangoToolStore, DjangoTripStore
+from .suppliers import DjangoBookingRecords, supplier_from_settings
 from .transient import transient_retried
 
 Clock = Callable[[], datetime]
@@ -41,19 +42,17 @@ def build_runner(*, clock: Clock) -> Runner:
 
 
 def tool_deps(*, clock: Clock) -> ToolDeps:
-    """What tools may reach: the sandbox supplier on Django's KeyValueStore, approvals, payments."""
-    supplier = SandboxSupplier(
-        DjangoKeyValueStore(),
-        seed=settings.TRIPDESK["SUPPLIER_SEED"],
-        clock=clock,
-        faults=settings.TRIPDESK["SUPPLIER_FAULTS"],
-    )
+    """What tools may reach: the configured supplier (``TRIPDESK_SUPPLIER``), approvals, payments,
+    the bookings (host rows) and the trip's passengers (references, details only for the supplier)."""
+    passengers = DjangoPassengerDirectory()
     return ToolDeps(
-        supplier=supplier,
+        supplier=supplier_from_settings(clock=clock, passengers=passengers),
         clock=clock,
         approvals=DjangoApprovalVerifier(),
         payments=DjangoPaymentMethods(),
         llm_extractor=llm_extractor_from_env(settings.TRIPDESK["LLM"], clock=clock),
+        passengers=passengers,
+        bookings=DjangoBookingRecords(),
     )
 
 

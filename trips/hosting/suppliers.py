@@ -1,0 +1,49 @@
+"""Which supplier the tools talk to, chosen by ``TRIPDESK_SUPPLIER`` (``sandbox`` by default).
+
+Both keep what they must remember in the host's database (``DjangoKeyValueStore``): the
+sandbox its whole state, the Duffel adapter the keys of the writes it made. Bookings themselves
+are ``trips.models.Booking`` rows (``DjangoBookingRecords``), never supplier state.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Callable, Dict, Optional
+
+from django.conf import settings
+
+from handlers.supplier import SandboxSupplier
+from handlers.supplier.protocol import Supplier
+from trips.models import Booking
+
+from .stores import DjangoKeyValueStore
+
+
+def supplier_from_settings(*, clock: Callable[[], datetime], passengers: Any = None) -> Supplier:
+    conf = settings.TRIPDESK
+    if conf.get("SUPPLIER", "sandbox") == "duffel":
+        from handlers.supplier.duffel import DuffelClient, DuffelSupplier
+
+        duffel = conf["DUFFEL"]
+        client = DuffelClient(duffel["ACCESS_TOKEN"], base_url=duffel["BASE_URL"], timeout=duffel["TIMEOUT_S"])
+        return DuffelSupplier(client, DjangoKeyValueStore(), clock=clock, passengers=passengers)
+    return SandboxSupplier(
+        DjangoKeyValueStore(), seed=conf["SUPPLIER_SEED"], clock=clock, faults=conf["SUPPLIER_FAULTS"]
+    )
+
+
+class DjangoBookingRecords:
+    """``BookingRecords``: the booking as the purchase recorded it (``approvals.approval_consume``)."""
+
+    def get(self, booking_id: str) -> Optional[Dict[str, Any]]:
+        booking = Booking.objects.filter(booking_id=booking_id).first()
+        if booking is None:
+            return None
+        return {
+            "booking_id": booking.booking_id,
+            "status": booking.status,
+            "orders": list(booking.orders or []),
+            "record_locators": list(booking.record_locators or []),
+            "total": str(booking.total),
+            "currency": booking.currency,
+        }
