@@ -3,7 +3,7 @@
 from itertools import count
 from typing import Optional
 
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 
 from trips.models import Membership, Organisation, Trip
 from trips.services.trips import trip_create
@@ -28,14 +28,10 @@ def user_make(
     username: Optional[str] = None,
     superuser: bool = False,
 ) -> User:
-    """A user; ``role`` support/approver also makes them staff in the matching group."""
+    """A user; a staff ``role`` (support, approver, organisation admin) also makes them admin staff."""
     username = username or f"user{next(_n)}"
     staff = superuser or role != Membership.Role.TRAVELLER
     user = User.objects.create_user(username=username, password="pw", is_staff=staff, is_superuser=superuser)
-    if role == Membership.Role.SUPPORT:
-        user.groups.add(Group.objects.get(name="Support"))
-    elif role == Membership.Role.APPROVER:
-        user.groups.add(Group.objects.get(name="Approvers"))
     if organisation is not None:
         Membership.objects.create(user=user, organisation=organisation, role=role)
     return user

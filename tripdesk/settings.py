@@ -77,6 +77,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Passwords are checked by Django's backend; powers come from the role in each organisation
+# (trips.access): global groups and per-user permissions grant nothing.
+AUTHENTICATION_BACKENDS = [
+    "trips.access.PasswordBackend",
+    "trips.access.OrganisationRoleBackend",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

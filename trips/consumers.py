@@ -22,7 +22,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from trips.access import trip_get_for_user
+from trips.access import may_write_in, trip_get_for_user
 from trips.models import ChatMessage, Trip
 from trips.services.approvals import approval_auto_grant
 from trips.services.chat import chat_message_frame, trip_group
@@ -52,8 +52,7 @@ class CloseCode:
     """Application close codes (4000-4999), mirroring the HTTP status they resemble."""
 
     NOT_SIGNED_IN = 4401
-    NOT_ALLOWED = 4403
-    NO_SUCH_TRIP = 4404
+    NO_SUCH_TRIP = 4404  # also someone else's trip: existence is not disclosed
     TOO_MANY_FRAMES = 4408
     FRAME_TOO_LARGE = 4413
 
@@ -71,14 +70,11 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             self.trip = await self.trip_for(user, self.scope["url_route"]["kwargs"]["trip_id"])
-        except Trip.DoesNotExist:
+        except Trip.DoesNotExist:  # unknown, or someone else's: the same answer, so ids cannot be probed
             await self.refuse_connection(CloseCode.NO_SUCH_TRIP)
             return
-        except PermissionDenied:
-            await self.refuse_connection(CloseCode.NOT_ALLOWED)
-            return
         self.user = user
-        self.is_owner = self.trip.owner_id == user.pk
+        self.is_owner = may_write_in(user, self.trip)
         self.group = trip_group(self.trip.pk)
         self.sent_seq = 0
         self.rate = SlidingWindow(seconds=self.rate_window_seconds)

@@ -1,6 +1,10 @@
 """Who may open what: every URL the resolver knows and every websocket route, for an anonymous
 visitor, the trip's traveller (A), another traveller of the same organisation (B), support and
-approver staff of the trip's organisation, support staff of another organisation, and a superuser.
+approver staff of the trip's organisation, support staff of another organisation, a superuser,
+and two people with roles in two organisations: an approver of Globex who travels for Acme
+(``approver_elsewhere``) and a support agent of Globex who travels for Acme (``support_elsewhere``).
+Trip A is Acme's: the multi-organisation people must get no more from it than traveller B does —
+no staff power crosses from one organisation to another.
 
 Routes are enumerated, not listed: a new route that no rule below covers fails
 ``test_every_route_has_a_rule`` until someone says who may open it.
@@ -20,6 +24,7 @@ from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.test import Client
 
+from tests.factories import trip_make, user_make
 from tests.trips.commerce.helpers import hold_for
 from tripdesk.asgi import application
 from trips.consumers import CloseCode
@@ -28,9 +33,21 @@ from trips.models import ApprovalRequest, AuditEvent, Hold, Membership, PaymentM
 from .routes import Route, concrete, http_routes, websocket_routes
 
 NOW = datetime(2026, 12, 1, 14, 0, tzinfo=UTC)
-ROLES = ("anonymous", "traveller_a", "traveller_b", "support", "approver", "foreign_staff", "superuser")
+ROLES = (
+    "anonymous",
+    "traveller_a",
+    "traveller_b",
+    "support",
+    "approver",
+    "foreign_staff",
+    "approver_elsewhere",
+    "support_elsewhere",
+    "superuser",
+)
 SEES = frozenset({"traveller_a", "support", "approver", "superuser"})  # may see trip A
-BLIND = frozenset({"traveller_b", "foreign_staff"})  # signed in, may not
+MULTI_ORG = frozenset({"approver_elsewhere", "support_elsewhere"})  # staff in Globex, travellers in Acme
+BLIND = frozenset({"traveller_b", "foreign_staff"}) | MULTI_ORG  # signed in, may not
+STAFF_ELSEWHERE = frozenset({"foreign_staff"}) | MULTI_ORG  # admin staff, but not of trip A's organisation
 NOT_STAFF = frozenset({"anonymous", "traveller_a", "traveller_b"})
 ANY = frozenset({200, 301, 302, 403, 404, 405})  # anything but a server error
 
@@ -60,7 +77,10 @@ RULES: list[tuple[str, Expect]] = [
     (
         r"^admin/trips/(trip|hold|approvalrequest)/<path:object_id>/change/$",
         Expect.of(
-            {200}, **_by(NOT_STAFF, {302}), foreign_staff={302, 403, 404}, redirect_to=_by(NOT_STAFF, ADMIN_SIGN_IN)
+            {200},
+            **_by(NOT_STAFF, {302}),
+            **_by(STAFF_ELSEWHERE, {302, 403, 404}),
+            redirect_to=_by(NOT_STAFF, ADMIN_SIGN_IN),
         ),
     ),
     (r"^admin/", Expect.of(ANY, **_by(NOT_STAFF, {302}), redirect_to=_by(NOT_STAFF, ADMIN_SIGN_IN))),
@@ -81,7 +101,7 @@ WEBSOCKET_RULES: list[tuple[str, Dict[str, Optional[int]]]] = [
     # None: accepted and served (history, then status); a code: accepted, then closed with it.
     (
         r"^ws/trips/<int:trip_id>/$",
-        {**_by(SEES, None), "anonymous": CloseCode.NOT_SIGNED_IN, **_by(BLIND, CloseCode.NOT_ALLOWED)},
+        {**_by(SEES, None), "anonymous": CloseCode.NOT_SIGNED_IN, **_by(BLIND, CloseCode.NO_SUCH_TRIP)},
     ),
 ]
 
@@ -100,8 +120,15 @@ def test_every_route_has_a_rule():
     assert len(http_routes()) > 50 and websocket_routes(), "the resolver was enumerated"
 
 
+def staff_elsewhere(role: str, *, staff_in, travels_for, username: str):
+    """Staff (``role``) in ``staff_in``, and a plain traveller in ``travels_for``."""
+    user = user_make(organisation=staff_in, role=role, username=username)
+    Membership.objects.create(user=user, organisation=travels_for, role=Membership.Role.TRAVELLER)
+    return user
+
+
 @pytest.fixture
-def people(traveller, other_traveller, support, approver, globex_support, superuser) -> Dict[str, object]:
+def people(traveller, other_traveller, support, approver, globex_support, superuser, acme, globex) -> Dict[str, object]:
     return {
         "anonymous": None,
         "traveller_a": traveller,
@@ -109,6 +136,12 @@ def people(traveller, other_traveller, support, approver, globex_support, superu
         "support": support,
         "approver": approver,
         "foreign_staff": globex_support,
+        "approver_elsewhere": staff_elsewhere(
+            Membership.Role.APPROVER, staff_in=globex, travels_for=acme, username="multi-approver"
+        ),
+        "support_elsewhere": staff_elsewhere(
+            Membership.Role.SUPPORT, staff_in=globex, travels_for=acme, username="multi-support"
+        ),
         "superuser": superuser,
     }
 
@@ -133,7 +166,7 @@ def ids(trip, traveller) -> Dict[str, str]:
         "approvalrequest": str(ApprovalRequest.objects.get(trip=trip).pk),
         "paymentmethod": str(card.pk),
         "user": str(traveller.pk),
-        "group": str(Group.objects.get(name="Support").pk),
+        "group": str(Group.objects.get_or_create(name="Matrix")[0].pk),
         "organisation": str(trip.organisation_id),
         "membership": str(Membership.objects.filter(user=traveller).first().pk),
         "auditevent": first(AuditEvent),
@@ -254,3 +287,148 @@ def test_only_approvers_grant(role, people, ids):
     approval.refresh_from_db()
     granted = approval.status != ApprovalRequest.Status.PENDING
     assert granted is (role in {"approver", "superuser"}), approval.status
+
+
+# --- every staff action, through the admin and through the services ------------------------------
+
+ACTS = {"approver", "superuser"}  # may decide trip A's approval
+SUPPORTS = {"support", "superuser"}  # may flag trip A and release its holds
+
+
+def _admin_action(user, model: str, action: str, pk) -> None:
+    client_for(user).post(
+        f"/admin/trips/{model}/", {"action": action, "_selected_action": [str(pk)], "apply": "1", "reason": "matrix"}
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+def test_every_admin_staff_action_stays_in_the_trip_s_organisation(role, people, ids, trip, monkeypatch):
+    """Flag, release a hold, deny: each as each role, applied with a reason (a recording supplier)."""
+    from types import SimpleNamespace
+
+    from tests.trips.commerce.helpers import RecordingSupplier
+
+    monkeypatch.setattr("trips.admin.commerce.tool_deps", lambda **_: SimpleNamespace(supplier=RecordingSupplier()))
+    user = people[role]
+    _admin_action(user, "trip", "flag_for_attention", trip.pk)
+    _admin_action(user, "hold", "release", ids["hold"])
+    _admin_action(user, "approvalrequest", "deny", ids["approvalrequest"])
+    trip.refresh_from_db()
+    assert trip.flagged is (role in SUPPORTS), "flag"
+    released = Hold.objects.filter(trip=trip).exclude(status=Hold.Status.HELD).exists()
+    assert released is (role in SUPPORTS), "release"
+    denied = ApprovalRequest.objects.get(pk=ids["approvalrequest"]).status == ApprovalRequest.Status.DENIED
+    assert denied is (role in ACTS), "deny"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", sorted(BLIND | {"traveller_a"}))
+def test_services_refuse_staff_powers_outside_the_role_s_organisation(role, people, ids, trip):
+    """Past the admin's own scoping: the services themselves say no (the one rule, ``trips.access``)."""
+    from django.core.exceptions import PermissionDenied
+
+    from tests.trips.commerce.helpers import RecordingSupplier
+    from trips.services.approvals import approval_deny, approval_grant
+    from trips.services.holds import holds_release
+    from trips.services.staff import trip_flag
+
+    user, approval = people[role], ApprovalRequest.objects.get(pk=ids["approvalrequest"])
+    hold = Hold.objects.get(pk=ids["hold"])
+    attempts = [
+        lambda: approval_grant(approval=approval, approver=user, now=NOW),
+        lambda: approval_deny(approval=approval, approver=user, reason="no", now=NOW),
+        lambda: trip_flag(trip=trip, actor=user, reason="matrix"),
+        lambda: holds_release(holds=[hold], actor=user, reason="matrix", supplier=RecordingSupplier(), now=NOW),
+    ]
+    for attempt in attempts:
+        with pytest.raises(PermissionDenied):
+            attempt()
+    approval.refresh_from_db()
+    trip.refresh_from_db()
+    assert approval.status == ApprovalRequest.Status.PENDING and not trip.flagged
+    assert Hold.objects.get(pk=hold.pk).status == Hold.Status.HELD
+
+
+@pytest.mark.django_db
+def test_multi_organisation_staff_keep_their_powers_at_home(people, globex):
+    """The other half: the refusals above are about the organisation, not a broken role."""
+    from trips.services.staff import trip_flag
+
+    home = trip_make(organisation=globex, title="Globex offsite")
+    hold_for(home, now=NOW, suffix="g")
+    approval = ApprovalRequest.objects.get(trip=home)
+    client_for(people["approver_elsewhere"]).post(
+        "/admin/trips/approvalrequest/",
+        {"action": "grant", "_selected_action": [str(approval.pk)], "apply": "1", "reason": "fine"},
+    )
+    approval.refresh_from_db()
+    assert approval.status != ApprovalRequest.Status.PENDING
+    trip_flag(trip=home, actor=people["support_elsewhere"], reason="looks odd")
+    home.refresh_from_db()
+    assert home.flagged
+
+
+TRIP_ROW_ADMINS = ("trip", "hold", "approvalrequest", "auditevent")  # trip A has rows in each
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", sorted(STAFF_ELSEWHERE | {"support", "approver"}))
+def test_admin_lists_show_trip_a_only_to_its_organisation_s_staff(role, people, ids, trip):
+    client = client_for(people[role])
+    for model in TRIP_ROW_ADMINS:
+        response = client.get(f"/admin/trips/{model}/")
+        assert response.status_code == 200, (model, response.status_code)
+        rows = response.context["cl"].queryset
+        shown = rows.filter(pk=trip.pk).exists() if model == "trip" else rows.filter(trip=trip).exists()
+        assert shown is (role not in STAFF_ELSEWHERE), model
+        if role in STAFF_ELSEWHERE:  # not even the organisation's name, in a filter or a column
+            assert trip.organisation.name not in response.content.decode(), model
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+def test_only_the_traveller_asks_for_auto_approval(role, people, trip):
+    response = client_for(people[role]).post(f"/api/trips/{trip.pk}/auto-approve/")
+    expected = {"anonymous": {401, 403}, **_by(BLIND, {404})}.get(role, {400, 403})
+    assert response.status_code in expected
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.parametrize("role", sorted(SEES - {"traveller_a"}))
+async def test_staff_watching_a_trip_cannot_act_in_it_over_the_websocket(role, people, trip):
+    """Support, approvers and superusers may watch trip A's chat; every frame that acts is refused."""
+    from trips.models import ChatMessage
+
+    client = await sync_to_async(client_for)(people[role])
+    headers = [
+        (b"origin", b"http://testserver"),
+        (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
+    ]
+    ws = WebsocketCommunicator(application, f"/ws/trips/{trip.pk}/", headers=headers)
+    assert (await ws.connect(timeout=10))[0]
+    before = await sync_to_async(ChatMessage.objects.filter(trip=trip).count)()
+    frames = [
+        {"type": "message", "client_id": "w1", "text": "book it"},
+        {"type": "action", "client_id": "w2", "action": {"type": "hold"}},
+        {"type": "action", "client_id": "w3", "action": {"type": "select", "bundle_id": "b1"}},
+        {"type": "action", "client_id": "w4", "action": {"type": "retry"}},
+        {"type": "action", "client_id": "w5", "action": {"type": "auto_approve"}},
+        {"type": "action", "client_id": "w6", "action": {"type": "cancel_booking", "booking_id": "x"}},
+        {
+            "type": "action",
+            "client_id": "w7",
+            "action": {"type": "purchase", "approval_token": "t", "payment_method_id": "1"},
+        },
+    ]
+    for frame in frames:
+        await ws.send_json_to(frame)
+    refusals = []
+    while len(refusals) < len(frames):
+        out = await ws.receive_json_from(timeout=10)
+        if out.get("type") == "error":
+            refusals.append(out["code"])
+    await ws.disconnect()
+    assert refusals == ["read_only"] * len(frames)
+    assert await sync_to_async(ChatMessage.objects.filter(trip=trip).count)() == before

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 from django.contrib import admin
-from django.contrib.auth.models import Group
 from django.test import Client, RequestFactory
 
-from trips.models import Trip
+from tests.factories import organisation_make, user_make
+from trips.models import Membership, Trip
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {
@@ -136,11 +136,11 @@ def test_every_admin_action_needs_its_csrf_token(superuser):
         for action in model_admin.get_actions(_request_for(superuser)):
             response = client.post(url, {"action": action, "_selected_action": ["1"]})
             assert response.status_code == 403, (url, action, response.status_code)
-    support = Group.objects.get(name="Support")
-    token = token_of(client, "/admin/auth/group/")
+    membership = Membership.objects.create(user=user_make(), organisation=organisation_make())
+    token = token_of(client, "/admin/trips/membership/")
     response = client.post(
-        "/admin/auth/group/",
-        {"action": "delete_selected", "_selected_action": [str(support.pk)], "csrfmiddlewaretoken": token},
+        "/admin/trips/membership/",
+        {"action": "delete_selected", "_selected_action": [str(membership.pk)], "csrfmiddlewaretoken": token},
     )
     assert response.status_code == 200, "with the token the same action is accepted (its confirmation page)"
 

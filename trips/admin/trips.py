@@ -149,7 +149,7 @@ class TripAdmin(SlimListMixin, admin.ModelAdmin):
         AwaitingApprovalFilter,
         ExpiringHoldsFilter,
         FailedToolsFilter,
-        "organisation",
+        ("organisation", admin.RelatedOnlyFieldListFilter),  # only the organisations the user sees
     ]
     search_fields = ["=id", "title", "owner__username", "owner__email"]
     list_select_related = ["owner", "organisation"]

@@ -11,7 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
-from trips.access import trips_visible_to
+from trips.access import may_write_in, trips_visible_to
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold, Organisation
 from trips.services.approvals import approval_auto_grant
 from trips.services.trips import trip_create
@@ -73,7 +73,7 @@ class TripViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def message_create(self, request, pk=None, format=None):
         """Say something or press a button; the turn runs in the background (202)."""
         trip = self.get_object()
-        if trip.owner_id != request.user.pk:
+        if not may_write_in(request.user, trip):
             raise PermissionDenied("Only the traveller can write in this trip.")
         incoming = MessageCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)

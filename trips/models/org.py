@@ -1,4 +1,7 @@
-"""Organisations own a travel policy; members are travellers, support staff or approvers."""
+"""Organisations own a travel policy; members are travellers, support staff, approvers or organisation admins.
+
+A membership's role decides what its holder may do with that organisation's trips, and nothing
+else (``trips.access``)."""
 
 import copy
 
@@ -35,6 +38,7 @@ class Membership(models.Model):
         TRAVELLER = "traveller", "Traveller"
         SUPPORT = "support", "Support staff"
         APPROVER = "approver", "Approver"
+        ORG_ADMIN = "org_admin", "Organisation admin"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
     organisation = models.ForeignKey(Organisation, on_delete=models.CASCADE, related_name="memberships")

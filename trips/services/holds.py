@@ -24,7 +24,7 @@ from django.utils import timezone
 from handlers.common.clock import parse_now
 from handlers.supplier import SupplierError
 from handlers.trip_read import unbooked_purchases
-from trips.access import trips_visible_to
+from trips.access import trip_may
 from trips.models import ApprovalRequest, Booking, ChatMessage, Hold, Trip
 from trips.services.approvals import approval_close, approval_request_create
 from trips.services.audit import audit_record
@@ -74,12 +74,10 @@ def holds_release(*, holds: list[Hold], actor, reason: str, supplier: Any, now: 
     """
     if not reason.strip():
         raise ValidationError("Give a reason: it goes into the audit trail and the traveller's chat.")
-    if not actor.has_perm(RELEASE_PERMISSION):
-        raise PermissionDenied("Only support staff can release holds.")
     if len({hold.trip_id for hold in holds}) > 1:
         raise ValueError("holds_release takes the holds of one trip")
-    if holds and not trips_visible_to(actor).filter(pk=holds[0].trip_id).exists():
-        raise PermissionDenied("This hold belongs to another organisation's trip.")
+    if holds and not trip_may(actor, RELEASE_PERMISSION, holds[0].trip_id):
+        raise PermissionDenied("Only the support staff of this trip's organisation can release its holds.")
     for hold in holds:
         if hold.status != Hold.Status.HELD:
             raise ValidationError(f"This hold is already {hold.get_status_display().lower()}.")

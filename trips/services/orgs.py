@@ -2,13 +2,12 @@
 
 from typing import Optional
 
-from django.contrib.auth.models import AbstractBaseUser, Group
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from trips.access import STAFF_ROLES
 from trips.models import Membership, Organisation
 from trips.models.org import default_policy
-
-STAFF_GROUP_BY_ROLE = {Membership.Role.SUPPORT: "Support", Membership.Role.APPROVER: "Approvers"}
 
 
 def organisation_create(
@@ -22,15 +21,15 @@ def organisation_create(
 
 
 def member_add(*, user: AbstractBaseUser, organisation: Organisation, role: str) -> Membership:
-    """Make ``user`` a member in ``role``; support staff and approvers join their group and the admin."""
+    """Make ``user`` a member in ``role``; a staff role (support, approver, organisation admin) opens the admin.
+
+    The role holds in this organisation only (``trips.access``).
+    """
     with transaction.atomic(durable=True):
         membership, _ = Membership.objects.update_or_create(
             user=user, organisation=organisation, defaults={"role": role}
         )
-        group_name = STAFF_GROUP_BY_ROLE.get(role)
-        if group_name:
-            user.groups.add(Group.objects.get(name=group_name))
-            if not user.is_staff:
-                user.is_staff = True
-                user.save(update_fields=["is_staff"])
+        if role in STAFF_ROLES and not user.is_staff:
+            user.is_staff = True
+            user.save(update_fields=["is_staff"])
     return membership

@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from trips.access import trips_visible_to
+from trips.access import require
 from trips.hosting.runner import tool_deps
 from trips.models import ChatMessage, Hold, ToolRun, Trip
 
@@ -27,10 +27,15 @@ def _check(*, actor: AbstractBaseUser, trip_id: int, permission: str, reason: st
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError("Give a reason: it goes into the audit trail.")
-    if not actor.has_perm(permission):
-        raise PermissionDenied(f"missing permission {permission}")
-    if not trips_visible_to(actor).filter(pk=trip_id).exists():
-        raise PermissionDenied("this trip belongs to another organisation")
+    organisation_id = Trip.objects.filter(pk=trip_id).values_list("organisation_id", flat=True).first()
+    if organisation_id is None:
+        raise PermissionDenied("no such trip")
+    require(
+        actor,
+        permission,
+        organisation_id=organisation_id,
+        refusal=f"missing permission {permission} in this trip's organisation",
+    )
     return reason
 
 

@@ -11,9 +11,11 @@ from typing import Any, Optional
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
 from handlers.common.redact import redact
+from trips.access import may_write_in
 from trips.models import ChatMessage, Trip
 
 from .audit import actor_for, audit_record
@@ -58,8 +60,10 @@ def turn_submit(
 
     A repeated ``client_id`` returns the message already saved and enqueues nothing. A
     purchase carries an approval token, which is never stored: it goes to the purchase
-    service, which runs that turn in-process.
+    service, which runs that turn in-process. Only the trip's traveller writes (``may_write_in``).
     """
+    if not may_write_in(user, trip):
+        raise PermissionDenied("Only the traveller can write in this trip.")
     if action is not None and action.get("type") == "purchase":
         from .purchases import purchase_submit  # the purchase path belongs to trips.services.purchases
 

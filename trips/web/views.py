@@ -7,13 +7,12 @@ trip) through ``trip_create``. The chat itself arrives over the websocket.
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView, LogoutView
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 
-from trips.access import trip_get_for_user
+from trips.access import may_write_in, trip_get_for_user
 from trips.models import Organisation, Trip
 from trips.services.trips import trip_create
 
@@ -30,9 +29,9 @@ def trip_detail(request: HttpRequest, trip_id: int) -> HttpResponse:
     """One trip's chat; someone else's trip is a 404 (its existence is not disclosed)."""
     try:
         trip = trip_get_for_user(request.user, trip_id)
-    except (Trip.DoesNotExist, PermissionDenied):
+    except Trip.DoesNotExist:
         raise Http404("No such trip.") from None
-    is_owner = trip.owner_id == request.user.pk
+    is_owner = may_write_in(request.user, trip)
     config = {
         "trip_id": trip.pk,
         "ws_path": f"/ws/trips/{trip.pk}/",

@@ -110,12 +110,12 @@ async def test_anonymous_is_refused(trip):
 
 async def test_another_traveller_is_refused(other_traveller, trip):
     async with socket(other_traveller, trip.pk) as ws:
-        assert await refused_with(ws) == CloseCode.NOT_ALLOWED
+        assert await refused_with(ws) == CloseCode.NO_SUCH_TRIP
 
 
 async def test_staff_of_another_organisation_are_refused(globex_support, trip):
     async with socket(globex_support, trip.pk) as ws:
-        assert await refused_with(ws) == CloseCode.NOT_ALLOWED
+        assert await refused_with(ws) == CloseCode.NO_SUCH_TRIP
 
 
 async def test_an_unknown_trip_is_404(traveller, trip):
@@ -248,7 +248,7 @@ async def test_a_second_trip_is_not_disturbed(traveller, trip, acme):
 async def test_a_user_outside_every_organisation_is_refused(trip):
     stranger = await sync_to_async(user_make)(username="stranger")
     async with socket(stranger, trip.pk) as ws:
-        assert await refused_with(ws) == CloseCode.NOT_ALLOWED
+        assert await refused_with(ws) == CloseCode.NO_SUCH_TRIP
 
 
 # --- the trip's name ---------------------------------------------------------------------------

@@ -15,7 +15,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from handlers.common.clock import local_time_text
-from trips.models import ApprovalRequest, ChatMessage, Membership, Trip
+from trips.access import require
+from trips.models import ApprovalRequest, ChatMessage, Trip
 from trips.services import tokens
 from trips.services.audit import actor_for, audit_record
 from trips.services.chat import broadcast_on_commit, chat_message_add
@@ -167,18 +168,18 @@ def approval_revoke(*, approval: ApprovalRequest, actor, reason: str, now: datet
 def approver_check(*, user, approval: ApprovalRequest) -> None:
     """Raise ``PermissionDenied`` unless ``user`` may decide ``approval``.
 
-    The approver permission alone is not enough: the approver must be a member of the
-    request's organisation (superusers excepted) and may not approve their own trip.
+    Only the role in the request's organisation counts (``trips.access``): an approver
+    elsewhere who travels for this organisation decides nothing here. Nobody approves their
+    own trip.
     """
-    if not (user and user.is_authenticated and user.has_perm(DECIDE_PERMISSION)):
-        raise PermissionDenied("Only approvers can decide approval requests.")
+    require(
+        user,
+        DECIDE_PERMISSION,
+        organisation_id=approval.organisation_id,
+        refusal="Only approvers of the request's organisation decide it (it may belong to another organisation).",
+    )
     if approval.trip.owner_id == user.pk:
         raise PermissionDenied("Approvers cannot approve their own trips.")
-    if (
-        not user.is_superuser
-        and not Membership.objects.filter(user=user, organisation_id=approval.organisation_id).exists()
-    ):
-        raise PermissionDenied("This request belongs to another organisation.")
 
 
 def _holds_alive_or_expire(approval: ApprovalRequest, *, now: datetime) -> None:
