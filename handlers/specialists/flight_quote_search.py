@@ -1,10 +1,11 @@
-"""flight_quote_search: offers for one segment, filtered by the traveller's flight preferences."""
+"""flight_quote_search: offers for one segment, filtered by the traveller's hard flight constraints."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any, Dict, List
 
+from handlers.common.shape import carrier_allowed, carrier_rules, in_window
 from handlers.common.types import ok
 from handlers.supplier import summarize_offer
 
@@ -16,15 +17,19 @@ def _code(place: Any) -> str:
 
 
 def _keep(summary: Dict[str, Any], args: Dict[str, Any]) -> bool:
+    """Hard filters only: stops, required and avoided carriers, the departure window, red-eyes.
+
+    Preferred airlines (``airlines``) are not a filter: the ranker favours them, others stay.
+    """
     max_stops = args.get("max_stops")
     if max_stops is not None and summary["stops"] > int(max_stops):
         return False
-    airlines = {a.upper() for a in args.get("airlines") or []}
-    if airlines and summary["carrier"] not in airlines:
+    rules = carrier_rules({k: args.get(k) for k in ("airlines", "airlines_required", "airlines_avoid")})
+    if not carrier_allowed(summary["carrier"], rules):
         return False
-    window = args.get("depart_time_window") or {}
-    local = summary["depart_at"][11:16]  # "HH:MM" in the origin's local time
-    return window.get("from", "00:00") <= local <= window.get("to", "23:59")
+    if args.get("avoid_red_eye") and summary["red_eye"]:
+        return False
+    return in_window(summary["depart_at"][11:16], args.get("depart_time_window"))  # origin's local "HH:MM"
 
 
 class FlightQuoteSearch(SpecialistTool):

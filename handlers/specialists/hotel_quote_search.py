@@ -1,12 +1,14 @@
-"""hotel_quote_search: rates for one stay, filtered by minimum stars and refundability."""
+"""hotel_quote_search: rates for one stay, filtered by minimum stars, refundability and the nightly cap."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any, Dict, List
 
+from handlers.common.shape import nightly_cap
 from handlers.common.types import ok
 from handlers.supplier import summarize_rate
+from handlers.supplier.money import money
 
 from . import SELF_TEST_NOW, SpecialistTool, require, self_test_deps
 
@@ -26,11 +28,15 @@ class HotelQuoteSearch(SpecialistTool):
         )
         min_stars = int(args.get("min_stars") or 0)
         refundable_only = bool(args.get("refundable_only"))
+        cap = nightly_cap({"hotel_max_per_night": args.get("max_nightly")})
         rates: List[Dict[str, Any]] = []
         for rate in found:
             summary = summarize_rate(rate)
-            if summary["stars"] >= min_stars and (summary["refundable"] or not refundable_only):
-                rates.append({**rate, "summary": summary})
+            if summary["stars"] < min_stars or not (summary["refundable"] or not refundable_only):
+                continue
+            if cap is not None and money(summary["nightly_max"]) > cap:  # per room and night, before tax
+                continue
+            rates.append({**rate, "summary": summary})
         return ok(payload, {"stay_id": args["stay_id"], "rates": rates, "count": len(rates)})
 
     @classmethod
@@ -52,3 +58,6 @@ class HotelQuoteSearch(SpecialistTool):
         ]
         assert all(r["summary"]["stars"] >= 4 and r["summary"]["refundable"] for r in picky["rates"])
         assert picky["count"] < out["count"]
+        capped = tool.run({"args": {**args, "max_nightly": "200"}, "now": SELF_TEST_NOW.isoformat()})["output"]
+        assert 0 < capped["count"] < out["count"], capped["count"]
+        assert all(float(r["summary"]["nightly_max"]) <= 200 for r in capped["rates"])

@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Optional
 
 from handlers.common.clock import iso, local_time_text
 from handlers.common.defaults import DEFAULT_POLICY
+from handlers.common.shape import budget_limit, nightly_cap, party_size
 from handlers.common.types import ok
 from handlers.supplier.money import amount, money
 
@@ -98,13 +99,19 @@ def _check_flight(f: Dict[str, Any], policy: Dict[str, Any], now: datetime, out:
         out.warn("departure_soon", f"{label} leaves within 24 hours: holds will be short and must be paid quickly.")
 
 
-def _check_hotel(h: Dict[str, Any], policy: Dict[str, Any], out: Findings) -> None:
+def _check_hotel(h: Dict[str, Any], policy: Dict[str, Any], constraints: Dict[str, Any], out: Findings) -> None:
     s = h["summary"]
     cap = policy.get("hotel_nightly_cap")
     if cap is not None and money(s["nightly_max"]) > money(cap):
         out.block(
             "hotel_over_cap",
             f"{s['hotel_name']}: {s['nightly_max']} {s['currency']} a night is above the policy cap of {amount(cap)}.",
+        )
+    own = nightly_cap(constraints)
+    if own is not None and money(s["nightly_max"]) > own:
+        out.warn(
+            "over_nightly_cap",
+            f"{s['hotel_name']}: {s['nightly_max']} {s['currency']} a night is above your cap of {amount(own)} a night.",
         )
     if s.get("refundable_until"):
         out.warn(
@@ -145,7 +152,13 @@ def _check_items(items: List[Dict[str, Any]], now: datetime, out: Findings) -> N
 
 
 def check(
-    *, bundle: Dict[str, Any], policy: Dict[str, Any], constraints: Dict[str, Any], now: datetime, timezone: str = "UTC"
+    *,
+    bundle: Dict[str, Any],
+    policy: Dict[str, Any],
+    constraints: Dict[str, Any],
+    now: datetime,
+    timezone: str = "UTC",
+    party: Optional[Dict[str, Any]] = None,
 ) -> Dict[str, Any]:
     out = Findings(timezone)
     flights, hotels = bundle.get("flights") or [], bundle.get("hotels") or []
@@ -153,7 +166,7 @@ def check(
     for f in flights:
         _check_flight(f, policy, now, out)
     for h in hotels:
-        _check_hotel(h, policy, out)
+        _check_hotel(h, policy, constraints, out)
     _check_items(flights + hotels, now, out)
     refundable_gaps = [item_name(i) for i in flights + hotels if not i["summary"]["refundable"]]
     if policy.get("refundable_required") and refundable_gaps:
@@ -180,10 +193,15 @@ def check(
             "over_policy_budget",
             f"{amount(total)} {currency} is above the policy budget of {amount(policy['budget_per_trip'])} per trip.",
         )
-    if constraints.get("budget_total") and total > money(constraints["budget_total"]):
-        out.warn(
-            "over_budget", f"{amount(total)} {currency} is over your budget of {amount(constraints['budget_total'])}."
+    people = party_size(party or {})
+    limit, basis = budget_limit(constraints, people)
+    if limit is not None and total > money(limit):
+        of = (
+            f"{amount(constraints['budget_per_person'])} per person ({amount(limit)} for {people})"
+            if basis == "per_person"
+            else amount(limit)
         )
+        out.warn("over_budget", f"{amount(total)} {currency} is over your budget of {of}.")
     if policy.get("currency") and currency and currency != policy["currency"]:
         out.warn("currency_mismatch", f"Prices are in {currency}; your policy is set in {policy['currency']}.")
     _approval(total, currency, policy, out)
@@ -221,6 +239,7 @@ class PolicyAndRiskCheck(SpecialistTool):
                 constraints=args.get("constraints") or {},
                 now=now,
                 timezone=org.get("timezone") or "UTC",
+                party=args.get("party"),
             ),
         )
 

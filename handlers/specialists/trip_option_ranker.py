@@ -23,6 +23,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
+from handlers.common.shape import budget_limit, carrier_allowed, carrier_rules, party_size
 from handlers.common.types import ok
 from handlers.supplier import summarize_offer, summarize_rate
 from handlers.supplier.money import amount, money
@@ -74,7 +75,8 @@ def _flight_candidates(
     quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any], constraints: Dict[str, Any]
 ) -> List[Candidate]:
     fp = prefs.get("flight") or {}
-    airlines = {a.upper() for a in fp.get("airlines") or []}
+    carriers = carrier_rules(fp)
+    preferred = set(carriers["preferred"])
     max_stops = fp.get("max_stops")
     refund_w = w["refundability"] * (4 if _wants_refundable("flight", prefs, constraints) else 1)
     red_eye_w = w["red_eye"] * (4 if fp.get("avoid_red_eye") else 1)
@@ -84,9 +86,11 @@ def _flight_candidates(
     for offer_id, s in summaries:
         misses = sum(
             (
-                bool(airlines) and s["carrier"] not in airlines,
+                bool(preferred) and s["carrier"] not in preferred,
+                4 * (not carrier_allowed(s["carrier"], carriers)),  # the search drops these; never rank them up
                 max_stops is not None and s["stops"] > max_stops,
                 bool(fp.get("cabin")) and s["cabin"] != fp["cabin"],
+                bool(fp.get("avoid_red_eye")) and s["red_eye"],
             )
         )
         out.append(
@@ -184,8 +188,10 @@ def rank(
     hotel_quotes: List[Dict[str, Any]],
     preferences: Optional[Dict[str, Any]] = None,
     constraints: Optional[Dict[str, Any]] = None,
+    party: Optional[Dict[str, Any]] = None,
     top_k: int = 5,
 ) -> Dict[str, Any]:
+    """Bundles of one offer per flight quote and one rate per hotel quote (a hotel-only trip has no flights)."""
     prefs, constraints = preferences or {}, constraints or {}
     w = _weights(prefs)
     lists = [_flight_candidates(q, w, prefs, constraints) for q in flight_quotes]
@@ -203,7 +209,11 @@ def rank(
             c.costs["price"] = w["price"] * float(c.total / cheapest)
             c.cost = sum(c.costs.values())
         trimmed.append(heapq.nsmallest(pool, lst, key=lambda c: (c.cost, c.item_id)))
-    budget = money(constraints["budget_total"]) if constraints.get("budget_total") else None
+    limit, basis = budget_limit(constraints, party_size(party or {}))
+    budget = money(limit) if limit is not None else None
+    budget_text = (
+        f"{amount(money(constraints['budget_per_person']))} per person" if basis == "per_person" and budget else None
+    )
 
     def over_budget(combo: Combo) -> bool:
         return budget is not None and _total(combo) > budget
@@ -213,7 +223,7 @@ def rank(
     picks = _compose(candidates, _featured(lists, candidates[0], cheapest), top_k, over_budget)
     best = picks[0]  # the cheapest pick may lie outside the pool, within a budget the best overall misses
     ranked = sorted(picks, key=lambda p: (over_budget(p.combo), p is not best, _cost(p.combo), _key(p.combo)))
-    bundles = [_bundle(n + 1, p, cheapest, budget, w) for n, p in enumerate(ranked)]
+    bundles = [_bundle(n + 1, p, cheapest, budget, w, budget_text) for n, p in enumerate(ranked)]
     return {"bundles": bundles, "considered": considered}
 
 
@@ -371,7 +381,12 @@ def _alternative(combo: Combo, picks: List[Pick]) -> Pick:
 
 
 def _bundle(
-    rank_no: int, pick: Pick, cheapest: Decimal, budget: Optional[Decimal], w: Dict[str, float]
+    rank_no: int,
+    pick: Pick,
+    cheapest: Decimal,
+    budget: Optional[Decimal],
+    w: Dict[str, float],
+    budget_text: Optional[str] = None,
 ) -> Dict[str, Any]:
     items = pick.combo
     total = _total(items)
@@ -393,7 +408,7 @@ def _bundle(
         "total": amount(total),
         "currency": items[0].summary["currency"],
         "refundable": _refundable(items),
-        "why": [pick.reason, *_why(items, total, cheapest, budget)],
+        "why": [pick.reason, *_why(items, total, cheapest, budget, budget_text)],
         "score_breakdown": breakdown,
     }
 
@@ -427,7 +442,9 @@ def _hotel_line(s: Dict[str, Any]) -> str:
     return f"{s['hotel_name']}: {s['stars']}★, {s['board_type'].replace('_', ' ')}, {refund}{dist}{hold}."
 
 
-def _why(items: Combo, total: Decimal, cheapest: Decimal, budget: Optional[Decimal]) -> List[str]:
+def _why(
+    items: Combo, total: Decimal, cheapest: Decimal, budget: Optional[Decimal], budget_text: Optional[str] = None
+) -> List[str]:
     """Plain reasons a traveller can weigh: price against the cheapest, then each item, then budget."""
     currency = items[0].summary["currency"]
     lines = [
@@ -437,10 +454,11 @@ def _why(items: Combo, total: Decimal, cheapest: Decimal, budget: Optional[Decim
     ]
     lines += [_flight_line(c.list_id, c.summary) if c.kind == "flight" else _hotel_line(c.summary) for c in items]
     if budget is not None:
+        of = f"{budget_text} ({amount(budget)} {currency} in all)" if budget_text else f"{amount(budget)} {currency}"
         lines.append(
-            f"Within your budget of {amount(budget)} {currency}."
+            f"Within your budget of {of}."
             if total <= budget
-            else f"Over your budget by {amount(total - budget)} {currency}."
+            else f"Over your budget of {of} by {amount(total - budget)} {currency}."
         )
     return lines
 
@@ -449,12 +467,14 @@ class TripOptionRanker(SpecialistTool):
     name = "trip_option_ranker"
 
     def execute(self, payload: Dict[str, Any], args: Dict[str, Any], now: datetime) -> Dict[str, Any]:
-        require(args, "flight_quotes")
+        if not args.get("flight_quotes") and not args.get("hotel_quotes"):
+            require(args, "flight_quotes")  # one list may be empty (a hotel-only or flight-only trip), not both
         result = rank(
-            flight_quotes=args["flight_quotes"],
+            flight_quotes=args.get("flight_quotes") or [],
             hotel_quotes=args.get("hotel_quotes") or [],
             preferences=args.get("preferences"),
             constraints=args.get("constraints"),
+            party=args.get("party"),
             top_k=max(1, min(20, int(args.get("top_k") or 5))),
         )
         return ok(payload, result)

@@ -110,6 +110,7 @@ def test_policy_breaches_block(bundle, policy, code):
         (with_flight(expires_at="2026-12-01T19:10:00+00:00"), {}, "offer_expiring"),
         (with_flight(depart_at="2026-12-02T08:00:00-05:00"), {}, "departure_soon"),
         (BUNDLE, {"budget_total": "900"}, "over_budget"),
+        (with_hotel(nightly_max="260.00"), {"hotel_max_per_night": "250"}, "over_nightly_cap"),
         (with_flight(refundable=False), {"refundable_preference": "all"}, "not_refundable"),
         (with_flight(max_hold_minutes=60), {}, "short_hold"),
         (with_hotel(max_hold_minutes=2880, price_guarantee_minutes=None), {}, "no_price_guarantee"),
@@ -185,3 +186,16 @@ def test_the_same_finding_twice_is_reported_once():
     red = check({**BUNDLE, "flights": [{**f, "summary": {**f["summary"], "red_eye": True}} for f in (FLIGHT, twin)]})
     assert [f["code"] for f in red["warnings"]].count("red_eye") == 1
     assert len(messages(red)) == len(set(messages(red)))
+
+
+def test_a_per_person_budget_counts_every_traveller():
+    party = {"travelers": {"adults": 2, "children": 1, "infants": 0}}
+
+    def run(constraints):
+        return PolicyAndRiskCheck().run(
+            {"args": {"bundle": BUNDLE, "constraints": constraints, "party": party}, "org": {"policy": {}}, "now": NOW}
+        )["output"]
+
+    assert "over_budget" not in codes(run({"budget_per_person": "350"})["warnings"])  # 1,050 for three
+    over = [w for w in run({"budget_per_person": "300"})["warnings"] if w["code"] == "over_budget"]
+    assert over and "300.00 per person (900.00 for 3)" in over[0]["message"]

@@ -359,3 +359,58 @@ def test_k_beyond_the_cross_product_returns_every_bundle_once(quotes):
     pairs = {(b["flights"][0]["offer_id"], b["hotels"][0]["rate_id"]) for b in bundles}
     assert len(bundles) == len(pairs) == 12
     assert [b["bundle_id"] for b in bundles] == [f"B{n}" for n in range(1, 13)]
+
+
+def test_hotel_only_trips_rank_hotels_alone(quotes):
+    out = TripOptionRanker(self_test_deps()).run(
+        {"args": {"flight_quotes": [], "hotel_quotes": [quotes["den"]], "top_k": 4}, "now": NOW}
+    )
+    bundles = out["output"]["bundles"]
+    assert out["success"] and len(bundles) == 4
+    assert all(not b["flights"] and len(b["hotels"]) == 1 for b in bundles)
+    assert "Fastest" not in {b["label"] for b in bundles}
+    assert out["output"]["considered"] == quotes["den"]["count"]
+
+
+def test_a_per_person_budget_counts_for_the_whole_party(quotes):
+    every = rank(flight_quotes=[quotes["out"]], hotel_quotes=[quotes["den"]], top_k=20)["bundles"]
+    third = sorted(float(b["total"]) for b in every)[2]
+    per_person = f"{third / 3:.2f}"  # three travellers: the third-cheapest bundle fits
+    bundles = rank(
+        flight_quotes=[quotes["out"]],
+        hotel_quotes=[quotes["den"]],
+        constraints={"budget_per_person": per_person},
+        party={"travelers": {"adults": 2, "children": 1, "infants": 0}},
+        top_k=5,
+    )["bundles"]
+    within = [float(b["total"]) <= float(per_person) * 3 + 0.01 for b in bundles]
+    assert within == sorted(within, reverse=True) and within[0] and not all(within)
+    assert any(f"{per_person} per person" in line for line in bundles[0]["why"])
+    # with a looser trip total as well, the per-person budget still decides
+    both = rank(
+        flight_quotes=[quotes["out"]],
+        hotel_quotes=[quotes["den"]],
+        constraints={"budget_per_person": per_person, "budget_total": "99999"},
+        party={"travelers": {"adults": 2, "children": 1, "infants": 0}},
+        top_k=5,
+    )["bundles"]
+    assert [b["total"] for b in both] == [b["total"] for b in bundles]
+
+
+def test_a_preferred_airline_rises_and_an_avoided_one_sinks():
+    quote = {
+        "segment_id": "S1",
+        "offers": [flight("o1", "300.00", 240, carrier="UA"), flight("o2", "320.00", 240, carrier="DL")],
+    }
+    assert rank(flight_quotes=[quote], hotel_quotes=[], top_k=1)["bundles"][0]["flights"][0]["offer_id"] == "o1"
+    prefs = {"flight": {"airlines": ["DL"]}}
+    assert (
+        rank(flight_quotes=[quote], hotel_quotes=[], preferences=prefs, top_k=1)["bundles"][0]["flights"][0]["offer_id"]
+        == "o2"
+    )
+    # "DL, but never UA": never the other way round
+    prefs = {"flight": {"airlines": ["UA"], "airlines_avoid": ["UA"]}}
+    assert (
+        rank(flight_quotes=[quote], hotel_quotes=[], preferences=prefs, top_k=1)["bundles"][0]["flights"][0]["offer_id"]
+        == "o2"
+    )

@@ -71,10 +71,46 @@ def test_flight_filters_keep_only_matching_offers(args, keep):
         assert len(filtered) < len(everything)
 
 
-def test_airline_filter_keeps_only_those_carriers():
+def test_required_airlines_keep_only_those_carriers():
     carriers = sorted({o["summary"]["carrier"] for o in flights()["output"]["offers"]})
-    kept = flights(airlines=[carriers[0].lower()])["output"]["offers"]
+    kept = flights(airlines_required=[carriers[0].lower()])["output"]["offers"]
     assert len(carriers) > 1 and kept and {o["summary"]["carrier"] for o in kept} == {carriers[0]}
+
+
+def test_avoided_airlines_are_dropped_and_never_become_the_only_one():
+    everything = flights()["output"]["offers"]
+    carriers = sorted({o["summary"]["carrier"] for o in everything})
+    kept = flights(airlines_avoid=[carriers[0]])["output"]["offers"]
+    assert kept and carriers[0] not in {o["summary"]["carrier"] for o in kept}
+    assert len(kept) == sum(o["summary"]["carrier"] != carriers[0] for o in everything)
+    # the same carrier also named as preferred or required: avoiding it wins
+    both = flights(airlines_avoid=[carriers[0]], airlines_required=[carriers[0]], airlines=[carriers[0]])
+    assert [o["offer_id"] for o in both["output"]["offers"]] == [o["offer_id"] for o in kept]
+
+
+def test_preferred_airlines_are_not_a_filter():
+    everything = flights()["output"]["offers"]
+    carrier = everything[0]["summary"]["carrier"]
+    assert len(flights(airlines=[carrier])["output"]["offers"]) == len(everything)
+
+
+def test_avoiding_red_eyes_drops_overnight_flights():
+    far = {"origin": {"code": "JFK"}, "destination": {"code": "LAX"}}
+    everything = flights(**far)["output"]["offers"]
+    kept = flights(**far, avoid_red_eye=True)["output"]["offers"]
+    assert any(o["summary"]["red_eye"] for o in everything)
+    assert kept and not any(o["summary"]["red_eye"] for o in kept)
+
+
+def test_a_night_window_wraps_past_midnight():
+    from handlers.common.shape import time_window
+
+    far = {"origin": {"code": "JFK"}, "destination": {"code": "LAX"}}
+    kept = [
+        o["summary"]["depart_at"][11:16]
+        for o in flights(**far, depart_time_window=time_window("night"))["output"]["offers"]
+    ]
+    assert kept and all(t >= "21:00" or t <= "04:59" for t in kept)
 
 
 def test_departure_window_filters_on_local_time():
@@ -86,7 +122,7 @@ def test_departure_window_filters_on_local_time():
 
 
 def test_no_flights_is_a_success_with_count_zero():
-    out = flights(airlines=["ZZ"])
+    out = flights(airlines_required=["ZZ"])
     assert out["success"] and out["output"] == {"segment_id": "S1", "offers": [], "count": 0}
 
 

@@ -1,0 +1,103 @@
+"""What a trip's shape and preferences mean, read the same way by the Reducer, the searches,
+the ranker and the policy check: which carriers may fly, what a time of day is, how many seats
+and rooms a party needs and what the traveller's budget comes to for the whole party.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any, Dict, List, Optional, Tuple
+
+# Local departure times ("HH:MM", inclusive) for each time of day; night wraps past midnight.
+TIME_OF_DAY: Dict[str, Tuple[str, str]] = {
+    "morning": ("05:00", "11:59"),
+    "afternoon": ("12:00", "16:59"),
+    "evening": ("17:00", "20:59"),
+    "night": ("21:00", "04:59"),
+}
+LAP_INFANT_MAX_AGE = 1  # under 2: may fly on a lap; from 2 a child needs a seat
+
+
+def _codes(values: Any) -> List[str]:
+    return [str(v).strip().upper() for v in values or [] if isinstance(v, str) and v.strip()]
+
+
+def carrier_rules(flight_prefs: Dict[str, Any]) -> Dict[str, List[str]]:
+    """``{"preferred", "required", "avoid"}`` IATA codes; an avoided carrier is never preferred or required.
+
+    Avoiding wins over everything else, so "not United" can never turn into "only United"; a
+    required list emptied that way means any carrier but the avoided ones.
+    """
+    avoid = _codes(flight_prefs.get("airlines_avoid"))
+    required = [c for c in _codes(flight_prefs.get("airlines_required")) if c not in avoid]
+    preferred = [c for c in _codes(flight_prefs.get("airlines")) if c not in avoid]
+    return {"preferred": preferred, "required": required, "avoid": avoid}
+
+
+def carrier_allowed(carrier: str, rules: Dict[str, List[str]]) -> bool:
+    code = str(carrier or "").upper()
+    if code in rules.get("avoid", []):
+        return False
+    return not rules.get("required") or code in rules["required"]
+
+
+def time_window(name: Any) -> Optional[Dict[str, str]]:
+    """A time of day as a departure window ``{"from", "to", "label"}``; None when not one we know."""
+    if name not in TIME_OF_DAY:
+        return None
+    start, end = TIME_OF_DAY[name]
+    return {"from": start, "to": end, "label": str(name)}
+
+
+def in_window(local_hhmm: str, window: Optional[Dict[str, Any]]) -> bool:
+    """Whether a local "HH:MM" lies in ``window`` (a window whose end is before its start wraps midnight)."""
+    if not window:
+        return True
+    start, end = window.get("from") or "00:00", window.get("to") or "23:59"
+    if start <= end:
+        return start <= local_hhmm <= end
+    return local_hhmm >= start or local_hhmm <= end
+
+
+def leg_time_of_day(flight_prefs: Dict[str, Any], leg_index: int, legs: int, round_trip: bool) -> Optional[str]:
+    """The time of day asked for one leg: "outbound" is the first, "return" the last leg of a round trip."""
+    wanted = flight_prefs.get("time_of_day") or {}
+    if not isinstance(wanted, dict):
+        return None
+    if round_trip and legs > 1 and leg_index == legs - 1:
+        return wanted.get("return")
+    return wanted.get("outbound") if leg_index == 0 else None
+
+
+def party_size(party: Dict[str, Any]) -> int:
+    """People a per-person budget counts: everyone, lap infants included."""
+    t = (party or {}).get("travelers") or {}
+    return sum(int(t.get(k) or 0) for k in ("adults", "children", "infants"))
+
+
+def _amount(value: Any) -> Optional[Decimal]:
+    if value in (None, ""):
+        return None
+    try:
+        out = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+    return out if out > 0 else None
+
+
+def budget_limit(constraints: Dict[str, Any], people: int) -> Tuple[Optional[Decimal], str]:
+    """The trip total the traveller's budgets allow and which budget sets it ("total" or "per_person").
+
+    A per-person budget counts for the whole party; with both, the tighter one wins.
+    """
+    total = _amount((constraints or {}).get("budget_total"))
+    per_person = _amount((constraints or {}).get("budget_per_person"))
+    scaled = per_person * max(1, people) if per_person is not None else None
+    if scaled is not None and (total is None or scaled < total):
+        return scaled, "per_person"
+    return total, "total"
+
+
+def nightly_cap(constraints: Dict[str, Any]) -> Optional[Decimal]:
+    """The traveller's own per-night hotel cap (per room, before tax), apart from the trip total."""
+    return _amount((constraints or {}).get("hotel_max_per_night"))
