@@ -101,3 +101,74 @@ def budget_limit(constraints: Dict[str, Any], people: int) -> Tuple[Optional[Dec
 def nightly_cap(constraints: Dict[str, Any]) -> Optional[Decimal]:
     """The traveller's own per-night hotel cap (per room, before tax), apart from the trip total."""
     return _amount((constraints or {}).get("hotel_max_per_night"))
+
+
+CABIN_WORDS = {"premium_economy": "premium economy"}
+
+
+def _place_name(place: Any) -> Optional[str]:
+    if isinstance(place, dict):
+        return place.get("name") or place.get("code")
+    return str(place) if place else None
+
+
+def trip_details(doc: Dict[str, Any]) -> List[Dict[str, str]]:
+    """What the traveller asked for beyond route, dates and party, as ``[{"label", "value"}]`` lines.
+
+    The chat's "understood trip" card and the back office's trip page both show these, so a
+    preference that shapes the search is never invisible. Defaults (economy, any airline) are
+    not listed.
+    """
+    itinerary = doc.get("itinerary") or {}
+    lodging = itinerary.get("lodging") or {}
+    prefs = doc.get("preferences") or {}
+    fp, hp = prefs.get("flight") or {}, prefs.get("hotel") or {}
+    constraints = doc.get("constraints") or {}
+    currency = constraints.get("currency") or "USD"
+    party = doc.get("party") or {}
+    lines: List[Tuple[str, Optional[str]]] = []
+    if itinerary.get("flights_needed") is False:
+        lines.append(("Flights", "none: hotel only"))
+    if lodging.get("needed") is False:
+        lines.append(("Hotel", "none: flights only"))
+    elif lodging.get("city"):
+        lines.append(("Hotel city", _place_name(lodging["city"])))
+    rooms = int(lodging.get("rooms") or 1)
+    if lodging.get("needed") is not False and rooms > 1:
+        lines.append(("Rooms", f"{rooms} rooms"))
+    ages = [str(a) for a in party.get("child_ages") or []]
+    if ages:
+        lines.append(("Children's ages", ", ".join(ages)))
+    cap = nightly_cap(constraints)
+    if cap is not None:
+        lines.append(("Hotel price", f"up to {cap:.2f} {currency} a night"))
+    total, per_person = _amount(constraints.get("budget_total")), _amount(constraints.get("budget_per_person"))
+    budget = [f"{total:.2f} {currency} in all"] if total is not None else []
+    budget += [f"{per_person:.2f} {currency} per person"] if per_person is not None else []
+    if budget:
+        lines.append(("Budget", "; ".join(budget)))
+    if itinerary.get("flights_needed") is not False:
+        if fp.get("cabin") and fp["cabin"] != "economy":
+            lines.append(("Cabin", CABIN_WORDS.get(fp["cabin"], str(fp["cabin"]))))
+        rules = carrier_rules(fp)
+        airlines = [f"only {', '.join(rules['required'])}"] if rules["required"] else []
+        airlines += [f"prefer {', '.join(rules['preferred'])}"] if rules["preferred"] else []
+        airlines += [f"avoid {', '.join(rules['avoid'])}"] if rules["avoid"] else []
+        if airlines:
+            lines.append(("Airlines", "; ".join(airlines)))
+        stops = fp.get("max_stops")
+        if stops is not None:
+            lines.append(("Stops", "nonstop only" if int(stops) == 0 else f"at most {int(stops)}"))
+        times = fp.get("time_of_day") if isinstance(fp.get("time_of_day"), dict) else {}
+        when = [f"{leg} in the {times[leg]}" for leg in ("outbound", "return") if times.get(leg) in TIME_OF_DAY]
+        if when:
+            lines.append(("Times", "; ".join(when)))
+        if fp.get("avoid_red_eye"):
+            lines.append(("Red-eyes", "avoided"))
+    if lodging.get("needed") is not False:
+        hotel = [f"{int(hp['min_stars'])}★ or better"] if hp.get("min_stars") else []
+        hotel += ["refundable only"] if hp.get("refundable_only") else []
+        hotel += [f"near {hp['near']}"] if hp.get("near") else []
+        if hotel:
+            lines.append(("Hotel wishes", "; ".join(hotel)))
+    return [{"label": label, "value": value} for label, value in lines if value]

@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString
 
 from handlers.common.clock import iso, local_time_text
 from handlers.common.intent import new_trip_intent
+from handlers.common.shape import trip_details
 from trips.models import Trip
 from trips.web.labels import phase_label
 
@@ -76,7 +77,9 @@ def trip_glance(trip: Trip) -> dict[str, Any]:
             f"{s.get('location_hint') or s.get('location_code')} · {_day(s.get('check_in'))} → {_day(s.get('check_out'))}"
             for s in (itinerary.get("lodging") or {}).get("stays") or []
         ],
+        "no_flights": "none: hotel only" if itinerary.get("flights_needed") is False else "not known yet",
         "travellers": _travellers((intent.get("party") or {}).get("travelers") or {}),
+        "details": trip_details(intent),
         "selected": _selected(wm),
         "holds": [
             {"hold": hold, "deadline": local_time_text(iso(hold.payment_required_by), tz)}

@@ -139,7 +139,8 @@ const renderers = {
           h("dt", {}, "Hotel"),
           h("dd", {}, stay.location_hint || placeName(stay.location) || stay.location_code || "",
             stay.rooms ? h("span", { class: "muted" }, ` · ${stay.rooms} ${stay.rooms === 1 ? "room" : "rooms"}`) : null,
-            h("span", { class: "muted" }, ` · ${fmt.localDate(stay.check_in)} – ${fmt.localDate(stay.check_out)}`))])),
+            h("span", { class: "muted" }, ` · ${fmt.localDate(stay.check_in)} – ${fmt.localDate(stay.check_out)}`))]),
+        list(widget.details).map((d) => [h("dt", {}, d.label), h("dd", {}, d.value)])),
       list(widget.assumptions).length ? h("div", { class: "summary__assumptions" },
         h("p", { class: "findings__title" }, "Assumptions"),
         h("ul", {}, list(widget.assumptions).map((a) => h("li", {}, a)))) : null);
