@@ -183,7 +183,7 @@ def test_an_approvers_grant_lets_the_traveller_buy(new_page, base_url, screensho
 
 INITECH = """
 from trips.services.orgs import member_add, organisation_create
-from trips.services.purchases import payment_method_create
+from trips.services.payment_methods import payment_method_create
 from handlers.common.defaults import DEFAULT_POLICY
 from django.contrib.auth import get_user_model
 import copy

@@ -15,8 +15,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from trips.services.approvals import approvals_expire_due
+from trips.services.half_purchases import half_purchases_flag
 from trips.services.holds import holds_changed_dispatch, holds_expire_due, holds_warn_due
-from trips.services.purchases import half_purchases_flag
 
 WARN_AHEAD_MINUTES = 60
 # How long a purchase stopped half way waits for the traveller to submit it again.

@@ -7,7 +7,7 @@ from trips.models import ApprovalRequest
 from trips.services.approvals import approval_consume
 from trips.services.chat import chat_message_create
 from trips.services.holds import holds_sync
-from trips.services.purchases import payment_method_create
+from trips.services.payment_methods import payment_method_create
 from trips.services.toolruns import toolrun_record
 
 HELD = {

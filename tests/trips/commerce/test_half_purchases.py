@@ -14,7 +14,8 @@ from handlers.supplier import SandboxSupplier, SupplierError
 from tests.trips.commerce.flow import to_held
 from trips.models import AuditEvent, Booking, ChatMessage, Hold, Trip
 from trips.services.approvals import approval_grant
-from trips.services.purchases import half_purchases_flag, purchase_submit
+from trips.services.half_purchases import half_purchases_flag
+from trips.services.purchases import purchase_submit
 from trips.tasks.deadlines import hold_deadlines_notify
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the core runs tools in worker threads

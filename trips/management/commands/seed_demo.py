@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand
 from handlers.common.defaults import DEFAULT_POLICY
 from trips.models import Membership
 from trips.services.orgs import member_add, organisation_create
-from trips.services.purchases import payment_method_create
+from trips.services.payment_methods import payment_method_create
 
 Role = Membership.Role
 # (username, organisation slug or None, role, superuser)
