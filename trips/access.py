@@ -42,6 +42,10 @@ READ_MODELS = (
     "hold",
     "approvalrequest",
     "booking",
+    # who travels: the passengers of the organisation's trips, its members' profiles and companions
+    "trippassenger",
+    "travellerprofile",
+    "companion",
 )
 READ = frozenset(f"trips.view_{model}" for model in READ_MODELS)
 

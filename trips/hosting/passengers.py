@@ -1,6 +1,9 @@
 """The trip's passengers as the tools see them (``handlers.supplier.protocol.PassengerDirectory``).
 
-References only for the core; the details are resolved for the supplier's request alone.
+``refs`` is all the core ever gets: opaque references, the type, a child's age and a lap
+infant's adult. ``resolve`` hands the details to the supplier adapter for the one request that
+needs them; companions without their own email or phone travel with the lead's, as airlines
+accept.
 """
 
 from __future__ import annotations
@@ -8,11 +11,52 @@ from __future__ import annotations
 from typing import Any, Dict, List, Sequence
 
 from handlers.supplier import SupplierError
+from trips.models import TripPassenger
+from trips.services.travellers import travel_date
+
+
+def _rows(trip_id: str) -> List[TripPassenger]:
+    if not str(trip_id).isdigit():
+        return []
+    return list(TripPassenger.objects.filter(trip_id=int(trip_id)).select_related("trip").order_by("position"))
 
 
 class DjangoPassengerDirectory:
     def refs(self, trip_id: str) -> List[Dict[str, Any]]:
-        return []
+        rows = _rows(trip_id)
+        day = travel_date(rows[0].trip) if rows else None
+        out = []
+        for row in rows:
+            ref: Dict[str, Any] = {"passenger_id": row.ref, "type": row.passenger_type}
+            if row.passenger_type == "child" and day is not None and row.born_on:
+                ref["age"] = row.age_on(day)
+            if row.infant_of:
+                ref["infant_of"] = row.infant_of
+            out.append(ref)
+        return out
 
     def resolve(self, trip_id: str, refs: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
-        raise SupplierError("passengers_missing", "Nobody is named for this trip yet.")
+        rows = {row.ref: row for row in _rows(trip_id)}
+        if not refs or any(r.get("passenger_id") not in rows for r in refs):
+            raise SupplierError(
+                "passengers_missing",
+                "Some travellers are not named any more; name everyone travelling and hold again.",
+            )
+        lead = next(iter(rows.values()))
+        people = []
+        for ref in refs:
+            row = rows[ref["passenger_id"]]
+            details = row.details()
+            details["email"] = details["email"] or lead.email or None
+            details["phone_number"] = details["phone_number"] or lead.phone_number or None
+            details["known_traveler_number"] = details.pop("known_traveller_number")
+            details["loyalty_programme_accounts"] = details.pop("loyalty_programmes")
+            people.append(
+                {
+                    **{k: v for k, v in details.items() if v is not None},
+                    "passenger_id": row.ref,
+                    "type": row.passenger_type,
+                }
+                | ({"infant_of": row.infant_of} if row.infant_of else {})
+            )
+        return people

@@ -6,6 +6,7 @@ from .commerce import ApprovalRequest, Booking, Hold, PaymentMethod
 from .org import Membership, Organisation
 from .supplier import SupplierState
 from .tools import ToolDefinition, ToolRun
+from .travellers import Companion, TravellerProfile, TripPassenger
 from .trip import Phase, State, Trip
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "AuditEvent",
     "Booking",
     "ChatMessage",
+    "Companion",
     "Hold",
     "Membership",
     "Organisation",
@@ -23,5 +25,7 @@ __all__ = [
     "SupplierState",
     "ToolDefinition",
     "ToolRun",
+    "TravellerProfile",
     "Trip",
+    "TripPassenger",
 ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import travellers, views
 
 app_name = "web"
 
@@ -10,6 +10,10 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("trips/new/", views.trip_new, name="trip-new"),
     path("trips/<int:trip_id>/", views.trip_detail, name="trip"),
+    path("trips/<int:trip_id>/travellers/", travellers.trip_travellers, name="trip-travellers"),
+    path("me/data/", travellers.my_data, name="my-data"),
+    path("me/data/export/", travellers.my_data_export, name="my-data-export"),
+    path("me/data/erase/", travellers.my_data_erase, name="my-data-erase"),
     path("signin/", views.SignInView.as_view(), name="signin"),
     path("signout/", views.SignOutView.as_view(), name="signout"),
 ]

@@ -17,6 +17,7 @@ from trips.models import Organisation, Trip
 from trips.services.trips import trip_create
 
 from .labels import PHASE_LABELS, phase_label, trip_label, trip_status_titled
+from .travellers import travellers_context, trip_party_known
 
 
 @login_required
@@ -47,6 +48,8 @@ def trip_detail(request: HttpRequest, trip_id: int) -> HttpResponse:
         "is_owner": is_owner,
         "payment_methods": request.user.payment_methods.all() if is_owner else [],
         "config": config,
+        # Who's travelling: a form card once the party is known (trips/_travellers_card.html).
+        "travellers": travellers_context(trip, request.user) if is_owner and trip_party_known(trip) else None,
     }
     return render(request, "trips/chat.html", context)
 

@@ -175,7 +175,8 @@ class DuffelSupplier:
             raise SupplierError(
                 "passengers_missing",
                 "Before anything can be held with the airline I need the name of everyone travelling, "
-                "exactly as on their passport or ID.",
+                "exactly as on their passport or ID: fill in 'Who's travelling' above the chat, then ask me "
+                "to hold again.",
             )
         return list(self.directory.resolve(trip_id, refs))
 
@@ -237,6 +238,7 @@ class DuffelSupplier:
                 "held_total": {"amount": amount(money(order["total_amount"])), "currency": order["total_currency"]},
             }
         else:
+            self._people(trip_id, refs)  # the booking needs the guests: named before the room is held
             quote = self._call(
                 "quote",
                 lambda: self.client.post(

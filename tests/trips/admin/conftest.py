@@ -9,6 +9,7 @@ from trips.services.chat import chat_message_create
 from trips.services.holds import holds_sync
 from trips.services.payment_methods import payment_method_create
 from trips.services.toolruns import toolrun_record
+from trips.services.travellers import companion_save, profile_save, trip_passengers_set
 
 HELD = {
     "hold_id": "hld_smoke",
@@ -42,6 +43,11 @@ def populated(trip, traveller):
         attempt=1,
         accounting=[],
     )
+    person = {"title": "ms", "gender": "f", "given_name": "Ada", "family_name": "Lovelace", "born_on": "1985-12-10"}
+    contact = {"email": "ada@example.com", "phone_number": "+442080160508"}
+    trip_passengers_set(trip=trip, actor=traveller, passengers=[{"type": "adult", **person, **contact}])
+    profile_save(user=traveller, data={**person, **contact})
+    companion_save(user=traveller, data={**person, "given_name": "Grace"})
     intent = {**trip.intent, "working_memory": {**trip.intent["working_memory"], "holds": [HELD]}}
     holds_sync(trip=trip, trip_intent=intent, now=now)
     approval = ApprovalRequest.objects.get(trip=trip)

@@ -1,0 +1,180 @@
+"""Who travels: naming a trip's passengers, the directory the supplier reads, export and erasure."""
+
+import json
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from trips.hosting.passengers import DjangoPassengerDirectory
+from trips.models import AuditEvent, Booking, ChatMessage, Companion, TravellerProfile, TripPassenger
+from trips.services.travellers import (
+    companion_save,
+    profile_save,
+    traveller_erase,
+    traveller_export,
+    trip_passengers_set,
+)
+
+pytestmark = pytest.mark.django_db
+
+LEAD = {
+    "title": "ms",
+    "gender": "f",
+    "given_name": "Ada",
+    "family_name": "Lovelace",
+    "born_on": "1985-12-10",
+    "email": "ada@example.com",
+    "phone_number": "+44 20 8016 0508",
+}
+BABY = {"given_name": "Teo", "family_name": "Lovelace", "born_on": "2026-03-01", "gender": "m"}
+
+
+@pytest.fixture
+def family_trip(trip):
+    intent = dict(trip.intent)
+    intent["party"] = {
+        **intent.get("party", {}),
+        "travelers": {"adults": 1, "children": 0, "infants": 1},
+        "child_ages": [],
+    }
+    intent["itinerary"] = {**intent.get("itinerary", {}), "segments": [{"depart_date": "2027-01-30"}]}
+    trip.intent = intent
+    trip.save(update_fields=["intent"])
+    return trip
+
+
+def name_family(trip, traveller):
+    return trip_passengers_set(
+        trip=trip, actor=traveller, passengers=[{"type": "adult", **LEAD}, {"type": "infant", "infant_of": "0", **BABY}]
+    )
+
+
+def test_naming_the_party_stores_details_and_tells_only_counts(family_trip, traveller):
+    rows = name_family(family_trip, traveller)
+    assert [r.passenger_type for r in rows] == ["adult", "infant"] and rows[1].infant_of == rows[0].ref
+    assert rows[0].phone_number == "+442080160508"
+    event = AuditEvent.objects.get(trip=family_trip, type="passengers.named")
+    assert event.payload == {"count": 2, "types": {"adult": 1, "child": 0, "infant": 1}}
+    said = ChatMessage.objects.filter(trip=family_trip).last().text
+    assert "1 adult, 1 lap infant" in said and "Lovelace" not in said
+
+
+def test_a_wrong_party_is_refused_and_changes_nothing(family_trip, traveller):
+    with pytest.raises(ValidationError) as caught:
+        trip_passengers_set(
+            trip=family_trip, actor=traveller, passengers=[{"type": "adult", **LEAD}, {"type": "adult", **LEAD}]
+        )
+    assert "infants" in str(caught.value.message_dict["__all__"])
+    with pytest.raises(ValidationError) as caught:  # the baby is 10 months old: a lap infant, not an adult
+        trip_passengers_set(
+            trip=family_trip,
+            actor=traveller,
+            passengers=[
+                {"type": "adult", **LEAD},
+                {"type": "infant", "infant_of": "0", **BABY, "born_on": "2020-01-01"},
+            ],
+        )
+    assert "p1-born_on" in caught.value.message_dict
+    assert not TripPassenger.objects.exists() and not AuditEvent.objects.filter(type="passengers.named").exists()
+
+
+def test_the_core_sees_references_and_the_supplier_gets_details(family_trip, traveller):
+    name_family(family_trip, traveller)
+    directory = DjangoPassengerDirectory()
+    refs = directory.refs(str(family_trip.pk))
+    assert [set(r) for r in refs] == [{"passenger_id", "type"}, {"passenger_id", "type", "infant_of"}]
+    assert "Lovelace" not in json.dumps(refs) and "1985" not in json.dumps(refs)
+    people = directory.resolve(str(family_trip.pk), refs)
+    assert people[0]["born_on"] == "1985-12-10" and people[1]["email"] == "ada@example.com"  # the lead's contact
+
+
+def test_export_lists_everything_and_erase_keeps_booked_trips(family_trip, traveller, trip_factory=None):
+    profile_save(user=traveller, data=LEAD)
+    companion_save(user=traveller, data={**BABY, "label": "my son"})
+    name_family(family_trip, traveller)
+    from tests.factories import trip_make
+
+    booked = trip_make(owner=traveller, organisation=family_trip.organisation)
+    booked.intent = family_trip.intent
+    booked.save(update_fields=["intent"])
+    name_family(booked, traveller)
+    from django.utils import timezone
+
+    from trips.models import ApprovalRequest
+
+    approval = ApprovalRequest.objects.create(
+        trip=booked, organisation=booked.organisation, snapshot={}, created_at=timezone.now()
+    )
+    Booking.objects.create(
+        trip=booked, approval=approval, booking_id="bkg_x", total="10.00", currency="USD", created_at=timezone.now()
+    )
+
+    exported = traveller_export(user=traveller)
+    assert exported["profile"]["family_name"] == "Lovelace" and exported["companions"][0]["label"] == "my son"
+    assert len(exported["trips"]) == 2 and exported["trips"][1]["bookings"][0]["booking_id"] == "bkg_x"
+
+    done = traveller_erase(user=traveller)
+    assert done["profile"] and done["companions"] == 1 and done["trip_passengers"] == 2
+    assert [k["trip_id"] for k in done["kept"]] == [booked.pk] and "law" in done["kept"][0]["why"]
+    assert not TravellerProfile.objects.filter(user=traveller).exists() and not Companion.objects.exists()
+    assert not TripPassenger.objects.filter(trip=family_trip).exists()
+    assert TripPassenger.objects.filter(trip=booked).count() == 2
+    assert AuditEvent.objects.get(trip=booked, type="traveller.data_erased").payload["outcome"] == "kept_for_booking"
+
+
+def test_the_chat_card_prefills_from_the_profile_and_saves(client, family_trip, traveller):
+    profile_save(user=traveller, data=LEAD)
+    companion_save(user=traveller, data=BABY)
+    client.force_login(traveller)
+    page = client.get(reverse("web:trip", args=[family_trip.pk])).content.decode()
+    assert "Who&#x27;s travelling" in page or "Who's travelling" in page
+    assert (
+        'value="Lovelace"' in page
+        and 'value="Teo"' in page
+        and "<script>" not in page.split("travellers-card")[1].split("</details>")[0]
+    )
+    form = {f"p0-{k}": v for k, v in LEAD.items()} | {f"p1-{k}": v for k, v in BABY.items()} | {"p1-infant_of": "0"}
+    response = client.post(reverse("web:trip-travellers", args=[family_trip.pk]), form)
+    assert response.status_code == 302 and TripPassenger.objects.filter(trip=family_trip).count() == 2
+
+
+def test_a_bad_form_says_why_in_words(client, family_trip, traveller):
+    client.force_login(traveller)
+    form = {f"p0-{k}": v for k, v in LEAD.items()} | {"p0-given_name": "Zoë"} | {f"p1-{k}": v for k, v in BABY.items()}
+    response = client.post(reverse("web:trip-travellers", args=[family_trip.pk]), form)
+    assert response.status_code == 400 and "write accents without them" in response.content.decode()
+    assert not TripPassenger.objects.exists()
+
+
+def test_only_the_owner_names_travellers(client, family_trip, other_traveller, support):
+    for user in (other_traveller, support):
+        client.force_login(user)
+        assert client.get(reverse("web:trip-travellers", args=[family_trip.pk])).status_code == 404
+
+
+def test_my_data_page_downloads_and_erases(client, traveller):
+    client.force_login(traveller)
+    client.post(reverse("web:my-data"), {"action": "profile", **LEAD})
+    assert TravellerProfile.objects.get(user=traveller).phone_number == "+442080160508"
+    download = client.get(reverse("web:my-data-export"))
+    assert (
+        download["Content-Disposition"].startswith("attachment")
+        and json.loads(download.content)["profile"]["given_name"] == "Ada"
+    )
+    client.post(reverse("web:my-data-erase"), {})
+    assert TravellerProfile.objects.filter(user=traveller).exists()  # not confirmed: nothing erased
+    client.post(reverse("web:my-data-erase"), {"confirm": "erase"})
+    assert not TravellerProfile.objects.filter(user=traveller).exists()
+
+
+def test_staff_see_only_their_organisations_passengers(client, family_trip, traveller, support, globex_support):
+    name_family(family_trip, traveller)
+    profile_save(user=traveller, data=LEAD)
+    url = reverse("admin:trips_trippassenger_changelist")
+    client.force_login(support)
+    assert "Lovelace" in client.get(url).content.decode()
+    assert "Lovelace" in client.get(reverse("admin:trips_travellerprofile_changelist")).content.decode()
+    client.force_login(globex_support)
+    assert "Lovelace" not in client.get(url).content.decode()
+    assert "Lovelace" not in client.get(reverse("admin:trips_travellerprofile_changelist")).content.decode()
