@@ -92,6 +92,14 @@ RULES: list[tuple[str, Expect]] = [
         r"^trips/<int:trip_id>/$",
         Expect.of({200}, anonymous={302}, **_by(BLIND, {404}), redirect_to={"anonymous": SIGN_IN}),
     ),
+    # Naming a trip's travellers is the trip's traveller's alone (staff read them in the admin).
+    (
+        r"^trips/<int:trip_id>/travellers/$",
+        Expect.of({404}, traveller_a={200}, anonymous={302}, redirect_to={"anonymous": SIGN_IN}),
+    ),
+    # One's own travel data: every signed-in person has theirs (erasing is POST only).
+    (r"^me/data/erase/$", Expect.of({405}, anonymous={302}, redirect_to={"anonymous": SIGN_IN})),
+    (r"^me/data/", Expect.of({200}, anonymous={302}, redirect_to={"anonymous": SIGN_IN})),
     (r"^trips/new/$", Expect.of({405}, anonymous={302}, redirect_to={"anonymous": SIGN_IN})),  # POST only
     (r"^$", Expect.of({200}, anonymous={302}, redirect_to={"anonymous": SIGN_IN}, hides_trip_a=True)),
     (r"^signin/$", Expect.of({302}, anonymous={200})),

@@ -181,6 +181,7 @@ def my_data(request: HttpRequest) -> HttpResponse:
         "loyalty": (profile.loyalty_programmes[0] if profile and profile.loyalty_programmes else {}),
         "companions": Companion.objects.filter(owner=request.user),
         "errors": errors,
+        "form_errors": errors.get("__all__", []),
         "action": request.POST.get("action") if errors else "",
     }
     return render(request, "trips/my_data.html", context, status=400 if errors else 200)

@@ -156,6 +156,10 @@ def test_only_the_owner_names_travellers(client, family_trip, other_traveller, s
 def test_my_data_page_downloads_and_erases(client, traveller):
     client.force_login(traveller)
     client.post(reverse("web:my-data"), {"action": "profile", **LEAD})
+    page = client.get(reverse("web:my-data")).content.decode()
+    assert 'value="Lovelace"' in page and "Erase my travel data" in page
+    refused = client.post(reverse("web:my-data"), {"action": "profile", **LEAD, "phone_number": "12"})
+    assert refused.status_code == 400 and "international form" in refused.content.decode()
     assert TravellerProfile.objects.get(user=traveller).phone_number == "+442080160508"
     download = client.get(reverse("web:my-data-export"))
     assert (
