@@ -199,6 +199,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON bounded in size and depth like the websocket's frames; forms for the browsable API.
+    "DEFAULT_PARSER_CLASSES": [
+        "trips.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "trips.api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,

@@ -20,16 +20,13 @@ from urllib.parse import parse_qs
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.utils import timezone
 
 from trips.access import may_write_in, trip_get_for_user
 from trips.models import ChatMessage, Trip
-from trips.services.approvals import approval_auto_grant
+from trips.services.actions import traveller_act
 from trips.services.chat import chat_message_frame, trip_group
-from trips.services.purchases import purchase_submit
-from trips.services.turns import turn_submit
 from trips.web.labels import itinerary_label, trip_label, trip_status_titled
-from trips.web.protocol import ClientFrame, FrameError, frame_parse
+from trips.web.protocol import ClientFrame, FrameError, TravellerAction, frame_parse
 from trips.web.ratelimit import SlidingWindow
 
 logger = logging.getLogger(__name__)
@@ -91,6 +88,13 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.close(code=code)
 
+    async def close(self, code: Optional[int] = None, reason: Optional[str] = None) -> None:
+        """Close once: a flood of frames may ask twice, and a second close is a server error."""
+        if getattr(self, "closing", False):
+            return
+        self.closing = True
+        await super().close(code=code, reason=reason)
+
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -101,6 +105,8 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: Optional[str] = None, bytes_data: Optional[bytes] = None, **kwargs: Any) -> None:
         """Every frame: rate limit, validate, then route (JSON decoding is ``frame_parse``'s job)."""
+        if getattr(self, "closing", False):
+            return  # closed by us: what is still in flight is dropped
         count = self.rate.hit()
         if count >= self.rate_close_at:
             await self.close(code=CloseCode.TOO_MANY_FRAMES)
@@ -134,20 +140,14 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
             task.add_done_callback(self.submits.discard)
 
     async def submit(self, frame: ClientFrame) -> None:
-        """Hand a message or action to its service, then acknowledge it (or say why not).
+        """Hand a message or action to the one door (``traveller_act``), then acknowledge it (or say why not).
 
         An automatic approval saves no message of the traveller's, so its ``ack`` has no ``seq``:
         the grant arrives as the assistant's message and the ``approval_token`` frame.
         """
-        action = frame.action["type"] if frame.action else None
         async with self.submit_lock:
             try:
-                if action == "purchase":
-                    message = await self.purchase_submit(frame)
-                elif action == "auto_approve":
-                    message = await self.auto_approve()
-                else:
-                    message = await self.turn_submit(frame)
+                message = await self.act(frame)
             except (PermissionDenied, ValidationError, ValueError) as exc:
                 await self.refuse(FrameError("refused", _plain(exc), client_id=frame.client_id))
                 return
@@ -229,25 +229,18 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
         return trip_status_titled(trip)
 
     @off_the_shared_thread
-    def turn_submit(self, frame: ClientFrame) -> ChatMessage:
-        return turn_submit(
-            trip=self.trip, user=self.user, text=frame.text, action=frame.action, client_id=frame.client_id
-        )
+    def act(self, frame: ClientFrame) -> Optional[ChatMessage]:
+        """The token of an automatic approval is not returned here: it reaches the page as the
+        owner-only ``approval_token`` frame."""
+        act = TravellerAction(client_id=frame.client_id, text=frame.text, action=frame.action)
+        return traveller_act(trip=self.trip, user=self.user, act=act).message
 
-    @off_the_shared_thread
-    def purchase_submit(self, frame: ClientFrame) -> ChatMessage:
-        return purchase_submit(
-            trip=self.trip,
-            user=self.user,
-            approval_token=frame.action["approval_token"],
-            payment_method_id=frame.action["payment_method_id"],
-            client_id=frame.client_id,
-        )
 
-    @off_the_shared_thread
-    def auto_approve(self) -> None:
-        """The token is not returned here: it reaches the page as the owner-only ``approval_token`` frame."""
-        approval_auto_grant(trip=self.trip, user=self.user, now=timezone.now())
+class NoSuchRoute(AsyncJsonWebsocketConsumer):
+    """A websocket to a path nobody serves: the handshake is refused (HTTP 403), cleanly."""
+
+    async def connect(self) -> None:
+        await self.close()
 
 
 def _plain(exc: Exception) -> str:

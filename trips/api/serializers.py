@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold, Trip
+from trips.web.protocol import MAX_TEXT_CHARS, FrameError, traveller_action_parse
 
 
 class TripSerializer(serializers.ModelSerializer):
@@ -44,20 +45,26 @@ class ChatMessageSerializer(serializers.ModelSerializer):
 
 
 class MessageCreateSerializer(serializers.Serializer):
-    """A message or a button press; exactly one of ``text`` and ``action``."""
+    """A message or a button press; exactly one of ``text`` and ``action``.
 
-    text = serializers.CharField(required=False, max_length=20000, trim_whitespace=True)
+    Validated by the websocket's own schema (``trips.web.protocol.traveller_action_parse``):
+    the same limits, the same normalisation; ``validated_data["act"]`` is the parsed action.
+    """
+
+    text = serializers.CharField(required=False, max_length=MAX_TEXT_CHARS, help_text="At most 4,000 characters.")
     action = serializers.DictField(
         required=False,
         help_text='{"type": "select", "bundle_id"} | {"type": "hold"} | {"type": "retry"} | '
-        '{"type": "purchase", "approval_token", "payment_method_id"} | {"type": "cancel_booking", "booking_id"}',
+        '{"type": "purchase", "approval_token", "payment_method_id"} | {"type": "cancel_booking", "booking_id"} | '
+        '{"type": "auto_approve"}',
     )
     client_id = serializers.CharField(required=False, max_length=64, allow_blank=True)
 
-    def validate(self, attrs):
-        if bool(attrs.get("text")) == bool(attrs.get("action")):
-            raise serializers.ValidationError("Send either text or an action.")
-        return attrs
+    def to_internal_value(self, data):
+        try:
+            return {"act": traveller_action_parse(data, client_id_required=False)}
+        except FrameError as refusal:
+            raise serializers.ValidationError({"code": refusal.code, "detail": refusal.message}) from None
 
 
 class AuditEventSerializer(serializers.ModelSerializer):

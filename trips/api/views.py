@@ -4,7 +4,6 @@ from typing import Optional
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -13,9 +12,10 @@ from rest_framework.response import Response
 
 from trips.access import may_write_in, trips_visible_to
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold, Organisation
-from trips.services.approvals import approval_auto_grant
+from trips.services.actions import traveller_act
 from trips.services.trips import trip_create
-from trips.services.turns import UnknownAction, turn_submit
+from trips.services.turns import UnknownAction
+from trips.web.protocol import TravellerAction
 
 from .serializers import (
     ApprovalRequestSerializer,
@@ -68,22 +68,19 @@ class TripViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         page = self.paginate_queryset(queryset)
         return self.get_paginated_response(ChatMessageSerializer(page, many=True).data)
 
-    @extend_schema(request=MessageCreateSerializer, responses={202: ChatMessageSerializer})
+    @extend_schema(request=MessageCreateSerializer, responses={202: ChatMessageSerializer, 200: AutoApprovalSerializer})
     @messages.mapping.post
     def message_create(self, request, pk=None, format=None):
-        """Say something or press a button; the turn runs in the background (202)."""
+        """Say something or press a button; the turn runs in the background (202).
+
+        ``{"action": {"type": "auto_approve"}}`` is the same as ``auto-approve/`` (200 with the token).
+        """
         trip = self.get_object()
         if not may_write_in(request.user, trip):
             raise PermissionDenied("Only the traveller can write in this trip.")
         incoming = MessageCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        try:
-            message = turn_submit(trip=trip, user=request.user, **incoming.validated_data)
-        except UnknownAction as exc:
-            raise ValidationError({"action": str(exc)}) from None
-        except DjangoPermissionDenied as exc:
-            raise PermissionDenied(str(exc)) from None
-        return Response(ChatMessageSerializer(message).data, status=status.HTTP_202_ACCEPTED)
+        return self._act(trip, incoming.validated_data["act"])
 
     @extend_schema(request=None, responses={200: AutoApprovalSerializer})
     @action(detail=True, methods=["post"], url_path="auto-approve")
@@ -94,15 +91,23 @@ class TripViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         token is in this response once (never stored) and reaches the traveller's open chat
         page as an ``approval_token`` frame, as an approver's grant does.
         """
-        trip = self.get_object()
+        request.data  # noqa: B018 - no body is needed, but one that is too large or too deep is still refused
+        return self._act(self.get_object(), TravellerAction(client_id=None, action={"type": "auto_approve"}))
+
+    def _act(self, trip, act: TravellerAction) -> Response:
+        """The one door (``traveller_act``), as the websocket uses it; refusals become 403/400."""
         try:
-            token = approval_auto_grant(trip=trip, user=request.user, now=timezone.now())
+            outcome = traveller_act(trip=trip, user=self.request.user, act=act)
+        except UnknownAction as exc:
+            raise ValidationError({"action": str(exc)}) from None
         except DjangoPermissionDenied as exc:
             raise PermissionDenied(str(exc)) from None
         except DjangoValidationError as exc:
             raise ValidationError(exc.messages) from None
+        if outcome.approval_token is None:
+            return Response(ChatMessageSerializer(outcome.message).data, status=status.HTTP_202_ACCEPTED)
         approval = ApprovalRequest.objects.filter(trip=trip, kind=ApprovalRequest.Kind.PURCHASE).latest("decided_at")
-        body = AutoApprovalSerializer({"approval": approval, "approval_token": token}).data
+        body = AutoApprovalSerializer({"approval": approval, "approval_token": outcome.approval_token}).data
         return Response(body, headers={"Cache-Control": "no-store"})
 
     @extend_schema(parameters=[AFTER], responses=AuditEventSerializer(many=True))

@@ -1,17 +1,29 @@
-"""The client half of the chat websocket protocol (docs/websocket.md): what a browser may send.
+"""The one schema for what a traveller may send, over the websocket (docs/websocket.md) and the API.
 
-``frame_parse`` turns raw text into a ``ClientFrame`` or raises ``FrameError`` with a code the
-browser can act on. It is pure — no database, no Channels — so every rule is tested directly
-and the consumer stays a router.
+``traveller_action_parse`` is the single validation of a traveller action — a message, or one
+of the buttons (select, hold, purchase, retry, cancel a booking, auto-approve) — for both
+doors: the websocket's ``frame_parse`` and the API's ``MessageCreateSerializer`` call it, so
+the limits are the same on both. Text is normalised (NFC, trimmed) and checked once: no lone
+surrogates (SQLite cannot store them), no NUL or other control characters (PostgreSQL refuses
+NUL), at most ``MAX_TEXT_CHARS``. Raw JSON is bounded in bytes and nesting depth before it is
+parsed (``json_parse_bounded``), so a depth-10,000 document is an error, not a recursion crash.
+
+It is pure — no database, no Channels — so every rule is tested directly and the consumer
+and the API view stay routers. A refusal is a ``FrameError`` with a stable code.
 """
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Optional
 
 MAX_FRAME_BYTES = 16 * 1024
-MAX_TEXT_CHARS = 4000
+MAX_TEXT_CHARS = 4000  # a message's text, on the websocket and the API alike
+MAX_JSON_DEPTH = 8  # a traveller action nests 2 deep; anything far deeper is refused unparsed
+# Control characters a message may not carry (tab, newline and carriage return are text).
+CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
 CLIENT_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 FRAME_TYPES = ("message", "action", "resume", "ping")
 
@@ -52,16 +64,109 @@ class ClientFrame:
     after_seq: Optional[int] = None
 
 
+def json_depth_exceeds(raw: str, limit: int) -> bool:
+    """Whether ``raw`` nests arrays/objects deeper than ``limit`` (strings skipped; a linear scan)."""
+    depth, in_string, escaped = 0, False, False
+    for char in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def json_parse_bounded(raw: str, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """``json.loads``, refusing documents nested deeper than ``max_depth`` (``bad_json``)."""
+    if json_depth_exceeds(raw, max_depth):
+        raise FrameError("bad_json", f"That JSON nests deeper than {max_depth} levels.")
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise FrameError("bad_json", "That is not valid JSON.") from None
+
+
+def text_clean(value: Any, *, name: str, max_chars: int, client_id: Optional[str] = None) -> str:
+    """A string as it will be stored: NFC, trimmed, no lone surrogates or control characters.
+
+    Raises ``FrameError``: ``bad_frame`` for a non-string, an empty string or a bad
+    character, ``text_too_long`` when it is longer than ``max_chars``.
+    """
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise FrameError("bad_frame", f"{name} must be a string.", client_id=client_id)
+    value = str(value)
+    if SURROGATE_RE.search(value):
+        raise FrameError("bad_frame", f"{name} contains an invalid character (a lone surrogate).", client_id=client_id)
+    if len(value) > max_chars * 4:  # far too long: not worth normalising
+        raise FrameError("text_too_long", f"{name} may be at most {max_chars} characters.", client_id=client_id)
+    value = unicodedata.normalize("NFC", value).strip()
+    if CONTROL_RE.search(value):
+        raise FrameError("bad_frame", f"{name} contains a control character.", client_id=client_id)
+    if not value:
+        raise FrameError("bad_frame", f"{name} must be a non-empty string.", client_id=client_id)
+    if len(value) > max_chars:
+        code = "text_too_long" if name == "text" else "bad_frame"
+        raise FrameError(code, _too_long(name, max_chars), client_id=client_id)
+    return value
+
+
+def _too_long(name: str, max_chars: int) -> str:
+    if name == "text":
+        return f"A message may be at most {max_chars} characters."
+    return f"{name} must be a string of at most {max_chars} characters."
+
+
+@dataclass(frozen=True)
+class TravellerAction:
+    """One validated traveller action: ``text`` for a message, else ``action`` (a button)."""
+
+    client_id: Optional[str]
+    text: Optional[str] = None
+    action: Optional[dict[str, str]] = None
+
+    @property
+    def kind(self) -> str:
+        return self.action["type"] if self.action else "message"
+
+
+def traveller_action_parse(data: Any, *, client_id_required: bool) -> TravellerAction:
+    """The one schema: ``{"client_id", "text"}`` or ``{"client_id", "action": {"type", …}}``.
+
+    The websocket requires a ``client_id`` (its ``ack`` names it); the API may leave it out.
+    """
+    if not isinstance(data, dict):
+        raise FrameError("bad_frame", "Send a JSON object.")
+    raw_id = data.get("client_id")
+    client_id = _client_id(raw_id) if (client_id_required or raw_id not in (None, "")) else None
+    has_text, has_action = data.get("text") is not None, data.get("action") is not None
+    if has_text == has_action:
+        raise FrameError("bad_frame", "Send either text or an action.", client_id=client_id)
+    if has_text:
+        if not isinstance(data["text"], str):
+            raise FrameError("bad_frame", "text must be a non-empty string.", client_id=client_id)
+        return TravellerAction(
+            client_id, text=text_clean(data["text"], name="text", max_chars=MAX_TEXT_CHARS, client_id=client_id)
+        )
+    return TravellerAction(client_id, action=_action(data["action"], client_id))
+
+
 def frame_parse(raw: Optional[str]) -> ClientFrame:
     """Validate one text frame from the browser; raise ``FrameError`` for anything else."""
     if raw is None:
         raise FrameError("binary_not_supported", "Frames must be JSON text, not binary.")
-    if len(raw.encode("utf-8")) > MAX_FRAME_BYTES:
+    if len(raw.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
         raise FrameError("frame_too_large", f"A frame may be at most {MAX_FRAME_BYTES // 1024} KB.")
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        raise FrameError("bad_json", "That frame is not valid JSON.") from None
+    data = json_parse_bounded(raw)
     if not isinstance(data, dict):
         raise FrameError("bad_frame", "A frame must be a JSON object.")
     kind = data.get("type")
@@ -72,9 +177,13 @@ def frame_parse(raw: Optional[str]) -> ClientFrame:
     if kind == "resume":
         return ClientFrame(type="resume", after_seq=_after_seq(data.get("after_seq")))
     client_id = _client_id(data.get("client_id"))
-    if kind == "message":
-        return ClientFrame(type="message", client_id=client_id, text=_text(data.get("text"), client_id))
-    return ClientFrame(type="action", client_id=client_id, action=_action(data.get("action"), client_id))
+    if kind == "message" and data.get("text") is None:
+        raise FrameError("bad_frame", "text must be a non-empty string.", client_id=client_id)
+    if kind == "action" and not isinstance(data.get("action"), dict):
+        raise FrameError("bad_frame", "action must be an object.", client_id=client_id)
+    field = "text" if kind == "message" else "action"
+    parsed = traveller_action_parse({"client_id": client_id, field: data[field]}, client_id_required=True)
+    return ClientFrame(type=kind, client_id=client_id, text=parsed.text, action=parsed.action)
 
 
 def _after_seq(value: Any) -> int:
@@ -87,14 +196,6 @@ def _client_id(value: Any) -> str:
     if not isinstance(value, str) or not CLIENT_ID_RE.fullmatch(value):
         raise FrameError("bad_frame", "client_id must be 1-64 letters, digits, '-' or '_'.")
     return value
-
-
-def _text(value: Any, client_id: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise FrameError("bad_frame", "text must be a non-empty string.", client_id=client_id)
-    if len(value) > MAX_TEXT_CHARS:
-        raise FrameError("text_too_long", f"A message may be at most {MAX_TEXT_CHARS} characters.", client_id=client_id)
-    return value.strip()
 
 
 def _action(value: Any, client_id: str) -> dict[str, str]:
@@ -114,9 +215,9 @@ def _action(value: Any, client_id: str) -> dict[str, str]:
             if required:
                 raise FrameError("bad_frame", f"{kind} needs {name}.", client_id=client_id)
             continue
-        if isinstance(field, bool) or not isinstance(field, (str, int)) or len(str(field)) > max_len:
+        if isinstance(field, bool) or not isinstance(field, (str, int)):
             raise FrameError(
                 "bad_frame", f"{name} must be a string of at most {max_len} characters.", client_id=client_id
             )
-        action[name] = str(field)
+        action[name] = text_clean(field, name=name, max_chars=max_len, client_id=client_id)
     return action

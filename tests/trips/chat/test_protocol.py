@@ -67,6 +67,12 @@ def test_resume_and_ping():
         ('{"type": "action", "action": {"type": "select", "bundle_id": true}, "client_id": "c"}', "bad_frame"),
         ('{"type": "resume", "after_seq": -1}', "bad_frame"),
         ('{"type": "resume", "after_seq": "3"}', "bad_frame"),
+        ('{"type": "message", "text": "a \\ud800 b", "client_id": "c"}', "bad_frame"),  # a lone surrogate
+        ('{"type": "message", "text": "a \\u0000 b", "client_id": "c"}', "bad_frame"),  # NUL
+        ('{"type": "action", "action": {"type": "select", "bundle_id": "\\udfff"}, "client_id": "c"}', "bad_frame"),
+        ('{"type": "action", "action": {"type": "select", "bundle_id": "B\\u0000"}, "client_id": "c"}', "bad_frame"),
+        ("[" * 5000 + "]" * 5000, "bad_json"),  # deep, inside 16 KB: refused before parsing
+        ('{"type": "message", "text": ' + "[" * 9 + "]" * 9 + ', "client_id": "c"}', "bad_json"),
     ],
 )
 def test_malformed_frames_are_refused_with_a_code(raw, code):
@@ -94,3 +100,18 @@ def test_an_error_frame_carries_the_client_id_only_when_known():
         "client_id": "k",
         "message": "Unknown action; expected one of select, hold, retry, purchase, cancel_booking, auto_approve.",
     }
+
+
+def test_text_is_normalised_once_to_nfc():
+    frame = frame_parse(json.dumps({"type": "message", "text": "Cafe\u0301 ", "client_id": "c"}))
+    assert frame.text == "Caf\u00e9"
+
+
+def test_the_api_and_the_websocket_share_one_schema():
+    """The API's serializer refuses what the websocket refuses, with the same limit."""
+    from trips.api.serializers import MessageCreateSerializer
+
+    too_long = {"text": "x" * (MAX_TEXT_CHARS + 1)}
+    serializer = MessageCreateSerializer(data=too_long)
+    assert not serializer.is_valid() and serializer.errors["code"] == "text_too_long"
+    assert MessageCreateSerializer(data={"text": "x" * MAX_TEXT_CHARS}).is_valid()
