@@ -148,7 +148,7 @@ class Applier:
         if patched:
             doc.clear()
             doc.update(patched["trip_intent"])
-            for key in ("changed_paths", "invalidations", "released_holds", "change_after_purchase"):
+            for key in ("changed_paths", "changes", "invalidations", "released_holds", "change_after_purchase"):
                 out[key] = patched.get(key) or []
         assumptions = [a for a in output.get("assumptions") or [] if isinstance(a, str)]
         known = doc["status"].setdefault("assumptions", [])

@@ -209,6 +209,29 @@ def _changed(before: Dict[str, Any], after: Dict[str, Any], allowed: Dict[str, A
     return sorted(p for key in allowed for p in diff_paths(before.get(key), after.get(key), key))
 
 
+ECHO_VALUE_MAX_CHARS = 400  # a change's before/after values are kept only when small (a date, a place)
+
+
+def value_at(doc: Any, path: str) -> Any:
+    for part in path.split("."):
+        if isinstance(doc, dict):
+            doc = doc.get(part)
+        elif isinstance(doc, list) and part.isdigit() and int(part) < len(doc):
+            doc = doc[int(part)]
+        else:
+            return None
+    return doc
+
+
+def _small(value: Any) -> Any:
+    return value if len(repr(value)) <= ECHO_VALUE_MAX_CHARS else "…"
+
+
+def describe_changes(before: Dict[str, Any], after: Dict[str, Any], changed: List[str]) -> List[Dict[str, Any]]:
+    """Each changed path with its value before and after (large values elided), for the change echo."""
+    return [{"path": p, "before": _small(value_at(before, p)), "after": _small(value_at(after, p))} for p in changed]
+
+
 def _is_booked(doc: Dict[str, Any]) -> bool:
     return any(b.get("status") != "cancelled" for b in doc["working_memory"].get("bookings") or [])
 
@@ -234,6 +257,7 @@ def apply_patch(trip_intent: Dict[str, Any], patch: Dict[str, Any], *, now_ts: i
     result.update(
         trip_intent=after,
         changed_paths=changed,
+        changes=describe_changes(before, after, changed),
         invalidations=invalidations,
         released_holds=released,
         suggested_next_tools=suggest_next_tools(invalidations, released, after),

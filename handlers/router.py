@@ -46,9 +46,49 @@ EXPLICIT_ID_RE = re.compile(r"\bb(\d{1,2})\b")
 ORDINAL_RE = re.compile(
     rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?({'|'.join(_ORDINALS)}|last)(?: one| bundle| option)?{_TAIL}$"
 )
+# An option named by what sets it apart ("the fastest", "the flexible one", "the one with the better hotel").
+_QUALITIES = {
+    "cheapest": "cheapest",
+    "cheaper": "cheapest",
+    "least expensive": "cheapest",
+    "lowest price": "cheapest",
+    "lowest priced": "cheapest",
+    "fastest": "fastest",
+    "quickest": "fastest",
+    "shortest": "fastest",
+    "flexible": "refundable",
+    "most flexible": "refundable",
+    "refundable": "refundable",
+    "fully refundable": "refundable",
+    "cancellable": "refundable",
+    "cancelable": "refundable",
+    "best": "best",
+    "best overall": "best",
+    "recommended": "best",
+    "top": "best",
+    "better hotel": "hotel",
+    "best hotel": "hotel",
+    "nicer hotel": "hotel",
+    "nicest hotel": "hotel",
+    "fancier hotel": "hotel",
+    "nonstop": "nonstop",
+    "non-stop": "nonstop",
+    "direct": "nonstop",
+}
+_QUALITY = "|".join(sorted(map(re.escape, _QUALITIES), key=len, reverse=True))
+_OPTION_NOUN = r"(?: one| bundle| option| choice| deal| package| combo| combination)?"
 SUPERLATIVE_RE = re.compile(
-    rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?(cheapest|fastest|quickest|shortest)(?: one| bundle| option)?{_TAIL}$"
+    rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the |that |this )?(?:one with (?:the |a )?)?({_QUALITY}){_OPTION_NOUN}{_TAIL}$"
 )
+# "option B", "choice c": letters count from A on screen (B1, B2… are option 1, 2…).
+LETTER_RE = re.compile(rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?(?:option|choice|bundle) ([a-e]){_TAIL}$")
+_LABELS = {
+    "cheapest": "Cheapest",
+    "fastest": "Fastest",
+    "refundable": "Refundable",
+    "best": "Best overall",
+    "hotel": "Better hotel",
+}
 
 # -- words are not approval ---------------------------------------------------------------
 # A text is refused as a purchase when it (a) asks to spend money on what is held or shown ("buy
@@ -143,14 +183,50 @@ def _bundle_reference(text: str, bundles: List[Dict[str, Any]], pending_slots: s
     if m and not (_DATE_SLOTS & pending_slots):
         word = m.group(1)
         return f"B{len(bundles) if word == 'last' else _ORDINALS[word]}"
+    m = LETTER_RE.match(text)
+    if m:
+        return f"B{ord(m.group(1)) - ord('a') + 1}"
     m = SUPERLATIVE_RE.match(text)
     if m:
-        if m.group(1) == "cheapest":
-            best = min(bundles, key=lambda b: float(b.get("total") or "inf"))
-        else:
-            best = min(bundles, key=_flight_minutes)
-        return str(best.get("bundle_id"))
+        quality = _QUALITIES[m.group(1)]
+        if quality in ("refundable", "nonstop") and not re.search(
+            r"\b(?:the|that|this|one|option|bundle|choice)\b", text
+        ):
+            return None  # a bare "nonstop" or "refundable" is a wish for the trip, not a pick
+        found = bundle_by_quality(quality, bundles)
+        return str(found.get("bundle_id")) if found else None
     return None
+
+
+def _stars(bundle: Dict[str, Any]) -> int:
+    return sum(int((h.get("summary") or {}).get("stars") or 0) for h in bundle.get("hotels") or [])
+
+
+def _stops(bundle: Dict[str, Any]) -> int:
+    return sum(int((f.get("summary") or {}).get("stops") or 0) for f in bundle.get("flights") or [])
+
+
+def bundle_by_quality(quality: str, bundles: List[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The bundle on screen a quality names: the one the ranker labelled so, else the one that has it most.
+
+    None when no bundle has it (no refundable option, no nonstop): nothing is selected then.
+    """
+    labelled = next((b for b in bundles if b.get("label") == _LABELS.get(quality)), None)
+    if labelled is not None:
+        return labelled
+    if quality == "cheapest":
+        return min(bundles, key=lambda b: float(b.get("total") or "inf"))
+    if quality == "fastest":
+        flying = [b for b in bundles if b.get("flights")]
+        return min(flying, key=_flight_minutes) if flying else None
+    if quality == "refundable":
+        return next((b for b in bundles if b.get("refundable")), None)
+    if quality == "hotel":
+        housed = [b for b in bundles if b.get("hotels")]
+        return max(housed, key=_stars) if housed else None
+    if quality == "nonstop":
+        return next((b for b in bundles if b.get("flights") and _stops(b) == 0), None)
+    return bundles[0] if bundles else None
 
 
 def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:

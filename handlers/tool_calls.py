@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Dict, List, Optional
 
+from .common.shape import carrier_rules, leg_time_of_day, nightly_cap, time_window
 from .tools import args_hash
 from .trip_read import bundle_items, current_quotes, missing_slots, segments_of, stays_of, travellers
 
@@ -20,19 +21,38 @@ def tool_call(name: str, arguments: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def flight_args(doc: Dict[str, Any], seg: Dict[str, Any]) -> Dict[str, Any]:
+    """One segment's search: the party with the children's ages, and every flight preference that filters.
+
+    Keys a trip does not use are left out, so a trip that never said them searches exactly as before.
+    """
     pref = (doc.get("preferences") or {}).get("flight") or {}
+    carriers = carrier_rules(pref)
+    passengers: Dict[str, Any] = dict(travellers(doc))
+    ages = [a for a in (doc.get("party") or {}).get("child_ages") or [] if isinstance(a, int)]
+    if ages and passengers["children"]:
+        passengers["child_ages"] = ages[: passengers["children"]]
     args = {
         "segment_id": seg["segment_id"],
         "origin": seg["origin"],
         "destination": seg["destination"],
         "depart_date": seg["depart_date"],
-        "passengers": travellers(doc),
+        "passengers": passengers,
         "cabin": pref.get("cabin") or "economy",
         "max_stops": pref.get("max_stops"),
-        "airlines": list(pref.get("airlines") or []),
+        "airlines": carriers["preferred"],
     }
-    if seg.get("depart_time_window"):
-        args["depart_time_window"] = seg["depart_time_window"]
+    if carriers["required"]:
+        args["airlines_required"] = carriers["required"]
+    if carriers["avoid"]:
+        args["airlines_avoid"] = carriers["avoid"]
+    if pref.get("avoid_red_eye"):
+        args["avoid_red_eye"] = True
+    segs = segments_of(doc)
+    index = next((i for i, s in enumerate(segs) if s["segment_id"] == seg["segment_id"]), 0)
+    round_trip = (doc.get("itinerary") or {}).get("trip_type") == "round_trip"
+    window = seg.get("depart_time_window") or time_window(leg_time_of_day(pref, index, len(segs), round_trip))
+    if window:
+        args["depart_time_window"] = window
     return args
 
 
@@ -47,6 +67,7 @@ def hotel_args(doc: Dict[str, Any], stay: Dict[str, Any]) -> Dict[str, Any]:
         "min_stars": pref.get("min_stars"),
         "refundable_only": bool(pref.get("refundable_only") or refundable),
         "near": pref.get("near"),
+        **({"max_nightly": f"{cap:.2f}"} if (cap := nightly_cap(doc.get("constraints") or {})) is not None else {}),
     }
 
 
@@ -57,6 +78,7 @@ def ranker_args(doc: Dict[str, Any]) -> Dict[str, Any]:
         "hotel_quotes": hotels,
         "preferences": copy.deepcopy(doc.get("preferences") or {}),
         "constraints": copy.deepcopy(doc.get("constraints") or {}),
+        "party": {"travelers": travellers(doc)},
         "top_k": 5,
     }
 

@@ -13,15 +13,32 @@ from typing import Any, Dict, List, Optional, Tuple
 from .common.clock import parse_now
 
 # The requirements quoting needs, in the order the traveller is asked for them (wording.QUESTIONS asks them).
-SLOTS = ("origin", "destination", "depart_date", "adults", "return_date", "check_out")
+SLOTS = (
+    "origin",
+    "destination",
+    "hotel_location",
+    "depart_date",
+    "check_in",
+    "adults",
+    "return_date",
+    "check_out",
+    "child_ages",
+)
 
 
 def _code(place: Any) -> Optional[str]:
     return place.get("code") if isinstance(place, dict) and place.get("code") else None
 
 
+def flights_needed(doc: Dict[str, Any]) -> bool:
+    """False for a hotel-only trip: no flight is asked for, searched or held."""
+    return (doc.get("itinerary") or {}).get("flights_needed", True) is not False
+
+
 def segments_of(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
-    """The itinerary's segments, each with a ``segment_id`` (``S1``, ``S2``… when absent)."""
+    """The flights to quote, each with a ``segment_id`` (``S1``, ``S2``… when absent); none for a hotel-only trip."""
+    if not flights_needed(doc):
+        return []
     segs = (doc.get("itinerary") or {}).get("segments") or []
     return [{**s, "segment_id": s.get("segment_id") or f"S{i + 1}"} for i, s in enumerate(segs) if isinstance(s, dict)]
 
@@ -34,23 +51,31 @@ def travellers(doc: Dict[str, Any]) -> Dict[str, int]:
 def stays_of(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
     """The hotel stays to quote, each with a ``stay_id`` and rooms that fit the party.
 
-    Explicit ``lodging.stays`` win; else one stay from ``lodging.check_in/check_out`` at the
-    first destination; else one stay at each destination between consecutive flights (a round
-    trip gives one, a three-leg multi-city two). No lodging → none.
+    Explicit ``lodging.stays`` win; else one stay from ``lodging.check_in/check_out``; else one
+    stay at each destination between consecutive flights (a round trip gives one, a three-leg
+    multi-city two); a hotel-only trip without dates gives one undated stay (asked for). A stay
+    without a place is in ``lodging.city`` (the hotel city) when the traveller named one, else
+    at the first flight's destination. No lodging → none.
     """
     lodging = (doc.get("itinerary") or {}).get("lodging") or {}
     if lodging.get("needed") is False:
         return []
     segs = segments_of(doc)
+    city = _code(lodging.get("city"))
+    # a hotel-only trip may still carry the place the traveller named as a flight's destination
+    named = [s for s in (doc.get("itinerary") or {}).get("segments") or [] if isinstance(s, dict)]
+    default = city or (_code(named[0].get("destination")) if named else None)
     if lodging.get("stays"):
         stays = [dict(s) for s in lodging["stays"] if isinstance(s, dict)]
     elif lodging.get("check_in") or lodging.get("check_out"):
-        dest = _code(segs[0].get("destination")) if segs else None
-        stays = [{"location_code": dest, "check_in": lodging.get("check_in"), "check_out": lodging.get("check_out")}]
+        stays = [{"check_in": lodging.get("check_in"), "check_out": lodging.get("check_out")}]
+    elif not flights_needed(doc):  # dates said as if flying ("Mar 2-5") are the stay's
+        stays = [{"check_in": named[0].get("depart_date") if named else None}]
+        stays[0]["check_out"] = named[1].get("depart_date") if len(named) > 1 else None
     else:
         stays = [
             {
-                "location_code": _code(a.get("destination")),
+                "location_code": city if city and len(segs) == 2 else _code(a.get("destination")),
                 "check_in": a.get("depart_date"),
                 "check_out": b.get("depart_date"),
             }
@@ -67,8 +92,10 @@ def stays_of(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
         out.append(
             {
                 "stay_id": stay.get("stay_id") or f"H{i + 1}",
-                "location_code": stay.get("location_code") or _code(location),
-                "location_hint": stay.get("location_hint") or lodging.get("location_hint"),
+                "location_code": stay.get("location_code") or _code(location) or default,
+                "location_hint": stay.get("location_hint")
+                or (_name(lodging.get("city")) if city and not stay.get("location_code") else None)
+                or lodging.get("location_hint"),
                 "check_in": stay.get("check_in"),
                 "check_out": stay.get("check_out"),
                 "rooms": rooms,
@@ -78,8 +105,41 @@ def stays_of(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
     return out
 
 
+def _name(place: Any) -> Optional[str]:
+    return (place.get("name") or place.get("code")) if isinstance(place, dict) else None
+
+
+def _hotel_only_missing(doc: Dict[str, Any]) -> List[str]:
+    """A hotel-only trip needs a city, check-in and check-out dates and the party; nothing about flying."""
+    missing: List[str] = []
+    stays = stays_of(doc)
+    if not stays:  # hotel-only with the hotel dropped too: nothing left to quote
+        return ["hotel_location"]
+    if any(not s["location_code"] for s in stays):
+        missing.append("hotel_location")
+    if any(not s["check_in"] for s in stays):
+        missing.append("check_in")
+    if any(not s["check_out"] for s in stays):
+        missing.append("check_out")
+    if travellers(doc)["adults"] < 1:
+        missing.append("adults")
+    return missing
+
+
+def unknown_child_ages(doc: Dict[str, Any]) -> int:
+    """Children on a flight whose age is not known yet: from 2 a child needs its own seat, under 2 it
+    may fly as a lap infant at a tenth of the fare, so the age changes the fare and the seat."""
+    if not segments_of(doc):
+        return 0
+    children = travellers(doc)["children"]
+    ages = [a for a in (doc.get("party") or {}).get("child_ages") or [] if isinstance(a, int)]
+    return max(0, children - len(ages))
+
+
 def missing_slots(doc: Dict[str, Any]) -> List[str]:
     """Requirements still unknown for quoting, in the order we ask for them."""
+    if not flights_needed(doc):
+        return sorted(_hotel_only_missing(doc), key=SLOTS.index)
     segs = segments_of(doc)
     missing: List[str] = []
     for seg in segs or [{}]:
@@ -99,6 +159,8 @@ def missing_slots(doc: Dict[str, Any]) -> List[str]:
         missing.append("check_out")
     elif trip_type == "one_way" and (doc.get("itinerary") or {}).get("lodging", {}).get("needed") and not stays_of(doc):
         missing.append("check_out")
+    if unknown_child_ages(doc):
+        missing.append("child_ages")
     return sorted(missing, key=SLOTS.index)
 
 

@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any, Dict, List, Optional
 
 from .common import geo
+from .common.shape import trip_details
 from .trip_read import segments_of, stays_of, travellers
 
 QUESTIONS: Dict[str, str] = {
@@ -19,6 +20,9 @@ QUESTIONS: Dict[str, str] = {
     "adults": "How many people are travelling?",
     "return_date": "When do you come back? (Say 'one way' if you don't.)",
     "check_out": "Until when do you need the hotel?",
+    "hotel_location": "Which city do you need the hotel in?",
+    "check_in": "When do you check in?",
+    "child_ages": "How old are the children? (Under 2 can fly on a lap; from 2 they need their own seat.)",
 }
 PURCHASE_REFUSAL = (
     "I can't buy anything from a chat message. Purchases need your approver's token, entered in the purchase form."
@@ -72,6 +76,7 @@ def describe_trip(widget: Dict[str, Any]) -> str:
     parts += [
         f"hotel in {s.get('location_hint') or s['location_code']} {s['check_in']} to {s['check_out']}" for s in stays
     ] or ["no hotel"]
+    parts += [f"{d['label'].lower()}: {d['value']}" for d in widget.get("details") or []]
     text = "Your trip: " + "; ".join(p for p in parts if p) + "."
     if widget.get("assumptions"):
         text += " Assumptions: " + "; ".join(widget["assumptions"]) + "."
@@ -85,14 +90,18 @@ def trip_summary(doc: Dict[str, Any], options: int) -> Dict[str, Any]:
         "segments": segments_of(doc),
         "stays": stays_of(doc),
         "travelers": travellers(doc),
+        "details": trip_details(doc),
         "assumptions": list(doc["status"].get("assumptions") or []),
     }
     return message(f"Here's what I understood — {options} option{'s' if options != 1 else ''} below.", widget)
 
 
 def route_label(doc: Dict[str, Any]) -> str:
-    """ "EWR ⇄ DEN" for a round trip, "BOS → MIA → ORD" for one way or multi-city."""
+    """ "EWR ⇄ DEN" for a round trip, "BOS → MIA → ORD" for one way or multi-city, "a hotel in Austin" without flights."""
     segs = segments_of(doc)
+    if not segs:
+        places = [s.get("location_hint") or s.get("location_code") for s in stays_of(doc)]
+        return f"a hotel in {' and '.join(str(p) for p in places if p) or 'town'}"
     codes = (
         [place_label(segs[0].get("origin"), compact=True)]
         + [place_label(s.get("destination"), compact=True) for s in segs]

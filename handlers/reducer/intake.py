@@ -7,6 +7,8 @@ from datetime import datetime
 from typing import Any, Dict, List
 
 from ..common.clock import local_today
+from ..echo import echo_line
+from ..options_answer import answer_about_options
 from ..router import is_question
 from ..tool_calls import failed_before, pending_searches, ranker_args, ranking_key, tool_call, work_pending
 from ..trip_read import missing_slots, segments_of, stays_of
@@ -135,15 +137,26 @@ class Intake(DecisionBase):
             return
         changed = [p for p in applied.get("changed_paths") or [] if not p.startswith(("request.", "status."))]
         if changed:
+            on_screen = "ranked_bundles" in (applied.get("invalidations") or []) or bool(
+                doc["working_memory"]["ranked_bundles"]
+            )
+            line = echo_line(applied.get("changes") or [], doc, options_on_screen=on_screen)
+            if line:
+                self.say(line, kind="status")
             self.plan(doc, now, user_asked=True)
             return
         if work_pending(doc):
             self.plan(doc, now, user_asked=True)
             return
         text = ((data.get("call") or {}).get("arguments") or {}).get("text") or ""
-        if applied.get("understood") is False:
-            if doc["working_memory"]["ranked_bundles"] and is_question(text):
+        bundles = doc["working_memory"]["ranked_bundles"]
+        if applied.get("understood") is False and bundles:
+            # options on screen: whatever was said, the answer is about them, never the intake prompt
+            if is_question(text):
                 self.out["followup"] = {"question": text}
+            self.say(answer_about_options(text, bundles))
+            return
+        if applied.get("understood") is False:
             pending = doc["status"].get("pending_question")
             again = (
                 f" {pending['text']}"

@@ -199,3 +199,71 @@ def test_the_handler_passes_host_events_and_refuses_unknown_ones():
     assert (
         router.run({"event": {"type": "USER_MESSAGE", "data": {"text": None}}})["output"]["event"]["data"]["text"] == ""
     )
+
+
+WORDED = {
+    "working_memory": {
+        "ranked_bundles": [
+            {
+                "bundle_id": "B1",
+                "label": "Best overall",
+                "total": "900.00",
+                "refundable": False,
+                "flights": [{"summary": {"duration_minutes": 400, "stops": 1}}],
+                "hotels": [{"summary": {"stars": 3}}],
+            },
+            {
+                "bundle_id": "B2",
+                "label": "Cheapest",
+                "total": "700.00",
+                "refundable": False,
+                "flights": [{"summary": {"duration_minutes": 500, "stops": 1}}],
+                "hotels": [{"summary": {"stars": 2}}],
+            },
+            {
+                "bundle_id": "B3",
+                "label": "Refundable",
+                "total": "1100.00",
+                "refundable": True,
+                "flights": [{"summary": {"duration_minutes": 450, "stops": 0}}],
+                "hotels": [{"summary": {"stars": 3}}],
+            },
+            {
+                "bundle_id": "B4",
+                "label": "Better hotel",
+                "total": "1300.00",
+                "refundable": False,
+                "flights": [{"summary": {"duration_minutes": 300, "stops": 1}}],
+                "hotels": [{"summary": {"stars": 5}}],
+            },
+        ]
+    }
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "bundle_id"),
+    [
+        ("the flexible one", "B3"),
+        ("I'll take the refundable option", "B3"),
+        ("the fastest", "B4"),  # no "Fastest" label on screen: the shortest flying time
+        ("go with the cheapest please", "B2"),
+        ("option B", "B2"),
+        ("option c please", "B3"),
+        ("the second one", "B2"),
+        ("the one with the better hotel", "B4"),
+        ("the best one", "B1"),
+        ("the nonstop one", "B3"),
+    ],
+)
+def test_options_named_in_words_select(text, bundle_id):
+    assert route_text(text, WORDED) == {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": bundle_id}}
+
+
+@pytest.mark.parametrize("text", ["nonstop", "refundable", "refundable hotel only", "the cheapest flight on Feb 3"])
+def test_wishes_that_sound_like_qualities_stay_messages(text):
+    assert route_text(text, WORDED)["type"] == "USER_MESSAGE"
+
+
+def test_a_letter_off_screen_is_flagged():
+    assert route_text("option E", WORDED)["data"]["unknown_bundle_id"] == "B5"
