@@ -182,6 +182,9 @@ TRIPDESK = {
     "TURN_LEASE_SECONDS": env.int("TRIPDESK_TURN_LEASE_SECONDS", default=120),
     # A turn queued this long, its trip not leased, lost its task: the beat's sweep sends it again.
     "TURN_SWEEP_AFTER_SECONDS": env.int("TRIPDESK_TURN_SWEEP_AFTER_SECONDS", default=120),
+    # The embedded server (runserver, eager Celery) resumes turns left queued: at startup, then
+    # every this many seconds for turns queued that long on a trip nobody leases (0: off).
+    "EMBEDDED_TURN_SWEEP_SECONDS": env.float("TRIPDESK_EMBEDDED_TURN_SWEEP_SECONDS", default=3.0),
     # A purchase stopped half way (a retryable failure) waits this long for the traveller to submit it
     # again; then the deadline task flags the trip for staff and tells the traveller.
     "HALF_PURCHASE_GRACE_MINUTES": env.int("TRIPDESK_HALF_PURCHASE_GRACE_MINUTES", default=30),

@@ -8,3 +8,6 @@ class TripsConfig(AppConfig):
 
     def ready(self) -> None:
         from . import checks  # noqa: F401  (registers the system checks)
+        from .hosting.embedded import start_if_wanted
+
+        start_if_wanted()  # runserver on the embedded default: resume turns a killed server left queued

@@ -148,6 +148,22 @@ def turns_stalled(*, now: datetime, after: timedelta) -> dict[int, int]:
     return dict(stalled.order_by("seq").values_list("trip_id", "pk"))
 
 
+def turn_leases_reclaim() -> int:
+    """Drop every turn lease; returns how many trips had one.
+
+    Only for the embedded server at startup (``trips.hosting.embedded``): it is the only
+    process, so any lease it finds belongs to a process that died (killed mid-turn).
+    """
+    trip_ids = list(Trip.objects.filter(turn_lease_until__isnull=False).values_list("pk", flat=True))
+    with transaction.atomic(durable=True):
+        for trip_id in trip_ids:
+            Trip.objects.filter(pk=trip_id).update(turn_lease_until=None)
+            audit_record(
+                trip_id=trip_id, type="turn.lease_reclaimed", actor="system", payload={"by": "embedded startup"}
+            )
+    return len(trip_ids)
+
+
 def turn_release(*, trip_id: int, lease_until: datetime) -> None:
     """Give the lease back (only our own: a lease that expired and was re-taken is not ours)."""
     Trip.objects.filter(pk=trip_id, turn_lease_until=lease_until).update(turn_lease_until=None)
