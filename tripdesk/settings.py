@@ -160,6 +160,26 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# --- Email: notifications to approvers and travellers (trips.notifications). ---
+# The embedded default prints emails to the console; a deployment sets EMAIL_URL or the EMAIL_* parts.
+EMAIL_BACKEND = env.str(
+    "DJANGO_EMAIL_BACKEND",
+    default="django.core.mail.backends.smtp.EmailBackend"
+    if env.str("EMAIL_HOST", default="")
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+EMAIL_FILE_PATH = env.str("EMAIL_FILE_PATH", default=str(BASE_DIR / "sent-emails"))  # the file backend's folder
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="TripDesk <tripdesk@localhost>")
+# Links in emails are absolute: the address people reach TripDesk at.
+TRIPDESK_SITE_URL = env.str("TRIPDESK_SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+
 # --- The mission core. ---
 TRIPDESK = {
     "RUNNER_LIMITS": {

@@ -42,8 +42,8 @@ def manage(workdir: Path, *args: str) -> None:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
 
 
-def tripdesk_env(workdir: Path, *, search_delay: float = 0.0) -> dict:
-    """The environment of a TripDesk whose SQLite database lives in ``workdir``."""
+def tripdesk_env(workdir: Path, *, search_delay: float = 0.0, site_url: str = "") -> dict:
+    """The environment of a TripDesk whose SQLite database lives in ``workdir`` (its emails in ``workdir/emails``)."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -56,19 +56,24 @@ def tripdesk_env(workdir: Path, *, search_delay: float = 0.0) -> dict:
             "DJANGO_DEBUG": "true",  # static files straight from static/ (no collectstatic)
             "DJANGO_PASSWORD_HASHERS": "django.contrib.auth.hashers.MD5PasswordHasher",
             "TRIPDESK_TEST_SEARCH_DELAY": str(search_delay),
+            "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "EMAIL_FILE_PATH": str(workdir / "emails"),
             "PYTHONUNBUFFERED": "1",
         }
     )
+    if site_url:
+        env["TRIPDESK_SITE_URL"] = site_url
     return env
 
 
 @contextmanager
 def live_tripdesk(workdir: Path, *, search_delay: float = 0.0) -> Iterator[str]:
     """Yield the base URL of a running TripDesk seeded with the demo users (password ``<name>-demo``)."""
-    env = tripdesk_env(workdir, search_delay=search_delay)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = tripdesk_env(workdir, search_delay=search_delay, site_url=base)
     manage(workdir, "migrate", "--noinput")
     manage(workdir, "seed_demo")
-    port = free_port()
     log = open(workdir / "daphne.log", "wb")
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "tests.browser.server:application"],
@@ -77,7 +82,6 @@ def live_tripdesk(workdir: Path, *, search_delay: float = 0.0) -> Iterator[str]:
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    base = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(f"{base}/signin/", server)
         yield base

@@ -143,28 +143,30 @@ def test_select_then_hold_shows_countdowns(new_page, base_url, screenshot):
     screenshot(page, "08-purchase-refused")
 
 
-def test_an_approvers_grant_lets_the_traveller_buy(new_page, base_url, screenshot):
-    """Scenario 6 from the traveller's side: the grant reaches the open page, one click buys."""
-    page = new_page()
-    trip_id = start_trip(page, base_url)
+def trip_on_hold(page, base_url: str, username: str = "alice") -> int:
+    """Scenario 1 in a new trip, then the first holdable bundle held; returns the trip's id."""
+    trip_id = start_trip(page, base_url, username)
     say(page, SCENARIO_1)
     expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
     wait_until_idle(page)
     hold_first_holdable(page)
+    return trip_id
+
+
+def test_an_approvers_grant_lets_the_traveller_buy(new_page, base_url, screenshot):
+    """Scenario 6 from the traveller's side: the grant reaches the open page, one click buys."""
+    page = new_page()
+    trip_id = trip_on_hold(page, base_url)
 
     approver = new_page()
-    approver.goto(f"{base_url}/admin/login/?next=/admin/trips/approvalrequest/%3Fstatus__exact%3Dpending")
+    approver.goto(f"{base_url}/admin/login/?next=/admin/trips/trip/{trip_id}/change/")
     approver.locator("#id_username").fill("ann")
     approver.locator("#id_password").fill("ann-demo")
     approver.locator("input[type=submit]").click()
-    approver.locator("tr", has_text=f"Trip {trip_id}").or_(approver.locator("tr", has_text="New trip")).first.locator(
-        "input[name=_selected_action]"
-    ).check()
-    approver.locator("select[name=action]").select_option("grant")
-    approver.get_by_role("button", name="Go").click()
-    approver.locator("textarea[name=reason]").fill("Within budget")
-    approver.locator("input[name=apply]").click()
-    expect(approver.locator("code.approval-token")).to_have_text(re.compile(r"^tdk_apv_"))
+    approver.locator(".tripdesk-glance").get_by_role("link", name=re.compile(r"^Purchase approval #\d+$")).click()
+    approver.get_by_role("button", name=re.compile(r"^Grant \$[\d,]+\.\d\d$")).click()
+    expect(approver.locator("[data-status]")).to_have_attribute("data-status", "granted")
+    expect(approver.locator("#content-main")).not_to_contain_text("tdk_apv_")  # the token goes to the chat only
 
     granted = page.locator("#purchase [data-granted]")
     expect(granted).to_be_visible()  # the token arrived on the open page and is filled in

@@ -285,12 +285,11 @@ def test_format_suffixed_trip_actions_do_not_fail(people, ids):
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", ROLES)
 def test_only_approvers_grant(role, people, ids):
-    """The grant action, applied with a reason, as each role: only the trip's approver (and a
-    superuser) gets a token; everyone else leaves the request pending."""
+    """Grant on the decision page, as each role: only the trip's approver (and a superuser)
+    grants; everyone else leaves the request pending."""
     approval = ApprovalRequest.objects.get(pk=ids["approvalrequest"])
     client_for(people[role]).post(
-        "/admin/trips/approvalrequest/",
-        {"action": "grant", "_selected_action": [str(approval.pk)], "apply": "1", "reason": "fine"},
+        f"/admin/trips/approvalrequest/{approval.pk}/change/", {"decision": "grant", "reason": "fine"}
     )
     approval.refresh_from_db()
     granted = approval.status != ApprovalRequest.Status.PENDING

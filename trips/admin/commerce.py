@@ -1,9 +1,10 @@
-"""The approver queue and the commerce records: holds, bookings, payment methods.
+"""The approver queue and decision page, and the commerce records: holds, bookings, payment methods.
 
-Approvers work from the ApprovalRequest list: filtered to their own organisation, the
-server's snapshot shown read-only, grant / deny / revoke as actions that ask for a reason on
-an intermediate page and call ``trips.services.approvals``. A granted token is shown once, on
-the page that answers the grant, and nowhere else (the response is marked ``no-store``).
+Approvers work from the ApprovalRequest queue (their organisations' requests, soonest deadline
+first, Pending unless they choose otherwise) and decide on each request's own page: the
+request in words (``trips.sheets``), Grant and Deny buttons that name the amount, a reason
+required to deny. Each button calls one ``trips.services.approvals`` function. The purchase
+token goes to the traveller's chat, never to the approver's screen.
 """
 
 from datetime import timedelta
@@ -11,33 +12,35 @@ from typing import Any, Callable, Optional
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import F
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
+from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 
 from trips.access import staff_organisation_ids
+from trips.formats import money_text, when_text
 from trips.hosting.runner import tool_deps
 from trips.models import ApprovalRequest, Booking, Hold, PaymentMethod
 from trips.services.approvals import DECIDE_PERMISSION, approval_deny, approval_grant, approval_revoke
 from trips.services.holds import RELEASE_PERMISSION, holds_release
+from trips.sheets import approval_sheet, dates_text, party_text, person_name, route_text
 
 from .base import ReadOnlyAdminMixin, TripScopedAdmin, pretty_json
 
 
-class DecisionForm(forms.Form):
+class ReasonRequiredForm(forms.Form):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=1000,
         strip=True,
-        required=False,
         help_text="The traveller reads it; the audit trail keeps it.",
     )
-
-
-class ReasonRequiredForm(DecisionForm):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=1000, strip=True)
 
 
 def _label(obj: Any) -> str:
@@ -91,46 +94,71 @@ def act_with_reason(
     return done
 
 
+class QueueStatusFilter(admin.SimpleListFilter):
+    """The queue opens on what waits for a decision: Pending unless another status (or All) is chosen."""
+
+    title = "status"
+    parameter_name = "status"
+    DEFAULT = ApprovalRequest.Status.PENDING
+    ALL = "all"
+
+    def lookups(self, request, model_admin):
+        return [*ApprovalRequest.Status.choices, (self.ALL, "All")]
+
+    def choices(self, changelist):
+        current = self.value() or self.DEFAULT
+        for value, label in self.lookup_choices:
+            yield {
+                "selected": current == value,
+                "query_string": changelist.get_query_string({self.parameter_name: value}),
+                "display": label,
+            }
+
+    def queryset(self, request, queryset):
+        value = self.value() or self.DEFAULT
+        return queryset if value == self.ALL else queryset.filter(status=value)
+
+
+class DecisionPageForm(forms.Form):
+    """The decision page's one form: a reason (required to deny or withdraw) and which button was pressed."""
+
+    decision = forms.ChoiceField(choices=[("grant", "grant"), ("deny", "deny"), ("revoke", "revoke")])
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        max_length=1000,
+        strip=True,
+        required=False,
+        label="Reason",
+        help_text="Required to deny or withdraw. The traveller reads it; the audit trail keeps it.",
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("decision") in ("deny", "revoke") and not data.get("reason"):
+            self.add_error("reason", "Say why: the traveller will read the reason.")
+        return data
+
+
 @admin.register(ApprovalRequest)
 class ApprovalRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The approval queue (soonest deadline first, Pending by default) and one decision page per request."""
+
     list_display = [
-        "__str__",
-        "kind",
-        "trip",
-        "organisation",
+        "request_link",
+        "traveller",
+        "route",
+        "dates",
+        "party",
+        "amount",
+        "deadline",
         "status",
-        "amount_ceiling",
-        "currency",
-        "expires_at",
-        "decided_by",
-        "created_at",
     ]
-    list_filter = ["status", "kind", ("organisation", admin.RelatedOnlyFieldListFilter)]
-    list_select_related = ["trip", "organisation", "decided_by"]
+    list_display_links = None
+    list_filter = [QueueStatusFilter, "kind", ("organisation", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["trip__owner", "organisation"]
     search_fields = ["=id", "=trip__id", "trip__title", "trip__owner__username"]
-    date_hierarchy = "created_at"
-    fields = [
-        "kind",
-        "trip",
-        "organisation",
-        "status",
-        "snapshot_summary",
-        "amount_ceiling",
-        "currency",
-        "hold_ids",
-        "expires_at",
-        "auto_approved",
-        "decided_by",
-        "decided_at",
-        "reason",
-        "used_at",
-        "failed_attempts",
-        "supersedes",
-        "created_at",
-        "snapshot_pretty",
-    ]
-    readonly_fields = fields
-    actions = ["grant", "deny", "revoke"]
+    ordering = [F("expires_at").asc(nulls_last=True), "created_at"]
+    actions = None
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)
@@ -138,105 +166,100 @@ class ApprovalRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             return queryset
         return queryset.filter(organisation_id__in=staff_organisation_ids(request.user))
 
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(request, {"title": "Approval queue", **(extra_context or {})})
+
     def get_changelist_instance(self, request):
         changelist = super().get_changelist_instance(request)
-        changelist.queryset = changelist.queryset.defer("snapshot")
+        changelist.queryset = changelist.queryset.defer("trip__intent").annotate(
+            trip_timezone=KeyTextTransform("timezone", KeyTransform("request", "trip__intent"))
+        )
         return changelist
 
     def has_decide_permission(self, request) -> bool:
         return request.user.has_perm(DECIDE_PERMISSION)
 
-    @admin.display(description="what is approved")
-    def snapshot_summary(self, obj: ApprovalRequest) -> str:
-        snap = obj.snapshot or {}
-        rows = format_html_join(
-            "",
-            "<tr><td>{}</td><td>{}</td><td>{} {}</td><td>{}</td></tr>",
-            (
-                (
-                    item.get("item_type"),
-                    _describe(item.get("summary")) or item.get("ref"),
-                    item.get("amount", ""),
-                    item.get("currency", ""),
-                    item.get("payment_required_by") or "",
-                )
-                for item in snap.get("items") or []
-            ),
-        )
-        findings = snap.get("policy_findings") or {}
-        notes = format_html_join(
-            "",
-            "<li>{}: {}</li>",
-            ((f["code"], f["message"]) for f in findings.get("blocking", []) + findings.get("warnings", [])),
-        )
-        return format_html(
-            "<table><tr><th>item</th><th>what</th><th>price</th><th>hold deadline</th></tr>{}</table>"
-            "<p><strong>Total {} {}</strong> · earliest deadline {}</p><ul>{}</ul>",
-            rows,
-            snap.get("total"),
-            snap.get("currency"),
-            snap.get("earliest_deadline") or "—",
-            notes,
-        )
+    @admin.display(description="request")
+    def request_link(self, obj: ApprovalRequest) -> str:
+        url = reverse("admin:trips_approvalrequest_change", args=[obj.pk])
+        return format_html('<a href="{}">{} #{}</a>', url, obj.get_kind_display(), obj.pk)
 
-    @admin.display(description="snapshot (as stored)")
-    def snapshot_pretty(self, obj: ApprovalRequest) -> str:
-        return pretty_json(obj.snapshot)
+    @admin.display(description="traveller", ordering="trip__owner__username")
+    def traveller(self, obj: ApprovalRequest) -> str:
+        return person_name(obj.trip.owner)
 
-    @admin.action(description="Grant…", permissions=["decide"])
-    def grant(self, request, queryset):
-        done = act_with_reason(
-            self,
-            request,
-            queryset,
-            title="Grant",
-            form_class=DecisionForm,
-            act=lambda approval, reason: approval_grant(
-                approval=approval, approver=request.user, reason=reason, now=timezone.now()
-            ),
-        )
-        if not isinstance(done, list):
-            return done
-        issued = [(approval, token) for approval, token in done if token]
-        if not issued:
-            return None
+    @admin.display(description="route")
+    def route(self, obj: ApprovalRequest) -> str:
+        return route_text(obj.snapshot or {})
+
+    @admin.display(description="dates")
+    def dates(self, obj: ApprovalRequest) -> str:
+        return dates_text(obj.snapshot or {})
+
+    @admin.display(description="party")
+    def party(self, obj: ApprovalRequest) -> str:
+        return party_text((obj.snapshot or {}).get("travelers"))
+
+    @admin.display(description="amount", ordering="amount_ceiling")
+    def amount(self, obj: ApprovalRequest) -> str:
+        return money_text(obj.amount_ceiling, obj.currency)
+
+    @admin.display(description="deadline", ordering="expires_at")
+    def deadline(self, obj: ApprovalRequest) -> str:
+        tz = getattr(obj, "trip_timezone", None) or obj.organisation.timezone
+        return when_text(obj.expires_at, tz) if obj.expires_at else "—"
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The decision page: the request in words, Grant and Deny naming the amount."""
+        approval = self.get_object(request, unquote(object_id))
+        if approval is None or not self.has_view_permission(request, approval):
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        form = DecisionPageForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST":
+            if not self.has_decide_permission(request):
+                raise PermissionDenied("Only approvers can decide approval requests.")
+            if form.is_valid():
+                try:
+                    done = self._decide(request, approval, form.cleaned_data["decision"], form.cleaned_data["reason"])
+                except (ValidationError, PermissionDenied) as exc:
+                    messages.error(request, "; ".join(getattr(exc, "messages", None) or [str(exc)]))
+                else:
+                    messages.success(request, done)
+                    return HttpResponseRedirect(request.path)
+        approval.refresh_from_db()
+        sheet = approval_sheet(approval)
         context = {
             **self.admin_site.each_context(request),
-            "title": "Approval tokens",
-            "issued": issued,
-            "opts": self.model._meta,
+            "title": f"{approval.get_kind_display()} approval #{approval.pk}",
+            "subtitle": f"{sheet.traveller} · {sheet.route}",
+            "opts": self.opts,
+            "sheet": sheet,
+            "approval": approval,
+            "form": form,
+            "can_decide": self.has_decide_permission(request),
+            "is_pending": approval.status == ApprovalRequest.Status.PENDING,
+            "is_granted": approval.status == ApprovalRequest.Status.GRANTED,
+            "trip_url": reverse("admin:trips_trip_change", args=[approval.trip_id]),
+            "queue_url": reverse("admin:trips_approvalrequest_changelist"),
+            **(extra_context or {}),
         }
-        response = TemplateResponse(request, "admin/trips/approvalrequest/tokens.html", context)
-        patch_cache_control(response, no_store=True, no_cache=True, private=True)
+        response = TemplateResponse(request, "admin/trips/approvalrequest/decide.html", context)
+        patch_cache_control(response, no_store=True, private=True)
         return response
 
-    @admin.action(description="Deny…", permissions=["decide"])
-    def deny(self, request, queryset):
-        done = act_with_reason(
-            self,
-            request,
-            queryset,
-            title="Deny",
-            form_class=ReasonRequiredForm,
-            act=lambda approval, reason: approval_deny(
-                approval=approval, approver=request.user, reason=reason, now=timezone.now()
-            ),
-        )
-        return None if isinstance(done, list) else done
-
-    @admin.action(description="Revoke…", permissions=["decide"])
-    def revoke(self, request, queryset):
-        done = act_with_reason(
-            self,
-            request,
-            queryset,
-            title="Revoke",
-            form_class=ReasonRequiredForm,
-            act=lambda approval, reason: approval_revoke(
-                approval=approval, actor=request.user, reason=reason, now=timezone.now()
-            ),
-        )
-        return None if isinstance(done, list) else done
+    def _decide(self, request, approval: ApprovalRequest, decision: str, reason: str) -> str:
+        """Call the one service for ``decision``; returns what the approver is told."""
+        now, amount = timezone.now(), money_text(approval.amount_ceiling, approval.currency)
+        if decision == "grant":
+            approval_grant(approval=approval, approver=request.user, reason=reason, now=now)
+            if approval.kind == ApprovalRequest.Kind.HOLD:
+                return "Granted: TripDesk is placing the holds and will tell the traveller."
+            return f"Granted {amount}. The traveller can now pay from their chat; nothing more to pass on."
+        if decision == "deny":
+            approval_deny(approval=approval, approver=request.user, reason=reason, now=now)
+            return f"Denied {amount}. The traveller has been told why."
+        approval_revoke(approval=approval, actor=request.user, reason=reason, now=now)
+        return "Approval withdrawn. The traveller has been told why."
 
 
 class ExpiringSoonFilter(admin.SimpleListFilter):
@@ -345,15 +368,3 @@ class PaymentMethodAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         if request.user.is_superuser:
             return queryset
         return queryset.filter(owner__memberships__organisation_id__in=staff_organisation_ids(request.user)).distinct()
-
-
-def _describe(summary) -> str:
-    """One line for a flight or hotel summary in the snapshot."""
-    if not isinstance(summary, dict):
-        return ""
-    if summary.get("hotel_name"):
-        return f"{summary['hotel_name']} ({summary.get('nights', '?')} nights, {summary.get('board_type', '')})"
-    flights = ", ".join(summary.get("flight_numbers") or [])
-    return (
-        f"{summary.get('carrier_name') or summary.get('carrier', '')} {flights} {summary.get('depart_at', '')}".strip()
-    )

@@ -10,12 +10,14 @@ staying on the tool runs' pages.
 from datetime import UTC, date, datetime
 from typing import Any, Callable, Iterable, Optional
 
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from handlers.common.clock import iso, local_time_text
 from handlers.common.intent import new_trip_intent
 from handlers.common.shape import trip_details
+from trips.formats import money_text
 from trips.models import Trip
 from trips.web.labels import phase_label
 
@@ -82,12 +84,21 @@ def trip_glance(trip: Trip) -> dict[str, Any]:
         "details": trip_details(intent),
         "selected": _selected(wm),
         "holds": [
-            {"hold": hold, "deadline": local_time_text(iso(hold.payment_required_by), tz)}
+            {
+                "hold": hold,
+                "amount": money_text(hold.amount, hold.currency),
+                "deadline": local_time_text(iso(hold.payment_required_by), tz),
+            }
             for hold in trip.holds.order_by("payment_required_by")
         ],
         "approval": approval,
+        "approval_url": reverse("admin:trips_approvalrequest_change", args=[approval.pk]) if approval else "",
+        "approval_amount": money_text(approval.amount_ceiling, approval.currency) if approval else "",
         "approval_expires": local_time_text(iso(approval.expires_at), tz) if approval and approval.expires_at else "",
-        "bookings": trip.bookings.order_by("created_at"),
+        "bookings": [
+            {"booking": booking, "total": money_text(booking.total, booking.currency)}
+            for booking in trip.bookings.order_by("created_at")
+        ],
         "last_error": " · ".join(str(error[k]) for k in ("tool", "code", "message") if error.get(k)),
         "flagged": _flag_reason(trip) if trip.flagged else "",
     }

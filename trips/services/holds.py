@@ -26,6 +26,7 @@ from handlers.supplier import SupplierError
 from handlers.trip_read import unbooked_purchases
 from trips.access import trip_may
 from trips.models import ApprovalRequest, Booking, ChatMessage, Hold, Trip
+from trips.notifications import HOLDS_EXPIRING, notify_on_commit
 from trips.services.approvals import approval_close, approval_request_create
 from trips.services.audit import audit_record
 from trips.services.chat import chat_message_add
@@ -180,6 +181,7 @@ def holds_warn_due(*, now: datetime, ahead: timedelta) -> int:
                 text=f"Heads up: your hold on the {hold.item_type} ends in {minutes} minutes. Buy before then.",
                 widget={"type": "holds", "holds": [hold_as_widget(hold)], "earliest_deadline": None},
             )
+            notify_on_commit(HOLDS_EXPIRING, hold.pk)
             warned += 1
     return warned
 

@@ -4,6 +4,7 @@ Importing the task modules here lets ``app.autodiscover_tasks()`` find them all.
 """
 
 from .deadlines import hold_deadlines_notify
+from .notify import notification_send
 from .turns import run_turn, turns_sweep
 
-__all__ = ["hold_deadlines_notify", "run_turn", "turns_sweep"]
+__all__ = ["hold_deadlines_notify", "notification_send", "run_turn", "turns_sweep"]

@@ -150,9 +150,12 @@ def test_the_glance_lists_holds_approval_and_bookings_in_the_trips_timezone(clie
     text = _text(_trip_page(client, populated))
     glance = text[text.index("At a glance") : text.index("TripIntent")]
     assert "Times in America/New_York" in glance
-    assert "flight hld_smoke · Purchased · 100.00 USD · pay by Mon Dec 31, 7:00 PM EST" in glance
-    assert "Approval Purchase · Used · up to 100.00 USD · expires Mon Dec 31, 7:00 PM EST" in glance
-    assert "bk_1 · Confirmed · 100.00 USD · record locators ABC123" in glance
+    assert "flight hld_smoke · Purchased · $100.00 · pay by Mon Dec 31, 7:00 PM EST" in glance
+    assert (
+        "Approval Purchase approval #" in glance
+        and "· Used · up to $100.00 · expires Mon Dec 31, 7:00 PM EST" in glance
+    )
+    assert "bk_1 · Confirmed · $100.00 · record locators ABC123" in glance
 
 
 def test_the_trip_intent_keeps_its_order_and_folds_working_memory():

@@ -1,4 +1,4 @@
-"""The approver queue in the admin: scoped, permission-gated, reasons asked, the token shown once."""
+"""The approver queue and decision page: scoped, permission-gated, in words, a reason to deny, no token shown."""
 
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
@@ -7,13 +7,16 @@ from django.urls import reverse
 from tests.factories import trip_make
 from tests.trips.commerce.helpers import RecordingSupplier, hold_for
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold
-from trips.services import tokens
 
 QUEUE = reverse("admin:trips_approvalrequest_changelist")
 
 
-def act(client, action, approval, **data):
-    return client.post(QUEUE, {"action": action, ACTION_CHECKBOX_NAME: [approval.pk], **data})
+def page_of(approval) -> str:
+    return reverse("admin:trips_approvalrequest_change", args=[approval.pk])
+
+
+def decide(client, approval, decision, reason=""):
+    return client.post(page_of(approval), {"decision": decision, "reason": reason})
 
 
 @pytest.fixture
@@ -25,58 +28,109 @@ def globex_request(globex, clock):
 
 def test_the_queue_shows_only_the_approvers_organisation(client, approver, pending_approval, globex_request):
     client.force_login(approver)
-    page = client.get(QUEUE + "?status__exact=pending&kind__exact=purchase").content.decode()
-    assert f">{pending_approval}<" in page and "Globex secret trip" not in page
-    other = reverse("admin:trips_approvalrequest_change", args=[globex_request.pk])
-    assert client.get(other).status_code == 302  # not found in their queryset: back to the admin index
-    assert act(client, "grant", globex_request, apply="1").status_code == 302
+    page = client.get(QUEUE).content.decode()
+    assert f'href="{page_of(pending_approval)}"' in page and f'href="{page_of(globex_request)}"' not in page
+    assert client.get(page_of(globex_request)).status_code == 302  # not in their queryset: back to the index
+    assert decide(client, globex_request, "grant").status_code == 302
     globex_request.refresh_from_db()
     assert globex_request.status == "pending"
 
 
-def test_the_snapshot_is_shown_read_only(client, approver, pending_approval):
+def test_the_queue_opens_on_pending_soonest_deadline_first_with_the_triage_columns(
+    client, approver, trip, other_trip, clock
+):
+    from datetime import timedelta
+
+    hold_for(trip, now=clock() + timedelta(hours=5), suffix="late")  # deadline 5 h after the other
+    hold_for(other_trip, now=clock(), suffix="soon")
+    late, soon = ApprovalRequest.objects.get(trip=trip), ApprovalRequest.objects.get(trip=other_trip)
+    denied = trip_make(owner=trip.owner, organisation=trip.organisation, title="Old trip")
+    hold_for(denied, now=clock() - timedelta(hours=1), suffix="old")
+    ApprovalRequest.objects.filter(trip=denied).update(status="denied")
     client.force_login(approver)
-    page = client.get(reverse("admin:trips_approvalrequest_change", args=[pending_approval.pk])).content.decode()
-    assert "Total 1030.00 USD" in page and "Hotel Teatro" in page and "nonrefundable" in page
-    assert 'name="snapshot"' not in page, "no editable snapshot field"
-    assert "token_hash" not in page
+    page = client.get(QUEUE).content.decode()
+    assert page.index(page_of(soon)) < page.index(page_of(late)), "the soonest deadline comes first"
+    assert "Old trip" not in page and f'href="{page_of(ApprovalRequest.objects.get(trip=denied))}"' not in page
+    for column in ("traveller", "route", "dates", "party", "amount", "deadline"):
+        assert f"column-{column}" in page
+    assert "$1,030.00" in page and "bob" in page and "alice" in page
+    assert "Wed Dec 2, 9:00 AM EST" in page  # the traveller's zone, named
+    everything = client.get(QUEUE + "?status=all").content.decode()
+    assert page_of(ApprovalRequest.objects.get(trip=denied)) in everything
 
 
-def test_grant_asks_for_a_reason_then_shows_the_token_once(client, approver, pending_approval):
+def test_the_decision_page_reads_the_request_in_words(client, approver, pending_approval):
     client.force_login(approver)
-    ask = act(client, "grant", pending_approval)
-    assert ask.status_code == 200 and 'name="reason"' in ask.content.decode()
-    pending_approval.refresh_from_db()
-    assert pending_approval.status == "pending", "nothing happens before the reason page is applied"
+    page = client.get(page_of(pending_approval)).content.decode()
+    assert "alice" in page and "Acme" in page and "Hotel Teatro" in page
+    assert "$420.00" in page and "$610.00" in page and "$1,030.00" in page
+    assert "Pay by Wed Dec 2, 9:00 AM EST" in page
+    assert "The hotel is non-refundable." in page and "nonrefundable" not in page, "findings in words, not codes"
+    assert '"hold_id"' not in page and "{" not in page.split('id="content-main"')[1].split("</form>")[0]
+    assert "token_hash" not in page and 'name="snapshot"' not in page
+    assert ">Grant $1,030.00</button>" in page and ">Deny $1,030.00</button>" in page
+    assert "copy" not in page.lower()
 
-    shown = act(client, "grant", pending_approval, apply="1", reason="Budget line 42")
-    body = shown.content.decode()
-    token = body.split('class="approval-token">')[1].split("<")[0]
+
+def test_grant_from_the_page_shows_no_token_and_tells_the_traveller(
+    client, approver, pending_approval, django_capture_on_commit_callbacks
+):
+    client.force_login(approver)
+    with django_capture_on_commit_callbacks(execute=True):
+        done = decide(client, pending_approval, "grant", "Budget line 42")
+    assert done.status_code == 302 and done["Location"] == page_of(pending_approval)
     pending_approval.refresh_from_db()
-    assert pending_approval.status == "granted" and tokens.token_matches(token, pending_approval.token_hash)
-    assert "no-store" in shown["Cache-Control"]
-    again = client.get(reverse("admin:trips_approvalrequest_change", args=[pending_approval.pk]))
-    assert token not in again.content.decode()
+    assert pending_approval.status == "granted" and pending_approval.decided_by == approver
+    after = client.get(page_of(pending_approval)).content.decode()
+    assert "Granted $1,030.00" in after and "tdk_apv_" not in after and "copy" not in after.lower()
+    assert "no-store" in client.get(page_of(pending_approval))["Cache-Control"]
     assert AuditEvent.objects.get(type="approval.granted").payload["reason"] == "Budget line 42"
+    assert ChatMessage.objects.filter(trip=pending_approval.trip, text__startswith="Approved").exists()
 
 
 def test_deny_needs_a_reason(client, approver, pending_approval):
     client.force_login(approver)
-    blank = act(client, "deny", pending_approval, apply="1", reason="")
-    assert blank.status_code == 200 and "This field is required" in blank.content.decode()
-    done = act(client, "deny", pending_approval, apply="1", reason="Use the train")
+    blank = decide(client, pending_approval, "deny", "   ")
+    assert blank.status_code == 200 and "Say why" in blank.content.decode()
+    pending_approval.refresh_from_db()
+    assert pending_approval.status == "pending", "an empty reason changes nothing"
+    done = decide(client, pending_approval, "deny", "Use the train")
     assert done.status_code == 302
     pending_approval.refresh_from_db()
     assert (pending_approval.status, pending_approval.reason) == ("denied", "Use the train")
+    page = client.get(page_of(pending_approval)).content.decode()
+    assert "Use the train" in page and ">Grant" not in page
+
+
+def test_a_granted_request_can_be_withdrawn_with_a_reason(client, approver, granted):
+    approval, _ = granted
+    client.force_login(approver)
+    assert ">Withdraw the approval of $1,030.00</button>" in client.get(page_of(approval)).content.decode()
+    decide(client, approval, "revoke", "")
+    approval.refresh_from_db()
+    assert approval.status == "granted"
+    decide(client, approval, "revoke", "Trip cancelled")
+    approval.refresh_from_db()
+    assert approval.status == "revoked"
 
 
 def test_support_staff_can_read_the_queue_but_not_decide(client, support, pending_approval):
     client.force_login(support)
-    page = client.get(QUEUE).content.decode()
-    assert str(pending_approval) in page and 'value="grant"' not in page
-    act(client, "grant", pending_approval, apply="1", reason="sneaky")
+    assert str(pending_approval.pk) in client.get(QUEUE).content.decode()
+    page = client.get(page_of(pending_approval)).content.decode()
+    assert "Hotel Teatro" in page and ">Grant" not in page
+    assert decide(client, pending_approval, "grant", "sneaky").status_code == 403
     pending_approval.refresh_from_db()
     assert pending_approval.status == "pending"
+
+
+def test_the_home_page_counts_pending_requests(client, approver, support, pending_approval, globex_request):
+    client.force_login(approver)
+    home = client.get(reverse("admin:index")).content.decode()
+    assert "TripDesk back office" in home and "Django administration" not in home
+    assert "<strong>1</strong> request pending" in home  # Globex's request is not theirs
+    decide(client, pending_approval, "deny", "No")
+    assert "No requests pending" in client.get(reverse("admin:index")).content.decode()
 
 
 def test_holds_and_bookings_are_read_only(client, support, held_trip):

@@ -17,6 +17,7 @@ from django.db import transaction
 from handlers.common.clock import local_time_text
 from trips.access import require
 from trips.models import ApprovalRequest, ChatMessage, Trip
+from trips.notifications import APPROVAL_DENIED, APPROVAL_GRANTED, notify_on_commit
 from trips.services import tokens
 from trips.services.audit import actor_for, audit_record
 from trips.services.chat import broadcast_on_commit, chat_message_add
@@ -54,6 +55,8 @@ def approval_grant(*, approval: ApprovalRequest, approver, reason: str = "", now
             actor_user=approver,
             payload=_decision_payload(approval),
         )
+        if not reissue:
+            notify_on_commit(APPROVAL_GRANTED, approval.pk)
         if approval.kind == ApprovalRequest.Kind.HOLD:
             _hold_decision_turn(approval, approved=True)
         else:
@@ -134,6 +137,7 @@ def approval_deny(*, approval: ApprovalRequest, approver, reason: str, now: date
             actor_user=approver,
             payload=_decision_payload(approval),
         )
+        notify_on_commit(APPROVAL_DENIED, approval.pk)
         if approval.kind == ApprovalRequest.Kind.HOLD:
             _hold_decision_turn(approval, approved=False)
         else:

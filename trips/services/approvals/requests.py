@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from trips.models import ApprovalRequest, ChatMessage, Hold, Trip
+from trips.notifications import APPROVAL_REQUESTED, notify_on_commit
 from trips.services.audit import audit_record
 from trips.services.chat import chat_message_add
 
@@ -67,6 +68,7 @@ def approval_request_create(
         actor="system",
         payload={"approval_id": approval.pk, "kind": kind, "total": snapshot["total"], "currency": approval.currency},
     )
+    notify_on_commit(APPROVAL_REQUESTED, approval.pk)
     if kind == ApprovalRequest.Kind.PURCHASE:
         text = (
             f"I've asked your approver to approve {snapshot['total']} {approval.currency}. "

@@ -19,6 +19,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from trips.models import ApprovalRequest, AuditEvent, Booking, Hold
+from trips.notifications import BOOKING_CONFIRMED, notify_on_commit
 from trips.services import tokens
 from trips.services.audit import audit_record
 
@@ -200,6 +201,7 @@ def approval_consume(*, approval_id: Any, booking: dict, now: datetime) -> Booki
             actor="system",
             payload={"approval_id": approval.pk, "booking_id": record.booking_id},
         )
+        notify_on_commit(BOOKING_CONFIRMED, record.pk)
     return record
 
 

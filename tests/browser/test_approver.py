@@ -1,0 +1,105 @@
+"""The approver in headless Chromium: from the notification email's link to a granted request in two clicks."""
+
+import email
+import re
+import time
+from email import policy
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_chat import trip_on_hold
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+DECISION_LINK = re.compile(r"http://127\.0\.0\.1:\d+/admin/trips/approvalrequest/(\d+)/change/")
+
+
+def emails_to(live_dir: Path, address: str) -> list:
+    """Every email the live TripDesk wrote (file backend) to ``address``, oldest first."""
+    found = []
+    for path in sorted((live_dir / "emails").glob("*.log")):
+        for chunk in path.read_text().split("-" * 79):
+            if chunk.strip():
+                message = email.message_from_string(chunk.strip(), policy=policy.default)
+                if address in str(message["To"]):
+                    found.append(message)
+    return found
+
+
+def wait_for_links(live_dir: Path, address: str, subject: str, *, quiet: float = 1.5, timeout: float = 20) -> list:
+    """The decision links in the emails to ``address`` once no new one has come for ``quiet`` seconds
+    (emails go out after commit, a moment after the page shows the holds)."""
+    deadline, seen, since = time.monotonic() + timeout, None, time.monotonic()
+    while time.monotonic() < deadline:
+        found = [
+            DECISION_LINK.search(m.get_body(("plain",)).get_content()).group(0)
+            for m in emails_to(live_dir, address)
+            if str(m["Subject"]).strip().startswith(subject)
+        ]
+        if found != seen:
+            seen, since = found, time.monotonic()
+        elif found and time.monotonic() - since >= quiet:
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"no email to {address} about {subject!r}")
+
+
+def test_from_the_email_to_a_granted_request_in_two_clicks(new_page, base_url, live_dir, screenshot):
+    page = new_page()
+    trip_id = trip_on_hold(page, base_url)
+
+    links = wait_for_links(live_dir, "ann@example.com", "Approval needed: alice")
+    newest = max((DECISION_LINK.search(link) for link in links), key=lambda match: int(match.group(1)))
+    link, approval_id = newest.group(0), newest.group(1)  # a re-hold supersedes an earlier request
+
+    approver = new_page()
+    clicks = 0
+    approver.goto(link)  # signed out: the admin's sign-in page, then straight back to the request
+    expect(approver.locator("#site-name")).to_contain_text("TripDesk back office")
+    approver.locator("#id_username").fill("ann")
+    approver.locator("#id_password").fill("ann-demo")
+    approver.locator("input[type=submit]").click()
+    clicks += 1
+    expect(approver).to_have_url(re.compile(rf"/admin/trips/approvalrequest/{approval_id}/change/$"))
+
+    main = approver.locator("#content-main")
+    screenshot(approver, "20-approver-decision-1280")
+    expect(main).to_contain_text("alice")
+    expect(main).to_contain_text(re.compile(r"[A-Z]{3} → DEN → [A-Z]{3}"))
+    expect(main).to_contain_text(re.compile(r"Sat Jan 30 – Tue Feb 2, 20\d\d"))
+    expect(main).to_contain_text("4 adults")
+    assert main.locator(".decision-item").count() >= 2
+    deadline = re.compile(r"Pay by \w{3} \w{3} \d+, \d+:\d\d [AP]M [A-Z]{3,4}")  # local time, zone named
+    expect(main.locator(".decision-item").first).to_contain_text(deadline)
+    expect(main).not_to_contain_text("room_only")
+    expect(main).not_to_contain_text("T00:00")
+    grant = approver.get_by_role("button", name=re.compile(r"^Grant \$[\d,]+\.\d\d$"))
+    amount = re.search(r"\$[\d,]+\.\d\d", grant.inner_text()).group(0)
+    expect(main.locator(".decision-total")).to_contain_text(amount)
+    expect(approver.get_by_role("button", name=f"Deny {amount}")).to_be_visible()
+    approver.set_viewport_size({"width": 390, "height": 844})
+    screenshot(approver, "21-approver-decision-390")
+    approver.set_viewport_size({"width": 1280, "height": 900})
+
+    grant.click()
+    clicks += 1
+    expect(approver.locator("[data-status]")).to_have_attribute("data-status", "granted")
+    expect(approver.locator(".messagelist")).to_contain_text(f"Granted {amount}")
+    expect(main).not_to_contain_text("tdk_apv_")
+    assert clicks <= 2
+    screenshot(approver, "22-approver-granted")
+    expect(page.locator("[data-widget=approval]").last).to_have_attribute("data-status", "granted")
+
+    approver.goto(f"{base_url}/admin/")
+    expect(approver.locator("#pending-approvals")).to_be_visible()
+    approver.goto(f"{base_url}/admin/trips/approvalrequest/?status=all")
+    expect(approver.locator("#result_list")).to_contain_text(amount)
+    screenshot(approver, "23-approver-queue-1280")
+    approver.set_viewport_size({"width": 390, "height": 844})
+    screenshot(approver, "24-approver-queue-390")
+    granted_mail = [
+        m for m in emails_to(live_dir, "alice@example.com") if str(m["Subject"]).strip().startswith("Approved:")
+    ]
+    assert granted_mail and f"/trips/{trip_id}/" in granted_mail[-1].get_body(("plain",)).get_content()

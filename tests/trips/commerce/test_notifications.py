@@ -1,0 +1,140 @@
+"""Notification emails: who gets which, the link each carries, the booking's .ics, nothing secret, only after commit."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from icalendar import Calendar
+
+from tests.factories import user_make
+from tests.trips.commerce.flow import to_held
+from tests.trips.commerce.helpers import hold_for
+from trips.models import ApprovalRequest, AuditEvent, Booking, Membership
+from trips.services.approvals import approval_deny, approval_grant
+from trips.services.holds import holds_warn_due
+from trips.services.notifications import notification_deliver
+from trips.services.purchases import purchase_submit
+
+SITE = "https://tripdesk.example.com"
+
+
+@pytest.fixture(autouse=True)
+def _site(settings):
+    settings.TRIPDESK_SITE_URL = SITE
+
+
+@pytest.fixture
+def people(traveller, approver, support, globex):
+    for user in (traveller, approver, support):
+        user.email = f"{user.username}@acme.example"
+        user.save(update_fields=["email"])
+    outsider = user_make(organisation=globex, role=Membership.Role.APPROVER, username="greg")
+    outsider.email = "greg@globex.example"
+    outsider.save(update_fields=["email"])
+    return traveller, approver
+
+
+def _texts(mailoutbox) -> str:
+    return "\n".join(m.subject + "\n" + m.body for m in mailoutbox)
+
+
+@pytest.mark.django_db
+def test_approvers_of_the_organisation_hear_of_a_new_request_after_commit(
+    people, trip, clock, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        hold_for(trip, now=clock())
+    assert mailoutbox == [], "nothing is sent before the request commits"
+    for callback in callbacks:
+        callback()
+    approval = ApprovalRequest.objects.get(trip=trip)
+    [mail] = mailoutbox
+    assert mail.to == ["ann@acme.example"], "the approver only: not support, not another organisation's approver"
+    assert mail.subject == "Approval needed: alice · $1,030.00" or mail.subject.startswith("Approval needed: alice")
+    assert "$1,030.00" in mail.subject
+    link = SITE + reverse("admin:trips_approvalrequest_change", args=[approval.pk])
+    assert link in mail.body
+    assert "Hotel Teatro" in mail.body and "Decide by: Wed Dec 2, 9:00 AM EST" in mail.body
+    assert "The hotel is non-refundable." in mail.body and "nonrefundable" not in mail.body
+
+
+@pytest.mark.django_db
+def test_a_second_delivery_sends_nothing(people, trip, clock, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        hold_for(trip, now=clock())
+    approval = ApprovalRequest.objects.get(trip=trip)
+    assert len(mailoutbox) == 1
+    assert notification_deliver(kind="approval.requested", object_id=approval.pk) == 0
+    assert len(mailoutbox) == 1
+    [event] = AuditEvent.objects.filter(type="notification.emailed")
+    assert event.payload == {"kind": "approval.requested", "recipients": 1}
+
+
+@pytest.mark.django_db
+def test_the_traveller_hears_of_a_grant_and_a_denial_with_a_link_to_the_chat_and_no_token(
+    people, trip, other_trip, clock, mailoutbox, django_capture_on_commit_callbacks
+):
+    traveller, approver = people
+    hold_for(trip, now=clock())
+    hold_for(other_trip, now=clock(), suffix="2")
+    other_trip.owner.email = "bob@acme.example"
+    other_trip.owner.save(update_fields=["email"])
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        token = approval_grant(
+            approval=ApprovalRequest.objects.get(trip=trip), approver=approver, reason="Budgeted", now=clock()
+        )
+        approval_deny(
+            approval=ApprovalRequest.objects.get(trip=other_trip),
+            approver=approver,
+            reason="Take the train",
+            now=clock(),
+        )
+    granted, denied = mailoutbox
+    assert granted.to == ["alice@acme.example"] and granted.subject == "Approved: Denver offsite · $1,030.00"
+    assert SITE + reverse("web:trip", args=[trip.pk]) in granted.body and "ann approved" in granted.body
+    assert token not in granted.body and "tdk_apv_" not in _texts(mailoutbox)
+    assert denied.to == ["bob@acme.example"] and "Take the train" in denied.body
+    assert SITE + reverse("web:trip", args=[other_trip.pk]) in denied.body
+
+
+@pytest.mark.django_db
+def test_holds_about_to_lapse_are_one_email_per_trip(
+    people, trip, clock, mailoutbox, django_capture_on_commit_callbacks
+):
+    hold_for(trip, now=clock())
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert holds_warn_due(now=clock() + timedelta(hours=23, minutes=30), ahead=timedelta(hours=1)) == 2
+    [mail] = mailoutbox
+    assert mail.to == ["alice@acme.example"] and mail.subject == "Your hold ends soon: Denver offsite"
+    assert mail.body.count("pay by Wed Dec 2, 9:00 AM EST") == 2
+    assert SITE + reverse("web:trip", args=[trip.pk]) in mail.body
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_booking_email_carries_the_itinerary_as_ics(people, trip, card, frozen, mailoutbox):
+    traveller, approver = people
+    approval = to_held(trip, traveller)
+    token = approval_grant(approval=approval, approver=approver, reason="ok", now=frozen())
+    mailoutbox.clear()
+    purchase_submit(trip=trip, user=traveller, approval_token=token, payment_method_id=str(card.pk))
+    booking = Booking.objects.get(trip=trip)
+    [mail] = mailoutbox
+    assert mail.to == [traveller.email] and mail.subject.startswith("Booked: ")
+    assert all(locator in mail.body for locator in booking.record_locators)
+    assert "4242" not in _texts(mailoutbox) and "visa" not in mail.body.lower() and "tdk_apv_" not in mail.body
+    [(name, content, mimetype)] = mail.attachments
+    assert name.endswith(".ics") and mimetype == "text/calendar"
+    events = Calendar.from_ical(content).walk("VEVENT")
+    snapshot = {item["hold_id"]: item["summary"] for item in approval.snapshot["items"]}
+    flights = [snapshot[o["hold_id"]] for o in booking.orders if o["item_type"] == "flight"]
+    hotels = [snapshot[o["hold_id"]] for o in booking.orders if o["item_type"] == "hotel"]
+    assert len(events) == len(flights) + len(hotels) == len(booking.orders)
+    starts = sorted(e.decoded("dtstart").isoformat() for e in events if "→" in str(e.get("summary")))
+    from datetime import datetime
+
+    assert starts == sorted(datetime.fromisoformat(f["depart_at"]).isoformat() for f in flights)
+    [stay] = [e for e in events if str(e.get("summary")).startswith("Stay:")]
+    assert stay.decoded("dtstart").isoformat() == hotels[0]["check_in"]
+    assert stay.decoded("dtend").isoformat() == hotels[0]["check_out"]

@@ -1,0 +1,193 @@
+"""The notification emails: who is told what, with a link to the right page.
+
+- ``approval.requested``: the organisation's approvers (everyone ``approver_check`` lets decide
+  it) get the request in words and a link to its decision page;
+- ``approval.granted`` / ``approval.denied``: the traveller, with a link to the trip's chat;
+- ``booking.confirmed``: the traveller, with the itinerary as an ``.ics`` attachment;
+- ``holds.expiring``: the traveller, when the beat task warns that holds are about to lapse.
+
+One message per recipient (addresses are not shared). No token and no card data: emails
+say what happened and link to the page where the person acts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.core.mail import EmailMessage
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from trips.formats import money_text, when_text
+from trips.models import ApprovalRequest, Booking, Hold, Trip
+from trips.services.approvals import approver_check
+from trips.sheets import approval_sheet, person_name, trip_zone
+
+from . import APPROVAL_DENIED, APPROVAL_GRANTED, APPROVAL_REQUESTED, BOOKING_CONFIRMED, HOLDS_EXPIRING, KINDS
+from .ics import itinerary_ics
+
+
+@dataclass
+class Outgoing:
+    """What one notification sends: its messages, the trip it is about and its once-only key."""
+
+    trip_id: int
+    key: str
+    messages: list[EmailMessage]
+
+
+def site_url(path: str) -> str:
+    """An absolute link for an email (``TRIPDESK_SITE_URL`` + ``path``)."""
+    return settings.TRIPDESK_SITE_URL + path
+
+
+def compose(kind: str, object_id: int) -> Optional[Outgoing]:
+    """The emails for ``kind`` about the row ``object_id``; ``None`` when there is nothing to say."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown notification kind: {kind}")
+    if kind == BOOKING_CONFIRMED:
+        booking = Booking.objects.select_related("trip__owner", "trip__organisation", "approval").filter(pk=object_id)
+        return _booking(booking.first()) if booking.exists() else None
+    if kind == HOLDS_EXPIRING:
+        hold = Hold.objects.select_related("trip__owner", "trip__organisation").filter(pk=object_id).first()
+        return _holds_expiring(hold) if hold else None
+    approval = (
+        ApprovalRequest.objects.select_related("trip__owner", "trip__organisation", "decided_by")
+        .filter(pk=object_id)
+        .first()
+    )
+    if approval is None:
+        return None
+    if kind == APPROVAL_REQUESTED:
+        return _requested(approval)
+    return _decided(approval, granted=kind == APPROVAL_GRANTED)
+
+
+def _message(subject: str, template: str, context: dict, to: str) -> EmailMessage:
+    body = render_to_string(f"emails/{template}.txt", context)
+    return EmailMessage(subject=subject, body=body, to=[to], from_email=settings.DEFAULT_FROM_EMAIL)
+
+
+def approvers_of(approval: ApprovalRequest) -> list:
+    """Members of the request's organisation who may decide it (the decision's own rule), with an email."""
+    members = (
+        get_user_model()
+        .objects.filter(memberships__organisation_id=approval.organisation_id, is_active=True)
+        .exclude(email="")
+        .distinct()
+        .order_by("pk")
+    )
+    allowed = []
+    for user in members:
+        try:
+            approver_check(user=user, approval=approval)
+        except PermissionDenied:
+            continue
+        allowed.append(user)
+    return allowed
+
+
+def _requested(approval: ApprovalRequest) -> Outgoing:
+    key = f"{APPROVAL_REQUESTED}:{approval.pk}"
+    if approval.status != ApprovalRequest.Status.PENDING:
+        return Outgoing(approval.trip_id, key, [])  # overtaken before it went out: nothing to decide
+    sheet = approval_sheet(approval)
+    link = site_url(reverse("admin:trips_approvalrequest_change", args=[approval.pk]))
+    what = "Purchase" if approval.kind == ApprovalRequest.Kind.PURCHASE else "Holds"
+    subject = f"Approval needed: {sheet.traveller} · {sheet.route} · {sheet.total}"
+    messages = [
+        _message(
+            subject,
+            "approval_requested",
+            {"sheet": sheet, "link": link, "what": what, "approver": person_name(user)},
+            user.email,
+        )
+        for user in approvers_of(approval)
+    ]
+    return Outgoing(approval.trip_id, key, messages)
+
+
+def _decided(approval: ApprovalRequest, *, granted: bool) -> Optional[Outgoing]:
+    trip = approval.trip
+    if not trip.owner.email:
+        return Outgoing(trip.pk, f"{APPROVAL_GRANTED if granted else APPROVAL_DENIED}:{approval.pk}", [])
+    sheet = approval_sheet(approval)
+    context = {
+        "sheet": sheet,
+        "traveller": person_name(trip.owner),
+        "approver": person_name(approval.decided_by) if approval.decided_by else "Your approver",
+        "reason": approval.reason,
+        "is_purchase": approval.kind == ApprovalRequest.Kind.PURCHASE,
+        "until": when_text(approval.expires_at, trip_zone(trip)) if approval.expires_at else "",
+        "link": site_url(reverse("web:trip", args=[trip.pk])),
+    }
+    if granted:
+        subject = f"Approved: {sheet.trip_name} · {sheet.total}"
+        return Outgoing(
+            trip.pk,
+            f"{APPROVAL_GRANTED}:{approval.pk}",
+            [_message(subject, "approval_granted", context, trip.owner.email)],
+        )
+    subject = f"Not approved: {sheet.trip_name} · {sheet.total}"
+    return Outgoing(
+        trip.pk, f"{APPROVAL_DENIED}:{approval.pk}", [_message(subject, "approval_denied", context, trip.owner.email)]
+    )
+
+
+def _booking(booking: Booking) -> Outgoing:
+    trip = booking.trip
+    key = f"{BOOKING_CONFIRMED}:{booking.pk}"
+    if not trip.owner.email:
+        return Outgoing(trip.pk, key, [])
+    sheet = approval_sheet(booking.approval)
+    total = money_text(booking.total, booking.currency)
+    context = {
+        "sheet": sheet,
+        "traveller": person_name(trip.owner),
+        "booking": booking,
+        "total": total,
+        "locators": ", ".join(str(locator) for locator in booking.record_locators or []),
+        "link": site_url(reverse("web:trip", args=[trip.pk])),
+    }
+    message = _message(f"Booked: {sheet.trip_name} · {total}", "booking_confirmed", context, trip.owner.email)
+    message.attach(f"tripdesk-{booking.booking_id}.ics", itinerary_ics(booking, stamp=timezone.now()), "text/calendar")
+    return Outgoing(trip.pk, key, [message])
+
+
+def _holds_expiring(hold: Hold) -> Optional[Outgoing]:
+    """One email per trip and warning pass: every hold the pass warned about, with its deadline."""
+    trip: Trip = hold.trip
+    if hold.warned_at is None:
+        return None
+    key = f"{HOLDS_EXPIRING}:{trip.pk}:{hold.warned_at.isoformat()}"
+    if not trip.owner.email:
+        return Outgoing(trip.pk, key, [])
+    tz = trip_zone(trip)
+    holds = Hold.objects.filter(trip=trip, warned_at=hold.warned_at, status=Hold.Status.HELD).order_by(
+        "payment_required_by"
+    )
+    lines = [
+        f"{h.item_type.capitalize()} · {money_text(h.amount, h.currency)} · pay by {when_text(h.payment_required_by, tz)}"
+        for h in holds
+    ]
+    if not lines:
+        return None
+    context = {
+        "traveller": person_name(trip.owner),
+        "trip_name": _trip_name(trip),
+        "lines": lines,
+        "link": site_url(reverse("web:trip", args=[trip.pk])),
+    }
+    subject = f"Your hold ends soon: {_trip_name(trip)}"
+    return Outgoing(trip.pk, key, [_message(subject, "holds_expiring", context, trip.owner.email)])
+
+
+def _trip_name(trip: Trip) -> str:
+    from trips.web.labels import trip_label
+
+    return trip_label(trip)
