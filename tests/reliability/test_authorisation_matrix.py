@@ -320,7 +320,9 @@ def test_every_admin_staff_action_stays_in_the_trip_s_organisation(role, people,
     user = people[role]
     _admin_action(user, "trip", "flag_for_attention", trip.pk)
     _admin_action(user, "hold", "release", ids["hold"])
-    _admin_action(user, "approvalrequest", "deny", ids["approvalrequest"])
+    client_for(user).post(  # the decision page's Deny button
+        f"/admin/trips/approvalrequest/{ids['approvalrequest']}/change/", {"decision": "deny", "reason": "matrix"}
+    )
     trip.refresh_from_db()
     assert trip.flagged is (role in SUPPORTS), "flag"
     released = Hold.objects.filter(trip=trip).exclude(status=Hold.Status.HELD).exists()
@@ -366,8 +368,7 @@ def test_multi_organisation_staff_keep_their_powers_at_home(people, globex):
     hold_for(home, now=NOW, suffix="g")
     approval = ApprovalRequest.objects.get(trip=home)
     client_for(people["approver_elsewhere"]).post(
-        "/admin/trips/approvalrequest/",
-        {"action": "grant", "_selected_action": [str(approval.pk)], "apply": "1", "reason": "fine"},
+        f"/admin/trips/approvalrequest/{approval.pk}/change/", {"decision": "grant", "reason": "fine"}
     )
     approval.refresh_from_db()
     assert approval.status != ApprovalRequest.Status.PENDING

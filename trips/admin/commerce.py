@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.html import format_html
 
-from trips.access import staff_organisation_ids
+from trips.access import may, staff_organisation_ids
 from trips.formats import money_text, when_text
 from trips.hosting.runner import tool_deps
 from trips.models import ApprovalRequest, Booking, Hold, PaymentMethod
@@ -216,8 +216,8 @@ class ApprovalRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
         form = DecisionPageForm(request.POST if request.method == "POST" else None)
         if request.method == "POST":
-            if not self.has_decide_permission(request):
-                raise PermissionDenied("Only approvers can decide approval requests.")
+            if not self._may_decide(request, approval):
+                raise PermissionDenied("Only approvers of the request's organisation decide it.")
             if form.is_valid():
                 try:
                     done = self._decide(request, approval, form.cleaned_data["decision"], form.cleaned_data["reason"])
@@ -236,7 +236,7 @@ class ApprovalRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             "sheet": sheet,
             "approval": approval,
             "form": form,
-            "can_decide": self.has_decide_permission(request),
+            "can_decide": self._may_decide(request, approval),
             "is_pending": approval.status == ApprovalRequest.Status.PENDING,
             "is_granted": approval.status == ApprovalRequest.Status.GRANTED,
             "trip_url": reverse("admin:trips_trip_change", args=[approval.trip_id]),
@@ -246,6 +246,10 @@ class ApprovalRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         response = TemplateResponse(request, "admin/trips/approvalrequest/decide.html", context)
         patch_cache_control(response, no_store=True, private=True)
         return response
+
+    def _may_decide(self, request, approval: ApprovalRequest) -> bool:
+        """The buttons show where the role in the request's organisation decides (the service checks again)."""
+        return may(request.user, DECIDE_PERMISSION, organisation_id=approval.organisation_id)
 
     def _decide(self, request, approval: ApprovalRequest, decision: str, reason: str) -> str:
         """Call the one service for ``decision``; returns what the approver is told."""
