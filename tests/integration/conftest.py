@@ -15,6 +15,7 @@ import pytest
 from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[2]
+SITE_URL = "https://tripdesk.test"  # what the worker's emails link to
 
 
 def pytest_collection_modifyitems(items):
@@ -52,8 +53,58 @@ def _stray_connections_closed(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture(scope="session")
-def celery_worker_process(scale_out, tmp_path_factory):
-    """``celery -A tripdesk worker`` on the test database, stopped at the end of the session."""
+def smtp_server(scale_out, tmp_path_factory):
+    """A real SMTP server process (``python -m aiosmtpd``) that files every message it receives in a Maildir.
+
+    Yields ``(port, maildir)``; the Celery worker sends its notification emails here.
+    """
+    import socket
+
+    maildir = tmp_path_factory.mktemp("smtp") / "Maildir"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "aiosmtpd",
+            "-n",
+            "-l",
+            f"127.0.0.1:{port}",
+            "-c",
+            "aiosmtpd.handlers.Mailbox",
+            str(maildir),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("the SMTP server (aiosmtpd) did not start")
+                time.sleep(0.1)
+        yield port, maildir
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(scale_out, smtp_server, tmp_path_factory):
+    """``celery -A tripdesk worker`` on the test database, stopped at the end of the session.
+
+    It sends email through ``smtp_server`` (links in them point at ``TRIPDESK_SITE_URL``).
+    """
     from tripdesk.celery import app
 
     app.control.purge()  # tasks left by an earlier run point at rows that no longer exist
@@ -63,6 +114,9 @@ def celery_worker_process(scale_out, tmp_path_factory):
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
         "REDIS_URL": settings.REDIS_URL,
         "CELERY_TASK_ALWAYS_EAGER": "false",
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(smtp_server[0]),
+        "TRIPDESK_SITE_URL": SITE_URL,
     }
     log = tmp_path_factory.mktemp("celery") / "worker.log"
     with open(log, "wb") as out:
