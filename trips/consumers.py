@@ -187,7 +187,11 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
         if frame.get("type") == "status":
             frame = {**frame, "title": self.title}
         elif (frame.get("widget") or {}).get("type") == "trip_summary":
-            self.title = self.trip.title or itinerary_label(frame["widget"].get("segments")) or self.title
+            self.title = (
+                self.trip.title
+                or itinerary_label(frame["widget"].get("segments"), frame["widget"].get("stays"))
+                or self.title
+            )
         if seq is None:
             await self.send_json(frame)
         elif seq > self.sent_seq + 1:

@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString
 from handlers.common.clock import iso, local_time_text
 from handlers.common.intent import new_trip_intent
 from handlers.common.shape import trip_details
+from handlers.trip_read import segments_of, stays_of
 from trips.formats import money_text
 from trips.models import Trip
 from trips.web.labels import phase_label
@@ -73,11 +74,11 @@ def trip_glance(trip: Trip) -> dict[str, Any]:
         "state": trip.get_state_display(),
         "flights": [
             f"{_code(s.get('origin'))} → {_code(s.get('destination'))} · {_day(s.get('depart_date'))}"
-            for s in itinerary.get("segments") or []
+            for s in segments_of(intent)
         ],
         "stays": [
             f"{s.get('location_hint') or s.get('location_code')} · {_day(s.get('check_in'))} → {_day(s.get('check_out'))}"
-            for s in (itinerary.get("lodging") or {}).get("stays") or []
+            for s in stays_of(intent)
         ],
         "no_flights": "none: hotel only" if itinerary.get("flights_needed") is False else "not known yet",
         "travellers": _travellers((intent.get("party") or {}).get("travelers") or {}),

@@ -10,6 +10,7 @@ chat script (its config), which relabels the trip as status frames arrive.
 from datetime import date
 from typing import Any
 
+from handlers.trip_read import segments_of, stays_of
 from trips.models import Phase, Trip
 from trips.services.chat import trip_status_frame
 
@@ -52,14 +53,30 @@ def _route(segment: dict) -> str:
     return f"From {_name(origin)}" if origin else ""
 
 
-def itinerary_label(segments: Any) -> str:
-    """The first segment's route and date ("EWR → DEN · Jan 30"); "" while nothing is known yet.
+def _stay_label(stays: Any) -> str:
+    """A trip without flights by its hotel ("Hotel in Austin · Dec 10")."""
+    if not (isinstance(stays, list) and stays and isinstance(stays[0], dict)):
+        return ""
+    first = stays[0]
+    where = first.get("location_hint") or first.get("location_code")
+    if not where:
+        return ""
+    try:
+        when = date.fromisoformat(str(first.get("check_in"))).strftime("%b %-d")
+    except ValueError:
+        return f"Hotel in {where}"
+    return f"Hotel in {where} · {when}"
 
-    Takes the itinerary's segments as the TripIntent and the ``trip_summary`` widget both carry
+
+def itinerary_label(segments: Any, stays: Any = None) -> str:
+    """The first segment's route and date ("EWR → DEN · Jan 30"), else the first stay's (a hotel-only
+    trip); "" while nothing is known yet.
+
+    Takes the segments and stays as the core reads them and the ``trip_summary`` widget carries
     them, so the chat can rename a trip live from the widget exactly as the sidebar names it.
     """
     if not (isinstance(segments, list) and segments and isinstance(segments[0], dict)):
-        return ""
+        return _stay_label(stays)
     first = segments[0]
     route = _route(first)
     try:
@@ -75,8 +92,8 @@ def trip_label(trip: Trip) -> str:
     """The trip's title if the traveller gave one, else its route and date, else "New trip #N"."""
     if trip.title:
         return trip.title
-    segments = ((trip.intent or {}).get("itinerary") or {}).get("segments") or []
-    return itinerary_label(segments) or f"New trip #{trip.pk}"
+    intent = trip.intent or {}
+    return itinerary_label(segments_of(intent), stays_of(intent)) or f"New trip #{trip.pk}"
 
 
 def trip_status_titled(trip: Trip) -> dict[str, Any]:

@@ -241,3 +241,21 @@ def test_the_trip_list_names_untitled_trips_without_loading_their_documents(clie
     listed = [q["sql"] for q in queries if 'FROM "trips_trip"' in q["sql"] and "LIMIT" in q["sql"]]
     # Trip's columns in field order; the whole document would sit between title and version.
     assert listed and all('"trips_trip"."title", "trips_trip"."version"' in sql for sql in listed)
+
+
+@pytest.mark.django_db
+def test_the_glance_shows_a_hotel_only_trip_and_every_preference(client, support, trip):
+    intent = new_trip_intent(str(trip.pk), datetime(2026, 12, 1, tzinfo=UTC))
+    intent["party"]["travelers"]["adults"] = 2
+    intent["itinerary"]["flights_needed"] = False
+    intent["itinerary"]["lodging"].update(
+        city={"type": "city", "code": "AUS", "name": "Austin"}, check_in="2026-12-10", check_out="2026-12-12", rooms=2
+    )
+    intent["constraints"].update(hotel_max_per_night="250.00", budget_per_person="900.00")
+    Trip.objects.filter(pk=trip.pk).update(intent=intent)
+    client.force_login(support)
+    text = _text(_trip_page(client, trip))
+    glance = text[text.index("At a glance") : text.index("Times in")]
+    assert "Route none: hotel only" in glance and "Hotel Austin · Thu Dec 10 → Sat Dec 12" in glance
+    assert "Hotel price up to 250.00 USD a night" in glance and "Budget 900.00 USD per person" in glance
+    assert "Rooms 2 rooms" in glance

@@ -42,3 +42,24 @@ def test_every_phase_has_words():
     assert set(PHASE_LABELS) == set(Phase.values)
     assert phase_label("purchased") == "Booked"
     assert phase_label("something_new") == "Something new"
+
+
+def test_a_hotel_only_trip_is_named_by_its_hotel():
+    stay = {
+        "stay_id": "st_1",
+        "location_code": "AUS",
+        "location_hint": "Austin",
+        "check_in": "2026-12-10",
+        "check_out": "2026-12-12",
+    }
+    intent = {
+        "itinerary": {
+            "flights_needed": False,
+            # what an extractor may leave behind: dates said as if flying, no route
+            "segments": [segment(depart_date="2026-12-10")],
+            "lodging": {"stays": [stay]},
+        }
+    }
+    assert trip_label(Trip(pk=9, intent=intent)) == "Hotel in Austin · Dec 10"
+    widget = {"type": "trip_summary", "segments": [], "stays": [stay]}
+    assert itinerary_label(widget["segments"], widget["stays"]) == "Hotel in Austin · Dec 10"
