@@ -28,6 +28,14 @@ SENSITIVE_KEYS = {
     "cvv",
     "cvc",
     "authorization",
+    # a traveller's identity: only the passenger rows and the supplier's request carry these
+    "born_on",
+    "date_of_birth",
+    "phone_number",
+    "known_traveller_number",
+    "known_traveler_number",
+    "passport_number",
+    "unique_identifier",
 }
 MASK = "[REDACTED]"
 

@@ -72,3 +72,13 @@ def test_the_party_must_match_and_infants_sit_with_different_adults():
     assert party_problems([adult], {"adults": 2}) == ["The trip is for 2 adults, but 1 are named."]
     child = {"passenger_id": "c", "type": "child", "age": 9}
     assert "ages" in party_problems([adult, child], {"adults": 1, "children": 1, "child_ages": [7]})[0]
+
+
+def test_identity_fields_are_masked_wherever_redaction_runs():
+    from handlers.common.redact import MASK, redact
+
+    record = {"passengers": [{"passenger_id": "pax_1", "born_on": "1985-12-10", "phone_number": "+442080160508"}]}
+    masked = redact(record)["passengers"][0]
+    assert masked == {"passenger_id": "pax_1", "born_on": MASK, "phone_number": MASK}
+    doc = redact({"identity_documents": [{"type": "passport", "unique_identifier": "X1234567"}]})
+    assert "X1234567" not in str(doc)
