@@ -42,7 +42,7 @@ def manage(workdir: Path, *args: str) -> None:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
 
 
-def tripdesk_env(workdir: Path, *, search_delay: float = 0.0, site_url: str = "") -> dict:
+def tripdesk_env(workdir: Path, *, search_delay: float = 0.0, site_url: str = "", extra: dict | None = None) -> dict:
     """The environment of a TripDesk whose SQLite database lives in ``workdir`` (its emails in ``workdir/emails``)."""
     env = {
         key: value
@@ -63,15 +63,17 @@ def tripdesk_env(workdir: Path, *, search_delay: float = 0.0, site_url: str = ""
     )
     if site_url:
         env["TRIPDESK_SITE_URL"] = site_url
+    env.update(extra or {})
     return env
 
 
 @contextmanager
-def live_tripdesk(workdir: Path, *, search_delay: float = 0.0) -> Iterator[str]:
-    """Yield the base URL of a running TripDesk seeded with the demo users (password ``<name>-demo``)."""
+def live_tripdesk(workdir: Path, *, search_delay: float = 0.0, extra_env: dict | None = None) -> Iterator[str]:
+    """Yield the base URL of a running TripDesk seeded with the demo users (password ``<name>-demo``);
+    ``extra_env`` configures the server process (e.g. ``TRIPDESK_SUPPLIER=duffel``)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = tripdesk_env(workdir, search_delay=search_delay, site_url=base)
+    env = tripdesk_env(workdir, search_delay=search_delay, site_url=base, extra=extra_env)
     manage(workdir, "migrate", "--noinput")
     manage(workdir, "seed_demo")
     log = open(workdir / "daphne.log", "wb")
