@@ -283,3 +283,33 @@ def test_the_understood_trip_shows_each_preference(fields, label, value):
     h = trip(round_trip(**fields))
     (summary,) = h.widgets("trip_summary", turn=h.last)
     assert {"label": label, "value": value} in summary["details"]
+
+
+def test_several_stays_without_flights_are_searched_ranked_and_held_together():
+    stays = [
+        {
+            "stay_id": "st_1",
+            "location_code": "AUS",
+            "location_hint": "Austin",
+            "check_in": "2026-12-10",
+            "check_out": "2026-12-12",
+        },
+        {
+            "stay_id": "st_2",
+            "location_code": "DEN",
+            "location_hint": "Denver",
+            "check_in": "2026-12-12",
+            "check_out": "2026-12-15",
+        },
+    ]
+    h = trip(hotel_only(itinerary={"lodging": {"stays": stays}}))
+    searched = [
+        (c["arguments"]["location_code"], c["arguments"]["check_in"]) for c in calls(h.last, "hotel_quote_search")
+    ]
+    assert searched == [("AUS", "2026-12-10"), ("DEN", "2026-12-12")]
+    bundles = h.intent()["working_memory"]["ranked_bundles"]
+    assert bundles and all(
+        [x["stay_id"] for x in b["hotels"]] == ["st_1", "st_2"] and not b["flights"] for b in bundles
+    )
+    book(h)
+    assert sorted(x["stay_id"] for x in h.intent()["working_memory"]["holds"]) == ["st_1", "st_2"]
