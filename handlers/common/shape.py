@@ -8,6 +8,8 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any, Dict, List, Optional, Tuple
 
+from . import geo
+
 # Local departure times ("HH:MM", inclusive) for each time of day; night wraps past midnight.
 TIME_OF_DAY: Dict[str, Tuple[str, str]] = {
     "morning": ("05:00", "11:59"),
@@ -107,9 +109,11 @@ CABIN_WORDS = {"premium_economy": "premium economy"}
 
 
 def _place_name(place: Any) -> Optional[str]:
-    if isinstance(place, dict):
-        return place.get("name") or place.get("code")
-    return str(place) if place else None
+    """A place as words: its name, else the city its code stands for, else the code."""
+    if not isinstance(place, dict):
+        return str(place) if place else None
+    known = (geo.place(str(place["code"])) or {}) if place.get("code") else {}
+    return place.get("name") or known.get("city") or place.get("code")
 
 
 def trip_details(doc: Dict[str, Any]) -> List[Dict[str, str]]:
@@ -140,7 +144,7 @@ def trip_details(doc: Dict[str, Any]) -> List[Dict[str, str]]:
     if ages:
         lines.append(("Children's ages", ", ".join(ages)))
     cap = nightly_cap(constraints)
-    if cap is not None:
+    if cap is not None and lodging.get("needed") is not False:
         lines.append(("Hotel price", f"up to {cap:.2f} {currency} a night"))
     total, per_person = _amount(constraints.get("budget_total")), _amount(constraints.get("budget_per_person"))
     budget = [f"{total:.2f} {currency} in all"] if total is not None else []

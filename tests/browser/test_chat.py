@@ -153,11 +153,8 @@ def trip_on_hold(page, base_url: str, username: str = "alice") -> int:
     return trip_id
 
 
-def test_an_approvers_grant_lets_the_traveller_buy(new_page, base_url, screenshot):
-    """Scenario 6 from the traveller's side: the grant reaches the open page, one click buys."""
-    page = new_page()
-    trip_id = trip_on_hold(page, base_url)
-
+def approver_grants(new_page, base_url: str, trip_id: int):
+    """Ann opens the trip in the back office, follows its purchase approval and grants it; her page."""
     approver = new_page()
     approver.goto(f"{base_url}/admin/login/?next=/admin/trips/trip/{trip_id}/change/")
     approver.locator("#id_username").fill("ann")
@@ -166,6 +163,14 @@ def test_an_approvers_grant_lets_the_traveller_buy(new_page, base_url, screensho
     approver.locator(".tripdesk-glance").get_by_role("link", name=re.compile(r"^Purchase approval #\d+$")).click()
     approver.get_by_role("button", name=re.compile(r"^Grant \$[\d,]+\.\d\d$")).click()
     expect(approver.locator("[data-status]")).to_have_attribute("data-status", "granted")
+    return approver
+
+
+def test_an_approvers_grant_lets_the_traveller_buy(new_page, base_url, screenshot):
+    """Scenario 6 from the traveller's side: the grant reaches the open page, one click buys."""
+    page = new_page()
+    trip_id = trip_on_hold(page, base_url)
+    approver = approver_grants(new_page, base_url, trip_id)
     expect(approver.locator("#content-main")).not_to_contain_text("tdk_apv_")  # the token goes to the chat only
 
     granted = page.locator("#purchase [data-granted]")
