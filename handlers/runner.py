@@ -51,7 +51,13 @@ def progress_label(call: Dict[str, Any]) -> str:
         "hotel_quote_search": lambda: (
             f"Searching hotels in {args.get('location_hint') or args.get('location_code')}, {args.get('check_in')} to {args.get('check_out')}…"
         ),
-        "trip_option_ranker": lambda: "Comparing flight and hotel combinations…",
+        "trip_option_ranker": lambda: (
+            "Comparing hotels…"
+            if not args.get("flight_quotes")
+            else "Comparing flights…"
+            if not args.get("hotel_quotes")
+            else "Comparing flight and hotel combinations…"
+        ),
         "policy_and_risk_check": lambda: (
             f"Checking {(args.get('bundle') or {}).get('bundle_id', 'the bundle')} against your policy…"
         ),

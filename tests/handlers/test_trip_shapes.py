@@ -104,7 +104,7 @@ def test_a_hotel_only_trip_is_quoted_ranked_held_and_bought_without_any_flight()
     bundles = h.intent()["working_memory"]["ranked_bundles"]
     assert len(bundles) >= 3 and all(not b["flights"] and len(b["hotels"]) == 1 for b in bundles)
     text = " ".join(m["text"] for m in turn["ui_messages"])
-    assert "a hotel in Austin" in text and "flying from" not in text
+    assert "a hotel in Austin" in text and "flying from" not in text and "Comparing hotels…" in text
     (summary,) = h.widgets("trip_summary", turn=turn)
     assert summary["segments"] == [] and {"label": "Flights", "value": "none: hotel only"} in summary["details"]
     booking = book(h)
