@@ -46,6 +46,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "trips.admin.timezone.StaffTimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -106,6 +107,7 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/signin/"
 
 LANGUAGE_CODE = "en-us"
+FORMAT_MODULE_PATH = ["tripdesk.formats"]  # datetimes always carry their zone's name
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -103,3 +103,11 @@ def test_from_the_email_to_a_granted_request_in_two_clicks(new_page, base_url, l
         m for m in emails_to(live_dir, "alice@example.com") if str(m["Subject"]).strip().startswith("Approved:")
     ]
     assert granted_mail and f"/trips/{trip_id}/" in granted_mail[-1].get_body(("plain",)).get_content()
+
+    approver.set_viewport_size({"width": 1280, "height": 900})
+    approver.goto(f"{base_url}/admin/trips/trip/")
+    filters = approver.locator("#changelist-filter").bounding_box()
+    for column in ("phase", "flagged", "awaiting_approval_display", "expiring_holds_display", "failed_tools_display"):
+        box = approver.locator(f"#result_list th.column-{column}").bounding_box()
+        assert box and box["x"] + box["width"] <= filters["x"], f"{column} is hidden at 1280 px"
+    screenshot(approver, "25-trip-list-1280")

@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.utils.text import Truncator
 
 from trips.models import AuditEvent
+from trips.sheets import person_name
 
 from .base import TripScopedAdmin, pretty_json
 
@@ -87,6 +88,20 @@ SUMMARIES: dict[str, Callable[[dict], str]] = {
 }
 
 
+ACTOR_ROLES = {"staff": "staff", "user": "traveller"}
+
+
+def actor_name(event: AuditEvent) -> str:
+    """Who did it, by name ("ann (staff)"); "system" and the like as they are, never "user:1"."""
+    kind = str(event.actor or "").split(":", 1)[0]
+    if event.actor_user_id is not None and event.actor_user is not None:
+        role = ACTOR_ROLES.get(kind)
+        return f"{person_name(event.actor_user)} ({role})" if role else person_name(event.actor_user)
+    if kind in ACTOR_ROLES:
+        return f"a former {ACTOR_ROLES[kind]}"  # the account is gone; the audit keeps its id in the raw actor
+    return str(event.actor or "—")
+
+
 def event_summary(event: AuditEvent) -> str:
     """One line a support person can scan: what happened, in at most ``SUMMARY_CHARS`` characters."""
     payload = event.payload if isinstance(event.payload, dict) else {}
@@ -100,18 +115,22 @@ def event_summary(event: AuditEvent) -> str:
 
 @admin.register(AuditEvent)
 class AuditEventAdmin(TripScopedAdmin):
-    list_display = ["trip", "seq", "type", "actor", "summary", "created_at"]
+    list_display = ["trip", "seq", "type", "who", "summary", "created_at"]
     list_filter = ["type", "created_at"]
     search_fields = ["trip__id", "type", "actor", "causation_id"]
-    list_select_related = ["trip"]
+    list_select_related = ["trip", "actor_user"]
     ordering = ["-created_at", "-seq"]
-    fields = ["trip", "seq", "type", "actor", "actor_user", "causation_id", "created_at", "summary", "payload_pretty"]
+    fields = ["trip", "seq", "type", "who", "actor", "causation_id", "created_at", "summary", "payload_pretty"]
     readonly_fields = fields
     actions = None
 
     @admin.display(description="summary")
     def summary(self, obj: AuditEvent) -> str:
         return event_summary(obj)
+
+    @admin.display(description="who", ordering="actor")
+    def who(self, obj: AuditEvent) -> str:
+        return actor_name(obj)
 
     @admin.display(description="payload (redacted)")
     def payload_pretty(self, obj: AuditEvent) -> str:

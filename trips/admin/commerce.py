@@ -143,16 +143,7 @@ class DecisionPageForm(forms.Form):
 class ApprovalRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """The approval queue (soonest deadline first, Pending by default) and one decision page per request."""
 
-    list_display = [
-        "request_link",
-        "traveller",
-        "route",
-        "dates",
-        "party",
-        "amount",
-        "deadline",
-        "status",
-    ]
+    list_display = ["request_link", "amount", "deadline", "traveller", "route", "dates", "party", "status"]
     list_display_links = None
     list_filter = [QueueStatusFilter, "kind", ("organisation", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["trip__owner", "organisation"]
@@ -294,8 +285,7 @@ class HoldAdmin(TripScopedAdmin):
         "item_type",
         "status",
         "live",
-        "amount",
-        "currency",
+        "price",
         "payment_required_by",
         "warned_at",
     ]
@@ -306,6 +296,10 @@ class HoldAdmin(TripScopedAdmin):
 
     def has_release_permission(self, request) -> bool:
         return request.user.has_perm(RELEASE_PERMISSION)
+
+    @admin.display(description="amount", ordering="amount")
+    def price(self, obj: Hold) -> str:
+        return money_text(obj.amount, obj.currency)
 
     @admin.display(boolean=True, description="live now")
     def live(self, obj: Hold) -> bool:
@@ -331,7 +325,7 @@ class HoldAdmin(TripScopedAdmin):
 
 @admin.register(Booking)
 class BookingAdmin(TripScopedAdmin):
-    list_display = ["booking_id", "trip", "status", "total", "currency", "locators", "created_at"]
+    list_display = ["booking_id", "trip", "status", "total_display", "locators", "created_at"]
     list_filter = ["status"]
     list_select_related = ["trip"]
     search_fields = ["=booking_id", "=trip__id"]
@@ -340,13 +334,16 @@ class BookingAdmin(TripScopedAdmin):
         "trip",
         "approval",
         "status",
-        "total",
-        "currency",
+        "total_display",
         "created_at",
         "orders_pretty",
         "locators",
     ]
     readonly_fields = fields
+
+    @admin.display(description="total", ordering="total")
+    def total_display(self, obj: Booking) -> str:
+        return money_text(obj.total, obj.currency)
 
     @admin.display(description="record locators")
     def locators(self, obj: Booking) -> str:

@@ -10,17 +10,19 @@ from django.db.models import Count, Exists, F, IntegerField, OuterRef, Subquery
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
 from django.forms.models import BaseInlineFormSet
+from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.http import url_has_allowed_host_and_scheme
 
-from trips.access import trips_visible_to
+from trips.access import FLAG, RELEASE, RETRY, may, trips_visible_to
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold, ToolRun, Trip
-from trips.services.staff import toolrun_retry, trip_flag, trip_holds_release
+from trips.services.staff import toolrun_retry, trip_flag, trip_holds_release, trip_unflag
 from trips.web.labels import trip_label
 
-from .audit import event_summary
+from .audit import actor_name, event_summary
 from .base import SlimListMixin, TripScopedInline
 from .trip_page import intent_html, trip_glance
 
@@ -77,12 +79,21 @@ class AuditInline(TripScopedInline):
 
     model = AuditEvent
     formset = TimelineFormSet
-    fields = ["seq", "type", "actor", "summary", "created_at"]
+    fields = ["seq", "type", "who", "summary", "created_at"]
     ordering = ["-seq"]
     verbose_name_plural = "audit timeline"
 
     def get_queryset(self, request):
-        return super().get_queryset(request).filter(seq__gt=F("trip__last_event_seq") - TIMELINE_EVENTS)
+        return (
+            super()
+            .get_queryset(request)
+            .filter(seq__gt=F("trip__last_event_seq") - TIMELINE_EVENTS)
+            .select_related("actor_user")
+        )
+
+    @admin.display(description="who")
+    def who(self, obj: AuditEvent) -> str:
+        return actor_name(obj)
 
     @admin.display(description="what happened")
     def summary(self, obj: AuditEvent) -> str:
@@ -129,18 +140,19 @@ class ReasonForm(forms.Form):
 
 @admin.register(Trip)
 class TripAdmin(SlimListMixin, admin.ModelAdmin):
+    # Triage first: what needs someone now fits beside the filters at 1280 px; the rest follows.
     list_display = [
         "name",
         "owner",
-        "organisation",
         "phase",
-        "state",
-        "last_activity_at",
-        "expiring_holds_display",
-        "awaiting_approval_display",
-        "failed_tools_display",
-        "llm_cost_display",
         "flagged",
+        "awaiting_approval_display",
+        "expiring_holds_display",
+        "failed_tools_display",
+        "last_activity_at",
+        "state",
+        "llm_cost_display",
+        "organisation",
     ]
     list_filter = [
         "phase",
@@ -185,7 +197,19 @@ class TripAdmin(SlimListMixin, admin.ModelAdmin):
         "intent_pretty",
     ]
     inlines = [ChatInline, ToolRunInline, AuditInline]
-    actions = ["flag_for_attention", "retry_failed_tool", "release_holds"]
+    actions = ["flag_for_attention", "clear_flag", "retry_failed_tool", "release_holds"]
+    # The trip page offers the same actions as buttons (``staff_buttons``): power, then whether it applies.
+    PAGE_ACTIONS = [
+        ("flag_for_attention", "Flag for attention…", FLAG, lambda trip: not trip.flagged),
+        ("clear_flag", "Clear the flag…", FLAG, lambda trip: trip.flagged),
+        (
+            "retry_failed_tool",
+            "Retry the last failed tool…",
+            RETRY,
+            lambda trip: trip.tool_runs.filter(status=ToolRun.Status.FAILED).exists(),
+        ),
+        ("release_holds", "Release holds…", RELEASE, lambda trip: trip.holds.filter(status=Hold.Status.HELD).exists()),
+    ]
 
     def get_queryset(self, request):
         now = timezone.now()
@@ -211,7 +235,9 @@ class TripAdmin(SlimListMixin, admin.ModelAdmin):
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None:
-            context.update(glance=trip_glance(obj), subtitle=trip_label(obj))
+            context.update(
+                glance=trip_glance(obj), subtitle=trip_label(obj), staff_buttons=self.staff_buttons(request, obj)
+            )
         return super().render_change_form(request, context, add=add, change=change, form_url=form_url, obj=obj)
 
     def has_add_permission(self, request) -> bool:
@@ -222,6 +248,14 @@ class TripAdmin(SlimListMixin, admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+    def staff_buttons(self, request, trip: Trip) -> list[dict]:
+        """The staff actions this person may take on this trip now (by their role in its organisation)."""
+        return [
+            {"action": action, "label": label}
+            for action, label, power, applies in self.PAGE_ACTIONS
+            if may(request.user, power, organisation_id=trip.organisation_id) and applies(trip)
+        ]
 
     def has_flag_permission(self, request) -> bool:
         return request.user.has_perm("trips.flag_trip")
@@ -263,51 +297,49 @@ class TripAdmin(SlimListMixin, admin.ModelAdmin):
 
     @admin.action(description="Flag for attention…", permissions=["flag"])
     def flag_for_attention(self, request, queryset):
-        return self._with_reason(
-            request,
-            queryset,
-            "Flag for attention",
-            lambda trip, reason: trip_flag(trip=trip, actor=request.user, reason=reason),
-        )
+        return self._with_reason(request, queryset, "Flag for attention", trip_flag)
+
+    @admin.action(description="Clear the flag…", permissions=["flag"])
+    def clear_flag(self, request, queryset):
+        return self._with_reason(request, queryset, "Clear the flag", trip_unflag)
 
     @admin.action(description="Retry the last failed tool…", permissions=["retry"])
     def retry_failed_tool(self, request, queryset):
-        def retry(trip, reason):
+        def retry(*, trip, actor, reason):
             run = ToolRun.objects.filter(trip=trip, status=ToolRun.Status.FAILED).order_by("-pk").first()
             if run is None:
                 raise ValidationError("No failed tool run.")
-            return toolrun_retry(tool_run=run, actor=request.user, reason=reason)
+            return toolrun_retry(tool_run=run, actor=actor, reason=reason)
 
         return self._with_reason(request, queryset, "Retry the last failed tool", retry)
 
     @admin.action(description="Release holds…", permissions=["release"])
     def release_holds(self, request, queryset):
-        return self._with_reason(
-            request,
-            queryset,
-            "Release holds",
-            lambda trip, reason: trip_holds_release(trip=trip, actor=request.user, reason=reason),
-        )
+        return self._with_reason(request, queryset, "Release holds", trip_holds_release)
 
     def _with_reason(self, request, queryset, title, act):
-        """Ask for a reason on an intermediate page, then run ``act`` per trip through its service."""
+        """Ask for a reason on an intermediate page, then call the service ``act(trip=, actor=, reason=)`` per trip."""
         form = ReasonForm(request.POST if "apply" in request.POST else None)
         if form.is_valid():
             for trip in queryset:
                 try:
-                    act(trip, form.cleaned_data["reason"])
+                    act(trip=trip, actor=request.user, reason=form.cleaned_data["reason"])
                 except (ValidationError, PermissionDenied) as exc:
                     self.message_user(
                         request, f"{trip}: {'; '.join(getattr(exc, 'messages', [str(exc)]))}", messages.WARNING
                     )
                 else:
                     self.message_user(request, f"{trip}: {title.lower()} done.", messages.SUCCESS)
+            back = request.POST.get("next", "")
+            if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+                return HttpResponseRedirect(back)  # started from the trip page: back to it
             return None
         context = {
             **self.admin_site.each_context(request),
             "title": title,
             "form": form,
             "trips": queryset,
+            "next": request.POST.get("next", ""),
             "action": request.POST.get("action"),
             "opts": self.model._meta,
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,

@@ -49,6 +49,25 @@ def trip_flag(*, trip: Trip, actor: Optional[AbstractBaseUser], reason: str) -> 
     return trip
 
 
+def trip_unflag(*, trip: Trip, actor: AbstractBaseUser, reason: str) -> Trip:
+    """Clear the attention flag (the matter is dealt with); audited with the reason like the flag."""
+    reason = _check(actor=actor, trip_id=trip.pk, permission="trips.flag_trip", reason=reason)
+    with transaction.atomic(durable=True):
+        trip = Trip.objects.select_for_update().get(pk=trip.pk)
+        if not trip.flagged:
+            raise ValidationError("This trip is not flagged.")
+        trip.flagged = False
+        trip.save(update_fields=["flagged"])
+        audit_record(
+            trip_id=trip.pk,
+            type="staff.unflagged",
+            actor=f"staff:{actor.pk}",
+            actor_user=actor,
+            payload={"reason": reason},
+        )
+    return trip
+
+
 def trip_flagged(
     *,
     trip: Trip,
