@@ -206,6 +206,8 @@ TRIPDESK = {
     "TURN_SWEEP_AFTER_SECONDS": env.int("TRIPDESK_TURN_SWEEP_AFTER_SECONDS", default=120),
     # The embedded server (runserver, eager Celery) resumes turns left queued: at startup, then
     # every this many seconds for turns queued that long on a trip nobody leases (0: off).
+    # Chat websockets one user may hold open at once (per ASGI process); more are closed with 4429.
+    "WEBSOCKETS_PER_USER": env.int("TRIPDESK_WEBSOCKETS_PER_USER", default=20),
     "EMBEDDED_TURN_SWEEP_SECONDS": env.float("TRIPDESK_EMBEDDED_TURN_SWEEP_SECONDS", default=3.0),
     # A purchase stopped half way (a retryable failure) waits this long for the traveller to submit it
     # again; then the deadline task flags the trip for staff and tells the traveller.

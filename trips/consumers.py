@@ -14,11 +14,13 @@ any other, from streaming that turn's progress as it happens.
 
 import asyncio
 import logging
+from collections import Counter
 from typing import Any, Optional
 from urllib.parse import parse_qs
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from trips.access import may_write_in, trip_get_for_user
@@ -30,6 +32,15 @@ from trips.web.protocol import ClientFrame, FrameError, TravellerAction, frame_p
 from trips.web.ratelimit import SlidingWindow
 
 logger = logging.getLogger(__name__)
+
+
+# Open chat connections per user in this process; each process caps them at WEBSOCKETS_PER_USER.
+OPEN_BY_USER: Counter = Counter()
+
+
+def user_group(user_id: int) -> str:
+    """Every chat connection of one user: told when that user signs out."""
+    return f"user-{user_id}"
 
 
 # Live frames only the trip's owner may receive: they carry a secret.
@@ -48,9 +59,10 @@ def off_the_shared_thread(func):
 class CloseCode:
     """Application close codes (4000-4999), mirroring the HTTP status they resemble."""
 
-    NOT_SIGNED_IN = 4401
+    NOT_SIGNED_IN = 4401  # also: the session was ended (signed out elsewhere)
     NO_SUCH_TRIP = 4404  # also someone else's trip: existence is not disclosed
     TOO_MANY_FRAMES = 4408
+    TOO_MANY_CONNECTIONS = 4429
     FRAME_TOO_LARGE = 4413
 
 
@@ -70,9 +82,16 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
         except Trip.DoesNotExist:  # unknown, or someone else's: the same answer, so ids cannot be probed
             await self.refuse_connection(CloseCode.NO_SUCH_TRIP)
             return
+        if OPEN_BY_USER[user.pk] >= settings.TRIPDESK["WEBSOCKETS_PER_USER"]:
+            await self.refuse_connection(CloseCode.TOO_MANY_CONNECTIONS)
+            return
+        OPEN_BY_USER[user.pk] += 1
+        self.counted_for = user.pk
         self.user = user
         self.is_owner = may_write_in(user, self.trip)
         self.group = trip_group(self.trip.pk)
+        self.user_group = user_group(user.pk)
+        await self.channel_layer.group_add(self.user_group, self.channel_name)
         self.sent_seq = 0
         self.rate = SlidingWindow(seconds=self.rate_window_seconds)
         self.oversize = 0
@@ -96,6 +115,12 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
         await super().close(code=code, reason=reason)
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "counted_for", None) is not None:
+            OPEN_BY_USER[self.counted_for] -= 1
+            if OPEN_BY_USER[self.counted_for] <= 0:
+                del OPEN_BY_USER[self.counted_for]
+            self.counted_for = None
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             # Let accepted submits finish: the traveller's message is saved even if the tab closed.
@@ -170,6 +195,10 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
                 await self.close(code=CloseCode.FRAME_TOO_LARGE)
 
     # --- to the browser ---------------------------------------------------------------------
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        """The user signed out (``trips.web.signals``): their open chats close, nothing more is accepted."""
+        await self.close(code=CloseCode.NOT_SIGNED_IN)
 
     async def trip_frame(self, event: dict[str, Any]) -> None:
         """A frame pushed to the trip's group (``broadcast_on_commit``).

@@ -74,6 +74,25 @@ class AuditEventSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+# Events about staff work (flags and their reasons, staff retries) that a traveller does not see.
+STAFF_ONLY_EVENTS = ("staff.", "trip.flagged")
+
+
+class TravellerAuditEventSerializer(AuditEventSerializer):
+    """The trail as the trip's traveller sees it: no staff internals.
+
+    Staff-only events are left out by the view (``STAFF_ONLY_EVENTS``); here any person other
+    than the traveller is named ``staff``, never by their user id.
+    """
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        own = f"user:{self.context['traveller_id']}"
+        if data["actor"].startswith("user:") and data["actor"] != own:
+            data["actor"] = "staff"
+        return data
+
+
 class HoldSerializer(serializers.ModelSerializer):
     class Meta:
         model = Hold

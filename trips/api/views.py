@@ -10,7 +10,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
-from trips.access import may_write_in, trips_visible_to
+from trips.access import VIEW_TRIPS, may, may_write_in, trips_visible_to
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold, Organisation
 from trips.services.actions import traveller_act
 from trips.services.trips import trip_create
@@ -18,12 +18,14 @@ from trips.services.turns import UnknownAction
 from trips.web.protocol import TravellerAction
 
 from .serializers import (
+    STAFF_ONLY_EVENTS,
     ApprovalRequestSerializer,
     AuditEventSerializer,
     AutoApprovalSerializer,
     ChatMessageSerializer,
     HoldSerializer,
     MessageCreateSerializer,
+    TravellerAuditEventSerializer,
     TripDetailSerializer,
     TripSerializer,
 )
@@ -113,11 +115,18 @@ class TripViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(parameters=[AFTER], responses=AuditEventSerializer(many=True))
     @action(detail=True, methods=["get"], serializer_class=AuditEventSerializer)
     def events(self, request, pk=None, format=None):
-        """The audit trail, in seq order (``?after=<seq>``)."""
+        """The audit trail, in seq order (``?after=<seq>``); the traveller's view leaves out staff internals
+        (flags and their reasons, staff retries) and names staff ``staff``, not by user id."""
         trip = self.get_object()
         queryset = AuditEvent.objects.filter(trip=trip, seq__gt=id_param(request, "after") or 0).order_by("seq")
+        if may(request.user, VIEW_TRIPS, organisation_id=trip.organisation_id):  # staff of the trip's organisation
+            page = self.paginate_queryset(queryset)
+            return self.get_paginated_response(AuditEventSerializer(page, many=True).data)
+        for prefix in STAFF_ONLY_EVENTS:
+            queryset = queryset.exclude(type__startswith=prefix)
         page = self.paginate_queryset(queryset)
-        return self.get_paginated_response(AuditEventSerializer(page, many=True).data)
+        context = {"traveller_id": request.user.pk}
+        return self.get_paginated_response(TravellerAuditEventSerializer(page, many=True, context=context).data)
 
 
 class TripScopedViewSet(viewsets.ReadOnlyModelViewSet):

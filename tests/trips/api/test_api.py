@@ -8,6 +8,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import trip_make
 from trips.models import AuditEvent, ChatMessage
+from trips.services.audit import audit_record
 from trips.services.chat import chat_message_create
 
 
@@ -174,3 +175,18 @@ def test_holds_and_approvals_are_scoped(api, traveller, other_traveller, trip):
 
 def test_api_reverse_names(db):
     assert reverse("api:trip-list") == "/api/trips/"
+
+
+def test_the_traveller_s_events_carry_no_staff_internals(api, traveller, support, trip):
+    from trips.services.staff import trip_flag
+
+    trip_flag(trip=trip, actor=support, reason="card looks stolen")
+    audit_record(trip_id=trip.pk, type="hold.released", actor=f"user:{support.pk}", payload={"hold_id": "h1"})
+    api.force_authenticate(traveller)
+    events = api.get(f"/api/trips/{trip.pk}/events/").json()["results"]
+    assert [e["type"] for e in events] == ["trip.created", "hold.released"]
+    assert "stolen" not in str(events) and f"user:{support.pk}" not in str(events)
+    assert events[1]["actor"] == "staff" and events[0]["actor"] == f"user:{traveller.pk}"
+    api.force_authenticate(support)
+    staff_view = api.get(f"/api/trips/{trip.pk}/events/").json()["results"]
+    assert "staff.flagged" in [e["type"] for e in staff_view] and "stolen" in str(staff_view)
