@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "channels",
     "rest_framework",
     "drf_spectacular",
+    "axes",  # sign-in throttling (AXES_* below)
     "trips",
 ]
 
@@ -49,6 +50,7 @@ MIDDLEWARE = [
     "trips.admin.timezone.StaffTimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: answers a locked-out sign-in with 429
 ]
 
 ROOT_URLCONF = "tripdesk.urls"
@@ -81,9 +83,20 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Passwords are checked by Django's backend; powers come from the role in each organisation
 # (trips.access): global groups and per-user permissions grant nothing.
 AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out sign-in before the password is checked
     "trips.access.PasswordBackend",
     "trips.access.OrganisationRoleBackend",
 ]
+
+# Sign-in throttling (django-axes), for every door that takes a password: the sign-in page,
+# the admin's and the API's Basic auth. After AXES_FAILURE_LIMIT failures for one username from
+# one address, that pair is locked out for AXES_COOLOFF_TIME hours (429); a success resets it.
+AXES_FAILURE_LIMIT = env.int("TRIPDESK_SIGNIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = env.float("TRIPDESK_SIGNIN_COOLOFF_HOURS", default=0.25)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_VERBOSE = False
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -223,7 +236,7 @@ TRIPDESK = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        "trips.api.authentication.ThrottledBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON bounded in size and depth like the websocket's frames; forms for the browsable API.
