@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "axes",  # sign-in throttling (AXES_* below)
+    "csp",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
     "trips",
 ]
 
@@ -50,6 +51,7 @@ MIDDLEWARE = [
     "trips.admin.timezone.StaffTimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out sign-in with 429
 ]
 
@@ -97,6 +99,23 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False
+
+# Content-Security-Policy (django-csp): scripts only from our own static files, never inline
+# (the chat and the admin have none); styles may be inline (the admin's JSON blocks use them);
+# websockets to our own host. Only the API's Swagger page relaxes it (tripdesk.urls).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

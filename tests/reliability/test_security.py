@@ -7,6 +7,7 @@ CSRF token.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -161,3 +162,28 @@ def _request_for(user):
     request = RequestFactory().get("/admin/")
     request.user = user
     return request
+
+
+@pytest.mark.django_db
+def test_every_page_carries_a_content_security_policy_without_inline_script(traveller, superuser, trip):
+    traveller_client, staff_client = Client(), Client()
+    traveller_client.force_login(traveller)
+    staff_client.force_login(superuser)
+    pages = [
+        (Client(), "/signin/"),
+        (traveller_client, "/"),
+        (traveller_client, f"/trips/{trip.pk}/"),
+        (staff_client, "/admin/"),
+        (staff_client, f"/admin/trips/trip/{trip.pk}/change/"),
+    ]
+    for client, path in pages:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        policy = dict(
+            part.strip().split(" ", 1) for part in response["Content-Security-Policy"].split(";") if part.strip()
+        )
+        assert policy["script-src"] == "'self'" and policy["default-src"] == "'self'", path
+        body = response.content.decode()
+        inline = [chunk for chunk in body.split("<script")[1:] if "src=" not in chunk.split(">")[0]]
+        assert all('type="application/json"' in chunk.split(">")[0] for chunk in inline), (path, inline[:1])
+        assert not re.search(r"<[^>]+\son[a-z]+\s*=", body), (path, "an inline event handler")
