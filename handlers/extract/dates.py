@@ -45,16 +45,70 @@ MONTHS = {
 WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
 _WD_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
 
+_MONTH_WORDS = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _ORD_WORD = "|".join(sorted(ORDINAL_WORDS, key=len, reverse=True)).replace(" ", r"[\s-]")
 _DAY = rf"(?P<day>\d{{1,2}}(?:st|nd|rd|th)?|{_ORD_WORD})"
 _YEAR = r"(?:,?\s*(?P<year>(?:19|20)\d\d))?"
 _WEEKDAY = r"(?P<wd>" + "|".join(list(WEEKDAYS) + sorted(_WD_ABBR, key=len, reverse=True)) + r")\b\.?"
 
+# Days people name instead of dating: fixed ones (month, day) and US holidays by rule
+# (month, weekday, nth; nth -1 = the last one in the month).
+_FIXED_DAYS = {
+    "christmas eve": (12, 24),
+    "christmas": (12, 25),
+    "christmas day": (12, 25),
+    "xmas": (12, 25),
+    "boxing day": (12, 26),
+    "new year's eve": (12, 31),
+    "new years eve": (12, 31),
+    "nye": (12, 31),
+    "new year's day": (1, 1),
+    "new years day": (1, 1),
+    "new year's": (1, 1),
+    "valentine's day": (2, 14),
+    "valentines day": (2, 14),
+    "valentine's": (2, 14),
+    "st patrick's day": (3, 17),
+    "independence day": (7, 4),
+    "fourth of july": (7, 4),
+    "4th of july": (7, 4),
+    "halloween": (10, 31),
+    "veterans day": (11, 11),
+}
+_RULE_DAYS = {
+    "mlk day": (1, 0, 3),
+    "martin luther king day": (1, 0, 3),
+    "presidents day": (2, 0, 3),
+    "presidents' day": (2, 0, 3),
+    "memorial day": (5, 0, -1),
+    "labor day": (9, 0, 1),
+    "labour day": (9, 0, 1),
+    "columbus day": (10, 0, 2),
+    "thanksgiving": (11, 3, 4),
+    "thanksgiving day": (11, 3, 4),
+}
+_NAMED_RE = "|".join(
+    re.escape(k).replace("'", "'?").replace(r"\ ", r"\s+")
+    for k in sorted({**_FIXED_DAYS, **_RULE_DAYS}, key=len, reverse=True)
+)
+
 _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     ("iso", re.compile(r"\b(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})\b")),
-    ("numeric", re.compile(r"\b(?P<month>\d{1,2})/(?P<day>\d{1,2})(?:/(?P<year>\d{4}|\d{2}))?\b")),
-    ("month_day", re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b{_YEAR}", re.I)),
+    (
+        "numeric",
+        re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<year>\d{4}|\d{2}))?\b(?!\s*(?:nights?|stars?|night\b))"),
+    ),
+    (
+        "dotted",
+        re.compile(
+            r"(?<![$\u20ac\u00a3\d.,])\b(?P<a>[0-3]?\d)\.(?P<b>[01]?\d)(?:\.(?P<year>\d{4}|\d{2})?)?(?![\d.,])"
+            r"(?!\s*(?:stars?|k\b|%|hours?|h\b|km|miles|mi\b|kg|lbs?))",
+            re.I,
+        ),
+    ),
+    ("named", re.compile(rf"\b(?P<name>{_NAMED_RE})(?:\s+(?P<year>(?:19|20)\d\d))?\b", re.I)),
+    ("month_day", re.compile(rf"\b{_MONTH}(?:\s+(?:the\s+)?|(?=\d)){_DAY}\b{_YEAR}", re.I)),
     ("day_month", re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:day\s+)?(?:of\s+)?{_MONTH}(?!\w){_YEAR}", re.I)),
     ("after_tomorrow", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b", re.I)),
     ("tomorrow", re.compile(r"\b(?:tomorrow|tmrw|tmr)\b", re.I)),
@@ -85,6 +139,14 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
+
+_RANGE_SEP = r"\s*(?:-|to|through|thru|until|till|til)\s*(?:the\s+)?"
+_DAY2 = _DAY.replace("?P<day>", "?P<day2>")
+# "Apr 3-7", "Jan 10th-14th", "feb10-13", "12-15 Jan", "the 18th through the 22nd of december"
+_MONTH_RANGE = re.compile(
+    rf"\b{_MONTH}\s*(?:the\s+)?{_DAY}{_RANGE_SEP}{_DAY2}\b(?!\s*(?:{_MONTH_WORDS}|/|:|am\b|pm\b))", re.I
+)
+_RANGE_MONTH = re.compile(rf"\b(?:the\s+)?{_DAY}{_RANGE_SEP}{_DAY2}\s+(?:of\s+)?{_MONTH}(?!\w){_YEAR}", re.I)
 
 _DURATION = re.compile(
     rf"\b(?P<n>{NUMBER_RE}|a\s+couple\s+of|a\s+few)[\s-]+(?P<unit>nights?|days?|weeks?)\b(?!\s+(?:ago|from\s+now|from\s+today|later))"
@@ -161,13 +223,56 @@ def _year(raw: Optional[str]) -> Optional[int]:
     return y + 2000 if y < 100 else y
 
 
-def _resolve(kind: str, m: re.Match[str], today: date) -> Optional[date]:
+# Locales whose numeric dates put the month first; others put the day first.
+_MONTH_FIRST_REGIONS = frozenset({"US", "PH", "FM", "MH", "PW", "AS", "GU", "MP", "PR", "UM", "VI"})
+
+
+def order_for(locale: object) -> Optional[str]:
+    """ "mdy" or "dmy" from a locale such as "en-US" / "en_GB"; None when it names no region."""
+    if not isinstance(locale, str):
+        return None
+    parts = re.split(r"[-_]", locale.strip())
+    region = next((p.upper() for p in parts[1:] if len(p) == 2 and p.isalpha()), None)
+    if region is None:
+        return None
+    return "mdy" if region in _MONTH_FIRST_REGIONS else "dmy"
+
+
+def named_day(name: str, today: date, year: Optional[int] = None) -> Optional[date]:
+    """The next "Christmas Eve", "Memorial Day", "Thanksgiving" on or after ``today`` (or in ``year``)."""
+    key = re.sub(r"\s+", " ", name.lower()).replace("'", "")
+    fixed = {k.replace("'", ""): v for k, v in _FIXED_DAYS.items()}
+    rules = {k.replace("'", ""): v for k, v in _RULE_DAYS.items()}
+    for y in [year] if year else [today.year, today.year + 1]:
+        if key in fixed:
+            d = _safe(y, *fixed[key])
+        elif key in rules:
+            month, weekday, nth = rules[key]
+            days = [
+                dd for dd in range(1, calendar.monthrange(y, month)[1] + 1) if date(y, month, dd).weekday() == weekday
+            ]
+            d = date(y, month, days[nth if nth < 0 else nth - 1])
+        else:
+            return None
+        if d and (year or d >= today):
+            return d
+    return None
+
+
+def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "mdy") -> Optional[date]:
     g = m.groupdict()
     if kind == "iso":
         return _safe(int(g["year"]), int(g["month"]), int(g["day"]))
-    if kind == "numeric":
-        month, day, year = int(g["month"]), int(g["day"]), _year(g.get("year"))
+    if kind in ("numeric", "dotted"):
+        a, b, year = int(g["a"]), int(g["b"]), _year(g.get("year"))
+        if a > 12 and b <= 12 or kind == "dotted" or order == "dmy":
+            a, b = (b, a) if not (b > 12 and a <= 12) else (a, b)  # day first, unless it cannot be
+        elif not (b > 12) and order is None:
+            return None  # "03/04" with no locale to tell: asked, not guessed
+        month, day = a, b
         return _safe(year, month, day) if year else next_month_day(today, month, day)
+    if kind == "named":
+        return named_day(g["name"], today, _year(g.get("year")))
     if kind in ("month_day", "day_month"):
         month, day, year = MONTHS[g["month"].lower().rstrip(".")], _day_number(g["day"]), _year(g.get("year"))
         if kind == "month_day" and g["month"].lower() == "may" and not re.search(r"\d", g["day"] or ""):
@@ -219,19 +324,81 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> Optional[date]:
 _FLOATING = frozenset({"ordinal"})
 
 
-def find_dates(text: str, today: date) -> Tuple[List[DateMention], str]:
-    """Dates in ``text`` in order, and the text with them masked out."""
+@dataclass(frozen=True)
+class Doubt:
+    """A date not read because it could mean two days: ``kind`` "order" (03/04) or "weekday" (Tuesday Feb 3)."""
+
+    start: int
+    end: int
+    text: str
+    kind: str
+
+
+def find_dates(
+    text: str, today: date, *, order: Optional[str] = "mdy", doubts: Optional[List[Doubt]] = None
+) -> Tuple[List[DateMention], str]:
+    """Dates in ``text`` in order, and the text with them masked out.
+
+    ``order`` says how "03/04" reads: "mdy" (the US), "dmy" (most of the world) or None
+    (unknown: not read, and listed in ``doubts``). A day over 12 settles it either way and
+    dotted dates (03.02.) are day first. A weekday before a date ("Tuesday Feb 2") is checked
+    against it: the date wins when they agree; when they do not, neither is read (a doubt).
+    """
     found: List[DateMention] = []
+    doubts = doubts if doubts is not None else []
     masked = text
+    for rx in (_MONTH_RANGE, _RANGE_MONTH):
+        for m in rx.finditer(masked):
+            month = MONTHS[m.group("month").lower().rstrip(".")]
+            d1, d2 = _day_number(m.group("day")), _day_number(m.group("day2"))
+            year = _year(m.groupdict().get("year"))
+            first = (_safe(year, month, d1) if year else next_month_day(today, month, d1)) if d1 else None
+            if first is None or d2 is None or d2 <= d1:
+                continue
+            second = _safe(first.year, month, d2)
+            if second is None:
+                continue
+            mid = m.start("day2")
+            found.append(DateMention(m.start(), mid - 1, first, m.group(0)))
+            found.append(DateMention(mid, m.end(), second, m.group(0)))
+        masked = mask(masked, [(d.start, d.end) for d in found])
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(masked):
-            value = _resolve(kind, m, today)
+            value = _resolve(kind, m, today, order)
+            if value is None and kind in ("numeric", "dotted") and _ambiguous_order(m):
+                doubts.append(Doubt(m.start(), m.end(), m.group(0), "order"))
             if value is not None:
                 floating = kind in _FLOATING and not m.groupdict().get("year")
                 found.append(DateMention(m.start(), m.end(), value, m.group(0), floating))
-        masked = mask(masked, [(d.start, d.end) for d in found])
+        masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])
     found.sort(key=lambda d: d.start)
+    found = _weekdays_checked(text, found, doubts)
     return found, masked
+
+
+def _ambiguous_order(m: re.Match[str]) -> bool:
+    return int(m.group("a")) <= 12 and int(m.group("b")) <= 12
+
+
+def _weekdays_checked(text: str, found: List[DateMention], doubts: List[Doubt]) -> List[DateMention]:
+    """ "Tuesday Feb 2": one date (the weekday only confirms it); "Tuesday Feb 3" (a Wednesday): a doubt."""
+    out: List[DateMention] = []
+    for d in found:
+        prev = out[-1] if out else None
+        if prev is not None and re.fullmatch(r"[\s,]*(?:the\s+)?", text[prev.end : d.start], re.I):
+            wd = re.match(_WEEKDAY, prev.text.split()[-1] if prev.text.split() else "", re.I)
+            relative = re.match(r"\s*(?:this|next|coming)\b", prev.text, re.I)  # "next Tuesday, the 14th": two days
+            if wd and not relative and not re.search(r"\d", prev.text):
+                name = wd.group("wd").lower().rstrip(".")
+                weekday = WEEKDAYS.get(name, _WD_ABBR.get(name))
+                out.pop()
+                if weekday is not None and weekday != d.value.weekday():
+                    doubts.append(Doubt(prev.start, d.end, text[prev.start : d.end], "weekday"))
+                    continue
+                out.append(DateMention(prev.start, d.end, d.value, text[prev.start : d.end], d.floating))
+                continue
+        out.append(d)
+    return out
 
 
 def find_durations(text: str) -> List[Duration]:

@@ -23,10 +23,10 @@ from .context import (
     unfilled_first,
 )
 from .cues import CHECK_IN_OUT, HOTEL_WORDS
-from .dates import find_dates, find_durations
+from .dates import Doubt, find_dates, find_durations, order_for
 from .party import read_party
 from .places import find_places
-from .prefs import read_airlines, read_preferences
+from .prefs import NO_HOTEL, read_airlines, read_preferences
 from .questions import pending_slots
 from .roles import assign_dates, assign_places, complete_stay, hotels_named, read_legs
 from .schema import empty_fields
@@ -46,12 +46,16 @@ def extract_fields(
     pending_question: Any = None,
     current: Optional[Dict[str, Any]] = None,
     conversation: Any = None,
+    locale: Any = "en-US",
+    doubts: Optional[List[Doubt]] = None,
 ) -> Tuple[Dict[str, Any], List[str]]:
     """The fields this message states, and notes on what was dropped (never raises on odd text).
 
     ``conversation`` (earlier turns, ``{"role", "content"}``) tells whether the talk is about
-    flights or a stay and what "there" points at when the trip does not say.
+    flights or a stay and what "there" points at when the trip does not say. ``locale`` says
+    how "03/04" reads; dates that could mean two days are left out and listed in ``doubts``.
     """
+    doubts = doubts if doubts is not None else []
     fields = empty_fields()
     notes: List[str] = []
     if isinstance(text, str) and len(text) > MAX_CHARS:
@@ -63,11 +67,18 @@ def extract_fields(
     current = current if isinstance(current, dict) else {}
 
     airlines, airline_spans = read_airlines(msg)
-    dates, masked = find_dates(msg, today)
+    dates, masked = find_dates(msg, today, order=order_for(locale), doubts=doubts)
+    for doubt in doubts:
+        notes.append(f"'{doubt.text}' could be two different days; asked instead of guessed.")
     durations = find_durations(masked)
     masked = mask(masked, airline_spans + [(d.start, d.end) for d in durations])
+    prefs = read_preferences(msg, masked)
+    # "no hotel", "already have a hotel": hotel words that do not make the message about a stay
+    said_about_stay = mask(msg, [m.span() for m in NO_HOTEL.finditer(msg)])
 
-    stay_mode = stay_mode_of(msg, slots, current, conversation)
+    stay_mode = prefs["flights_needed"] is False or (
+        not _route(masked) and stay_mode_of(said_about_stay, slots, current, conversation)
+    )
     if stay_mode:
         slots = [STAY_SLOTS.get(s, s) for s in slots]
     else:
@@ -75,15 +86,19 @@ def extract_fields(
     bare = len(msg.split()) <= _BARE_WORDS
     place_question = any(s in slots for s in ("origin", "destination", "hotel_location"))
     places = find_places(masked, cue_all=bare and place_question)
-    if not places and (THERE.search(msg) or (stay_mode and HOTEL_WORDS.search(msg) and not trip_has_stays(current))):
+    if not places and (
+        THERE.search(msg) or (stay_mode and HOTEL_WORDS.search(said_about_stay) and not trip_has_stays(current))
+    ):
         referred = place_referred_to(current, conversation)
-        if referred and (stay_mode or HOTEL_WORDS.search(msg)):  # "a hotel there"
+        if referred and (stay_mode or HOTEL_WORDS.search(said_about_stay)):  # "a hotel there"
             fields["stays"] = [{"location": referred, "check_in": None, "check_out": None}]
         elif referred:  # "a flight there"
             fields["destination"] = referred
 
-    fields.update(read_preferences(msg))
-    fields["airlines"] = airlines
+    fields.update(prefs)
+    fields.update(airlines)
+    if fields["flights_needed"] and ((current.get("itinerary") or {}).get("flights_needed", True)) is not False:
+        fields["flights_needed"] = None  # flights are the default: only news when the trip had none
     fields.update(read_party(msg))
     _bare_number(msg, slots, fields)
 
@@ -117,6 +132,15 @@ def extract_fields(
     if fields["stays"] and fields["hotel_needed"] is None:
         fields["hotel_needed"] = True
     return fields, notes
+
+
+_ROUTE_GAP = re.compile(r"\s*(?:to|-)\s*", re.I)
+
+
+def _route(text: str) -> bool:
+    """ "Boston to Miami": two places joined by "to" are a flight, whatever else is said about a hotel."""
+    found = find_places(text)
+    return any(_ROUTE_GAP.fullmatch(text[a.end : b.start]) for a, b in zip(found, found[1:], strict=False))
 
 
 def _checks_in_or_out(msg: str) -> bool:

@@ -30,7 +30,9 @@ def fields_to_patch(
     assumptions = [a for a in ((cur.get("status") or {}).get("assumptions") or []) if isinstance(a, str)]
 
     travelers = _party(fields, cur, patch)
-    _preferences(fields, patch)
+    _preferences(fields, patch, cur)
+    if fields.get("flights_needed") is not None and fields["flights_needed"] != itinerary.get("flights_needed", True):
+        patch.setdefault("itinerary", {})["flights_needed"] = fields["flights_needed"]
 
     segments, trip_type = _segments(fields, itinerary)
     if segments is not None:
@@ -53,7 +55,7 @@ def fields_to_patch(
         assumptions = [a for a in assumptions if a != ASSUMED_ECONOMY]
     elif segments and not itinerary.get("segments") and flight_prefs.get("cabin") in (None, "economy"):
         _add(assumptions, ASSUMED_ECONOMY)  # said once, when the trip first has flights
-    if fields.get("rooms"):
+    if fields.get("rooms") or fields.get("separate_rooms"):
         assumptions = [a for a in assumptions if a != ASSUMED_TWO_PER_ROOM]
     elif rooms_assumed:
         _add(assumptions, ASSUMED_TWO_PER_ROOM)
@@ -84,8 +86,11 @@ def _lodging(
     for stay in stays:
         stay["rooms"], stay["guests_per_room"] = rooms, per_room
     first = stays[0] if stays else {}
+    destination = ((segments[0] if segments else {}).get("destination")) or {}
+    city = first.get("location_code") if first.get("location_code") != destination.get("code") else None
     new = {
         "needed": bool(needed) and (bool(stays) or not segments or trip_type != "one_way"),
+        "city": city,
         "rooms": rooms,
         "guests_per_room": per_room,
         "check_in": first.get("check_in"),
@@ -134,10 +139,14 @@ def _party(fields: Dict[str, Any], cur: Dict[str, Any], patch: Dict[str, Any]) -
     return travelers
 
 
-def _preferences(fields: Dict[str, Any], patch: Dict[str, Any]) -> None:
-    flight = {k: fields[k] for k in ("max_stops", "avoid_red_eye", "airlines") if fields.get(k) is not None}
+def _preferences(fields: Dict[str, Any], patch: Dict[str, Any], cur: Dict[str, Any]) -> None:
+    flight = {k: fields[k] for k in ("max_stops", "avoid_red_eye") if fields.get(k) is not None}
     if fields.get("cabin"):
         flight["cabin"] = fields["cabin"]
+    _carriers(fields, ((cur.get("preferences") or {}).get("flight")) or {}, flight)
+    times = {k: fields[f] for k, f in (("outbound", "time_out"), ("return", "time_return")) if fields.get(f)}
+    if times:
+        flight["time_of_day"] = times
     hotel: Dict[str, Any] = {}
     if fields.get("hotel_min_stars"):
         hotel["min_stars"] = fields["hotel_min_stars"]
@@ -148,8 +157,9 @@ def _preferences(fields: Dict[str, Any], patch: Dict[str, Any]) -> None:
         constraints["refundable_preference"] = fields["refundable"]
         if fields["refundable"] in ("hotel", "all"):
             hotel["refundable_only"] = True
-    if fields.get("budget_total") is not None:
-        constraints["budget_total"] = f"{float(fields['budget_total']):.2f}"
+    for key in ("budget_total", "budget_per_person", "hotel_max_per_night"):
+        if fields.get(key) is not None:
+            constraints[key] = f"{float(fields[key]):.2f}"
     if fields.get("currency"):
         constraints["currency"] = fields["currency"]
     for key, value in (("flight", flight), ("hotel", hotel)):
@@ -157,6 +167,21 @@ def _preferences(fields: Dict[str, Any], patch: Dict[str, Any]) -> None:
             patch.setdefault("preferences", {})[key] = value
     if constraints:
         patch["constraints"] = constraints
+
+
+def _carriers(fields: Dict[str, Any], current: Dict[str, Any], flight: Dict[str, Any]) -> None:
+    """Preferred, required and avoided airlines; naming one in a list takes it out of the others
+    ("no United" after "prefer United" leaves United only avoided)."""
+    keys = ("airlines", "airlines_required", "airlines_avoid")
+    said = {k: list(fields[k]) for k in keys if fields.get(k) is not None}
+    if not said:
+        return
+    for key in keys:
+        codes = said.get(key, [c for c in current.get(key) or [] if isinstance(c, str)])
+        others = {c for k, v in said.items() if k != key for c in v}
+        kept = [c for c in codes if c not in others]
+        if key in said or kept != list(current.get(key) or []):
+            flight[key] = kept
 
 
 def _segment(
@@ -235,6 +260,8 @@ def _rooms(fields: Dict[str, Any], lodging: Dict[str, Any], travelers: Dict[str,
     """(rooms, guests per room, whether the rooms were assumed): two adults to a room unless told."""
     people = int(travelers.get("adults") or 0) + int(travelers.get("children") or 0)
     rooms = fields.get("rooms")
+    if fields.get("separate_rooms") and not rooms:
+        rooms = max(1, int(travelers.get("adults") or 0))  # one room per adult
     assumed = False
     if not rooms:
         rooms = lodging.get("rooms") or 1

@@ -40,22 +40,100 @@ AIRLINES: Dict[str, Tuple[str, str]] = {
     "japan airlines": ("JL", "Japan Airlines"),
     "all nippon": ("NH", "All Nippon Airways"),
     "turkish": ("TK", "Turkish Airlines"),
+    "sun country": ("SY", "Sun Country Airlines"),
+    "breeze": ("MX", "Breeze Airways"),
+    "avianca": ("AV", "Avianca"),
+    "copa": ("CM", "Copa Airlines"),
+    "latam": ("LA", "LATAM Airlines"),
+    "ryanair": ("FR", "Ryanair"),
+    "easyjet": ("U2", "easyJet"),
+    "norwegian": ("DY", "Norwegian"),
+    "sas": ("SK", "Scandinavian Airlines"),
+    "finnair": ("AY", "Finnair"),
+    "tap": ("TP", "TAP Air Portugal"),
+    "icelandair": ("FI", "Icelandair"),
+    "etihad": ("EY", "Etihad Airways"),
+    "korean air": ("KE", "Korean Air"),
+    "eva air": ("BR", "EVA Air"),
+    "volaris": ("Y4", "Volaris"),
+    "porter": ("PD", "Porter Airlines"),
 }
+# Two-letter codes people type for the big carriers ("no AA", "DL only").
+# Only with words that say it is an airline ("no AA", "DL only", "UA or Delta"): "KL" is also Kuala Lumpur.
+_CODES_TYPED = frozenset({"AA", "DL", "UA", "WN", "B6", "NK", "F9", "BA", "LH", "EK", "QR"})
 AIRLINE_NAMES = {code: name for code, name in AIRLINES.values()}
 _ORDINARY_WORDS = frozenset(
     {"american", "united", "delta", "alaska", "swiss", "spirit", "frontier", "turkish", "qatar"}
 )
 _AIRLINE_RE = re.compile(
     r"\b(?P<name>" + "|".join(re.escape(k) for k in sorted(AIRLINES, key=len, reverse=True)) + r")\b"
-    r"(?:\s+(?:air\s*lines?|airways|air))?",
+    r"(?:\s+(?:air\s*lines?|airways|air))?"
+    r"|\b(?P<code>" + "|".join(sorted(_CODES_TYPED)) + r")\b(?!\s*\d)",
     re.I,
 )
+# What people say about an airline: never it, only it (otherwise: they prefer it).
+_AVOID_BEFORE = re.compile(
+    r"(?:\bno|\bnot(?:\s+on)?|\bavoid(?:ing)?|\bexcept|\bbut\s+not|\banything\s+but|\bnever|\bhate|\bwithout|\bdon'?t\s+(?:want|like|book|put\s+me\s+on)(?:\s+to\s+fly)?"
+    r"|\bexclude|\bnothing\s+on|\bnot\s+with|\bban|\bskip|\bother\s+than|\bbesides|\bnone\s+of)"
+    r"(?:\s+(?:the|a|an|flying|fly|with|on|by|any|flights?\s+(?:on|with)|\w+\s+(?:or|and|,)))*\s*$",
+    re.I,
+)
+_AVOID_AFTER = re.compile(
+    r"^\s*(?:air\s*lines?\s+)?(?:is\s+|are\s+)?(?:a\s+)?(?:no[\s-]?go|banned|not\s+ok|not\s+allowed|never)\b", re.I
+)
+_ONLY_BEFORE = re.compile(
+    r"(?:\bonly|\bmust\s+(?:be|fly)(?:\s+on|\s+with)?|\bhas\s+to\s+be|\bhave\s+to\s+(?:be|fly)|\bexclusively|\bstrictly|\brequired?)"
+    r"(?:\s+(?:on|with|fly|flying|by))*\s*$",
+    re.I,
+)
+_ONLY_AFTER = re.compile(
+    r"^\s*(?:air\s*lines?\s+)?(?:only|or\s+nothing|exclusively|is\s+(?:a\s+)?must|required)\b", re.I
+)
 _CABINS = [
-    ("premium_economy", re.compile(r"\bpremium(?:[\s-]+economy)?\b|\beconomy\s+plus\b|\bcomfort\s*\+", re.I)),
-    ("first", re.compile(r"\bfirst[\s-]+class\b|\bfly(?:ing)?\s+first\b|\bin\s+first\b", re.I)),
-    ("business", re.compile(r"\bbusiness[\s-]+class\b|\b(?:fly(?:ing)?|in|sit\s+in)\s+business\b(?!\s+trip)", re.I)),
-    ("economy", re.compile(r"\beconomy\b|\bcoach\b|\bmain\s+cabin\b", re.I)),
+    (
+        "premium_economy",
+        re.compile(
+            r"\bpremium(?:[\s-]+(?:economy|econ|eco|coach))?\b|\beconomy\s+plus\b|\bcomfort\s*\+|\bprem\s+econ\b|\bpe\s+cabin\b",
+            re.I,
+        ),
+    ),
+    ("first", re.compile(r"\bfirst[\s-]+class\b|\bfly(?:ing)?\s+first\b|\bin\s+first\b|\bfirst\s+cabin\b", re.I)),
+    (
+        "business",
+        re.compile(
+            r"\bbusiness[\s-]+(?:class|cabin)\b|\b(?:fly(?:ing)?|in|sit\s+in|book|upgrade\s+to|switch\s+to|change\s+to|go)\s+(?:business|biz|j)\b(?!\s+trip)"
+            r"|\bbiz\s+class\b|\blie[\s-]?flat\b|\bflat[\s-]?bed\b|\bpolaris\b|\bdelta\s+one\b|\bbusiness\s+(?:pls|please|seats?|fares?)\b",
+            re.I,
+        ),
+    ),
+    (
+        "economy",
+        re.compile(
+            r"\beconomy\b|\bcoach\b|\bmain\s+cabin\b|\bcattle\s+class\b|\bback\s+of\s+the\s+plane\b|\becon\b", re.I
+        ),
+    ),
 ]
+_TIMES = (
+    ("morning", r"(?:early\s+)?morning|early|sunrise"),
+    ("afternoon", r"afternoon|midday|mid-day|lunchtime|noon"),
+    ("evening", r"evening|after\s+work|late|dinnertime"),
+    ("night", r"overnight|late[\s-]night|night"),
+)
+
+
+def _time_word(n: int) -> str:
+    return rf"(?P<t{n}>" + "|".join(rx for _, rx in reversed(_TIMES)) + r")"
+
+
+_TIME_FLIGHT = re.compile(
+    rf"\b{_time_word(1)}\s+(?:flights?|departures?|departing|leaving|outbound|return|flight\s+(?:out|back|home))\b"
+    rf"|\b(?:fly|flying|leave|leaving|depart(?:ing|ure)?|come\s+back|coming\s+back|return(?:ing)?|fly\s+back|head\s+back|back|home)\s+"
+    rf"(?:in\s+the\s+|on\s+\w+\s+|(?:\w+\s+){{0,3}}?)?{_time_word(2)}\b(?!\s+(?:before|check))"
+    rf"|\b(?:flights?|departures?|out|back|return)\s+(?:in\s+the\s+)?{_time_word(3)}\b",
+    re.I,
+)
+_RETURN_CONTEXT = re.compile(r"\b(?:back|return(?:ing)?|home|inbound|come\s+back|coming\s+back|fly\s+back)\b", re.I)
+_BOTH_WAYS = re.compile(r"\b(?:both\s+ways|each\s+way|both\s+directions|all\s+flights|there\s+and\s+back)\b", re.I)
 _NONSTOP = re.compile(r"\bnon[\s-]?stop\b|\bdirect(?:\s+flights?)?\b|\bno\s+(?:stops|layovers?|connections?)\b", re.I)
 _ONE_STOP = re.compile(
     r"\b(?:at\s+most|max(?:imum)?|up\s+to|no\s+more\s+than)\s+(?:one|1)\s+(?:stop|layover|connection)s?\b"
@@ -65,13 +143,10 @@ _ONE_STOP = re.compile(
 _RED_EYE = re.compile(
     r"\b(?:no|avoid(?:ing)?|not\s+an?|without|don'?t\s+want\s+an?|hate)\s+(?:the\s+)?red[\s-]?eyes?\b", re.I
 )
-_BUDGET = re.compile(
-    r"\b(?:under|below|less\s+than|max(?:imum)?|up\s+to|no\s+more\s+than|budget(?:\s+(?:of|is))?|within|at\s+most|cap(?:ped)?\s+at)"
-    r"\s*(?:a\s+)?(?:total\s+of\s+)?(?P<cur1>[$€£])?\s*(?P<amount>\d[\d,]*(?:\.\d+)?)\s*(?P<k>k\b)?\s*(?P<cur2>dollars|usd|eur|euros?|gbp|pounds|cad)?",
-    re.I,
-)
 _COUNTED = re.compile(
-    r"\s*(?:people|persons?|travell?ers|passengers|guests|adults|rooms?|nights?|days?|stops?|stars?|miles|km)\b", re.I
+    r"\s*(?:people|persons?|travell?ers|passengers|guests|adults|kids?|children|rooms?|nights?|days?|weeks?|stops?|stars?|miles|km|"
+    r"of\s+us|am|pm|years?|yrs?|months?|hours?|hrs?|minutes?|mins?|ppl|pax|bags?|colleagues|friends|(?:st|nd|rd|th)\b)\b",
+    re.I,
 )
 _CURRENCY = {
     "$": "USD",
@@ -85,9 +160,11 @@ _CURRENCY = {
     "gbp": "GBP",
     "pounds": "GBP",
     "cad": "CAD",
+    "bucks": "USD",
+    "quid": "GBP",
 }
 _REFUNDABLE = re.compile(r"(?<!non)(?<!non-)(?<!non )\b(?:fully\s+)?refundable\b", re.I)
-_NO_HOTEL = re.compile(
+_HOTEL = re.compile(
     r"\bno\s+(?:hotels?|accommodations?|lodging|place\s+to\s+stay)\b|\b(?:don'?t|do\s+not|won'?t)\s+need\s+(?:a\s+)?"
     r"(?:hotels?|room|accommodation|place\s+to\s+stay)\b|\bwithout\s+(?:a\s+)?hotel\b|\bflights?\s+only\b|"
     r"\bjust\s+(?:the\s+)?flights?\b|\bonly\s+(?:the\s+)?flights?\b|\bhotel\s+(?:is\s+)?not\s+needed\b",
@@ -108,54 +185,220 @@ _ONE_WAY = re.compile(r"\bone[\s-]?way\b", re.I)
 _ROUND_TRIP = re.compile(r"\bround[\s-]?trips?\b|\breturn\s+(?:flights?|tickets?|trip)\b|\bthere\s+and\s+back\b", re.I)
 
 
-def read_airlines(text: str) -> Tuple[Optional[List[str]], List[Tuple[int, int]]]:
-    """IATA codes of the airlines named, and their spans (so place matching can skip them)."""
-    codes: List[str] = []
-    spans = []
+def read_airlines(text: str) -> Tuple[Dict[str, Optional[List[str]]], List[Tuple[int, int]]]:
+    """IATA codes of the airlines named, by what the traveller wants of each ("airlines": preferred,
+    "airlines_required", "airlines_avoid"), and their spans (so place matching can skip them)."""
+    found: Dict[str, List[str]] = {"airlines": [], "airlines_required": [], "airlines_avoid": []}
+    spans: List[Tuple[int, int]] = []
+    mentions = []
     for m in _AIRLINE_RE.finditer(text):
-        key = m.group("name").lower()
-        if m.group(0).lower() == key and key in _ORDINARY_WORDS and not m.group(0)[0].isupper():
-            continue  # "united", "american", "spirit" in lower case are ordinary words
-        code = AIRLINES[key][0]
-        if code not in codes:
-            codes.append(code)
+        if m.group("code"):
+            if not m.group("code").isupper():
+                continue  # "aa", "dl" in lower case are not codes people type
+            code = m.group("code")
+        else:
+            key = m.group("name").lower()
+            if m.group(0).lower() == key and key in _ORDINARY_WORDS and not m.group(0)[0].isupper():
+                # "united", "american", "spirit" in lower case are ordinary words, unless
+                # the words around them speak of airlines ("no spirit or frontier")
+                if not _AVOID_BEFORE.search(text[max(0, m.start() - 40) : m.start()]) and not re.match(
+                    r"\s*(?:or|and|,)\s*\w+\s+air", text[m.end() : m.end() + 30], re.I
+                ):
+                    continue
+            code = AIRLINES[key][0]
+        mentions.append((m, code))
         spans.append((m.start(), m.end()))
-    return (codes or None), spans
+    stance = None
+    for i, (m, code) in enumerate(mentions):
+        before = text[mentions[i - 1][0].end() if i else max(0, m.start() - 60) : m.start()]
+        listed = i and re.fullmatch(r"\s*(?:,|or|and|&|/|nor|,\s*or|,\s*and)\s*", before, re.I)
+        if m.group("code") and not listed and not _code_meant(text, m, before, mentions[i + 1 :]):
+            spans.remove((m.start(), m.end()))
+            continue
+        if not listed:
+            after = text[m.end() : m.end() + 30]
+            later = next((mm for mm, _ in mentions[i + 1 :]), None)
+            tail_after = text[(later or m).end() : (later or m).end() + 30] if later else after
+            if _AVOID_BEFORE.search(before) or _AVOID_AFTER.match(tail_after):
+                stance = "airlines_avoid"
+            elif _ONLY_BEFORE.search(before) or _ONLY_AFTER.match(tail_after):
+                stance = "airlines_required"
+            else:
+                stance = "airlines"
+        if code not in found[stance or "airlines"]:
+            found[stance or "airlines"].append(code)
+    return {k: (v or None) for k, v in found.items()}, spans
 
 
-def read_preferences(text: str) -> Dict[str, Any]:
+def _code_meant(text: str, m: re.Match[str], before: str, later: list) -> bool:
+    """A bare carrier code counts next to words about airlines, or listed with another airline."""
+    after = text[m.end() : m.end() + 30]
+    if later and re.fullmatch(r"\s*(?:,|or|and|&|/|nor)\s*", text[m.end() : later[0][0].start()], re.I):
+        return True
+    return bool(
+        _AVOID_BEFORE.search(before)
+        or _ONLY_BEFORE.search(before)
+        or _AVOID_AFTER.match(after)
+        or _ONLY_AFTER.match(after)
+        or re.match(r"\s*(?:flights?|airlines?|if\s+possible|preferred|please|pls)\b", after, re.I)
+        or re.search(r"\b(?:prefer|on|with|fly|flying)\s*$", before, re.I)
+    )
+
+
+# Saying no to a hotel, or that one is not needed.
+NO_HOTEL = re.compile(
+    r"\bno\s+(?:need\s+for\s+(?:a\s+)?)?(?:hotels?|accommodations?|lodging|place\s+to\s+stay)\b|"
+    r"\b(?:don'?t|do\s+not|won'?t|will\s+not|doesn'?t)\s+need\s+(?:a\s+|the\s+|any\s+)?(?:hotels?|room|accommodations?|lodging|place\s+to\s+stay)\b|"
+    r"\bwithout\s+(?:a\s+)?hotel\b|\bflights?\s+only\b|\bflight[\s-]only\b|"
+    r"\bjust\s+(?:need\s+)?(?:the\s+)?flights?\b|\bonly\s+(?:need\s+)?(?:the\s+)?flights?\b|\bhotel\s+(?:is\s+)?not\s+needed\b|"
+    r"\balready\s+(?:have|has|booked|got|found|sorted)\s+(?:a\s+|the\s+|my\s+|our\s+)?(?:hotel|room|place|accommodation|lodging)\b|"
+    r"\b(?:i|we)\s+(?:have|has|'ve\s+got|got)\s+(?:a\s+)?place\s+to\s+stay\b|"
+    r"\bstay(?:ing)?\s+(?:with|at)\s+(?:a\s+|my\s+|our\s+)?(?:friends?|family|relatives|parents|mom|dad|mum|sister|brother|cousin|aunt|uncle|grandparents)\b|"
+    r"\b(?:booked|arranged|covered|sorted|reserved)\s+the\s+hotel\b|\bhotel\s+(?:is\s+)?(?:already\s+)?(?:booked|sorted|covered|taken\s+care\s+of|arranged)\b|"
+    r"\b(?:drop|cancel|remove|skip|forget)\s+(?:about\s+)?the\s+(?:hotel|room)\b",
+    re.I,
+)
+# Saying no to flights: a stay alone (driving, the train, living there).
+NO_FLIGHTS = re.compile(
+    r"\bno\s+(?:need\s+for\s+(?:a\s+)?)?(?:flights?|plane|air(?:fare)?)\b|"
+    r"\b(?:don'?t|do\s+not|won'?t|will\s+not)\s+need\s+(?:a\s+|the\s+|any\s+)?flights?\b|\bflights?\s+(?:are\s+|is\s+)?not\s+needed\b|"
+    r"(?<!refundable\s)(?<!refundable-)\bhotel[\s-]+only\b(?!\s+(?:rates?|rooms?|options?))|\b(?:only|just)\s+(?:need\s+)?(?:a\s+|the\s+)?(?:hotel|room)\b|"
+    r"\b(?:i'?m|we'?re|i\s+am|we\s+are|i'?ll\s+be|we'?ll\s+be)\s+driving\b|\b(?:we'?ll|i'?ll|we\s+will|i\s+will)\s+drive\s+(?:down|up|in|over|there)\b|"
+    r"\bdriv(?:e|ing)\s+(?:down\s+|up\s+|in\s+|over\s+)?from\b|\b(?:taking|take|by)\s+(?:the\s+)?(?:train|bus|car|amtrak)\s+(?:from|to|down|up)\b|\broad\s+trip\b",
+    re.I,
+)
+_FLIGHT_NEEDED = re.compile(r"\b(?:fly|flying|flights?|plane|airfare)\b", re.I)
+_SEPARATE_ROOMS = re.compile(
+    r"\bseparate\s+(?:hotel\s+)?rooms\b|\b(?:a|one|own)\s+room\s+each\b|\beach\s+(?:with\s+)?(?:their|his|her|our|my)\s+own\s+room\b|"
+    r"\brooms?\s+of\s+(?:our|their)\s+own\b|\bnot\s+shar(?:e|ing)\s+(?:a\s+)?room\b",
+    re.I,
+)
+
+
+def read_preferences(text: str, money_text: Optional[str] = None) -> Dict[str, Any]:
+    """Preferences in ``text``; amounts are read from ``money_text`` (the text with dates masked)."""
     cabin = next((name for name, rx in _CABINS if rx.search(text)), None)
     max_stops = 0 if _NONSTOP.search(text) else 1 if _ONE_STOP.search(text) else None
-    budget, currency = _budget(text)
+    budgets = read_budgets(money_text if money_text is not None else text)
     stars = _stars(text)
     near = _NEAR.search(text)
     one_way = True if _ONE_WAY.search(text) else False if _ROUND_TRIP.search(text) else None
-    hotel_needed = False if _NO_HOTEL.search(text) else True if _HOTEL.search(text) else None
+    no_hotel = NO_HOTEL.search(text)
+    hotel_needed = False if no_hotel else True if _HOTEL.search(text) else None
+    flights_needed = False if NO_FLIGHTS.search(text) else True if _FLIGHT_NEEDED.search(text) else None
+    if flights_needed is False and hotel_needed is False:
+        hotel_needed = None  # "no flights, no hotel" reads as neither; ask rather than guess
+    times = read_times(text)
     return {
         "cabin": cabin,
         "max_stops": max_stops,
         "avoid_red_eye": True if _RED_EYE.search(text) else None,
-        "budget_total": budget,
-        "currency": currency,
+        **budgets,
         "refundable": _refundable(text),
         "hotel_min_stars": stars,
         "hotel_near": near.group("what").strip() if near else None,
         "one_way": one_way,
         "hotel_needed": hotel_needed,
+        "flights_needed": flights_needed,
+        "separate_rooms": True if _SEPARATE_ROOMS.search(text) else None,
+        **times,
     }
 
 
-def _budget(text: str) -> Tuple[Optional[float], Optional[str]]:
-    """An amount with money words around it ("under $3000", "budget of 2k"); "up to 4 people" is not one."""
-    for m in _BUDGET.finditer(text):
-        amount = float(m.group("amount").replace(",", ""))
+def read_times(text: str) -> Dict[str, Optional[str]]:
+    """Time-of-day windows for the outbound and return flights ("morning out, evening back")."""
+    out: Dict[str, Optional[str]] = {"time_out": None, "time_return": None}
+    if not re.search(
+        r"\b(?:fly|flying|flights?|depart\w*|leav\w*|back|return\w*|out|outbound|home|both\s+ways)\b", text, re.I
+    ):
+        return out
+    last = 0
+    for m in _TIME_FLIGHT.finditer(text):
+        word = (m.group("t1") or m.group("t2") or m.group("t3") or "").lower()
+        window = next((name for name, rx in _TIMES if re.fullmatch(rx, word, re.I)), None)
+        if window is None:
+            continue
+        clause_start = max(text.rfind(c, 0, m.start()) for c in ".;!?,")
+        before = text[max(last, clause_start + 1) : m.start()]
+        after = text[m.end() : m.end() + 20]
+        inside = m.group(0)
+        ret = bool(
+            _RETURN_CONTEXT.search(before)
+            or _RETURN_CONTEXT.search(inside)
+            or re.match(r"\s*(?:flights?\s+)?(?:back|home|return)\b", after, re.I)
+        )
+        if _BOTH_WAYS.search(text[m.start() : m.end() + 30]):
+            out["time_out"] = out["time_return"] = window
+        elif ret:
+            out["time_return"] = window
+        else:
+            out["time_out"] = window
+        last = m.end()
+    return out
+
+
+_MONEY = re.compile(
+    r"(?P<cur1>[$\u20ac\u00a3])?\s*(?<![\d.,])(?P<amount>\d{1,3}(?:,\d{3})+|\d+)(?P<dec>\.\d{1,2})?(?!\s*[/.]\d)"
+    r"\s*(?P<k>k\b|grand\b|thousand\b)?\s*(?P<cur2>dollars|usd|bucks|eur|euros?|gbp|pounds|quid|cad)?\b",
+    re.I,
+)
+_PER_NIGHT_AFTER = re.compile(
+    r"^\s*(?:(?:/|per|a|an|each|every)\s*(?:night|nite|nt|evening)\b|(?:/|per\s+|a\s+)?(?:pn|p/n)\b|nightly\b)", re.I
+)
+_PER_NIGHT_BEFORE = re.compile(
+    r"(?:\bper[\s-]night|\bnightly(?:\s+(?:rate|price|cost|budget))?|\bnight(?:ly)?\s+rate|\ba\s+night|\bper\s+room\s+per\s+night|\brate\s+per\s+night)"
+    r"(?:(?!\band\b|\bbut\b)[^.;,]){0,35}$",
+    re.I,
+)
+_PER_PERSON_AFTER = re.compile(
+    r"^\s*(?:each|apiece|pp\b|p\.p\.?|pax\b|(?:/|per|a)\s*(?:person|head|travell?er|passenger|pax|ticket|seat|adult)s?\b|per\s+(?:each\s+)?(?:of\s+us|person))",
+    re.I,
+)
+_PER_PERSON_BEFORE = re.compile(
+    r"(?:\beach\s+(?:ticket|seat|person|traveller|traveler|fare)|\bper\s+(?:person|head|ticket|traveller|traveler|seat)|\bticket\s+price)(?:(?!\band\b|\bbut\b)[^.;,]){0,30}$",
+    re.I,
+)
+_MONEY_BEFORE = re.compile(
+    r"(?:\bunder|\bbelow|\bless\s+than|\bmax(?:imum)?|\bup\s+to|\bno\s+more\s+than|\bbudget|\bwithin|\bat\s+most|\bcaps?(?:ped)?\s+(?:\w+\s+)?at|"
+    r"\baround|\babout|\bspend|\bexceed|\bcost(?:s|ing)?|\bpric(?:e|ier|ey)\w*|\bcheaper\s+than|\bbetween|\bmake\s+(?:that|it)|\blimit|\bceiling|\bhave|\bgot|\btotal|\btops)"
+    r"[^.;\d]{0,25}$",
+    re.I,
+)
+_MONEY_AFTER = re.compile(r"^\s*(?:total|all\s+in|all-in|max|tops|or\s+less|budget|limit)\b", re.I)
+
+
+def read_budgets(text: str) -> Dict[str, Any]:
+    """{"budget_total", "budget_per_person", "hotel_max_per_night", "currency"}: an amount is money when a
+    currency or the words around it say so; per night and per person when they say that."""
+    out: Dict[str, Any] = {
+        "budget_total": None,
+        "budget_per_person": None,
+        "hotel_max_per_night": None,
+        "currency": None,
+    }
+    prev_end = 0
+    for m in _MONEY.finditer(text):
+        start, prev_end = prev_end, m.end()
+        amount = float(m.group("amount").replace(",", "") + (m.group("dec") or ""))
         if m.group("k"):
             amount *= 1000
         cur = (m.group("cur1") or m.group("cur2") or "").lower()
-        money = cur or m.group(0).lower().startswith("budget") or (amount >= 100 and not _COUNTED.match(text, m.end()))
-        if amount > 0 and money:
-            return amount, _CURRENCY.get(cur)
-    return None, None
+        before = text[max(start, m.start() - 60) : m.start()]
+        after = text[m.end() : m.end() + 30]
+        if _COUNTED.match(text, m.end()) or amount <= 0:
+            continue
+        per_night = bool(_PER_NIGHT_AFTER.match(after) or _PER_NIGHT_BEFORE.search(before))
+        per_person = not per_night and bool(_PER_PERSON_AFTER.match(after) or _PER_PERSON_BEFORE.search(before))
+        money = bool(cur or m.group("k")) or _MONEY_BEFORE.search(before) or _MONEY_AFTER.match(after)
+        if not money and not ((per_night or per_person) and amount >= 20):
+            continue
+        if amount < 20 and not cur:
+            continue
+        key = "hotel_max_per_night" if per_night else "budget_per_person" if per_person else "budget_total"
+        out[key] = amount
+        if _CURRENCY.get(cur):
+            out["currency"] = _CURRENCY[cur]
+    return out
 
 
 def _stars(text: str) -> Optional[int]:

@@ -67,6 +67,8 @@ def assign_places(
         taken.add(chosen)
         final.append(chosen)
     for m, role in zip(places, final, strict=True):
+        if role == "skip":
+            continue
         if role == "stay":
             stays = [s for s in fields["stays"] or [] if (s.get("location") or {}).get("code") != m.place["code"]]
             stays.append({"location": m.place, "check_in": None, "check_out": None})
@@ -78,6 +80,8 @@ def assign_places(
 def _role(preceding: str, stay_mode: bool, msg: str) -> Optional[Tuple[str, bool]]:
     """(role, strong) from the words before a place; weak cues yield to the pending question."""
     if stay_mode:
+        if ORIGIN_CUE.search(preceding) and not STAY_CUE.search(preceding[-12:]):
+            return ("skip", True)  # "driving from Phoenix", "I live in Chicago": not where the hotel is
         if STAY_CUE.search(preceding) or DEST_CUE.search(preceding) or WEAK_DEST_CUE.search(preceding):
             return ("stay", True)
         return None

@@ -17,6 +17,7 @@ def _nullable(schema: Dict[str, Any]) -> Dict[str, Any]:
     return {**schema, "type": [schema["type"], "null"]}
 
 
+TIMES_OF_DAY = ("morning", "afternoon", "evening", "night")
 _DATE = {"type": "string", "description": "ISO date YYYY-MM-DD"}
 _PLACE = {
     "type": "object",
@@ -60,13 +61,33 @@ REQUIREMENTS_SCHEMA: Dict[str, Any] = {
         "child_ages": {"type": ["array", "null"], "items": {"type": "integer", "minimum": 0, "maximum": 17}},
         "rooms": _COUNT,
         "cabin": _nullable({"enum": ["economy", "premium_economy", "business", "first"]}),
-        "airlines": {"type": ["array", "null"], "items": {"type": "string", "description": "IATA carrier code"}},
+        "airlines": {
+            "type": ["array", "null"],
+            "items": {"type": "string", "description": "IATA carrier code"},
+            "description": "preferred airlines",
+        },
+        "airlines_required": {
+            "type": ["array", "null"],
+            "items": {"type": "string", "description": "IATA carrier code"},
+            "description": "only these airlines ('only Delta', 'must be United')",
+        },
+        "airlines_avoid": {
+            "type": ["array", "null"],
+            "items": {"type": "string", "description": "IATA carrier code"},
+            "description": "never these airlines ('no Spirit', 'anything but AA')",
+        },
+        "time_out": _nullable({"enum": list(TIMES_OF_DAY)}),
+        "time_return": _nullable({"enum": list(TIMES_OF_DAY)}),
         "max_stops": _COUNT,
         "avoid_red_eye": {"type": ["boolean", "null"]},
-        "budget_total": {"type": ["number", "null"], "minimum": 0},
+        "budget_total": {"type": ["number", "null"], "minimum": 0, "description": "the whole trip"},
+        "budget_per_person": {"type": ["number", "null"], "minimum": 0},
+        "hotel_max_per_night": {"type": ["number", "null"], "minimum": 0, "description": "per room and night"},
         "currency": {"type": ["string", "null"], "description": "ISO 4217"},
         "refundable": _nullable({"enum": ["hotel", "flight", "all"]}),
-        "hotel_needed": {"type": ["boolean", "null"]},
+        "hotel_needed": {"type": ["boolean", "null"], "description": "false: flight only / already has a hotel"},
+        "flights_needed": {"type": ["boolean", "null"], "description": "false: a hotel-only trip (driving, train)"},
+        "separate_rooms": {"type": ["boolean", "null"], "description": "true: one room per adult"},
         "stays": {"type": ["array", "null"], "items": _STAY},
         "hotel_min_stars": {"type": ["integer", "null"], "minimum": 1, "maximum": 5},
         "hotel_near": {"type": ["string", "null"]},

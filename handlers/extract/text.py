@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Iterable, Optional, Tuple
+
+from anyascii import anyascii
 
 # Messages are capped before any regex runs: the readers stay linear and a pasted 1 MB blob
 # costs the same as a long paragraph.
@@ -83,12 +86,50 @@ ORDINAL_WORDS = {
 NUMBER_RE = r"(?:\d{1,3}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
 
 
+# Arrows people type between two places ("cleveland->nashville", "BOS → DEN", "Boston ✈️ Denver").
+_ARROW = re.compile(r"\s*(?:-+>|=+>|[\u2192\u27f6\u21d2\u2794\u279c\u27a1\u2708]\ufe0f?)\s*")
+_BARE_ARROW = re.compile(r"(?<=[A-Za-z])\s*>\s*(?=[A-Za-z])")  # "BOS>DEN", unless the text has tags
+_DASHES = re.compile(r"[\u2010-\u2015\u2212]")
+_QUOTES = {"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"'}
+
+
+@lru_cache(maxsize=4096)
+def _ascii_char(char: str) -> str:
+    """One character as people would type it on an ASCII keyboard: letters transliterated
+    ("ü" -> "u", "ß" -> "ss", "ł" -> "l"), other symbols and emoji a space."""
+    if char in _QUOTES:
+        return _QUOTES[char]
+    category = unicodedata.category(char)
+    if category[0] in "LN":
+        out = anyascii(char)
+        return out if out.isalnum() else " "
+    if category == "Sc":  # currency signs keep their meaning
+        return {"€": "€", "£": "£", "¥": "¥"}.get(char, anyascii(char) or " ")
+    return " "
+
+
+def to_ascii(text: str) -> str:
+    """``text`` with every non-ASCII character transliterated or blanked (currency signs kept)."""
+    if text.isascii():
+        return text
+    return "".join(c if c.isascii() else _ascii_char(c) for c in text)
+
+
 def clean(text: object) -> str:
-    """A bounded, single-spaced string without control characters (never raises)."""
+    """A bounded, single-spaced ASCII string without control characters (never raises).
+
+    Accents are transliterated so every reader sees "Dusseldorf" and "Bogota"; arrows
+    between places become "to"; typographic dashes a hyphen (date ranges), quotes straight.
+    """
     if not isinstance(text, str):
         return ""
     text = unicodedata.normalize("NFC", text[: MAX_CHARS * 2])
     text = _CONTROL.sub(" ", text)
+    text = _ARROW.sub(" to ", text)
+    if "<" not in text:
+        text = _BARE_ARROW.sub(" to ", text)
+    text = _DASHES.sub("-", text)
+    text = to_ascii(text)
     text = re.sub(r"[ \t\r\n]+", " ", text).strip()
     return text[:MAX_CHARS]
 

@@ -14,7 +14,7 @@ from handlers.common import geo
 
 from .places import lookup
 from .prefs import AIRLINE_NAMES
-from .schema import empty_fields
+from .schema import TIMES_OF_DAY, empty_fields
 
 _CABINS = ("economy", "premium_economy", "business", "first")
 _REFUNDABLE = ("hotel", "flight", "all")
@@ -39,20 +39,16 @@ def clean_fields(raw: Any) -> Dict[str, Any]:
         fields[key] = _count(raw.get(key), top)
     stars = _count(raw.get("hotel_min_stars"), 5)
     fields["hotel_min_stars"] = stars if stars else None
-    for key in ("one_way", "avoid_red_eye", "hotel_needed"):
+    for key in ("one_way", "avoid_red_eye", "hotel_needed", "flights_needed", "separate_rooms"):
         fields[key] = raw.get(key) if isinstance(raw.get(key), bool) else None
     fields["cabin"] = raw.get("cabin") if raw.get("cabin") in _CABINS else None
     fields["refundable"] = raw.get("refundable") if raw.get("refundable") in _REFUNDABLE else None
-    airlines = [
-        a.strip().upper()
-        for a in raw.get("airlines") or []
-        if isinstance(a, str) and a.strip().upper() in AIRLINE_NAMES
-    ]
-    fields["airlines"] = airlines or None
-    budget = raw.get("budget_total")
-    fields["budget_total"] = (
-        float(budget) if isinstance(budget, (int, float)) and not isinstance(budget, bool) and budget > 0 else None
-    )
+    for key in ("airlines", "airlines_required", "airlines_avoid"):
+        fields[key] = _carriers(raw.get(key))
+    for key in ("time_out", "time_return"):
+        fields[key] = raw.get(key) if raw.get(key) in TIMES_OF_DAY else None
+    for key in ("budget_total", "budget_per_person", "hotel_max_per_night"):
+        fields[key] = _money(raw.get(key))
     currency = raw.get("currency")
     fields["currency"] = (
         currency.upper() if isinstance(currency, str) and len(currency) == 3 and currency.isalpha() else None
@@ -81,6 +77,23 @@ def _place(value: Any) -> Optional[Dict[str, str]]:
         else known["city"] or known["name"]
     )
     return {"type": known["type"], "code": known["code"], "name": name.strip()[:80]}
+
+
+def _carriers(value: Any) -> Optional[List[str]]:
+    if not isinstance(value, list):
+        return None
+    codes = []
+    for a in value[:12]:
+        code = a.strip().upper() if isinstance(a, str) else None
+        if code in AIRLINE_NAMES and code not in codes:
+            codes.append(code)
+    return codes or None
+
+
+def _money(value: Any) -> Optional[float]:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 10_000_000:
+        return None
+    return float(value)
 
 
 def _date(value: Any) -> Optional[str]:

@@ -22,7 +22,9 @@ class TripRequirementsExtract(SpecialistTool):
     name = "trip_requirements_extract"
 
     def execute(self, payload: Dict[str, Any], args: Dict[str, Any], now: datetime) -> Dict[str, Any]:
-        args = args if isinstance(args, dict) else {}
+        args = dict(args) if isinstance(args, dict) else {}
+        # how "03/04" reads: the trip's locale when the caller sends it, else the organisation's
+        args["locale"] = args.get("locale") or (payload.get("org") or {}).get("locale")
         timezone = str(args.get("timezone") or (payload.get("org") or {}).get("timezone") or "UTC")
         today = _today(args.get("today"), now, timezone)
         current = args.get("current") if isinstance(args.get("current"), dict) else {}
@@ -75,6 +77,7 @@ class TripRequirementsExtract(SpecialistTool):
             pending_question=args.get("pending_question"),
             current=current,
             conversation=args.get("conversation"),
+            locale=args.get("locale") or "en-US",
         )
         return fields, notes + more, accounting, "offline"
 

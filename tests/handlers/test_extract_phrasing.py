@@ -1,0 +1,154 @@
+"""How people type (handlers/extract): accents, arrows, ranges in one month, day-first and dotted
+dates, weekday checks, named days, money per night / per person / total, airlines by stance,
+time of day, trip shapes. Sentences here are not in the phrasing evaluation."""
+
+from datetime import date
+
+import pytest
+
+from handlers.extract import extract_fields, fields_to_patch
+from handlers.extract.dates import find_dates, order_for
+from handlers.extract.prefs import read_airlines, read_budgets, read_times
+from handlers.extract.text import clean
+
+TODAY = date(2026, 12, 1)
+
+
+def read(text, **kwargs):
+    fields, _ = extract_fields(text=text, today=TODAY, **kwargs)
+    return fields
+
+
+def code(place):
+    return place["code"] if place else None
+
+
+def days(text, **kwargs):
+    return [d.value.isoformat() for d in find_dates(text, TODAY, **kwargs)[0]]
+
+
+@pytest.mark.parametrize(
+    ("raw", "cleaned"),
+    [
+        ("Zürich → Málaga", "Zurich to Malaga"),
+        ("lodz->gdansk", "lodz to gdansk"),
+        ("ORD>MSP 5–9 Mar 🙂", "ORD to MSP 5-9 Mar"),
+        ("Łódź, Øresund, Straße", "Lodz, Oresund, Strasse"),
+        ("<b>x</b>", "<b>x</b>"),  # no arrows made of tags
+    ],
+)
+def test_text_is_ascii_with_arrows_as_to(raw, cleaned):
+    assert clean(raw) == cleaned
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("may 10-13", ["2027-05-10", "2027-05-13"]),
+        ("sept 2nd-5th", ["2027-09-02", "2027-09-05"]),
+        ("4 to 8 june", ["2027-06-04", "2027-06-08"]),
+        ("jun4-8", ["2027-06-04", "2027-06-08"]),
+        ("Wednesday March 3", ["2027-03-03"]),  # the weekday agrees: one date
+        ("21/03 until 25/03", ["2027-03-21", "2027-03-25"]),  # a day over 12: day first
+        ("06/21", ["2027-06-21"]),
+        ("5.6. - 9.6.", ["2027-06-05", "2027-06-09"]),  # dots: day first
+        ("labor day", ["2027-09-06"]),
+        ("new year's eve", ["2026-12-31"]),
+        ("3.5 stars", []),
+    ],
+)
+def test_dates_people_type(text, want):
+    assert days(text) == want
+
+
+def test_a_weekday_that_disagrees_with_the_date_is_a_doubt_not_a_date():
+    doubts = []
+    assert days("Monday March 3", doubts=doubts) == []
+    assert [d.kind for d in doubts] == ["weekday"]
+
+
+def test_numeric_order_follows_the_locale_and_is_asked_when_unknown():
+    assert days("05/06", order=order_for("en-US")) == ["2027-05-06"]
+    assert days("05/06", order=order_for("fr-FR")) == ["2027-06-05"]
+    doubts = []
+    assert days("05/06", order=order_for("en"), doubts=doubts) == []
+    assert [d.kind for d in doubts] == ["order"]
+    f = read("Boston to Miami 05/06 to 05/09, 1 adult", locale="en")
+    assert f["depart_date"] is None and f["return_date"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "amount"),
+    [
+        ("rooms under 140 a night", "hotel_max_per_night", 140),
+        ("nightly cap of $95", "hotel_max_per_night", 95),
+        ("450 per passenger", "budget_per_person", 450),
+        ("$700 apiece", "budget_per_person", 700),
+        ("3.5k for everything, max", "budget_total", 3500),
+        ("we can spend 1800", "budget_total", 1800),
+    ],
+)
+def test_money_per_night_per_person_or_total(text, key, amount):
+    found = read_budgets(text)
+    assert found[key] == amount
+    assert [k for k in ("budget_total", "budget_per_person", "hotel_max_per_night") if found[k]] == [key]
+
+
+def test_a_per_night_cap_never_moves_a_date():
+    f = read("Boston to Miami Jan 8-12, 2 adults, hotel below 250 per night")
+    assert (f["depart_date"], f["return_date"], f["hotel_max_per_night"], f["budget_total"]) == (
+        "2027-01-08",
+        "2027-01-12",
+        250,
+        None,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "preferred", "required", "avoid"),
+    [
+        ("please not on Delta", None, None, ["DL"]),
+        ("Air Canada only", None, ["AC"], None),
+        ("ideally KLM", ["KL"], None, None),
+        ("no UA or AA, prefer JetBlue", ["B6"], None, ["UA", "AA"]),
+    ],
+)
+def test_airlines_by_what_the_traveller_wants_of_them(text, preferred, required, avoid):
+    found, _ = read_airlines(text)
+    assert (found["airlines"], found["airlines_required"], found["airlines_avoid"]) == (preferred, required, avoid)
+
+
+def test_time_of_day_for_each_way():
+    assert read_times("fly out in the afternoon and home in the evening") == {
+        "time_out": "afternoon",
+        "time_return": "evening",
+    }
+    assert read_times("a morning in Paris") == {"time_out": None, "time_return": None}
+
+
+def test_hotel_only_trip_keeps_the_city_driven_from_out():
+    f = read("no flights, I'm driving up from Austin; a room in Dallas Mar 2-4")
+    assert f["flights_needed"] is False
+    assert [code(s["location"]) for s in f["stays"]] == ["DFW"] or [code(s["location"]) for s in f["stays"]] == ["DAL"]
+    assert f["origin"] is None and f["destination"] is None
+    patch = fields_to_patch(f, None, TODAY)
+    assert patch["itinerary"]["flights_needed"] is False and "segments" not in patch["itinerary"]
+
+
+def test_no_hotel_keeps_the_route():
+    f = read("Denver to Boise Feb 3-6, 1 adult, no hotel")
+    assert (code(f["origin"]), code(f["destination"]), f["return_date"]) == ("DEN", "BOI", "2027-02-06")
+    assert f["hotel_needed"] is False and not f["stays"]
+
+
+def test_separate_rooms_are_one_per_adult():
+    f = read("3 adults, separate rooms, Austin to Tulsa Feb 3-5")
+    patch = fields_to_patch(f, None, TODAY)
+    assert patch["itinerary"]["lodging"]["rooms"] == 3
+
+
+def test_avoiding_an_airline_takes_it_out_of_the_preferred_list():
+    current = {"preferences": {"flight": {"airlines": ["UA", "DL"]}}}
+    patch = fields_to_patch(read("no United"), current, TODAY)
+    assert patch["preferences"]["flight"]["airlines"] == ["DL"]
+    assert patch["preferences"]["flight"]["airlines_avoid"] == ["UA"]
