@@ -39,12 +39,17 @@ METRO_CODES: Dict[str, Dict[str, Any]] = {
     "DTT": {"name": "Detroit", "airports": ["DTW"], "main": "DTW"},
     "QSF": {"name": "San Francisco", "airports": ["SFO", "OAK", "SJC"], "main": "SFO"},
     "QLA": {"name": "Los Angeles", "airports": ["LAX", "BUR", "LGB", "SNA", "ONT"], "main": "LAX"},
+    # City codes that replaced a closed airport's: airportsdata still lists Tegel (TXL), Atatürk
+    # (ISL) and old Doha (DIA) under their cities, so the city name must resolve through these.
+    "BER": {"name": "Berlin", "airports": ["BER"], "main": "BER"},
+    "IST": {"name": "Istanbul", "airports": ["IST", "SAW"], "main": "IST"},
+    "DOH": {"name": "Doha", "airports": ["DOH"], "main": "DOH"},
 }
 
 
 # Codes that are both a metro code above and a busy airport, where the airport is meant.
 # (QSF, a pseudo-code for the Bay Area, is also Setif in Algeria: there the metro wins.)
-_AIRPORT_BEATS_METRO = frozenset({"SHA", "BKK"})
+_AIRPORT_BEATS_METRO = frozenset({"SHA", "BKK", "BER", "IST", "DOH"})
 
 
 @lru_cache(maxsize=1)

@@ -48,12 +48,14 @@ def extract_fields(
     conversation: Any = None,
     locale: Any = "en-US",
     doubts: Optional[List[Doubt]] = None,
+    assumptions: Optional[List[str]] = None,
 ) -> Tuple[Dict[str, Any], List[str]]:
     """The fields this message states, and notes on what was dropped (never raises on odd text).
 
     ``conversation`` (earlier turns, ``{"role", "content"}``) tells whether the talk is about
     flights or a stay and what "there" points at when the trip does not say. ``locale`` says
     how "03/04" reads; dates that could mean two days are left out and listed in ``doubts``.
+    A name several towns share is read as the biggest, and ``assumptions`` gets a line saying so.
     """
     doubts = doubts if doubts is not None else []
     fields = empty_fields()
@@ -128,10 +130,20 @@ def extract_fields(
                 first = fields["stays"][0]
                 for part, proposed_part in value[0].items():
                     first[part] = first[part] or proposed_part
+    if assumptions is not None:
+        used = _codes_used(fields)
+        assumptions.extend(m.assumed for m in places if m.assumed and m.place["code"] in used)
     complete_stay(fields)
     if fields["stays"] and fields["hotel_needed"] is None:
         fields["hotel_needed"] = True
     return fields, notes
+
+
+def _codes_used(fields: Dict[str, Any]) -> set:
+    places = [fields["origin"], fields["destination"]]
+    places += [leg.get(k) for leg in fields["legs"] or [] for k in ("origin", "destination")]
+    places += [s.get("location") for s in fields["stays"] or []]
+    return {p["code"] for p in places if isinstance(p, dict)}
 
 
 _ROUTE_GAP = re.compile(r"\s*(?:to|-)\s*", re.I)

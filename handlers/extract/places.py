@@ -14,10 +14,15 @@ forgiven when the word is capitalised or follows a cue.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Dict, List, Optional, Tuple
+
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
 
 from handlers.common import geo
 
@@ -125,6 +130,72 @@ class Mention:
     start: int
     end: int
     place: Place
+    # for a name several towns share ("Columbus"), the assumption to tell the traveller
+    assumed: str = ""
+
+
+@dataclass(frozen=True)
+class Town:
+    name: str
+    country: str
+    region: str
+    population: int
+    codes: Tuple[str, ...]
+    key: str = ""
+
+    @property
+    def label(self) -> str:
+        where = self.region if self.country == "US" and self.region else _gazetteer()["countries"].get(self.country)
+        return f"{self.name}, {where or self.country} ({self.codes[0]})"
+
+
+GAZETTEER = Path(__file__).with_name("data") / "gazetteer.json"
+# Another town of the same name is worth mentioning when it has this share of the first one's
+# people and at least _RIVAL_PEOPLE ("Portland": Oregon, then Maine).
+_RIVAL_SHARE = 0.08
+_RIVAL_PEOPLE = 50_000
+_WELL_KNOWN_PEOPLE = 100_000
+
+
+@lru_cache(maxsize=1)
+def _gazetteer() -> Dict[str, object]:
+    return json.loads(GAZETTEER.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _words() -> frozenset:
+    """English words that are, or are one typo from, a town's name ("van", "reading", "resend")."""
+    return frozenset(_gazetteer()["words"])
+
+
+@lru_cache(maxsize=1)
+def _towns() -> Dict[str, List[Town]]:
+    """folded name (and, for big towns, their names in other languages) -> towns, most people first."""
+    data = _gazetteer()
+    out: Dict[str, List[Town]] = {}
+    for name, country, region, population, codes, aliases in data["towns"]:
+        town = Town(name, country, region, population, tuple(codes), fold(name))
+        for key in {town.key, *aliases}:
+            out.setdefault(key, []).append(town)
+    for towns in out.values():
+        towns.sort(key=lambda t: -t.population)
+    return out
+
+
+def _rival(key: str) -> Optional[Tuple[Town, Town]]:
+    """(the town meant by default, another big town of the same name) or None."""
+    towns = [t for t in _towns().get(key) or [] if t.key == key]
+    if len(towns) < 2:
+        return None
+    first = towns[0]
+    for other in towns[1:]:
+        if (
+            other.codes[0] not in first.codes
+            and other.population >= _RIVAL_PEOPLE
+            and other.population >= _RIVAL_SHARE * first.population
+        ):
+            return first, other
+    return None
 
 
 @dataclass(frozen=True)
@@ -175,7 +246,58 @@ def _index() -> Dict[str, List[_Entry]]:
         add(alias, _Entry(code, "city", name, 90))
     for entries in index.values():
         entries.sort(key=lambda e: (-e.score, e.code))
+    for key, towns in list(_towns().items()):
+        top = towns[0]
+        entries = index.get(key)
+        if entries and top.key == key:
+            if top.population >= _WELL_KNOWN_PEOPLE and not any(e.code in top.codes or e.score >= 60 for e in entries):
+                # "Raleigh": airportsdata files RDU under "Raleigh/Durham" and only a small
+                # airport under "Raleigh"; the town's own airport comes first
+                add(key, _town_entry(top, 60))
+            else:  # among equally named airports, the ones GeoNames links to the town first ("Houston": HOU)
+                index[key] = [
+                    _Entry(e.code, e.type, e.name, e.score + 20, e.region)
+                    if e.code in top.codes and e.score < 70
+                    else e
+                    for e in entries
+                ]
+            continue
+        exact = max((t.population for t in towns if t.key == key), default=0)
+        if top.population < _WELL_KNOWN_PEOPLE or key in COMMON_WORDS or key in _NEVER_PLACES:
+            continue
+        if entries and top.population < 10 * max(exact, 1):
+            continue
+        # "Koln", "Wien", "Lisboa", "Napoli" (the town's name in another language), or a
+        # spelling far more people mean than the small town of that name ("Pittsburg")
+        add(key, _town_entry(top, 70 if entries else 60, index))
+    for entries in index.values():
+        entries.sort(key=lambda e: (-e.score, e.code))
     return index
+
+
+def _town_entry(town: Town, score: int, index: Optional[Dict[str, List[_Entry]]] = None) -> _Entry:
+    own = [e for e in (index or {}).get(town.key) or [] if e.code in town.codes or e.score >= 90]
+    if own:  # the town's own airport as its name finds it ("Pittsburg" is Pittsburgh: PIT)
+        return _Entry(own[0].code, own[0].type, own[0].name, score, own[0].region)
+    code = _metro_of(town.codes[0])
+    a = geo.airports().get(town.codes[0]) or {}
+    region = f"{fold(a.get('subd') or '')} {fold(a.get('country') or '')}"
+    name = geo.METRO_CODES[code]["name"] if code in geo.METRO_CODES else airport_city(town.codes[0])
+    return _Entry(code, "city", name, score, region)
+
+
+@lru_cache(maxsize=8192)
+def _metro_of(code: str) -> str:
+    """The metro code an airport belongs to ("LIN" -> "MIL"), else the airport."""
+    for metro, m in geo.METRO_CODES.items():
+        if code in m["airports"] and metro not in geo._AIRPORT_BEATS_METRO:
+            return metro
+    return code
+
+
+def _population(key: str) -> int:
+    towns = _towns().get(key) or []
+    return towns[0].population if towns else 0
 
 
 def _name_key(a: Dict[str, str]) -> str:
@@ -212,43 +334,77 @@ def _display_from_name(name: str, stripped_key: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _fuzzy() -> Dict[str, str]:
-    """Single-deletion variants of well-known place names -> the name (a small SymSpell)."""
-    out: Dict[str, str] = {}
+def _fuzzy_names() -> Dict[str, Tuple[List[str], List[int]]]:
+    """Names a misspelling may be forgiven into, by first letter: the names of towns of 100,000+
+    people (not their other-language names) and the metro areas."""
+    out: Dict[str, Tuple[List[str], List[int]]] = {}
     for key, entries in _index().items():
-        if len(key) < 5 or " " in key or entries[0].score < 40 or key in COMMON_WORDS or key not in _city_keys():
-            continue
-        for i in range(len(key)):
-            out.setdefault(key[:i] + key[i + 1 :], key)
+        towns = [t for t in _towns().get(key) or [] if t.key == key]
+        pop = towns[0].population if towns else (1_000_000 if entries[0].score >= 90 else 0)
+        if len(key) >= 4 and key not in COMMON_WORDS and pop >= _WELL_KNOWN_PEOPLE:
+            names, people = out.setdefault(key[0], ([], []))
+            names.append(key)
+            people.append(pop)
     return out
 
 
 def _fuzzy_key(word: str) -> Optional[str]:
-    if len(word) < 5 or word in COMMON_WORDS:
+    """The well-known place ``word`` is a typo of ("chicgo", "Albuqurque", "sn francisco"), else None.
+
+    Same first letter; one edit for words of up to eight letters, two for longer ones; never an
+    English word one typo from a town ("reserve" is not Resende); among
+    equally close names the one with most people wins."""
+    if len(word) < 4 or word in COMMON_WORDS or word in _words() or word in _index():
         return None
-    if word in _index():
-        return None  # an exact name was already judged by the matcher
-    variants = [word] + [word[:i] + word[i + 1 :] for i in range(len(word))]
-    table = _fuzzy()
-    for v in variants:
-        key = table.get(v)
-        if key and abs(len(key) - len(word)) <= 1:
-            return key
-    for v in variants[1:]:
-        if v in _index() and v in _city_keys() and v not in COMMON_WORDS and _index()[v][0].score >= 40:
-            return v
+    if not word.replace(" ", "").isalpha():
+        return None
+    names, people = _fuzzy_names().get(word[0], ([], []))
+    limit = 1 if len(word) <= 8 else 2
+    best = None
+    for name, distance, i in process.extract(word, names, scorer=Levenshtein.distance, score_cutoff=limit, limit=8):
+        if len(word) <= 4 and people[i] < 300_000:
+            continue
+        rank = (distance, -people[i])
+        if best is None or rank < best[0]:
+            best = (rank, name)
+    return best[1] if best else None
+
+
+# Abbreviations in place names ("Ft Lauderdale", "St. Louis", "Mt Vernon").
+_ABBREVIATIONS = (("ft ", "fort "), ("st ", "saint "), ("mt ", "mount "), ("saint ", "st "))
+
+
+def _known_key(key: str) -> Optional[str]:
+    if key in _index():
+        return key
+    for short, full in _ABBREVIATIONS:
+        if key.startswith(short) and full + key[len(short) :] in _index():
+            return full + key[len(short) :]
     return None
 
 
-def _pick(entries: List[_Entry], following: str) -> _Entry:
-    """The best candidate, unless the words after the name ("Portland, Maine") pick another."""
+def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
+    """The best candidate, unless the words after the name ("Portland, Maine") pick another;
+    and whether they did."""
     tail = fold(following[:40]).split()
     if tail:
         for entry in entries:
             region = entry.region.split()
             if region and tail[0] in region and entry.score > -20:
-                return entry
-    return entries[0]
+                return entry, True
+    return entries[0], False
+
+
+def _by_population(key: str, entry: _Entry) -> Tuple[_Entry, str]:
+    """For a name several big towns share, the most populous one and the assumption that says so."""
+    rival = _rival(key)
+    if rival is None or entry.score >= 90:
+        return entry, ""
+    first, other = rival
+    region = fold(first.region)
+    if entry.code not in first.codes and region not in entry.region:
+        entry = next((e for e in _index()[key] if e.code in first.codes or (region and region in e.region)), entry)
+    return entry, f"Assumed {first.label} for {first.name}; say if you meant {other.label}"
 
 
 def lookup(name: str) -> Optional[Place]:
@@ -278,34 +434,45 @@ def find_places(text: str, *, cue_all: bool = False) -> List[Mention]:
         hit = None
         for n in range(min(_MAX_WORDS, len(words) - i), 0, -1):
             span = words[i : i + n]
-            # names do not run across sentence punctuation
-            if any(text[span[k][1] : span[k + 1][0]].strip(" -") for k in range(n - 1)):
+            # names do not run across sentence punctuation (but "St. Louis" is one name)
+            if any(
+                text[span[k][1] : span[k + 1][0]].strip(" -") not in ("", ".")
+                or (text[span[k][1] : span[k + 1][0]].strip(" -") == "." and fold(span[k][2]) not in ("st", "ft", "mt"))
+                for k in range(n - 1)
+            ):
                 continue
             raw = " ".join(w for _, _, w in span)
-            key = fold(raw)
-            entries = index.get(key)
+            key = _known_key(fold(raw))
+            entries = index.get(key) if key else None
             if not entries:
                 continue
             capitalised = all(w[0].isupper() for _, _, w in span)
             if not _accept(key, raw, n, capitalised, cued, lower_text):
                 continue
-            if key not in _city_keys() and entries[0].score < 90 and not _airport_named(words, i, n):
+            if (
+                key not in _city_keys()
+                and key not in _towns()
+                and entries[0].score < 90
+                and not _airport_named(words, i, n)
+            ):
                 continue  # "Flamingo", "Heathrow": an airport's own name counts only as "... Airport" or after to/from
-            entry = _pick(entries, text[span[-1][1] : span[-1][1] + 40].lstrip(" ,"))
-            hit = (n, {"type": entry.type, "code": entry.code, "name": entry.name})
+            entry, qualified = _pick(entries, text[span[-1][1] : span[-1][1] + 40].lstrip(" ,"))
+            assumed = ""
+            if not qualified:
+                entry, assumed = _by_population(key, entry)
+            hit = (n, {"type": entry.type, "code": entry.code, "name": entry.name}, assumed)
             break
         if hit is None:
             raw = words[i][2]
-            hit = _code_hit(raw, lower_text, cued) or _fuzzy_hit(raw, cued)
-            if hit:
-                hit = (1, hit)
+            code = _code_hit(raw, lower_text, cued)
+            hit = (1, code, "") if code else _fuzzy_hit(words, i, text, cued)
         if hit and i + hit[0] < len(words) and fold(words[i + hit[0]][2]) in VENUE_WORDS:
             i += hit[0] + 1  # "Union Station", "Rogers Centre", "Santa Fe Depot": a venue, not the city
             continue
         if hit:
-            n, place = hit
+            n, place, assumed = hit
             n += _qualifier_words(text, words, i + n)
-            out.append(Mention(words[i][0], words[i + n - 1][1], place))
+            out.append(Mention(words[i][0], words[i + n - 1][1], place, assumed))
             i += n
         else:
             i += 1
@@ -371,7 +538,7 @@ def _accept(key: str, raw: str, n: int, capitalised: bool, cued: bool, lower_tex
         return raw.isupper() or (cued and (raw[0].isupper() or lower_text))
     if n == 1 and key in COMMON_WORDS:
         return cued and capitalised and key not in _NEVER_PLACES
-    well_known = _index()[key][0].score >= 40
+    well_known = _index()[key][0].score >= 40 or (_population(key) >= _WELL_KNOWN_PEOPLE and key not in _words())
     if n > 1 and (capitalised or _index()[key][0].score >= 90):
         return True
     if capitalised or raw.isupper():
@@ -401,11 +568,20 @@ def _code_hit(raw: str, lower_text: bool, cued: bool) -> Optional[Place]:
     return None
 
 
-def _fuzzy_hit(raw: str, cued: bool) -> Optional[Place]:
-    if not cued or len(raw) < 6:
-        return None  # a misspelt city is forgiven only where a city is expected ("to Seatle")
-    key = _fuzzy_key(fold(raw))
-    if not key:
-        return None
-    entry = _index()[key][0]
-    return {"type": entry.type, "code": entry.code, "name": entry.name}
+def _fuzzy_hit(words: List[Tuple[int, int, str]], i: int, text: str, cued: bool) -> Optional[Tuple[int, Place, str]]:
+    """A misspelt name where a place is expected: after a travel cue or right before "to" ("chicgo to ...")."""
+    after_cue = i == 0 or fold(words[i - 1][2]) not in CUES
+    for n in (2, 1):
+        if i + n > len(words) or any(text[words[k][1] : words[k + 1][0]].strip() for k in range(i, i + n - 1)):
+            continue
+        before_to = i + n < len(words) and fold(words[i + n][2]) == "to" and after_cue  # "chicgo to ..."
+        if not (cued or before_to):
+            continue
+        raw = " ".join(w for _, _, w in words[i : i + n])
+        if n == 1 and len(raw) <= 4 and not raw[0].isupper():
+            continue  # "home", "town": short lower-case words are words
+        key = _fuzzy_key(fold(raw))
+        if key:
+            entry, assumed = _by_population(key, _index()[key][0])
+            return n, {"type": entry.type, "code": entry.code, "name": entry.name}, assumed
+    return None

@@ -134,6 +134,7 @@ def clean(text: object) -> str:
     return text[:MAX_CHARS]
 
 
+@lru_cache(maxsize=65536)
 def fold(text: str) -> str:
     """Lower-case ASCII with punctuation as spaces: the key under which names are indexed."""
     s = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()

@@ -29,9 +29,14 @@ class TripRequirementsExtract(SpecialistTool):
         today = _today(args.get("today"), now, timezone)
         current = args.get("current") if isinstance(args.get("current"), dict) else {}
         text = args.get("text") if isinstance(args.get("text"), str) else ""
-        fields, notes, accounting, source = self._fields(args, text, today, timezone, current)
+        told: List[str] = []  # what the reader assumed and must say ("Assumed Columbus, Ohio ...")
+        fields, notes, accounting, source = self._fields(args, text, today, timezone, current, told)
         patch = fields_to_patch(fields, current, today)
         known = ((current.get("status") or {}).get("assumptions")) or []
+        if told:
+            merged = list((patch.get("status") or {}).get("assumptions") or known)
+            merged += [a for a in told if a not in merged]
+            patch["status"] = {"assumptions": merged}
         assumptions = [a for a in (patch.get("status") or {}).get("assumptions") or [] if a not in known]
         return ok(
             payload,
@@ -47,7 +52,7 @@ class TripRequirementsExtract(SpecialistTool):
         )
 
     def _fields(
-        self, args: Dict[str, Any], text: str, today: date, timezone: str, current: Dict[str, Any]
+        self, args: Dict[str, Any], text: str, today: date, timezone: str, current: Dict[str, Any], told: List[str]
     ) -> Tuple[Dict[str, Any], List[str], List[Dict[str, Any]], str]:
         """(fields, notes, accounting, "llm" | "offline")."""
         accounting: List[Dict[str, Any]] = []
@@ -78,6 +83,7 @@ class TripRequirementsExtract(SpecialistTool):
             current=current,
             conversation=args.get("conversation"),
             locale=args.get("locale") or "en-US",
+            assumptions=told,
         )
         return fields, notes + more, accounting, "offline"
 
