@@ -53,7 +53,10 @@ def build() -> dict:
     for c in gc.get_cities().values():
         name, country = c["name"], c["countrycode"]
         lat, lon = c["latitude"], c["longitude"]
-        near = lambda code: _km(lat, lon, airports[code]["lat"], airports[code]["lon"])  # noqa: E731
+
+        def near(code: str, lat: float = lat, lon: float = lon) -> float:
+            return _km(lat, lon, airports[code]["lat"], airports[code]["lon"])
+
         codes = [
             a
             for a in c.get("alternatenames") or []
