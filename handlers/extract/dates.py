@@ -102,7 +102,7 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     (
         "dotted",
         re.compile(
-            r"(?<![$\u20ac\u00a3\d.,])\b(?P<a>[0-3]?\d)\.(?P<b>[01]?\d)(?:\.(?P<year>\d{4}|\d{2})?)?(?![\d.,])"
+            r"(?<![$\u20ac\u00a3\d.,])\b(?P<a>[0-3]?\d)\.(?P<b>[01]?\d)(?:\.(?P<year>\d{4}|\d{2})?)?(?!\d|[.,]\d)"
             r"(?!\s*(?:stars?|k\b|%|hours?|h\b|km|miles|mi\b|kg|lbs?))",
             re.I,
         ),
@@ -401,10 +401,17 @@ def _weekdays_checked(text: str, found: List[DateMention], doubts: List[Doubt]) 
     return out
 
 
+_PRICE_BEFORE = re.compile(
+    r"[\d$\u20ac\u00a3]\s*(?:k\b)?\s*(?:usd|dollars|bucks|eur|euros?|pounds|gbp)?\s*(?:/|per)?\s*$", re.I
+)
+
+
 def find_durations(text: str) -> List[Duration]:
     """Stay lengths ("3 nights", "a week", "twelve days") in order."""
     out = []
     for m in _DURATION.finditer(text):
+        if _PRICE_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
+            continue  # "200 a night" is a price, not a one-night stay
         if m.group("fort"):
             out.append(Duration(m.start(), m.end(), 14))
             continue

@@ -72,9 +72,9 @@ def extract_fields(
     dates, masked = find_dates(msg, today, order=order_for(locale), doubts=doubts)
     for doubt in doubts:
         notes.append(f"'{doubt.text}' could be two different days; asked instead of guessed.")
+    prefs = read_preferences(msg, masked)  # amounts from the text without its dates
     durations = find_durations(masked)
     masked = mask(masked, airline_spans + [(d.start, d.end) for d in durations])
-    prefs = read_preferences(msg, masked)
     # "no hotel", "already have a hotel": hotel words that do not make the message about a stay
     said_about_stay = mask(msg, [m.span() for m in NO_HOTEL.finditer(msg)])
 
@@ -150,9 +150,17 @@ _ROUTE_GAP = re.compile(r"\s*(?:to|-)\s*", re.I)
 
 
 def _route(text: str) -> bool:
-    """ "Boston to Miami": two places joined by "to" are a flight, whatever else is said about a hotel."""
+    """ "Boston to Miami", "Denver from SLC": two places joined by "to", or one named as where the
+    traveller leaves from, are a flight, whatever else is said about a hotel."""
     found = find_places(text)
-    return any(_ROUTE_GAP.fullmatch(text[a.end : b.start]) for a, b in zip(found, found[1:], strict=False))
+    if len(found) < 2:
+        return False
+    if any(_ROUTE_GAP.fullmatch(text[a.end : b.start]) for a, b in zip(found, found[1:], strict=False)):
+        return True
+    return any(
+        re.search(r"\b(?:from|out\s+of|flying\s+from|fly\s+from)\s*$", text[max(0, m.start - 20) : m.start], re.I)
+        for m in found
+    )
 
 
 def _checks_in_or_out(msg: str) -> bool:

@@ -3,37 +3,62 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from .text import NUMBER_RE, to_int
 
 _N = rf"(?P<n>{NUMBER_RE})"
 _ADULTS = re.compile(rf"\b{_N}\s+(?:more\s+)?(?:adults?|grown[- ]?ups?)\b", re.I)
 _CHILDREN = re.compile(
-    rf"\b{_N}\s+(?:little\s+|young\s+|small\s+)?(?:children|child|kids?|minors?|teens?|teenagers?)\b", re.I
+    rf"\b{_N}\s+(?:little\s+|young\s+|small\s+)?(?:children|child|kids?|minors?|teens?|teenagers?)\b(?![\s-]+friendly)",
+    re.I,
 )
 _INFANTS = re.compile(rf"\b{_N}\s+(?:infants?|babies|baby|toddlers?|lap\s+infants?)\b", re.I)
 _CABIN_WORDS = r"(?:(?:premium\s+)?(?:economy|business|first|coach)(?:\s+class)?\s+)?"
 _PEOPLE = re.compile(
-    rf"\b(?P<n1>{NUMBER_RE})\s+(?:peoples?|persons?|person|total|in\s+total|travell?ers?|passengers?|pax|guests?|individuals|of\s+us|members|"
+    rf"\b(?P<n1>{NUMBER_RE})\s*(?:peoples?|persons?|person|total|in\s+total|travell?ers?|passengers?|pax|ppl|guests?|individuals|of\s+us|members|"
     rf"reservations|(?:one[\s-]?way\s+|round[\s-]?trip\s+|return\s+)?{_CABIN_WORDS}(?:plane\s+|airline\s+|flight\s+)?"
     rf"(?:tickets?|seats?)|"
     rf"adults?\s+tickets?|in\s+(?:my|our|the)\s+(?:group|party|team))\b"
     rf"|\b(?:group|party|team)\s+(?:has|is|of|will\s+be)\s+(?P<n6>{NUMBER_RE})\b"
+    rf"|\b(?:travell?ers|passengers|pax|people|guests|party\s+size|headcount)\s*:\s*(?P<n7>\d{{1,2}})\b"
+    rf"|(?<![\w-])x\s?(?P<n8>[1-9])\b(?!\s*(?:nights?|days?|rooms?))"
     rf"|\b(?:party|group|family|team)\s+of\s+(?P<n2>{NUMBER_RE})\b|\bwe\s+(?:are|'re)\s+(?P<n3>{NUMBER_RE})\b(?!\s*(?:nights?|days?|stars?))"
     rf"|\bthere\s+(?:are|will\s+be)\s+(?P<n4>{NUMBER_RE})\s+of\s+us\b|\b(?:for|book)\s+(?P<n5>(?!(?:a|an|no)\b){NUMBER_RE})\b(?!\s*(?:nights?|days?|weeks?|months?|stars?|rooms?|beds?|bags?|am\b|pm\b|%|percent|"
     rf"dollars|usd|bucks|hours?|minutes?|o'?clock|st\b|nd\b|rd\b|th\b|[.:/]\d|\d|-|of\s+(?:the|these|those|them)|more|way|stop))",
     re.I,
 )
 _SOLO = re.compile(
-    r"\b(?:just\s+(?:be\s+)?me|only\s+(?:be\s+)?me|me\s+alone|just\s+myself|by\s+myself|on\s+my\s+own|travell?ing\s+alone|alone|solo|one\s+person)\b",
+    r"\b(?:just\s+(?:be\s+)?me|only\s+(?:be\s+)?me|solo\s+trip|me\s+alone|just\s+myself|by\s+myself|on\s+my\s+own|travell?ing\s+alone|alone|solo|one\s+person)\b",
     re.I,
 )
+_ADULT_KIN = (
+    r"wife|husband|partner|spouse|girlfriend|boyfriend|gf|bf|fianc[eé]e?|friend|colleague|coworker|co-worker|"
+    r"boss|mom|mother|dad|father|brother|sister|mum|roommate|assistant|manager|cousin|aunt|uncle|grandma|grandpa|"
+    r"grandmother|grandfather|teammate|client|mother-in-law|father-in-law|hubby|other\s+half|sister-in-law|brother-in-law"
+)
+_PAIR_KIN = r"parents|grandparents|in-laws|folks"
+_CHILD_KIN = r"kids?|children|child|sons?|daughters?|boys?|girls?|toddlers?|babies|baby|infants?|little\s+ones?|newborn"
+# "my wife", "her parents", "two friends", "three colleagues", "her two boys"
 _COMPANION = re.compile(
-    r"\b(?:my|our)\s+(?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|friend|colleague|coworker|"
-    r"co-worker|boss|mom|mother|dad|father|brother|sister|mum|roommate|assistant|manager)\b",
+    rf"\b(?:(?:my|our|his|her|their)\s+)?(?:(?P<n>{NUMBER_RE})\s+)?(?:(?P<adult>(?:{_ADULT_KIN})s?)|(?P<pair>{_PAIR_KIN})|(?P<child>{_CHILD_KIN}))\b"
+    r"(?![\s-]+(?:friendly|trip|class|seat|room|rate|fare|ticket|meal|menu|house|home|place|wedding|party)s?\b)",
     re.I,
 )
+# Someone travels along when joined to the writer or the party: "me and my wife", "with my kids",
+# "my sister and her two boys", "my mom, my dad and I" (not "visit a friend", "my cousin's house").
+_JOINED_BEFORE = re.compile(r"(?:\b(?:with|and|n|plus|including|bringing\s+along)|[+&,:]|^)\s*$", re.I)
+_JOINED_AFTER = re.compile(r"^\s*(?:,|and\s+(?:i|me|my|our|her|his)\b|\+|&|\(|\s*$)", re.I)
+_SELF = re.compile(
+    r"\b(?:me|myself|i)\b(?!\s*'?(?:d|ll|ve|m)\b)|\bi'?m\s+(?:travell?ing|going|flying|bringing)\b", re.I
+)
+_SELF_PLUS = re.compile(
+    rf"\bme\s*(?:\+|plus|and)\s*(?P<n>{NUMBER_RE})\b(?!\s+(?:{_ADULT_KIN}|{_CHILD_KIN}|{_PAIR_KIN}|more|others?)s?\b)",
+    re.I,
+)
+_US_N = re.compile(r"\bus\s+(?P<n>two|three|four|2|3|4)\b", re.I)
+_INCLUDING_ME = re.compile(r"\b(?:incl(?:uding|\.)?|with)\s+me\b|\bcounting\s+me\b", re.I)
+_LONE_ME = re.compile(r"(?:^|[,;:.]\s*)(?:just\s+|only\s+)?(?:me|myself)\s*(?:[,;.!]|$)", re.I)
 _SELF_WITH = re.compile(
     r"\b(?:me\s+and|and\s+(?:I|me)\b|with\s+(?:my|our|me)\b|i\s+and|bringing|including\s+(?:me|myself))", re.I
 )
@@ -41,8 +66,15 @@ _GROUP_COMPANIONS = re.compile(
     rf"\b{_N}\s+(?:more\s+)?(?:friends?|colleagues?|coworkers?|co-workers?|others|other\s+(?:people|persons?|travell?ers|adults))\b",
     re.I,
 )
+_AGE_LIST = r"\d{1,2}(?:\s*(?:,|and|&|/)\s*\d{1,2})*"
 _AGES = re.compile(
-    r"\b(?:aged?|ages)\s+(?P<list>\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})*)|\b(?P<one>\d{1,2})[- ]years?[- ]old\b", re.I
+    rf"\b(?:aged?|ages)\s*:?\s*(?P<list>{_AGE_LIST})"
+    rf"|\((?:ages?\s*:?\s*)?(?P<paren>{_AGE_LIST})(?:\s*(?:y/?o|yrs?|years?(?:\s+old)?))?\)"
+    rf"|\b(?:he|she|they)(?:'s|\s+is|\s+are|'re)\s+(?P<pron>{_AGE_LIST})\b(?!\s*(?:months?|mos?|%))"
+    rf"|\bwho(?:'s|\s+is|\s+are)\s+(?P<who>{_AGE_LIST})\b(?!\s*(?:months?|mos?))"
+    r"|\b(?P<one>\d{1,2})[- ]?(?:years?|yrs?|yr|y/?o)(?:[- ]old)?\b"
+    r"|\b(?P<months>\d{1,2})\s*(?:months?|mos?)(?:[- ]old)?\b",
+    re.I,
 )
 _ROOMS = re.compile(
     rf"\b(?!(?:a|an)\b){_N}\s+(?:(?:hotel|separate|double|single|twin|available|more|free|adjoining|king|queen)\s+)?rooms?\b",
@@ -61,30 +93,42 @@ def _count(pattern: re.Pattern[str], text: str) -> Optional[int]:
 
 
 def read_party(text: str) -> Dict[str, Any]:
-    """{"adults", "children", "infants", "child_ages", "rooms"}; None where the text says nothing."""
+    """{"adults", "children", "infants", "child_ages", "rooms"}; None where the text says nothing.
+
+    Children of 2 and over count as children (they need a seat); under 2, or a baby of no
+    stated age, as lap infants."""
     adults = _count(_ADULTS, text)
     children = _count(_CHILDREN, text)
     infants = _count(_INFANTS, text)
+    ages, infant_ages = _ages(text)
+    companions, kids = _companions(text)
+    if children is None and infants is None and kids:
+        children = kids
+    if infant_ages:
+        infants = max(infants or 0, len(infant_ages))
+        if children:
+            children = max(0, children - len(infant_ages))
+    elif infants is None and children is not None and re.search(r"\b(?:baby|babies|infants?|newborn)\b", text, re.I):
+        infants, children = 1, max(0, children - 1)  # "2 adults + baby": a lap infant
+    if ages and (children is None or children < len(ages)):
+        children = len(ages)
+    us = _US_N.search(text)
+    if adults is None and us:
+        adults = to_int(us.group("n"))  # "us two + our 1 yr old": the two are the grown-ups
     if adults is None:
         people = _first(_PEOPLE, text)
         if people is not None:
-            adults = (
-                max(1, people - (children or 0) - (infants or 0))
-                if (children or infants) and people > (children or 0)
-                else people
-            )
-    if adults is None:
-        companions = len(_COMPANION.findall(text)) + (_count(_GROUP_COMPANIONS, text) or 0)
-        if companions and _SELF_WITH.search(text):
-            adults = 1 + companions
-        elif _SOLO.search(text):
-            adults = 1
-    ages: List[int] = []
-    for m in _AGES.finditer(text):
-        ages += [int(x) for x in re.findall(r"\d+", m.group("list") or m.group("one") or "")]
-    ages = [a for a in ages if 0 <= a < 18]
-    if ages and children is None:
-        children = len(ages)
+            little = (children or 0) + (infants or 0)
+            adults = max(1, people - little) if little and people > little else people
+    if adults is None and _SELF_PLUS.search(text):
+        adults = 1 + (to_int(_SELF_PLUS.search(text).group("n")) or 0)
+    if adults is None and (companions or kids):
+        self_counted = 0 if _INCLUDING_ME.search(text) else 1
+        adults = self_counted + companions if (companions or _SELF.search(text) or kids) else None
+        if adults == 0:
+            adults = None
+    if adults is None and (_SOLO.search(text) or _LONE_ME.search(text)):
+        adults = 1
     return {
         "adults": adults,
         "children": children,
@@ -92,6 +136,52 @@ def read_party(text: str) -> Dict[str, Any]:
         "child_ages": ages or None,
         "rooms": _first(_ROOMS, text),
     }
+
+
+def _ages(text: str) -> Tuple[List[int], List[int]]:
+    """(children's ages, 2 and over; infants' ages in years, under 2) as the text gives them."""
+    ages: List[int] = []
+    infants: List[int] = []
+    for m in _AGES.finditer(text):
+        if m.group("months"):
+            months = int(m.group("months"))
+            (infants if months < 24 else ages).append(months // 12)
+            continue
+        raw = m.group("list") or m.group("paren") or m.group("pron") or m.group("who") or m.group("one") or ""
+        if m.group("paren") and not _CHILD_NEAR.search(text[max(0, m.start() - 40) : m.start()]):
+            continue  # "(7 and 10)" are ages only after children were named
+        for age in (int(x) for x in re.findall(r"\d+", raw)):
+            if age < 2:
+                infants.append(age)
+            elif age < 18:
+                ages.append(age)
+    return ages, infants
+
+
+_CHILD_NEAR = re.compile(rf"\b(?:{_CHILD_KIN}|kids?)\b[^()]*$", re.I)
+
+
+def _companions(text: str) -> Tuple[int, int]:
+    """(adults travelling with the writer, children) from "my wife and her parents", "two friends",
+    "her two boys"; "1 adult" and the like are counted elsewhere."""
+    adults = kids = 0
+    for m in _COMPANION.finditer(text):
+        n = to_int(m.group("n")) if m.group("n") else None
+        if (m.group("n") and n is None) or text[m.end() : m.end() + 2] in ("'s", "s'"):
+            continue  # "a friend's wedding": not someone travelling
+        possessed = re.match(r"(?:my|our|his|her|their)\b", m.group(0), re.I)
+        if not possessed and n is None:
+            continue
+        joined = _JOINED_BEFORE.search(text[max(0, m.start() - 14) : m.start()]) or _JOINED_AFTER.match(text[m.end() :])
+        if not joined:
+            continue  # "visit a friend", "in my cousin house": not someone travelling along
+        if m.group("pair"):
+            adults += 2 * (n or 1)
+        elif m.group("adult"):
+            adults += n or 1
+        else:
+            kids += n or 1
+    return adults, kids
 
 
 def _first(pattern: re.Pattern[str], text: str) -> Optional[int]:

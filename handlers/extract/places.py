@@ -494,14 +494,18 @@ def _cued(words: List[Tuple[int, int, str]], i: int) -> bool:
 
 
 def _qualifier_words(text: str, words: List[Tuple[int, int, str]], j: int) -> int:
-    """How many words after a place are its state or country (", Ontario", ", WA", " UK")."""
+    """How many words after a place are its state or country (", Ontario", ", WA", " UK", " Oregon")."""
     if j >= len(words) or text[words[j - 1][1] : words[j][0]].strip() not in (",", ""):
         return 0
     regions = _regions()
+    comma = text[words[j - 1][1] : words[j][0]].strip() == ","
+    shouting = text.isupper()
     for n in range(min(3, len(words) - j), 0, -1):
         raw = " ".join(w for _, _, w in words[j : j + n])
         key = fold(raw)
-        if key in regions and (text[words[j - 1][1] : words[j][0]].strip() == "," or raw.isupper() or n > 1):
+        if key not in regions or (n == 1 and not comma and (key in CUES or key in COMMON_WORDS)):
+            continue  # "DENVER TO ...": "to" is Tocantins only after a comma
+        if comma or (raw.isupper() and not shouting) or n > 1 or (len(key) > 3 and raw[0].isupper()):
             return n
     return 0
 

@@ -56,6 +56,14 @@ def assign_places(
             and not stay_mode
         ):
             roles[i], roles[i + 1] = ("origin", True), ("destination", True)
+    if (
+        not stay_mode
+        and len(places) == 2
+        and roles == [None, None]
+        and not _pending_place_role(slots, set())
+        and not any(isinstance(s, dict) for s in ((current.get("itinerary") or {}).get("segments") or []))
+    ):
+        roles = [("origin", True), ("destination", True)]  # "boston. denver. jan 12": named in travel order
     taken = {r[0] for r in roles if r and r[1]}
     final: List[str] = []
     for role in roles:
