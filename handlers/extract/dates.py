@@ -321,7 +321,7 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
 
 
 # Kinds whose value is "the next such day of the month" (as opposed to "tomorrow" or "March 2").
-_FLOATING = frozenset({"ordinal"})
+_FLOATING = frozenset({"ordinal", "weekday"})
 
 
 @dataclass(frozen=True)
@@ -369,6 +369,9 @@ def find_dates(
                 doubts.append(Doubt(m.start(), m.end(), m.group(0), "order"))
             if value is not None:
                 floating = kind in _FLOATING and not m.groupdict().get("year")
+                if kind == "weekday":  # "Saturday" (not "next Saturday") counts from the day it follows
+                    g = m.groupdict()
+                    floating = (g.get("rel") or "on").lower() == "on" and not (g.get("wk1") or g.get("wk2"))
                 found.append(DateMention(m.start(), m.end(), value, m.group(0), floating))
         masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])
     found.sort(key=lambda d: d.start)

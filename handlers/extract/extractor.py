@@ -12,6 +12,7 @@ import re
 from datetime import date
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .changes import aside_spans, instead_of, place_roles, read_shift, shifted
 from .context import (
     STAY_SLOTS,
     THERE,
@@ -19,6 +20,7 @@ from .context import (
     known_dates,
     place_referred_to,
     stay_mode_of,
+    trip_has_flights,
     trip_has_stays,
     unfilled_first,
 )
@@ -73,6 +75,13 @@ def extract_fields(
     for doubt in doubts:
         notes.append(f"'{doubt.text}' could be two different days; asked instead of guessed.")
     prefs = read_preferences(msg, masked)  # amounts from the text without its dates
+    # places named for the weather, a bus ride or someone else's plans are not the trip's
+    asides = aside_spans(msg, trip_exists=_has_dates(current) or trip_has_flights(current))
+    dates = [d for d in dates if not any(a <= d.start < b for a, b in asides)]
+    people_text = mask(masked, asides)
+    shift = read_shift(masked) if _has_dates(current) else None
+    replaced = instead_of(msg)
+    masked = mask(masked, asides + ([shift[2]] if shift else []))
     durations = find_durations(masked)
     masked = mask(masked, airline_spans + [(d.start, d.end) for d in durations])
     # "no hotel", "already have a hotel": hotel words that do not make the message about a stay
@@ -101,7 +110,7 @@ def extract_fields(
     fields.update(airlines)
     if fields["flights_needed"] and ((current.get("itinerary") or {}).get("flights_needed", True)) is not False:
         fields["flights_needed"] = None  # flights are the default: only news when the trip had none
-    fields.update(read_party(msg))
+    fields.update(read_party(people_text))
     _bare_number(msg, slots, fields)
 
     legs = read_legs(msg, places, dates)
@@ -112,7 +121,12 @@ def extract_fields(
         assign_places(msg, places, slots, current, stay_mode, fields)
         # "check in on the 10th" is about the hotel even on a trip with flights
         dates_of_stay = stay_mode or _checks_in_or_out(msg)
-        assign_dates(msg, dates, slots, dates_of_stay, known_dates(current, dates_of_stay), fields)
+        known = known_dates(current, dates_of_stay)
+        assign_dates(msg, dates, slots, dates_of_stay, known, fields)
+        if replaced:
+            _instead(msg, replaced, places, dates, current, known, dates_of_stay, fields)
+        if shift:
+            _shift(shift, known, dates_of_stay, fields)
     if durations:
         fields["nights"] = durations[-1].nights
     elif "nights" in slots and fields["nights"] is None:
@@ -137,6 +151,80 @@ def extract_fields(
     if fields["stays"] and fields["hotel_needed"] is None:
         fields["hotel_needed"] = True
     return fields, notes
+
+
+def _has_dates(current: Dict[str, Any]) -> bool:
+    itinerary = current.get("itinerary") or {}
+    segments = itinerary.get("segments") or []
+    stays = (itinerary.get("lodging") or {}).get("stays") or []
+    return any(isinstance(s, dict) and s.get("depart_date") for s in segments) or any(
+        isinstance(s, dict) and s.get("check_in") for s in stays
+    )
+
+
+def _set_dates(fields: Dict[str, Any], stay: bool, start: Optional[date], end: Optional[date]) -> None:
+    if stay:
+        stays = fields["stays"] or [{"location": None, "check_in": None, "check_out": None}]
+        if start:
+            stays[0]["check_in"] = start.isoformat()
+        if end:
+            stays[0]["check_out"] = end.isoformat()
+        fields["stays"] = stays
+        return
+    if start:
+        fields["depart_date"] = start.isoformat()
+    if end:
+        fields["return_date"] = end.isoformat()
+
+
+def _shift(
+    shift: Tuple[str, int, Tuple[int, int]], known: Tuple[Any, Any, bool], stay: bool, fields: Dict[str, Any]
+) -> None:
+    """ "push the return by two days": the trip's own dates moved, and only those named."""
+    which, days, _ = shift
+    start, end = shifted(known, which, days)
+    if start or end:
+        _set_dates(fields, stay, start, end)
+
+
+def _instead(
+    msg: str,
+    span: Tuple[int, int],
+    places: List[Any],
+    dates: List[Any],
+    current: Dict[str, Any],
+    known: Tuple[Any, Any, bool],
+    stay: bool,
+    fields: Dict[str, Any],
+) -> None:
+    """ "Austin instead of Denver", "the 11th instead of the 12th": the new value takes the old one's slot."""
+    lo, hi = span
+    old_places = [p for p in places if lo <= p.start < hi]
+    new_places = [p for p in places if not lo <= p.start < hi]
+    roles = place_roles(current)
+    if old_places and new_places and old_places[0].place["code"] in roles:
+        role = roles[old_places[0].place["code"]]
+        for key in ("origin", "destination"):
+            if fields[key] and fields[key]["code"] in (old_places[0].place["code"], new_places[0].place["code"]):
+                fields[key] = None
+        fields[role] = new_places[0].place
+    old_dates = [d for d in dates if lo <= d.start < hi]
+    new_dates = [d for d in dates if not lo <= d.start < hi]
+    start, end, _ = known
+    if old_dates and new_dates:
+        old, new = old_dates[0].value, new_dates[0]
+        for which, day in (("start", start), ("end", end)):
+            if day and day.day == old.day and (day.month == old.month or old_dates[0].floating):
+                value = new.value
+                if new.floating:  # "the 11th" in the month of the date it replaces
+                    try:
+                        value = day.replace(day=new.value.day)
+                    except ValueError:
+                        value = new.value
+                fields["depart_date" if not stay else "stays"] = None if not stay else fields["stays"]
+                fields["return_date"] = None if not stay else fields["return_date"]
+                _set_dates(fields, stay, value if which == "start" else None, value if which == "end" else None)
+                return
 
 
 def _codes_used(fields: Dict[str, Any]) -> set:

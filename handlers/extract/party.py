@@ -47,7 +47,7 @@ _COMPANION = re.compile(
 )
 # Someone travels along when joined to the writer or the party: "me and my wife", "with my kids",
 # "my sister and her two boys", "my mom, my dad and I" (not "visit a friend", "my cousin's house").
-_JOINED_BEFORE = re.compile(r"(?:\b(?:with|and|n|plus|including|bringing\s+along)|[+&,:]|^)\s*$", re.I)
+_JOINED_BEFORE = re.compile(r"(?:\b(?:with|and|n|plus|including|bringing\s+along)|[+&,:])\s*$", re.I)
 _JOINED_AFTER = re.compile(r"^\s*(?:,|and\s+(?:i|me|my|our|her|his)\b|\+|&|\(|\s*$)", re.I)
 _SELF = re.compile(
     r"\b(?:me|myself|i)\b(?!\s*'?(?:d|ll|ve|m)\b)|\bi'?m\s+(?:travell?ing|going|flying|bringing)\b", re.I
@@ -56,6 +56,7 @@ _SELF_PLUS = re.compile(
     rf"\bme\s*(?:\+|plus|and)\s*(?P<n>{NUMBER_RE})\b(?!\s+(?:{_ADULT_KIN}|{_CHILD_KIN}|{_PAIR_KIN}|more|others?)s?\b)",
     re.I,
 )
+_WITH = re.compile(r"\b(?:travell?ing|going|flying|coming)\s+with\b|^\s*with\b", re.I)
 _US_N = re.compile(r"\bus\s+(?P<n>two|three|four|2|3|4)\b", re.I)
 _INCLUDING_ME = re.compile(r"\b(?:incl(?:uding|\.)?|with)\s+me\b|\bcounting\s+me\b", re.I)
 _LONE_ME = re.compile(r"(?:^|[,;:.]\s*)(?:just\s+|only\s+)?(?:me|myself)\s*(?:[,;.!]|$)", re.I)
@@ -123,10 +124,8 @@ def read_party(text: str) -> Dict[str, Any]:
     if adults is None and _SELF_PLUS.search(text):
         adults = 1 + (to_int(_SELF_PLUS.search(text).group("n")) or 0)
     if adults is None and (companions or kids):
-        self_counted = 0 if _INCLUDING_ME.search(text) else 1
-        adults = self_counted + companions if (companions or _SELF.search(text) or kids) else None
-        if adults == 0:
-            adults = None
+        self_counted = 0 if _INCLUDING_ME.search(text) or not (_SELF.search(text) or _WITH.search(text)) else 1
+        adults = (self_counted + companions) or None  # "add a kid": the grown-ups stay as they are
     if adults is None and (_SOLO.search(text) or _LONE_ME.search(text)):
         adults = 1
     return {

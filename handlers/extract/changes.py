@@ -1,0 +1,181 @@
+"""What a message changes in a trip that already has dates and places, and what it only mentions.
+
+- Asides: a place named for the weather, an event that was elsewhere, a bus, train or drive,
+  or someone else's whereabouts ("my sister in Dallas says...") is not a trip place; those
+  clauses are masked before places and people are read.
+- Relative shifts: "push the return by two days", "leave a day later", "shift everything one
+  day earlier" move exactly the dates named, from the trip's own dates.
+- "X instead of Y": X takes Y's place wherever Y is in the trip (origin, destination, a date).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from typing import Any, Dict, List, Optional, Tuple
+
+from .text import NUMBER_RE, to_int
+
+# Clause boundaries: sentences, semicolons, and ", then", ", but", "by the way".
+_CLAUSE = re.compile(r"[.!?;]+(?:\s|$)|,\s*(?=(?:then|but|and\s+then|by\s+the\s+way|btw|anyway)\b)|\s+-\s+|\n", re.I)
+_WEATHER = re.compile(r"\b(?:weather|snow(?:ing|y)?|rain(?:ing|y)?|temperatures?|forecast|sunny|humid)\b", re.I)
+_ASIDE = re.compile(
+    r"\b(?:originally|used\s+to\s+be|last\s+(?:week|month|year|time)|yesterday|ago|was\s+in|were\s+in)\b"
+    r"|\b(?:my|our|his|her)\s+(?:boss|wife|husband|sister|brother|friend|mom|mum|dad|mother|father|partner|colleague|cousin|family|parents|manager)\b"
+    r"(?!\s*(?:,|and\s+(?:i|me)\b|&\s*(?:i|me)\b|\+))[^.;]*\b(?:is|will|says|said|lives?|living|meets?|meeting|flying\s+in|coming|separately)\b",
+    re.I,
+)
+# Ground transport beside a flight ("then I'll take a bus to Orlando"); on its own it is the trip.
+_GROUND = re.compile(
+    r"\b(?:bus|buses|train|trains|amtrak|uber|lyft|taxi|cab|ferry|shuttle|rental\s+car|rent\s+a\s+car|car)\b[^.;]*\b(?:to|from)\b"
+    r"|\b(?:drive|driving)\s+(?:up\s+|down\s+|over\s+|on\s+)?to\b",
+    re.I,
+)
+_FLIGHT = re.compile(r"\b(?:fly|flying|flights?|plane|airport)\b", re.I)
+# What makes a clause the trip itself, whatever else it says ("book me NYC to Boston", "fly ... to")
+_TRIP = re.compile(
+    r"\b(?:book|need|want|get|fly|flying|flights?|tickets?|round[\s-]?trip|one[\s-]?way)\b[^.;]*\b(?:to|from)\b", re.I
+)
+
+
+def aside_spans(msg: str, trip_exists: bool = False) -> List[Tuple[int, int]]:
+    """Spans of the clauses that name places for another purpose than the trip: only beside a
+    trip (another clause of the message, or the trip so far), so "a bus from Fresno to LA" asked
+    on its own is still read."""
+    clauses = []
+    start = 0
+    for end in [m.end() for m in _CLAUSE.finditer(msg)] + [len(msg)]:
+        clauses.append((start, end))
+        start = end
+    flights_here = bool(_FLIGHT.search(msg))
+    spans, ground, rest = [], [], []
+    for lo, hi in clauses:
+        clause = msg[lo:hi]
+        if _TRIP.search(clause) and not _transport_only(clause):
+            rest.append(clause)
+        elif _ASIDE.search(clause):
+            spans.append((lo, hi))
+        elif (_GROUND.search(clause) and not _FLIGHT.search(clause)) or _WEATHER.search(clause):
+            ground.append((lo, hi))  # beside a trip in the same message only ("weather in X, then a flight there")
+        elif clause.strip():
+            rest.append(clause)
+    beside_trip = any(_PLACE_TALK.search(c) for c in rest)
+    if ground and (flights_here or beside_trip):
+        spans += ground  # "LA to Seattle Feb 1-3. Is there a train from there to Vancouver?"
+    if not trip_exists and not beside_trip:
+        return []
+    return sorted(spans)
+
+
+# A clause that speaks of the trip's places ("Chicago to Nashville", "from Boston", "to Denver").
+_PLACE_TALK = re.compile(r"\b(?:to|from|into|in)\s+[A-Za-z]", re.I)
+
+
+def _transport_only(clause: str) -> bool:
+    """ "book me ... then I'll take the bus to Providence": the bus part alone is the aside."""
+    return bool(re.search(r"\b(?:bus|train|uber|lyft|taxi|ferry|drive)\b", clause, re.I)) and not re.search(
+        r"\b(?:fly|flying|flights?|plane)\b", clause, re.I
+    )
+
+
+def _amount(k: str) -> str:
+    return rf"(?P<n{k}>{NUMBER_RE}|a\s+couple\s+of|a\s+few|an?|one)"
+
+
+def _unit(k: str) -> str:
+    return rf"(?P<unit{k}>days?|nights?|weeks?)"
+
+
+_LATER = r"(?P<dir>later|earlier|sooner|after|before|back|forward|ahead|out)"
+_SHIFT = re.compile(
+    rf"\b(?P<verb>push(?:ed)?|move[ds]?|shift(?:ed)?|bump(?:ed)?|change[ds]?|make|leave|leaving|depart(?:ing)?|go(?:ing)?|"
+    rf"come\s+back|coming\s+back|return(?:ing)?|fly(?:ing)?(?:\s+back|\s+home|\s+out)?|get\s+back|head(?:ing)?\s+home|check[\s-]?out|check[\s-]?in|extend|"
+    rf"everything|it|the\s+(?:trip|dates|whole\s+(?:trip|thing))|both(?:\s+(?:dates|flights|legs))?)"
+    rf"(?P<what>(?:\s+(?:the|my|our|it|everything|both|whole|trip|dates?|flights?|legs?|return(?:\s+flight)?|departure|outbound|inbound|hotel|stay|check[\s-]?out|check[\s-]?in|out|back|home))*)"
+    rf"(?:\s+(?P<pre>forward|ahead|earlier|later|up))?\s+(?:by\s+|for\s+)?{_amount('1')}\s+{_unit('1')}(?:\s+{_LATER})?"
+    rf"|\b{_amount('2')}\s+{_unit('2')}\s+(?P<dir2>later|earlier|sooner)\b",
+    re.I,
+)
+_RETURN_WORDS = re.compile(
+    r"\b(?:return|back|home|inbound|check[\s-]?out|come\s+back|coming\s+back|get\s+back|stay|extend)\b", re.I
+)
+_DEPART_WORDS = re.compile(r"\b(?:leave|leaving|depart\w*|outbound|go|going|fly\s+out|check[\s-]?in)\b", re.I)
+_BOTH_WORDS = re.compile(r"\b(?:everything|it|trip|dates|both|whole|thing|shift)\b", re.I)
+
+
+def read_shift(msg: str) -> Optional[Tuple[str, int, Tuple[int, int]]]:
+    """("start" | "end" | "both", days, span) for "push the return by two days", "a day later"."""
+    for m in _SHIFT.finditer(msg):
+        raw = (m.group("n1") or m.group("n2") or "").lower()
+        n = (
+            2
+            if raw.startswith("a couple")
+            else 3
+            if raw.startswith("a few")
+            else 1
+            if raw in ("a", "an", "one")
+            else to_int(raw)
+        )
+        if not n or n > 60:
+            continue
+        unit = (m.group("unit1") or m.group("unit2") or "").lower()
+        days = n * (7 if unit.startswith("week") else 1)
+        direction = (m.group("dir") or m.group("dir2") or m.group("pre") or "").lower()
+        head = (m.group("verb") or "") + (m.group("what") or "")
+        if not direction:
+            if re.match(r"(?:extend|push|bump)", head, re.I):
+                direction = "later"
+            else:
+                continue
+        sign = -1 if direction in ("earlier", "sooner", "before", "forward", "ahead", "up") else 1
+        if (
+            re.search(r"\bback\b", m.group(0), re.I)
+            and re.match(r"(?:push|move|bump)", head, re.I)
+            and direction == "back"
+        ):
+            sign = 1  # "push it back a day": later
+        which = "both"
+        words = head + " " + msg[max(0, m.start() - 30) : m.start()]
+        if re.search(r"\bextend\b", head, re.I) or (
+            _RETURN_WORDS.search(head)
+            and not _BOTH_WORDS.search(head)
+            and not re.match(r"push\s+(?:it\s+)?back", head, re.I)
+        ):
+            which = "end"
+        elif _DEPART_WORDS.search(head) and not _BOTH_WORDS.search(head):
+            which = "start"
+        elif m.group("dir2") and not _BOTH_WORDS.search(words):
+            which = "end" if _RETURN_WORDS.search(words) else "start" if _DEPART_WORDS.search(words) else "both"
+        return which, sign * days, m.span()
+    return None
+
+
+def shifted(
+    known: Tuple[Optional[date], Optional[date], bool], which: str, days: int
+) -> Tuple[Optional[date], Optional[date]]:
+    start, end, _ = known
+    delta = timedelta(days=days)
+    new_start = start + delta if start and which in ("start", "both") else None
+    new_end = end + delta if end and which in ("end", "both") else None
+    return new_start, new_end
+
+
+_INSTEAD = re.compile(r"\binstead\s+of\b|\brather\s+than\b|\bnot\b(?=\s+\S+\s*$)", re.I)
+
+
+def instead_of(msg: str) -> Optional[Tuple[int, int]]:
+    """The span of the "Y" in "X instead of Y" (what is being replaced), or None."""
+    m = re.search(r"\b(?:instead\s+of|rather\s+than)\s+(?P<y>[^,.;!?]+)", msg, re.I)
+    return m.span("y") if m else None
+
+
+def place_roles(current: Dict[str, Any]) -> Dict[str, str]:
+    """code -> the trip's role for it ("origin" / "destination")."""
+    segments = ((current.get("itinerary") or {}).get("segments")) or []
+    first = segments[0] if segments and isinstance(segments[0], dict) else {}
+    out = {}
+    for role in ("origin", "destination"):
+        place = first.get(role)
+        if isinstance(place, dict) and place.get("code"):
+            out[place["code"]] = role
+    return out
