@@ -86,7 +86,7 @@ def canonical_slots(doc: Dict[str, Any]) -> Dict[str, Any]:
     adults, children = int(travelers.get("adults") or 0), int(travelers.get("children") or 0)
     flight = (doc.get("preferences") or {}).get("flight") or {}
     hotel = (doc.get("preferences") or {}).get("hotel") or {}
-    airlines = flight.get("airlines") or []
+    airlines = flight.get("airlines") or flight.get("airlines_required") or []
     return {
         "origin": _city(out_leg.get("origin")),
         "destination": _city(out_leg.get("destination")),

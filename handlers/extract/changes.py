@@ -14,6 +14,8 @@ import re
 from datetime import date, timedelta
 from typing import Any, Dict, List, Optional, Tuple
 
+from handlers.common import geo
+
 from .text import NUMBER_RE, to_int
 
 # Clause boundaries: sentences, semicolons, and ", then", ", but", "by the way".
@@ -170,7 +172,8 @@ def instead_of(msg: str) -> Optional[Tuple[int, int]]:
 
 
 def place_roles(current: Dict[str, Any]) -> Dict[str, str]:
-    """code -> the trip's role for it ("origin" / "destination")."""
+    """code -> the trip's role for it ("origin" / "destination"); a metro's airports too
+    ("JFK" on a trip from NYC)."""
     segments = ((current.get("itinerary") or {}).get("segments")) or []
     first = segments[0] if segments and isinstance(segments[0], dict) else {}
     out = {}
@@ -178,4 +181,6 @@ def place_roles(current: Dict[str, Any]) -> Dict[str, str]:
         place = first.get(role)
         if isinstance(place, dict) and place.get("code"):
             out[place["code"]] = role
+            for code in geo.airports_for(place["code"]):
+                out.setdefault(code, role)
     return out

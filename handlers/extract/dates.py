@@ -102,7 +102,9 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     (
         "dotted",
         re.compile(
-            r"(?<![$\u20ac\u00a3\d.,])\b(?P<a>[0-3]?\d)\.(?P<b>[01]?\d)(?:\.(?P<year>\d{4}|\d{2})?)?(?!\d|[.,]\d)"
+            # "03.02", "3.2.", "12.01.2027": two-digit parts, a closing dot or a year ("4.3" is a rating)
+            r"(?<![$\u20ac\u00a3\d.,])\b(?:(?P<a>[0-3]?\d)\.(?P<b>[01]?\d)(?:\.(?P<year>\d{4}|\d{2})|\.(?!\d))"
+            r"|(?P<a2>[0-3]\d)\.(?P<b2>[01]\d))(?!\d|[.,]\d)"
             r"(?!\s*(?:stars?|k\b|%|hours?|h\b|km|miles|mi\b|kg|lbs?))",
             re.I,
         ),
@@ -264,7 +266,7 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
     if kind == "iso":
         return _safe(int(g["year"]), int(g["month"]), int(g["day"]))
     if kind in ("numeric", "dotted"):
-        a, b, year = int(g["a"]), int(g["b"]), _year(g.get("year"))
+        a, b, year = int(g.get("a") or g.get("a2")), int(g.get("b") or g.get("b2")), _year(g.get("year"))
         if a > 12 and b <= 12 or kind == "dotted" or order == "dmy":
             a, b = (b, a) if not (b > 12 and a <= 12) else (a, b)  # day first, unless it cannot be
         elif not (b > 12) and order is None:
@@ -380,7 +382,8 @@ def find_dates(
 
 
 def _ambiguous_order(m: re.Match[str]) -> bool:
-    return int(m.group("a")) <= 12 and int(m.group("b")) <= 12
+    g = m.groupdict()
+    return int(g.get("a") or g.get("a2")) <= 12 and int(g.get("b") or g.get("b2")) <= 12
 
 
 def _weekdays_checked(text: str, found: List[DateMention], doubts: List[Doubt]) -> List[DateMention]:

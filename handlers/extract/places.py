@@ -269,7 +269,8 @@ def _index() -> Dict[str, List[_Entry]]:
             continue
         # "Koln", "Wien", "Lisboa", "Napoli" (the town's name in another language), or a
         # spelling far more people mean than the small town of that name ("Pittsburg")
-        add(key, _town_entry(top, 70 if entries else 60, index))
+        # an alias is read where a place is expected (after a cue, before "to"): "the Hanover Hotel" is not Hannover
+        add(key, _town_entry(top, 70 if entries else 35, index))
     for entries in index.values():
         entries.sort(key=lambda e: (-e.score, e.code))
     return index
@@ -296,7 +297,8 @@ def _metro_of(code: str) -> str:
 
 
 def _population(key: str) -> int:
-    towns = _towns().get(key) or []
+    """People in the biggest town of exactly this name (not a town this is another name for)."""
+    towns = [t for t in _towns().get(key) or [] if t.key == key]
     return towns[0].population if towns else 0
 
 
@@ -431,6 +433,7 @@ def find_places(text: str, *, cue_all: bool = False) -> List[Mention]:
     i = 0
     while i < len(words):
         cued = cue_all or _cued(words, i)
+        route = not cued and _before_to(words, i)
         hit = None
         for n in range(min(_MAX_WORDS, len(words) - i), 0, -1):
             span = words[i : i + n]
@@ -447,7 +450,10 @@ def find_places(text: str, *, cue_all: bool = False) -> List[Mention]:
             if not entries:
                 continue
             capitalised = all(w[0].isupper() for _, _, w in span)
-            if not _accept(key, raw, n, capitalised, cued, lower_text):
+            starts_route = (
+                route and key not in COMMON_WORDS and key not in _words()
+            )  # "Koln to Wien", not "Nice to meet you"
+            if not _accept(key, raw, n, capitalised, cued or starts_route, lower_text):
                 continue
             if (
                 key not in _city_keys()
@@ -477,6 +483,11 @@ def find_places(text: str, *, cue_all: bool = False) -> List[Mention]:
         else:
             i += 1
     return out
+
+
+def _before_to(words: List[Tuple[int, int, str]], i: int) -> bool:
+    """ "Koln to Wien": a name right before "to" (within four words) starts a route."""
+    return any(fold(words[j][2]) == "to" for j in range(i + 1, min(len(words), i + 5)))
 
 
 _FILLERS = frozenset({"the", "city", "of", "town", "airport", "beautiful", "sunny", "lovely", "main", "in"})
