@@ -40,6 +40,14 @@ FIELDS = {
     "stays",
     "hotel_min_stars",
     "hotel_near",
+    "airlines_required",
+    "airlines_avoid",
+    "time_out",
+    "time_return",
+    "budget_per_person",
+    "hotel_max_per_night",
+    "flights_needed",
+    "separate_rooms",
 }
 REQUIREMENT_KEYS = {"party", "itinerary", "preferences", "constraints", "status"}  # what a patch may touch
 PURCHASE_WORDS = [
