@@ -126,3 +126,46 @@ def test_tokens_cards_and_keys_never_reach_the_model(server, make_loop):
     for secret in (TOKEN, "tdk_apv_", CARD, CARD.replace(" ", ""), API_KEY):
         assert secret not in sent
     assert TOKEN not in repr(result["accounting"])
+
+
+def test_the_models_new_trip_fields_reach_the_patch_through_the_same_cleaner(server, make_loop):
+    """Issue 11 item 4: the LLM path fills the new fields (money per night and per person, airlines by
+    stance, time of day, hotel-only, separate rooms) through the shared schema, cleaner and patch."""
+    from handlers.common.host import ToolDeps
+    from handlers.specialists.trip_requirements_extract import TripRequirementsExtract
+
+    assert {"hotel_max_per_night", "budget_per_person", "airlines_avoid", "time_out", "flights_needed"} <= set(
+        REQUIREMENTS_SCHEMA["properties"]
+    )
+    answer = {
+        **empty_fields(),
+        "hotel_max_per_night": 250,
+        "budget_per_person": 900,
+        "airlines_avoid": ["ua", "XX"],  # lower case, and a carrier that does not exist
+        "airlines_required": ["DL"],
+        "time_out": "morning",
+        "time_return": "teatime",  # not a window
+        "flights_needed": False,
+        "separate_rooms": True,
+        "adults": 2,
+    }
+    server.script(Reply.json_output(answer))
+    tool = TripRequirementsExtract(ToolDeps(llm_extractor=LLMExtractor(loop=make_loop())))
+    out = tool.run(
+        {
+            "args": {"text": "hotel only, 2 of us in separate rooms", "today": "2026-12-01", "timezone": "UTC"},
+            "now": "2026-12-01T12:00:00+00:00",
+            "trip_id": "t1",
+        }
+    )["output"]
+
+    assert out["source"] == "llm"
+    assert out["fields"]["airlines_avoid"] == ["UA"] and out["fields"]["time_return"] is None
+    patch = out["patch"]
+    assert patch["constraints"]["hotel_max_per_night"] == "250.00"
+    assert patch["constraints"]["budget_per_person"] == "900.00"
+    assert patch["preferences"]["flight"]["airlines_avoid"] == ["UA"]
+    assert patch["preferences"]["flight"]["airlines_required"] == ["DL"]
+    assert patch["preferences"]["flight"]["time_of_day"] == {"outbound": "morning"}
+    assert patch["itinerary"]["flights_needed"] is False
+    assert patch["itinerary"]["lodging"]["rooms"] == 2
