@@ -43,7 +43,8 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-# Live frames only the trip's owner may receive: they carry a secret.
+# Live frames only the trip's owner may receive: they carry a secret (none is pushed any more,
+# but an ``approval_token`` frame from an older worker during a deploy must still not reach staff).
 OWNER_ONLY_FRAMES = frozenset({"approval_token"})
 
 
@@ -100,7 +101,7 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         self.title = trip_label(self.trip)
-        await self.send_history(after_seq=self.query_after_seq(), status=trip_status_titled(self.trip))
+        await self.send_history(after_seq=self.query_after_seq(), status=await self.trip_status())
 
     async def refuse_connection(self, code: int) -> None:
         """Accept, then close with ``code``: a handshake refused outright reaches browsers as a bare 1006."""
@@ -168,7 +169,7 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
         """Hand a message or action to the one door (``traveller_act``), then acknowledge it (or say why not).
 
         An automatic approval saves no message of the traveller's, so its ``ack`` has no ``seq``:
-        the grant arrives as the assistant's message and the ``approval_token`` frame.
+        the grant arrives as the assistant's message and a ``status`` frame whose ``purchase`` offers to pay.
         """
         async with self.submit_lock:
             try:
@@ -203,8 +204,8 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
     async def trip_frame(self, event: dict[str, Any]) -> None:
         """A frame pushed to the trip's group (``broadcast_on_commit``).
 
-        An ``approval_token`` frame (the approver's grant, handed to the traveller's open page
-        once) goes to the owner's connections only, never to staff watching the trip.
+        An ``approval_token`` frame (pushed by older versions) goes to the owner's connections
+        only, never to staff watching the trip.
 
         ``status`` frames leave with the trip's name, kept current from the ``trip_summary``
         widgets that pass by: no database read here, where a turn may be writing.
@@ -263,8 +264,7 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
 
     @off_the_shared_thread
     def act(self, frame: ClientFrame) -> Optional[ChatMessage]:
-        """The token of an automatic approval is not returned here: it reaches the page as the
-        owner-only ``approval_token`` frame."""
+        """No token is returned here: the page pays with the approval's id (``purchase_submit_as_owner``)."""
         act = TravellerAction(client_id=frame.client_id, text=frame.text, action=frame.action)
         return traveller_act(trip=self.trip, user=self.user, act=act).message
 

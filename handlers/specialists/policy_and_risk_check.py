@@ -19,6 +19,7 @@ from handlers.common.defaults import DEFAULT_POLICY
 from handlers.common.shape import budget_limit, nightly_cap, party_size
 from handlers.common.types import ok
 from handlers.supplier.money import amount, money
+from handlers.wording import money as money_text
 
 from . import SELF_TEST_NOW, SpecialistTool, require
 
@@ -105,7 +106,8 @@ def _check_hotel(h: Dict[str, Any], policy: Dict[str, Any], constraints: Dict[st
     if cap is not None and money(s["nightly_max"]) > money(cap):
         out.block(
             "hotel_over_cap",
-            f"{s['hotel_name']}: {s['nightly_max']} {s['currency']} a night is above the policy cap of {amount(cap)}.",
+            f"{s['hotel_name']}: {money_text(s['nightly_max'], s['currency'])} a night (its dearest night, per room) "
+            f"is above your policy's cap of {money_text(cap, s['currency'])}.",
         )
     own = nightly_cap(constraints)
     if own is not None and money(s["nightly_max"]) > own:
@@ -118,6 +120,22 @@ def _check_hotel(h: Dict[str, Any], policy: Dict[str, Any], constraints: Dict[st
             "hotel_cancellation_deadline",
             f"{s['hotel_name']}: free cancellation ends {out.when(s['refundable_until'])}.",
         )
+
+
+def item_blocking(kind: str, item: Dict[str, Any], policy: Dict[str, Any], now: datetime) -> List[str]:
+    """Why policy blocks one offer or rate on its own (messages; [] when it may be held).
+
+    The same rules ``check`` applies to a selected bundle, so the ranker can put in-policy options
+    first and badge the rest with the very words the check would refuse them with.
+    """
+    out = Findings("UTC")
+    if kind == "flight":
+        _check_flight(item, policy, now, out)
+    else:
+        _check_hotel(item, policy, {}, out)  # the traveller's own caps only warn
+    if policy.get("refundable_required") and not item["summary"]["refundable"]:
+        out.block("refundable_required", f"Your policy requires refundable bookings; {item_name(item)} is not.")
+    return [f["message"] for f in out.blocking]
 
 
 def _check_items(items: List[Dict[str, Any]], now: datetime, out: Findings) -> None:

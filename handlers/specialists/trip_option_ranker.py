@@ -23,12 +23,15 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
+from handlers.common.defaults import DEFAULT_POLICY
 from handlers.common.shape import budget_limit, carrier_allowed, carrier_rules, party_size
 from handlers.common.types import ok
 from handlers.supplier import summarize_offer, summarize_rate
 from handlers.supplier.money import amount, money
 
 from . import SpecialistTool, require
+from .policy_and_risk_check import check as policy_check
+from .policy_and_risk_check import item_blocking
 
 DEFAULT_WEIGHTS = {
     "price": 1.0,  # per 100 % above the cheapest bundle
@@ -44,17 +47,20 @@ COMPONENTS = tuple(DEFAULT_WEIGHTS)
 POOL_PER_RANK = 20  # bundles examined per bundle returned, so budget and diversity can reorder them
 DIVERSITY = 0.6  # cost added for each chosen bundle an alternative duplicates entirely (shares all items)
 ALTERNATIVES_POOL = 100  # best bundles alternatives are chosen from: beyond them, price and comfort drift off
+# Added to an out-of-policy item's cost (not to its breakdown): any in-policy bundle ranks before it.
+OUT_OF_POLICY = 100.0
 
 
 class Candidate:
     """One offer or rate with its per-component costs (price is filled in once the reference is known)."""
 
-    __slots__ = ("kind", "list_id", "item_id", "summary", "total", "costs", "cost")
+    __slots__ = ("kind", "list_id", "item_id", "summary", "total", "costs", "cost", "blocked")
 
     def __init__(self, kind: str, list_id: str, item_id: str, summary: Dict[str, Any], costs: Dict[str, float]):
         self.kind, self.list_id, self.item_id, self.summary = kind, list_id, item_id, summary
         self.total = money(summary["total"])
         self.costs, self.cost = costs, 0.0
+        self.blocked = False  # whether the organisation's policy refuses this item on its own
 
 
 def _weights(preferences: Dict[str, Any]) -> Dict[str, float]:
@@ -190,12 +196,24 @@ def rank(
     constraints: Optional[Dict[str, Any]] = None,
     party: Optional[Dict[str, Any]] = None,
     top_k: int = 5,
+    policy: Optional[Dict[str, Any]] = None,
+    now: Optional[datetime] = None,
+    timezone: str = "UTC",
 ) -> Dict[str, Any]:
-    """Bundles of one offer per flight quote and one rate per hotel quote (a hotel-only trip has no flights)."""
+    """The ``top_k`` bundles; with ``policy`` (and ``now``), in-policy ones first, the rest marked.
+
+    Each bundle then carries ``policy``: the policy check's own verdict on it (``ok`` and its
+    blocking findings), so a card says why it is out of policy before anyone selects it, in
+    the words the check would refuse it with.
+    """
     prefs, constraints = preferences or {}, constraints or {}
     w = _weights(prefs)
     lists = [_flight_candidates(q, w, prefs, constraints) for q in flight_quotes]
     lists += [_hotel_candidates(q, w, prefs, constraints) for q in hotel_quotes]
+    if policy is not None and now is not None:
+        for lst in lists:
+            for c in lst:
+                c.blocked = bool(item_blocking(c.kind, {"summary": c.summary}, policy, now))
     considered = 1
     for lst in lists:
         considered *= len(lst)
@@ -207,7 +225,7 @@ def rank(
     for lst in lists:
         for c in lst:
             c.costs["price"] = w["price"] * float(c.total / cheapest)
-            c.cost = sum(c.costs.values())
+            c.cost = sum(c.costs.values()) + (OUT_OF_POLICY if c.blocked else 0.0)
         trimmed.append(heapq.nsmallest(pool, lst, key=lambda c: (c.cost, c.item_id)))
     limit, basis = budget_limit(constraints, party_size(party or {}))
     budget = money(limit) if limit is not None else None
@@ -218,13 +236,47 @@ def rank(
     def over_budget(combo: Combo) -> bool:
         return budget is not None and _total(combo) > budget
 
+    policy_budget = money(policy["budget_per_trip"]) if (policy or {}).get("budget_per_trip") is not None else None
+
+    def out_of_policy(combo: Combo) -> bool:
+        return any(c.blocked for c in combo) or (policy_budget is not None and _total(combo) > policy_budget)
+
     candidates = [tuple(lst[i] for lst, i in zip(trimmed, idx, strict=True)) for _, idx in k_best(trimmed, pool)]
-    candidates.sort(key=over_budget)  # stable: in-budget bundles first, each group still in cost order
+    # Stable: in-policy, then in-budget bundles first, each group still in cost order.
+    candidates.sort(key=lambda combo: (out_of_policy(combo), over_budget(combo)))
     picks = _compose(candidates, _featured(lists, candidates[0], cheapest), top_k, over_budget)
     best = picks[0]  # the cheapest pick may lie outside the pool, within a budget the best overall misses
-    ranked = sorted(picks, key=lambda p: (over_budget(p.combo), p is not best, _cost(p.combo), _key(p.combo)))
+    verdicts = {
+        _key(p.combo): _verdict(p.combo, policy, constraints, now, timezone) if policy is not None and now else None
+        for p in picks
+    }
+
+    def blocked(p: Pick) -> bool:
+        verdict = verdicts[_key(p.combo)]
+        return bool(verdict and not verdict["ok"])
+
+    ranked = sorted(
+        picks, key=lambda p: (blocked(p), over_budget(p.combo), p is not best, _cost(p.combo), _key(p.combo))
+    )
     bundles = [_bundle(n + 1, p, cheapest, budget, w, budget_text) for n, p in enumerate(ranked)]
+    for bundle, pick in zip(bundles, ranked, strict=True):
+        if verdicts[_key(pick.combo)] is not None:
+            bundle["policy"] = verdicts[_key(pick.combo)]
     return {"bundles": bundles, "considered": considered}
+
+
+def _verdict(
+    combo: Combo, policy: Dict[str, Any], constraints: Dict[str, Any], now: datetime, timezone: str
+) -> Dict[str, Any]:
+    """The policy check's verdict on a bundle, exactly as selecting it would get it."""
+    bundle = {
+        "flights": [{"segment_id": c.list_id, "summary": c.summary} for c in combo if c.kind == "flight"],
+        "hotels": [{"stay_id": c.list_id, "summary": c.summary} for c in combo if c.kind == "hotel"],
+        "total": amount(_total(combo)),
+        "currency": combo[0].summary["currency"],
+    }
+    report = policy_check(bundle=bundle, policy=policy, constraints=constraints, now=now, timezone=timezone)
+    return {"ok": report["ok"], "blocking": report["blocking"]}
 
 
 def _total(combo: Combo) -> Decimal:
@@ -263,7 +315,7 @@ def _featured(lists: Sequence[Sequence[Candidate]], best: Combo, cheapest: Decim
     Costs add up per list, so each is the per-list best under its own key; items that cannot be
     held lose to any that can, keeping the desk's hold-first rule for every slot.
     """
-    low = tuple(min(lst, key=lambda c: (_unholdable(c), c.total, c.cost, c.item_id)) for lst in lists)
+    low = tuple(min(lst, key=lambda c: (c.blocked, _unholdable(c), c.total, c.cost, c.item_id)) for lst in lists)
     why_low = (
         "Cheapest: the lowest total price of all combinations."
         if _total(low) == cheapest
@@ -274,7 +326,14 @@ def _featured(lists: Sequence[Sequence[Candidate]], best: Combo, cheapest: Decim
         fast = tuple(
             min(
                 lst,
-                key=lambda c: (_unholdable(c), c.summary["duration_minutes"], c.summary["stops"], c.cost, c.item_id),
+                key=lambda c: (
+                    c.blocked,
+                    _unholdable(c),
+                    c.summary["duration_minutes"],
+                    c.summary["stops"],
+                    c.cost,
+                    c.item_id,
+                ),
             )
             if b.kind == "flight"
             else b
@@ -294,12 +353,17 @@ def _featured(lists: Sequence[Sequence[Candidate]], best: Combo, cheapest: Decim
         )
     if all(any(c.summary["refundable"] for c in lst) for lst in lists):
         flex = tuple(
-            min((c for c in lst if c.summary["refundable"]), key=lambda c: (c.cost, c.item_id)) for lst in lists
+            min((c for c in lst if c.summary["refundable"]), key=lambda c: (c.blocked, c.cost, c.item_id))
+            for lst in lists
         )
         why_flex = "Refundable: every flight and room in it can be cancelled for a refund."
         featured.append(Featured(Pick(flex, "Refundable", why_flex), _refundable))
     nicer = tuple(
-        min((c for c in lst if c.summary["stars"] > b.summary["stars"]), default=b, key=lambda c: (c.cost, c.item_id))
+        min(
+            (c for c in lst if c.summary["stars"] > b.summary["stars"] and c.blocked <= b.blocked),
+            default=b,
+            key=lambda c: (c.cost, c.item_id),
+        )
         if b.kind == "hotel"
         else b
         for lst, b in zip(lists, best, strict=True)
@@ -469,6 +533,7 @@ class TripOptionRanker(SpecialistTool):
     def execute(self, payload: Dict[str, Any], args: Dict[str, Any], now: datetime) -> Dict[str, Any]:
         if not args.get("flight_quotes") and not args.get("hotel_quotes"):
             require(args, "flight_quotes")  # one list may be empty (a hotel-only or flight-only trip), not both
+        org = payload.get("org") or {}
         result = rank(
             flight_quotes=args.get("flight_quotes") or [],
             hotel_quotes=args.get("hotel_quotes") or [],
@@ -476,6 +541,10 @@ class TripOptionRanker(SpecialistTool):
             constraints=args.get("constraints"),
             party=args.get("party"),
             top_k=max(1, min(20, int(args.get("top_k") or 5))),
+            # The policy the check will apply on selection (the host's record over the defaults).
+            policy={**DEFAULT_POLICY, **(args.get("policy") or {}), **(org.get("policy") or {})},
+            now=now,
+            timezone=org.get("timezone") or "UTC",
         )
         return ok(payload, result)
 

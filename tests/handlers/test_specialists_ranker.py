@@ -414,3 +414,64 @@ def test_a_preferred_airline_rises_and_an_avoided_one_sinks():
         rank(flight_quotes=[quote], hotel_quotes=[], preferences=prefs, top_k=1)["bundles"][0]["flights"][0]["offer_id"]
         == "o2"
     )
+
+
+# --- issue 12: options that know the organisation's policy ----------------------------------------
+
+
+def _policy(**overrides):
+    import copy
+
+    from handlers.common.defaults import DEFAULT_POLICY
+
+    return {**copy.deepcopy(DEFAULT_POLICY), **overrides}
+
+
+def test_in_policy_options_come_first_and_the_rest_say_why_before_selection(quotes):
+    from datetime import datetime
+
+    from handlers.specialists.policy_and_risk_check import check
+
+    rates = sorted(float(r["summary"]["nightly_max"]) for r in quotes["den"]["rates"])
+    cap = f"{rates[len(rates) // 2]:.2f}"  # half the hotels are over the cap
+    policy, now = _policy(hotel_nightly_cap=cap), datetime.fromisoformat(NOW)
+    bundles = rank(
+        flight_quotes=[quotes["out"], quotes["back"]], hotel_quotes=[quotes["den"]], top_k=5, policy=policy, now=now
+    )["bundles"]
+    verdicts = [b["policy"]["ok"] for b in bundles]
+    assert verdicts[0] is True, "Best match is never an option policy blocks while one it allows exists"
+    assert verdicts == sorted(verdicts, reverse=True), "in-policy options first"
+    for b in bundles:  # the badge is the check's own verdict, the one selecting it would get
+        report = check(bundle=b, policy=policy, constraints={}, now=now)
+        assert (report["ok"], report["blocking"]) == (b["policy"]["ok"], b["policy"]["blocking"])
+        if not b["policy"]["ok"]:
+            assert any("above your policy's cap" in f["message"] for f in b["policy"]["blocking"])
+    unconstrained = rank(flight_quotes=[quotes["out"], quotes["back"]], hotel_quotes=[quotes["den"]], top_k=5)
+    assert all("policy" not in b for b in unconstrained["bundles"])  # no policy given, nothing claimed
+
+
+def test_when_policy_blocks_everything_every_option_is_badged(quotes):
+    from datetime import datetime
+
+    bundles = rank(
+        flight_quotes=[quotes["out"], quotes["back"]],
+        hotel_quotes=[quotes["den"]],
+        top_k=5,
+        policy=_policy(hotel_nightly_cap="1.00"),
+        now=datetime.fromisoformat(NOW),
+    )["bundles"]
+    assert bundles and all(b["policy"]["ok"] is False and b["policy"]["blocking"] for b in bundles)
+
+
+@pytest.mark.parametrize("seed", [7, 11, 23])
+def test_jfk_to_sfo_for_four_adults_shows_an_in_policy_option_first(seed):
+    """Issue 12's case: every option was refused after selection. Now B1 passes, or all are badged."""
+    harness = Harness(seed=seed)
+    harness.say("4 adults from JFK to SFO on January 12, back January 15")
+    bundles = harness.trips.get(harness.trip_id)["working_memory"]["ranked_bundles"]
+    assert bundles
+    if bundles[0]["policy"]["ok"]:
+        harness.select(bundles[0]["bundle_id"])
+        assert harness.trips.get(harness.trip_id)["working_memory"]["risk_report"]["ok"]
+    else:
+        assert all(not b["policy"]["ok"] and b["policy"]["blocking"] for b in bundles)

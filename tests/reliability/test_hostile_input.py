@@ -36,6 +36,7 @@ HOSTILE = {
 VALID = {
     "bundle_id": '"B1"',
     "approval_token": '"tok"',
+    "approval_id": '"1"',
     "payment_method_id": '"1"',
     "booking_id": '"bk1"',
     "quote_id": '"q1"',

@@ -139,4 +139,11 @@ def test_a_turn_pushes_every_message_then_the_status(trip, traveller, frozen):
     messages = [f for f in frames if f["type"] == "message"]
     assert [m["seq"] for m in messages] == list(range(1, len(messages) + 1))
     assert messages[0]["role"] == "user" and messages[-1]["role"] == "assistant"
-    assert frames[-1] == {"type": "status", "trip_id": trip.pk, "phase": "intake", "state": "needs_input", "version": 1}
+    assert frames[-1] == {
+        "type": "status",
+        "trip_id": trip.pk,
+        "phase": "intake",
+        "state": "needs_input",
+        "version": 1,
+        "purchase": None,  # nothing granted to pay for
+    }

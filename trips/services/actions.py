@@ -17,7 +17,7 @@ from django.utils import timezone
 from trips.models import ChatMessage, Trip
 
 from .approvals import approval_auto_grant
-from .purchases import purchase_submit
+from .purchases import purchase_submit, purchase_submit_as_owner
 from .turns import turn_submit
 
 
@@ -41,6 +41,16 @@ class ActOutcome:
 def traveller_act(*, trip: Trip, user, act: TravellerAction) -> ActOutcome:
     if act.kind == "auto_approve":
         return ActOutcome(approval_token=approval_auto_grant(trip=trip, user=user, now=timezone.now()))
+    if act.kind == "purchase" and not act.action.get("approval_token"):
+        # The chat's Pay button: the approval it named, a token re-issued to the owner on the server.
+        message = purchase_submit_as_owner(
+            trip=trip,
+            user=user,
+            approval_id=act.action.get("approval_id", ""),
+            payment_method_id=act.action["payment_method_id"],
+            client_id=act.client_id,
+        )
+        return ActOutcome(message=message)
     if act.kind == "purchase":
         message = purchase_submit(
             trip=trip,

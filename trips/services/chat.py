@@ -38,8 +38,21 @@ def chat_message_frame(message: ChatMessage) -> dict[str, Any]:
 
 
 def trip_status_frame(trip: Trip) -> dict[str, Any]:
-    """The frame that tells browsers the trip's phase, state or version changed (no ``seq``)."""
-    return {"type": "status", "trip_id": trip.pk, "phase": trip.phase, "state": trip.state, "version": trip.version}
+    """The frame that tells browsers the trip's phase, state or version changed (no ``seq``).
+
+    ``purchase`` is what the traveller may pay for now (a granted purchase approval), or None:
+    the chat offers to pay only while it is set.
+    """
+    from trips.services.approvals.requests import approval_purchase_offer  # approvals import chat
+
+    return {
+        "type": "status",
+        "trip_id": trip.pk,
+        "phase": trip.phase,
+        "state": trip.state,
+        "version": trip.version,
+        "purchase": approval_purchase_offer(trip_id=trip.pk, now=timezone.now()),
+    }
 
 
 def broadcast_on_commit(trip_id: int, frame: dict[str, Any]) -> None:

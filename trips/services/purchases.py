@@ -52,6 +52,7 @@ from trips.services.approvals import (
     approval_check,
     approval_release,
     approval_request_create,
+    approval_token_for_owner,
     booking_as_core,
 )
 from trips.services.audit import actor_for, audit_record
@@ -123,6 +124,36 @@ def purchase_submit(
     _outcome(trip=trip, user=user, message=message, token=approval_token, now=clock())
     turn_run(trip_id=trip.pk, clock=clock)  # whatever the traveller sent while the purchase held the lease
     return message
+
+
+def purchase_submit_as_owner(
+    *,
+    trip: Trip,
+    user,
+    approval_id: str,
+    payment_method_id: str,
+    client_id: Optional[str] = None,
+    clock: Optional[Clock] = None,
+) -> ChatMessage:
+    """The traveller's "Pay" button: buy with the trip's granted approval, no token in hand.
+
+    The signed-in owner gets a fresh token on the server (``approval_token_for_owner``, which
+    revokes every earlier one and stores only its hash) and it is spent at once on this
+    purchase, so the approver passes nothing by hand and a reload or closed tab loses nothing.
+    ``approval_id`` is the approval the button named: a newer one (another amount) is refused.
+    """
+    clock = clock or timezone.now
+    if client_id and ChatMessage.objects.filter(trip=trip, client_id=client_id[:64]).exists():
+        return ChatMessage.objects.get(trip=trip, client_id=client_id[:64])
+    token = approval_token_for_owner(trip=trip, user=user, approval_id=approval_id, now=clock())
+    return purchase_submit(
+        trip=trip,
+        user=user,
+        approval_token=token,
+        payment_method_id=payment_method_id,
+        client_id=client_id,
+        clock=clock,
+    )
 
 
 # --- the steps ------------------------------------------------------------------------------------

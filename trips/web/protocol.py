@@ -32,7 +32,8 @@ ACTION_FIELDS: dict[str, dict[str, tuple[bool, int]]] = {
     "select": {"bundle_id": (True, 32)},
     "hold": {},
     "retry": {},
-    "purchase": {"approval_token": (True, 512), "payment_method_id": (True, 64)},
+    # The chat's pay button names the granted approval; API clients may still send an approver's token.
+    "purchase": {"approval_token": (False, 512), "approval_id": (False, 32), "payment_method_id": (True, 64)},
     "cancel_booking": {"booking_id": (True, 64), "quote_id": (False, 64)},
     "auto_approve": {},  # the traveller's explicit "approve it myself" (policy permitting); no fields
 }

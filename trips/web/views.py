@@ -33,12 +33,16 @@ def trip_detail(request: HttpRequest, trip_id: int) -> HttpResponse:
     except Trip.DoesNotExist:
         raise Http404("No such trip.") from None
     is_owner = may_write_in(request.user, trip)
+    methods = _methods(request, is_owner)
     config = {
         "trip_id": trip.pk,
         "ws_path": f"/ws/trips/{trip.pk}/",
         "status": trip_status_titled(trip),
         "can_write": is_owner,
         "phase_labels": PHASE_LABELS,
+        # Deadlines and message times read in the trip's zone, as the chat's own words give them.
+        "timezone": ((trip.intent or {}).get("request") or {}).get("timezone") or "UTC",
+        "payment_methods": [{"id": method.pk, "brand": method.brand, "last4": method.last4} for method in methods],
     }
     context = {
         "trips": _own_trips(request),
@@ -46,7 +50,7 @@ def trip_detail(request: HttpRequest, trip_id: int) -> HttpResponse:
         "trip_label": trip_label(trip),
         "phase_label": phase_label(trip.phase),
         "is_owner": is_owner,
-        "payment_methods": request.user.payment_methods.all() if is_owner else [],
+        "payment_methods": methods,
         "config": config,
         # Who's travelling: a form card once the party is known (trips/_travellers_card.html).
         "travellers": travellers_context(trip, request.user) if is_owner and trip_party_known(trip) else None,
@@ -85,6 +89,11 @@ class SignOutView(LogoutView):
         response = super().post(request, *args, **kwargs)
         messages.info(request, "You're signed out.")
         return response
+
+
+def _methods(request: HttpRequest, is_owner: bool) -> list:
+    """The owner's cards (brand and last four digits only); staff watching the trip see none."""
+    return list(request.user.payment_methods.all()) if is_owner else []
 
 
 def _own_trips(request: HttpRequest) -> list[dict]:

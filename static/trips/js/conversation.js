@@ -3,7 +3,7 @@
 // sent shows at once as pending and is replaced by the server's copy (matched by client_id).
 
 import { h } from "./dom.js";
-import { shortTime } from "./format.js";
+import * as fmt from "./format.js";
 import { renderWidget } from "./widgets.js";
 
 export class Conversation {
@@ -15,10 +15,18 @@ export class Conversation {
     this.lastSeq = 0;
     this.running = false;
     this.items = new Map(); // offer or rate id -> what the traveller saw it as ("EWR → DEN · AS1141")
+    this.party = ""; // who the trip is for ("4 adults"), from the latest trip summary
     this.idleAfterSeq = 0; // the last seq the server had when it reported the trip idle
     this.typing = h("li", { class: "msg msg--typing", hidden: true, "aria-hidden": "true" },
       h("span", { class: "avatar" }, "TD"), h("span", { class: "dots" }, h("i"), h("i"), h("i")));
     this.list.append(this.typing);
+  }
+
+  /** Show the pay button only on the approval card that is on offer now (``null``: on none). */
+  setOffer(offer) {
+    for (const slot of this.list.querySelectorAll("[data-pay-slot]")) {
+      slot.hidden = !(offer && slot.dataset.paySlot === String(offer.approval_id));
+    }
   }
 
   /** A server "message" frame; returns false if that seq is already on the page. */
@@ -95,15 +103,16 @@ export class Conversation {
         frame.text.split(/\n{2,}/).map((para) => h("p", {}, para))));
     }
     if (widget?.type === "bundles") this.learnItems(widget);
+    if (widget?.type === "trip_summary" && widget.travelers) this.party = fmt.party(widget.travelers);
     const describe = (id) => this.items.get(id);
-    const rendered = widget && renderWidget(widget, { ...this.ctx, key: frame.seq, describe });
+    const rendered = widget && renderWidget(widget, { ...this.ctx, key: frame.seq, describe, party: this.party });
     if (rendered) body.append(rendered);
     return h("li", { class: `msg msg--assistant${frame.kind === "error" ? " msg--error" : ""}` },
       h("span", { class: "avatar", "aria-hidden": "true" }, "TD"),
       h("div", { class: "msg__main" },
         h("span", { class: "visually-hidden" }, "TripDesk said: "),
         body,
-        h("time", { class: "msg__meta", datetime: frame.created_at || "" }, shortTime(frame.created_at))));
+        h("time", { class: "msg__meta", datetime: frame.created_at || "" }, fmt.shortTime(frame.created_at))));
   }
 
   bubble(role, text, { pending = false, time = "", action = false } = {}) {
@@ -111,7 +120,7 @@ export class Conversation {
       h("div", { class: "msg__main" },
         h("span", { class: "visually-hidden" }, "You said: "),
         h("div", { class: "msg__bubble" }, text),
-        h("time", { class: "msg__meta", datetime: time }, pending ? "Sending…" : shortTime(time))));
+        h("time", { class: "msg__meta", datetime: time }, pending ? "Sending…" : fmt.shortTime(time))));
   }
 
   afterChange(frame) {

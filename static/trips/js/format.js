@@ -2,6 +2,18 @@
 // supplier states them, so they are read from the ISO string rather than the browser's zone.
 
 const LOCALE = document.documentElement.lang || "en-US";
+// The trip's zone (its TripIntent's request.timezone): deadlines and message times are read there,
+// exactly as the assistant's words state them, never in whatever zone the browser happens to be in.
+let ZONE;
+
+export function setZone(zone) {
+  try {
+    new Intl.DateTimeFormat(LOCALE, { timeZone: zone });
+    ZONE = zone;
+  } catch {
+    ZONE = undefined;
+  }
+}
 
 export function money(amount, currency) {
   const value = Number(amount);
@@ -55,14 +67,14 @@ export function dateTime(iso) {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return "";
   return at.toLocaleString(LOCALE, {
-    weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short",
+    weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short", timeZone: ZONE,
   });
 }
 
 export function shortTime(iso) {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return "";
-  return at.toLocaleTimeString(LOCALE, { hour: "numeric", minute: "2-digit" });
+  return at.toLocaleTimeString(LOCALE, { hour: "numeric", minute: "2-digit", timeZoneName: "short", timeZone: ZONE });
 }
 
 /** "2d 4h", "1h 04m", "3m 09s" — precise enough to act on, short enough to scan. */
@@ -82,4 +94,14 @@ export function remaining(ms) {
 export function humanize(value) {
   const text = String(value ?? "").replaceAll("_", " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** "4 adults", "1 adult, 2 children": who a total covers ("" when nobody is known). */
+export function party(travelers) {
+  const t = travelers || {};
+  const words = { adults: ["adult", "adults"], children: ["child", "children"], infants: ["infant", "infants"] };
+  return Object.entries(words)
+    .filter(([key]) => Number(t[key]) > 0)
+    .map(([key, [one, many]]) => `${t[key]} ${Number(t[key]) === 1 ? one : many}`)
+    .join(", ");
 }

@@ -3,12 +3,14 @@
 
 import { startCountdowns } from "./countdown.js";
 import { Conversation } from "./conversation.js";
-import { purchaseForm } from "./purchase.js";
+import { purchasePanel } from "./purchase.js";
+import { money, setZone } from "./format.js";
 import { TripSocket, newClientId } from "./socket.js";
 
 const MAX_TEXT = 4000;
 const config = JSON.parse(document.getElementById("trip-config").textContent);
 const $ = (id) => document.getElementById(id);
+setZone(config.timezone);
 
 const ui = {
   list: $("messages"),
@@ -25,24 +27,34 @@ const ui = {
   listPhase: $("trip-link-phase"),
   title: $("trip-title"),
   listTitle: $("trip-link-label"),
+  offline: $("offline"),
 };
 
 const socket = new TripSocket(config.ws_path, () => conversation.lastSeq);
-const purchase = config.can_write ? purchaseForm($("purchase"), { act, onClose: () => ui.buy.focus() }) : null;
-const conversation = new Conversation(ui.list, { act, openPurchase, autoApprove: config.can_write ? autoApprove : null });
+const purchase = config.can_write
+  ? purchasePanel($("pay"), { act, methods: config.payment_methods || [], travellers: () => conversation.party })
+  : null;
+const conversation = new Conversation(ui.list, {
+  act,
+  openPurchase,
+  currentOffer: () => purchase?.current() || null,
+  autoApprove: config.can_write ? autoApprove : null,
+});
+let offerTimer = null;
 
-function act(action, label, { secret = false } = {}) {
+/** A button press. ``once``: sent now or not at all, never re-sent after a reconnect (a purchase). */
+function act(action, label, { once = false } = {}) {
   const clientId = newClientId();
   follow(() => conversation.addPending(clientId, label), { force: true });
-  const sent = socket.submit({ type: "action", action, client_id: clientId }, { retain: !secret });
-  if (!sent && secret) conversation.reject(clientId, "not connected, please try again");
+  const sent = socket.submit({ type: "action", action, client_id: clientId }, { retain: !once });
+  if (!sent && once) conversation.reject(clientId, "not connected, so nothing was bought. Please try again");
   hideEmpty();
 }
 
 /**
  * The traveller confirmed an automatic approval. Like a purchase it is sent now or not at
- * all (never resent); the grant comes back as a chat message and an ``approval_token`` frame
- * that fills in the purchase form, a refusal as an error frame.
+ * all (never resent); the grant comes back as a chat message and a status frame offering to
+ * pay (nothing is bought until the traveller presses Pay), a refusal as an error frame.
  */
 function autoApprove() {
   const sent = socket.submit({ type: "action", action: { type: "auto_approve" }, client_id: newClientId() }, { retain: false });
@@ -50,8 +62,27 @@ function autoApprove() {
   return sent;
 }
 
-function openPurchase() {
-  if (purchase) follow(() => purchase.open());
+/** Only ever called from the traveller's own click: pushed frames never open the pay panel. */
+function openPurchase(trigger) {
+  if (purchase) follow(() => purchase.open(trigger));
+}
+
+/**
+ * What the server says may be paid for now. The action bar, the approval card's button and the
+ * pay panel follow it; none of them takes focus. An approval that lapses while the page is open
+ * takes its pay action with it.
+ */
+function applyOffer(offer) {
+  clearTimeout(offerTimer);
+  const left = offer?.expires_at ? Date.parse(offer.expires_at) - Date.now() : Infinity;
+  const live = offer && left > 0 ? offer : null;
+  purchase.setOffer(live);
+  conversation.setOffer(live);
+  ui.buy.hidden = !live;
+  if (live) {
+    ui.buy.textContent = `Review and pay ${money(live.amount, live.currency)}…`;
+    if (Number.isFinite(left)) offerTimer = setTimeout(() => applyOffer(null), Math.min(left, 2 ** 31 - 1));
+  }
 }
 
 function say(text) {
@@ -84,7 +115,7 @@ function showNotice(text) {
   ui.notice.hidden = !text;
 }
 
-function applyStatus({ phase, state, title }) {
+function applyStatus({ phase, state, title, purchase: purchaseOffer = null }) {
   const label = config.phase_labels[phase] || phase;
   if (title) {
     ui.title.textContent = title;
@@ -98,7 +129,7 @@ function applyStatus({ phase, state, title }) {
   conversation.setRunning(state === "running");
   document.body.dataset.state = state || "";
   if (!config.can_write) return;
-  ui.buy.hidden = !["held", "approved"].includes(phase);
+  applyOffer(purchaseOffer);
   ui.retry.hidden = state !== "error";
 }
 
@@ -117,6 +148,7 @@ const REFUSALS = {
 socket.addEventListener("state", ({ detail }) => {
   ui.connection.textContent = CONNECTION_TEXT[detail.state] || detail.state;
   ui.connection.dataset.state = detail.state;
+  if (ui.offline) ui.offline.hidden = detail.state !== "reconnecting";
   if (detail.state === "refused") {
     showNotice(REFUSALS[detail.code] || "This conversation is closed.");
     document.querySelectorAll(".dock textarea, .dock button, .dock input").forEach((el) => { el.disabled = true; });
@@ -127,9 +159,6 @@ socket.addEventListener("message", ({ detail }) => follow(() => {
 }));
 socket.addEventListener("ack", ({ detail }) => follow(() => conversation.acknowledge(detail.client_id, detail.seq)));
 socket.addEventListener("status", ({ detail }) => follow(() => applyStatus(detail)));
-socket.addEventListener("approval_token", ({ detail }) => {
-  if (purchase) follow(() => purchase.prefill(detail.token));
-});
 socket.addEventListener("error", ({ detail }) => follow(() => {
   if (!(detail.client_id && conversation.reject(detail.client_id, detail.message))) showNotice(detail.message);
 }));
@@ -138,7 +167,12 @@ function wireComposer() {
   ui.form.addEventListener("submit", (event) => {
     event.preventDefault();
     const text = ui.text.value.trim();
-    if (!text || text.length > MAX_TEXT) return;
+    if (!text) return;
+    if (text.length > MAX_TEXT) {
+      showNotice(`That message is ${text.length.toLocaleString()} characters; the limit is ${MAX_TEXT.toLocaleString()}. `
+        + "Shorten it or send it in parts: nothing was sent.");
+      return;
+    }
     say(text);
     ui.text.value = "";
     updateCount();
@@ -152,7 +186,7 @@ function wireComposer() {
   });
   ui.text.addEventListener("input", updateCount);
   ui.retry.addEventListener("click", () => act({ type: "retry" }, "Try again"));
-  ui.buy.addEventListener("click", openPurchase);
+  ui.buy.addEventListener("click", () => openPurchase(ui.buy));
   for (const button of document.querySelectorAll("[data-suggestion]")) {
     button.addEventListener("click", () => {
       ui.text.value = button.textContent.trim();
@@ -163,7 +197,9 @@ function wireComposer() {
 
 function updateCount() {
   const left = MAX_TEXT - ui.text.value.length;
-  ui.count.textContent = left < 500 ? `${left} characters left` : "";
+  ui.count.textContent = left < 0
+    ? `${(-left).toLocaleString()} characters over the ${MAX_TEXT.toLocaleString()} limit`
+    : left < 500 ? `${left} characters left` : "";
   ui.count.classList.toggle("is-over", left < 0);
 }
 

@@ -1,48 +1,89 @@
-// The purchase form: the approver's one-time token and one of the traveller's payment methods.
-// The token goes to the server once, inside the purchase action; the field is cleared at
-// once and the chat shows only "Buy with <method>", never the token. When the approver grants
-// while the page is open, the server hands the token over once and it is filled in here.
+// The pay panel: a deliberate purchase. It exists only while the server says a granted purchase
+// approval does (the status frame's ``purchase``), opens only when the traveller asks for it,
+// and its one button names the amount and the card ("Pay $389.41 with Visa •• 4242"). Nothing
+// pushed by the server moves focus or opens it. No token passes through the page: the server
+// re-issues one to the signed-in owner when they press Pay.
 
-export function purchaseForm(form, { act, onClose }) {
-  const token = form.elements.approval_token;
-  const method = form.elements.payment_method_id;
-  const granted = form.querySelector("[data-granted]");
+import { clear, h } from "./dom.js";
+import * as fmt from "./format.js";
 
-  function open() {
-    form.hidden = false;
-    token.focus();
+export function cardLabel(method) {
+  return method ? `${fmt.humanize(method.brand || "card")} •• ${method.last4 || ""}`.trim() : "";
+}
+
+export function purchasePanel(panel, { act, methods, travellers }) {
+  const select = panel.querySelector("#payment-method");
+  const payButton = panel.querySelector("[data-pay]");
+  const itemsEl = panel.querySelector("[data-pay-items]");
+  const totalEl = panel.querySelector("[data-pay-total]");
+  const refundEl = panel.querySelector("[data-pay-refund]");
+  const untilEl = panel.querySelector("[data-pay-until]");
+  const title = panel.querySelector("#pay-title");
+  let offer = null;
+  let returnTo = null;
+
+  const method = () => methods.find((m) => String(m.id) === select.value) || null;
+  const amount = () => (offer ? fmt.money(offer.amount, offer.currency) : "");
+
+  function label() {
+    payButton.textContent = method() ? `Pay ${amount()} with ${cardLabel(method())}` : "Add a card to pay";
+    payButton.disabled = !method() || !offer;
   }
 
-  function prefill(value) {
-    token.value = value;
-    granted.hidden = false;
-    form.hidden = false;
-    form.querySelector("[type=submit]").focus();
-  }
-
-  function close() {
-    form.hidden = true;
-    granted.hidden = true;
-    token.value = "";
-    onClose?.();
-  }
-
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const value = token.value.trim();
-    if (!value) {
-      token.setAttribute("aria-invalid", "true");
-      token.focus();
-      return;
+  function fill() {
+    clear(itemsEl);
+    for (const item of offer.items || []) {
+      itemsEl.append(h("li", { class: "pay__item" },
+        h("span", {}, item.label || fmt.humanize(item.item_type)),
+        h("span", { class: `chip chip--${item.refundable ? "good" : "warn"}` }, item.refundable ? "Refundable" : "Non-refundable"),
+        h("strong", { class: "pay__amount" }, fmt.money(item.amount, item.currency))));
     }
-    token.removeAttribute("aria-invalid");
-    const label = method.selectedOptions[0]?.textContent.trim() || "payment method";
-    act({ type: "purchase", approval_token: value, payment_method_id: method.value }, `Buy with ${label}`, { secret: true });
+    const who = fmt.party(offer.travelers) || travellers();
+    totalEl.textContent = `Total ${amount()}${who ? ` for ${who}` : ""}, taxes and fees included.`;
+    const kept = (offer.items || []).filter((item) => !item.refundable);
+    refundEl.textContent = kept.length
+      ? `Non-refundable once paid: ${kept.map((item) => `${item.label} (${fmt.money(item.amount, item.currency)})`).join("; ")}.`
+      : "Every item can be cancelled for a refund under its supplier's conditions.";
+    refundEl.classList.toggle("is-warning", kept.length > 0);
+    untilEl.textContent = offer.expires_at ? `Approval valid until ${fmt.dateTime(offer.expires_at)}.` : "";
+    label();
+  }
+
+  function open(trigger) {
+    if (!offer) return;
+    returnTo = trigger || null;
+    fill();
+    panel.hidden = false;
+    title.focus(); // the traveller asked for it: take them to it
+  }
+
+  function close({ restoreFocus = true } = {}) {
+    const hadFocus = panel.contains(document.activeElement);
+    panel.hidden = true;
+    if (restoreFocus && hadFocus) (returnTo?.isConnected && !returnTo.hidden ? returnTo : document.getElementById("composer-text"))?.focus();
+  }
+
+  /** The server's current offer (or null): a pushed change never opens the panel or moves focus. */
+  function setOffer(next) {
+    const changed = (offer?.approval_id ?? null) !== (next?.approval_id ?? null);
+    offer = next || null;
+    if (!offer) close();
+    else if (changed) close({ restoreFocus: true });
+    else if (!panel.hidden) fill();
+  }
+
+  select?.addEventListener("change", label);
+  payButton.addEventListener("click", () => {
+    const card = method();
+    if (!offer || !card) return;
+    act({ type: "purchase", approval_id: String(offer.approval_id), payment_method_id: String(card.id) },
+      `Pay ${amount()} with ${cardLabel(card)}`, { once: true });
+    offer = null; // one press, one purchase: the next status frame says what is on offer now
     close();
   });
-  form.querySelector("[data-close]").addEventListener("click", close);
-  form.addEventListener("keydown", (event) => {
+  panel.querySelector("[data-close]").addEventListener("click", () => close());
+  panel.addEventListener("keydown", (event) => {
     if (event.key === "Escape") close();
   });
-  return { open, prefill, close };
+  return { open, close, setOffer, current: () => offer, amount };
 }

@@ -37,9 +37,9 @@ function flightLeg(flight) {
   const to = place(s.destination) || "";
   return h("li", { class: "leg" },
     h("div", { class: "leg__times" },
-      h("span", { class: "leg__time" }, fmt.localClock(s.depart_at)),
+      h("span", { class: "leg__time", "aria-label": `${fmt.localClock(s.depart_at)} local time at ${from}` }, fmt.localClock(s.depart_at)),
       h("span", { class: "leg__line", "aria-hidden": "true" }),
-      h("span", { class: "leg__time" }, fmt.localClock(s.arrive_at),
+      h("span", { class: "leg__time", "aria-label": `${fmt.localClock(s.arrive_at)} local time at ${to}` }, fmt.localClock(s.arrive_at),
         h("sup", { class: "leg__shift" }, fmt.dayShift(s.depart_at, s.arrive_at)))),
     h("div", { class: "leg__route" },
       from && to ? h("strong", {}, `${from} → ${to}`) : null,
@@ -58,7 +58,22 @@ function hotel(item) {
     h("div", { class: "hotel__meta" },
       s.board_type ? chip(fmt.humanize(s.board_type)) : null,
       chip(s.refundable ? "Refundable" : "Non-refundable", s.refundable ? "good" : "warn"),
-      s.nights ? h("span", {}, `${fmt.nights(s.nights)}${s.nightly_avg ? ` · ${fmt.money(s.nightly_avg, s.currency)}/night` : ""}`) : null));
+      s.nights ? h("span", {}, `${fmt.nights(s.nights)}${nightly(s)}`) : null));
+}
+
+/** The nightly figure the policy check uses (the dearest night, per room), and the average when it differs. */
+function nightly(s) {
+  if (!s.nightly_max && !s.nightly_avg) return "";
+  const top = fmt.money(s.nightly_max || s.nightly_avg, s.currency);
+  if (!s.nightly_max || !s.nightly_avg || Number(s.nightly_max) === Number(s.nightly_avg)) return ` · ${top}/night per room`;
+  return ` · up to ${top}/night per room (average ${fmt.money(s.nightly_avg, s.currency)})`;
+}
+
+/** A "why" line's tone: negatives never get a tick. */
+function whyTone(line) {
+  if (/\b(over your budget|non-refundable|cannot be held|red-eye|more than the cheapest|above)\b/i.test(line)) return "is-bad";
+  if (/\b(within your budget|lowest total|refundable|nonstop|free cancellation)\b/i.test(line)) return "is-good";
+  return "";
 }
 
 /**
@@ -91,26 +106,40 @@ function autoApproval(approval, ctx) {
   return control;
 }
 
+/** "Review and pay…" on the approval that is on offer now; hidden on any other (or once it lapses). */
+function payAction(approval, ctx) {
+  const offer = ctx.currentOffer?.();
+  const slot = h("div", { class: "card__actions", dataset: { paySlot: String(approval.approval_id ?? "") },
+    hidden: !(offer && String(offer.approval_id) === String(approval.approval_id)) },
+  button("Review and pay…", (event) => ctx.openPurchase(event.currentTarget)));
+  return slot;
+}
+
 function bundleCard(bundle, ctx) {
   const titleId = `bundle-${ctx.key}-${bundle.bundle_id}`;
-  const card = h("article", { class: "bundle", "aria-labelledby": titleId, dataset: { bundleId: bundle.bundle_id } },
+  const outside = bundle.policy && bundle.policy.ok === false;
+  const card = h("article", { class: `bundle${outside ? " is-out-of-policy" : ""}`, "aria-labelledby": titleId, dataset: { bundleId: bundle.bundle_id } },
     h("header", { class: "bundle__head" },
       h("div", {},
         h("h3", { class: "bundle__title", id: titleId }, `Option ${bundle.bundle_id}`),
-        bundle.rank === 1 ? chip("Best match", "accent") : null,
+        bundle.rank === 1 && !outside ? chip("Best match", "accent") : null,
+        outside ? chip("Outside policy", "bad") : null,
         bundle.refundable ? chip("Refundable", "good") : null),
       h("div", { class: "bundle__price" },
         h("span", { class: "bundle__total" }, fmt.money(bundle.total, bundle.currency)),
-        h("span", { class: "bundle__currency" }, `total · ${bundle.currency || ""}`))),
+        h("span", { class: "bundle__currency" }, `total${ctx.party ? ` for ${ctx.party}` : ""} · ${bundle.currency || ""}`))),
+    outside ? h("section", { class: "bundle__section bundle__policy", "aria-label": "Outside your company's policy" },
+      h("p", {}, "Outside your company's policy, so it can't be held:"),
+      h("ul", {}, list(bundle.policy.blocking).map((f) => h("li", {}, f.message || fmt.humanize(f.code))))) : null,
     list(bundle.flights).length ? h("section", { class: "bundle__section", "aria-label": "Flights" },
-      h("h4", { class: "bundle__label" }, "Flights"),
+      h("h4", { class: "bundle__label" }, "Flights ", h("span", { class: "bundle__note" }, "· local time at each airport")),
       h("ol", { class: "legs" }, list(bundle.flights).map(flightLeg))) : null,
     list(bundle.hotels).length ? h("section", { class: "bundle__section", "aria-label": "Hotel" },
       h("h4", { class: "bundle__label" }, list(bundle.hotels).length > 1 ? "Hotels" : "Hotel"),
       list(bundle.hotels).map(hotel)) : null,
     list(bundle.why).length ? h("section", { class: "bundle__section bundle__why", "aria-label": "Why this option" },
       h("h4", { class: "bundle__label" }, "Why this option"),
-      h("ul", {}, list(bundle.why).map((w) => h("li", {}, w)))) : null,
+      h("ul", {}, list(bundle.why).map((w) => h("li", { class: whyTone(w) }, w)))) : null,
     h("footer", { class: "bundle__foot" },
       button(`Select option ${bundle.bundle_id}`, () => ctx.act({ type: "select", bundle_id: bundle.bundle_id }, `Select option ${bundle.bundle_id}`),
         { extraClass: "bundle__select" })));
@@ -125,8 +154,7 @@ const renderers = {
   },
 
   trip_summary(widget) {
-    const t = widget.travelers || {};
-    const party = ["adults", "children", "infants"].filter((k) => Number(t[k]) > 0).map((k) => `${t[k]} ${k}`).join(", ");
+    const party = fmt.party(widget.travelers);
     return h("div", { class: "widget card summary", dataset: { widget: "trip_summary" } },
       h("h3", { class: "card__title" }, "Your trip as I understood it"),
       h("dl", { class: "summary__grid" },
@@ -198,8 +226,7 @@ const renderers = {
       a.amount ? h("p", {}, "Up to ", h("strong", {}, fmt.money(a.amount, a.currency))) : null,
       a.reason ? h("p", { class: "muted" }, a.reason) : null,
       a.expires_at ? h("p", { class: "muted small" }, `Valid until ${fmt.dateTime(a.expires_at)}`) : null,
-      ["granted", "approved"].includes(status) ? h("div", { class: "card__actions" },
-        button("Purchase with token…", () => ctx.openPurchase())) : null,
+      a.kind !== "hold" && ["granted", "approved"].includes(status) ? payAction(a, ctx) : null,
       canAutoApprove ? autoApproval(a, ctx) : null);
   },
 

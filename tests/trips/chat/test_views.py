@@ -24,7 +24,8 @@ def test_pages_need_a_signed_in_user(client, trip):
 
 def test_the_owner_sees_the_trip_with_the_socket_to_join(client, traveller, trip, django_assert_max_num_queries):
     client.force_login(traveller)
-    with django_assert_max_num_queries(5):  # session, user, the trip, the trip list, payment methods
+    # session, user, the trip, the trip list, payment methods, what may be paid for now (none here)
+    with django_assert_max_num_queries(6):
         response = client.get(reverse("web:trip", args=[trip.pk]))
     assert response.status_code == 200
     config = config_of(response)

@@ -39,17 +39,34 @@ def test_grant_returns_the_token_once_and_stores_only_its_hash(pending_approval,
     assert token not in str(list(AuditEvent.objects.values_list("payload", flat=True)))
 
 
-def test_the_token_reaches_the_travellers_open_page_only_as_a_live_frame(
+def test_a_grant_offers_the_purchase_to_the_page_without_any_token(
     pending_approval, approver, clock, held_trip, django_capture_on_commit_callbacks, monkeypatch
 ):
+    """Issue 12: the page learns it may pay from a status frame; no token travels to any browser."""
+    monkeypatch.setattr("django.utils.timezone.now", clock)
     sent = []
     monkeypatch.setattr("trips.services.chat._group_send_now", lambda trip_id, frame: sent.append((trip_id, frame)))
     with django_capture_on_commit_callbacks(execute=True):
         token = approval_grant(approval=pending_approval, approver=approver, reason="ok", now=clock())
-    frames = [frame for trip_id, frame in sent if frame["type"] == "approval_token"]
-    assert [f["token"] for f in frames] == [token]
+    assert token not in str(sent)
     assert all(trip_id == held_trip.pk for trip_id, _ in sent)
-    assert frames[0]["amount_ceiling"] == "1030.00"
+    offer = [frame for _, frame in sent if frame["type"] == "status"][-1]["purchase"]
+    assert offer["approval_id"] == pending_approval.pk
+    assert (offer["amount"], offer["currency"]) == ("1030.00", "USD")
+    # Neither summary says it is refundable: unknown counts as non-refundable, what the traveller could lose.
+    assert [item["refundable"] for item in offer["items"]] == [False, False]
+
+
+def test_a_denial_takes_the_purchase_off_the_page(
+    granted, approver, clock, held_trip, django_capture_on_commit_callbacks, monkeypatch
+):
+    approval, _ = granted
+    monkeypatch.setattr("django.utils.timezone.now", clock)
+    sent = []
+    monkeypatch.setattr("trips.services.chat._group_send_now", lambda trip_id, frame: sent.append(frame))
+    with django_capture_on_commit_callbacks(execute=True):
+        approval_revoke(approval=approval, actor=approver, reason="Over budget after all", now=clock())
+    assert [frame["purchase"] for frame in sent if frame["type"] == "status"] == [None]
 
 
 def test_reissuing_revokes_the_previous_token(pending_approval, approver, clock, held_trip):

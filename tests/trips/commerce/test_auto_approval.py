@@ -144,7 +144,7 @@ async def frames_until_each(ws, *types: str) -> list[dict]:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_the_socket_grants_under_the_threshold_and_hands_the_page_the_token(
+async def test_the_socket_grants_under_the_threshold_and_offers_the_page_to_pay(
     support, traveller, lenient_trip, frozen
 ):
     async with socket(traveller, lenient_trip.pk) as ws, socket(support, lenient_trip.pk) as watcher:
@@ -153,13 +153,14 @@ async def test_the_socket_grants_under_the_threshold_and_hands_the_page_the_toke
         offered = [f["widget"] for f in history if (f.get("widget") or {}).get("type") == "approval"]
         assert offered[-1]["auto_approvable"] is True
         await ws.send_json_to(AUTO_APPROVE)
-        frames = await frames_until_each(ws, "approval_token", "ack")  # in either order
+        frames = await frames_until_each(ws, "status", "ack")  # in either order
         watched = await frames_until(watcher, lambda f: f["type"] == "message")
-        assert await watcher.receive_nothing(timeout=0.3), "the token frame goes to the owner only"
 
     approval = await sync_to_async(approval_of)(lenient_trip)
-    token_frame = next(f for f in frames if f["type"] == "approval_token")
-    assert tokens.token_matches(token_frame["token"], approval.token_hash) and "seq" not in token_frame
+    assert approval.status == ApprovalRequest.Status.GRANTED and approval.token_hash
+    offer = next(f for f in frames if f["type"] == "status")["purchase"]
+    assert offer["approval_id"] == approval.pk and offer["amount"] == str(approval.amount_ceiling)
+    assert "tdk_apv_" not in str(frames + watched), "no token reaches any page: paying re-issues one on the server"
     assert {"type": "ack", "client_id": "auto1", "seq": None} in frames
     granted = next(f for f in frames if f["type"] == "message")
     assert granted["widget"]["status"] == "granted" and granted["widget"]["auto_approvable"] is False
@@ -167,7 +168,7 @@ async def test_the_socket_grants_under_the_threshold_and_hands_the_page_the_toke
     event = await sync_to_async(AuditEvent.objects.get)(trip=lenient_trip, type="approval.granted")
     assert event.payload["auto"] is True and event.actor == f"user:{traveller.pk}"
     stored = await sync_to_async(list)(ChatMessage.objects.values_list("text", "widget", "event"))
-    assert token_frame["token"] not in str(stored)
+    assert "tdk_apv_" not in str(stored)
 
 
 async def refused_over_the_socket(user, trip) -> dict:

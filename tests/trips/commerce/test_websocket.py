@@ -1,8 +1,9 @@
 """Scenarios 6, 7, 13 and 14 end to end through the chat websocket (``tripdesk.asgi``).
 
 The traveller only talks to the socket; the approver decides through the approval service
-(the admin's action calls it). The token reaches the traveller's open page as an
-ephemeral ``approval_token`` frame and goes back in the purchase action.
+(the admin's action calls it). The grant reaches the traveller's open page as a ``status``
+frame offering to pay, never as a token: the page's Pay sends the approval's id and the server
+re-issues a token to the owner. A token (the approver's copy) still works in the action.
 """
 
 import pytest
@@ -35,9 +36,10 @@ async def hold_and_get_token(ws, approver, frozen) -> str:
     assert any(widget_type(f) == "holds" for f in held)
     approval = await sync_to_async(ApprovalRequest.objects.get)(kind="purchase", status="pending")
     token = await sync_to_async(approval_grant)(approval=approval, approver=approver, now=frozen())
-    frames = await frames_until(ws, lambda f: f["type"] == "approval_token")
+    frames = await frames_until(ws, lambda f: f["type"] == "status" and f.get("purchase"))
     assert any(f["type"] == "message" and f["text"].startswith("Approved") for f in frames)
-    assert frames[-1]["token"] == token and "seq" not in frames[-1], "an ephemeral frame, not a chat message"
+    assert frames[-1]["purchase"]["approval_id"] == approval.pk
+    assert token not in str(frames), "the page is offered the purchase, never handed the token"
     return token
 
 
@@ -65,6 +67,18 @@ async def test_scenario_6_through_the_socket(traveller, approver, card, trip, fr
     assert token not in str(shown)
     stored = await sync_to_async(list)(ChatMessage.objects.values_list("text", "widget", "event"))
     assert token not in str(stored)
+
+
+async def test_the_pay_button_buys_with_the_approval_it_names(traveller, approver, card, trip, frozen):
+    async with socket(traveller, trip.pk) as ws:
+        await hold_and_get_token(ws, approver, frozen)
+        approval = await sync_to_async(ApprovalRequest.objects.get)(kind="purchase", status="granted")
+        action = {"type": "purchase", "approval_id": str(approval.pk), "payment_method_id": str(card.pk)}
+        await ws.send_json_to({"type": "action", "action": action, "client_id": "pay"})
+        bought = await frames_until(ws, lambda f: widget_type(f) == "booking")
+        after = await frames_until(ws, lambda f: f["type"] == "status")
+    assert bought[-1]["widget"]["booking"]["booking_id"] == (await sync_to_async(Booking.objects.get)()).booking_id
+    assert after[-1]["purchase"] is None, "nothing more to pay for: the pay action goes"
 
 
 async def test_scenario_7_words_are_not_approval(traveller, approver, card, trip, frozen):

@@ -1,6 +1,7 @@
 """``manage.py seed_demo``: demo organisations and people, and how to sign in as each."""
 
 import copy
+import os
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -55,7 +56,8 @@ class Command(BaseCommand):
                 if role == Role.TRAVELLER:
                     self._payment_method(user)
             rows.append((username, demo_password(username), org_slug or "all", "superuser" if superuser else role))
-        self.stdout.write(self.style.SUCCESS("Demo users (sign in at http://127.0.0.1:8000/ ; staff use /admin/):"))
+        address = os.environ.get("TRIPDESK_ADDR") or "127.0.0.1:8000"  # what ./scripts/run serves on
+        self.stdout.write(self.style.SUCCESS(f"Demo users (sign in at http://{address}/ ; staff use /admin/):"))
         for username, password, org, role in rows:
             self.stdout.write(f"  {username:<6} password {password:<12} {org:<7} {role}")
 

@@ -9,21 +9,22 @@ once, as an ephemeral frame after commit.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Optional
+from typing import Any, Optional
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from handlers.common.clock import local_time_text
+from handlers.wording import money as money_text
 from trips.access import require
 from trips.models import ApprovalRequest, ChatMessage, Trip
 from trips.notifications import APPROVAL_DENIED, APPROVAL_GRANTED, notify_on_commit
 from trips.services import tokens
 from trips.services.audit import actor_for, audit_record
-from trips.services.chat import broadcast_on_commit, chat_message_add
+from trips.services.chat import chat_message_add
 
 from .policy import auto_approvable, auto_approve_threshold
-from .requests import approval_close, approval_dead_holds, approval_locked, approval_widget
+from .requests import approval_close, approval_dead_holds, approval_locked, approval_status_push, approval_widget
 
 DECIDE_PERMISSION = "trips.decide_approvalrequest"
 
@@ -60,7 +61,7 @@ def approval_grant(*, approval: ApprovalRequest, approver, reason: str = "", now
         if approval.kind == ApprovalRequest.Kind.HOLD:
             _hold_decision_turn(approval, approved=True)
         else:
-            _announce_grant(approval, token=token)
+            _announce_grant(approval)
     return token
 
 
@@ -114,7 +115,7 @@ def _auto_grant(*, trip: Trip, user, now: datetime) -> str:
             actor_user=user,
             payload={**_decision_payload(approval), "auto": True, "threshold": str(threshold)},
         )
-        _announce_grant(approval, token=token)
+        _announce_grant(approval)
     return token
 
 
@@ -148,6 +149,7 @@ def approval_deny(*, approval: ApprovalRequest, approver, reason: str, now: date
                 text=f"Your approver declined the purchase: {approval.reason}",
                 widget=approval_widget(approval),
             )
+            approval_status_push(approval)
     return approval
 
 
@@ -209,17 +211,18 @@ def _local(when, trip) -> str:
     return local_time_text(when.isoformat(), (trip.intent or {}).get("request", {}).get("timezone") or "UTC")
 
 
-def _announce_grant(approval: ApprovalRequest, *, token: str) -> None:
-    """Tell the traveller in chat (no token), and hand the token to their open page once.
+def _announce_grant(approval: ApprovalRequest) -> None:
+    """Tell the traveller in chat and refresh their page's pay action; the token goes nowhere.
 
-    The token frame is ephemeral: it is sent over the channel layer after commit and stored
-    nowhere, so a reload does not show it again; the approver's screen is the other copy.
+    The traveller never needs the approver's token: paying re-issues one to the signed-in
+    owner on the server (``approval_token_for_owner``), so a reload or a closed tab loses
+    nothing and no token travels over the channel layer.
     """
     trip = approval.trip
     text = (
-        f"Approved — up to {approval.amount_ceiling} {approval.currency}, until "
+        f"Approved — up to {money_text(approval.amount_ceiling, approval.currency)}, until "
         f"{_local(approval.expires_at, trip) if approval.expires_at else 'the hold deadline'}. "
-        "Enter your approval token and choose a payment method to buy."
+        "Nothing is bought yet: review the purchase and pay when you're ready."
     )
     chat_message_add(
         trip_id=trip.pk,
@@ -228,17 +231,40 @@ def _announce_grant(approval: ApprovalRequest, *, token: str) -> None:
         text=text,
         widget=approval_widget(approval),
     )
-    broadcast_on_commit(
-        trip.pk,
-        {
-            "type": "approval_token",
-            "approval_id": approval.pk,
-            "token": token,
-            "amount_ceiling": str(approval.amount_ceiling),
-            "currency": approval.currency,
-            "expires_at": approval.expires_at.isoformat() if approval.expires_at else None,
-        },
-    )
+    approval_status_push(approval)
+
+
+def approval_token_for_owner(*, trip: Trip, user, approval_id: Any, now: datetime) -> str:
+    """A fresh purchase token for the trip's owner, replacing (so revoking) every earlier one.
+
+    Only the signed-in owner, only for this trip's granted, unused, unexpired purchase approval,
+    and not while a purchase with it is under way. Only the new token's hash is stored; the
+    token lives in the caller's memory for the one purchase it is issued for.
+    """
+    if user.pk != trip.owner_id:
+        raise PermissionDenied("Only the traveller can buy this trip.")
+    if not str(approval_id or "").isdigit():
+        raise ValidationError("That purchase is no longer on offer.")
+    with transaction.atomic(durable=True):
+        approval = (
+            ApprovalRequest.objects.select_for_update()
+            .filter(pk=int(approval_id), trip=trip, kind=ApprovalRequest.Kind.PURCHASE)
+            .first()
+        )
+        if approval is None or not approval.is_usable(now):
+            raise ValidationError("That approval is no longer valid, so nothing was bought.")
+        if approval.claimed_until is not None and approval.claimed_until > now:
+            raise ValidationError("This purchase is already under way.")
+        token, approval.token_hash = tokens.token_issue()
+        approval.save(update_fields=["token_hash"])
+        audit_record(
+            trip_id=trip.pk,
+            type="approval.token_reissued",
+            actor=actor_for(user),
+            actor_user=user,
+            payload={"approval_id": approval.pk, "to": "owner"},
+        )
+    return token
 
 
 def _hold_decision_turn(approval: ApprovalRequest, *, approved: bool) -> None:

@@ -15,10 +15,12 @@ from typing import Optional
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from handlers.common.clock import local_time_text
+from handlers.wording import money as money_text
 from trips.models import ApprovalRequest, ChatMessage, Hold, Trip
 from trips.notifications import APPROVAL_REQUESTED, notify_on_commit
 from trips.services.audit import audit_record
-from trips.services.chat import chat_message_add
+from trips.services.chat import broadcast_on_commit, chat_message_add, trip_status_frame
 
 from .policy import auto_approvable
 
@@ -70,10 +72,11 @@ def approval_request_create(
     )
     notify_on_commit(APPROVAL_REQUESTED, approval.pk)
     if kind == ApprovalRequest.Kind.PURCHASE:
+        zone = (trip_intent.get("request") or {}).get("timezone") or "UTC"
         text = (
-            f"I've asked your approver to approve {snapshot['total']} {approval.currency}. "
+            f"I've asked your approver to approve {money_text(snapshot['total'], approval.currency)}. "
             "You'll see their answer here; the holds last until "
-            f"{snapshot['earliest_deadline']}."
+            f"{local_time_text(snapshot['earliest_deadline'], zone)}."
         )
     else:
         text = "Your organisation needs an approver's yes before I place holds. I've sent the request."
@@ -158,6 +161,8 @@ def approval_close(approval: ApprovalRequest, status: str, *, now: datetime, rea
     if status == ApprovalRequest.Status.USED:
         approval.used_at = now
     approval.save(update_fields=["status", "reason", "claimed_until", "decided_at", "used_at"])
+    if approval.kind == ApprovalRequest.Kind.PURCHASE:
+        approval_status_push(approval)
     audit_record(
         trip_id=approval.trip_id,
         type=f"approval.{status}",
@@ -216,6 +221,67 @@ def approval_widget(approval: ApprovalRequest) -> dict:
         "reason": approval.reason,
         "auto_approvable": auto_approvable(approval),
     }
+
+
+def approval_purchase_offer(*, trip_id: int, now: datetime) -> Optional[dict]:
+    """What the traveller may pay for right now, or None: the trip's granted, unused, unexpired purchase approval.
+
+    The chat shows a pay action only while this is not None (``trip_status_frame`` carries it),
+    naming the amount, what it covers and what cannot be refunded. No token: the owner's
+    purchase re-issues one on the server (``approval_token_for_owner``).
+    """
+    approval = (
+        ApprovalRequest.objects.filter(
+            trip_id=trip_id,
+            kind=ApprovalRequest.Kind.PURCHASE,
+            status=ApprovalRequest.Status.GRANTED,
+            used_at__isnull=True,
+        )
+        .order_by("-created_at")
+        .first()
+    )
+    if approval is None or not approval.is_usable(now):
+        return None
+    snapshot = approval.snapshot or {}
+    items = [
+        {
+            "item_type": item.get("item_type") or "",
+            "label": _item_label(item),
+            "amount": item.get("amount"),
+            "currency": item.get("currency") or approval.currency,
+            "refundable": bool((item.get("summary") or {}).get("refundable")),
+        }
+        for item in snapshot.get("items") or []
+    ]
+    return {
+        "approval_id": approval.pk,
+        "amount": str(approval.amount_ceiling),
+        "currency": approval.currency,
+        "expires_at": approval.expires_at.isoformat() if approval.expires_at else None,
+        "items": items,
+        "travelers": snapshot.get("travelers") or {},
+    }
+
+
+def _item_label(item: dict) -> str:
+    """ "Flight EWR → DEN · UA 123" or the hotel's name, as the cards name them."""
+    summary = item.get("summary") or {}
+    if item.get("item_type") == "hotel":
+        return str(summary.get("hotel_name") or "Hotel")
+    route = " → ".join(str(p) for p in (summary.get("origin"), summary.get("destination")) if p)
+    numbers = ", ".join(summary.get("flight_numbers") or [])
+    return " · ".join(part for part in ("Flight " + route if route else "Flight", numbers) if part)
+
+
+def approval_status_push(approval: ApprovalRequest) -> None:
+    """After commit, tell the trip's browsers its status again: the pay action follows the approval."""
+    trip_id = approval.trip_id
+
+    def push() -> None:
+        trip = Trip.objects.only("pk", "phase", "state", "version").get(pk=trip_id)
+        broadcast_on_commit(trip_id, trip_status_frame(trip))
+
+    transaction.on_commit(push, robust=True)
 
 
 def _selected_bundle(wm: dict) -> Optional[dict]:
