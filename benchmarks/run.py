@@ -1,12 +1,15 @@
 """TripDesk's one benchmark command: from one turn in-process to 200 travellers on the full stack.
 
-    python -m benchmarks.run [--quick] [--travellers 50,200] [--only core,embedded,load,ranker] [--json OUT]
+    python -m benchmarks.run [--quick] [--travellers 50,200] [--only core,host,embedded,load,ranker] [--json OUT]
 
 Prints a readable table, and the whole result as JSON (to OUT with ``--json``, else after the
 table). Sections (benchmarks/README.md says what each figure means):
 
 - ``core``: SCENARIOS.md 1 in-process through ``handlers.testing.Harness`` and Reducer+Patcher
   decisions per second (``bench_core``);
+- ``host``: the same message through the Django host in-process (CPU against the core's, queries,
+  commits and bytes written per turn, and the host turn at 20, 100 and 1,000 flight offers per
+  search) (``host``);
 - ``embedded``: the same message over the websocket on the embedded default (``embedded``);
 - ``load``: N travellers search → select → hold against ASGI and Celery workers, PostgreSQL
   and Redis (``loadtest``); skipped, with the reason, when PostgreSQL or Redis is not running;
@@ -30,10 +33,10 @@ from typing import Any, Callable
 
 from handlers.testing import Harness
 
-from . import bench_core, bench_ranker, embedded, loadtest
+from . import bench_core, bench_ranker, embedded, host, loadtest
 from .stats import summary_ms
 
-SECTIONS = ("core", "embedded", "load", "ranker")
+SECTIONS = ("core", "host", "embedded", "load", "ranker")
 
 
 def core(*, quick: bool) -> dict[str, Any]:
@@ -45,6 +48,10 @@ def core(*, quick: bool) -> dict[str, Any]:
         "decisions_per_second": decisions["per_second"],
         "decisions": decisions["decisions"],
     }
+
+
+def host_turn(*, quick: bool) -> dict[str, Any]:
+    return host.run_in_subprocess(runs=2 if quick else 10, offers=[20, 100] if quick else [20, 100, 1000])
 
 
 def embedded_ws(*, quick: bool, logs: Path) -> dict[str, Any]:
@@ -90,6 +97,19 @@ def table(report: dict[str, Any]) -> str:
         lines += [
             f"core      scenario 1 in-process: median {c['scenario1_ms']['median']} ms, p95 {c['scenario1_ms']['p95']} ms "
             f"(n={c['scenario1_ms']['n']}); Reducer+Patcher {c['decisions_per_second']:,} decisions/s"
+        ]
+    if "host" in report:
+        h = report["host"]
+        lines += [
+            f"host      scenario 1 CPU: host {h['host_cpu_ms']} ms ÷ core {h['core_cpu_ms']} ms = {h['ratio']}; "
+            f"per turn {h['queries_per_turn']} queries, {h['commits_per_turn']} commits, "
+            f"{h['bytes_written_per_turn'] / 1000:,.1f} KB written (SQLite)",
+            "          flight offers per search → host turn CPU, KB written: "
+            + "; ".join(
+                f"{r['flight_offers_per_search']:,} → {r['host_cpu_ms']} ms, {r['bytes_written_per_turn'] / 1000:,.1f} KB"
+                for r in h["offers"]
+            )
+            + (f" (growth {h['offers_cpu_growth']}×)" if h.get("offers_cpu_growth") else ""),
         ]
     if "embedded" in report:
         e = report["embedded"]
@@ -174,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         (logs / name).mkdir(parents=True, exist_ok=True)
     runners: dict[str, Callable[[], dict[str, Any]]] = {
         "core": lambda: core(quick=options.quick),
+        "host": lambda: host_turn(quick=options.quick),
         "embedded": lambda: embedded_ws(quick=options.quick, logs=logs),
         "load": lambda: load(quick=options.quick, travellers=travellers, options=options, logs=logs),
         "ranker": lambda: ranker(quick=options.quick),

@@ -20,7 +20,7 @@ from .wording import describe_trip
 def render(message: Dict[str, Any]) -> str:
     """One chat message as terminal lines."""
     widget = message.get("widget") or {}
-    prefix = {"progress": "  … ", "error": "  ! ", "status": "  · "}.get(message.get("kind"), "")
+    prefix = {"progress": "  … ", "error": "  ! ", "status": "  · "}.get(str(message.get("kind")), "")
     lines = [f"{prefix}{message.get('text', '')}"]
     if widget.get("type") == "bundles":
         for b in widget["bundles"]:
@@ -42,7 +42,8 @@ class ChatSession:
     """Reads lines, drives the harness, writes what the traveller would see."""
 
     def __init__(self, harness: Harness, out: TextIO):
-        self.h, self.out, self.token = harness, out, None
+        self.h, self.out = harness, out
+        self.token: Optional[str] = None
         self.commands: Dict[str, Callable[[List[str]], Optional[Dict[str, Any]]]] = {
             "select": lambda a: self.h.select(a[0].upper()) if a else None,
             "hold": lambda a: self.h.hold(),

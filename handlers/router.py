@@ -233,7 +233,7 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     """The event a chat text stands for. Pure: same text and trip ⇒ same event."""
     cleaned = clean_text(text)
     safe = redact_text(cleaned)
-    message = {"type": "USER_MESSAGE", "data": {"text": safe}}
+    message: Dict[str, Any] = {"type": "USER_MESSAGE", "data": {"text": safe}}
     low = re.sub(r"\s+", " ", cleaned.lower())
     if contains_token_like(cleaned) or purchase_refused(cleaned.lower()):
         message["data"]["purchase_text_refused"] = True

@@ -184,7 +184,8 @@ class Runner:
         out = result["output"]
         assert [c["name"] for c in out["tool_calls"]] == ["trip_requirements_extract"]
         assert chat.lines and chat.lines[-1]["kind"] == "message", chat.lines
-        assert "4111 1111" not in str(store.get("t1")) and store.get("t1")["version"] == 2
+        saved = store.get("t1") or {}
+        assert "4111 1111" not in str(saved) and saved["version"] == 2
 
 
 class _Turn:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, cast
 
 import airportsdata
 
@@ -55,7 +55,7 @@ _AIRPORT_BEATS_METRO = frozenset({"SHA", "BKK", "BER", "IST", "DOH"})
 @lru_cache(maxsize=1)
 def airports() -> Dict[str, Dict[str, Any]]:
     """All airports with an IATA code, keyed by it."""
-    return airportsdata.load("IATA")
+    return cast(Dict[str, Dict[str, Any]], airportsdata.load("IATA"))  # TypedDict rows, read as plain dicts
 
 
 def airport(code: Optional[str]) -> Optional[Dict[str, Any]]:

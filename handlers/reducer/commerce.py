@@ -161,8 +161,8 @@ class Commerce(Intake):
         if self._purchase_unfinished(doc):
             return
         reason, bundle = self._hold_blocker(doc, now)
-        if reason:
-            self.say(reason)
+        if reason or bundle is None:  # no reason always comes with a bundle
+            self.say(reason or "")
             return
         wm = doc["working_memory"]
         held = live_holds(doc, now)
@@ -231,7 +231,7 @@ class Commerce(Intake):
             )
             return
         reason, bundle = self._hold_blocker(doc, now)
-        if reason or bundle["bundle_id"] != request.get("bundle_id"):
+        if reason or bundle is None or bundle["bundle_id"] != request.get("bundle_id"):
             wm["hold_request"] = {**request, "status": "stale"}
             self.say(
                 f"Your approver said yes, but the trip changed since the request, so no hold was placed. {reason or ''}".strip()

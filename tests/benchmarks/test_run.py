@@ -73,6 +73,22 @@ def test_in_process_websocket_and_ranker_sections(tmp_path):
     assert "scenario 1 in-process" in report["table"] and "message → bundles" in report["table"]
 
 
+@pytest.mark.slow
+def test_host_section_measures_the_host_against_the_core(tmp_path):
+    host = run_quick(tmp_path, "host")["host"]
+
+    assert host["runs"] == 2 and host["core_cpu_ms"] > 0 and host["host_cpu_ms"] > 0
+    assert host["ratio"] == round(host["host_cpu_ms"] / host["core_cpu_ms"], 2)
+    # A search turn reads and writes the database: statements, transactions and stored bytes are counted.
+    assert host["queries_per_turn"] >= host["commits_per_turn"] >= 1
+    assert host["bytes_written_per_turn"] > 0
+    assert sum(host["bytes_written_by_table"].values()) > 0 and "trips_toolrun" in host["bytes_written_by_table"]
+    rows = host["offers"]
+    assert [row["flight_offers_per_search"] for row in rows] == [20, 100]
+    # Five times the offers per search cannot make a turn store less.
+    assert rows[1]["bytes_written_per_turn"] > rows[0]["bytes_written_per_turn"]
+
+
 @pytest.mark.integration
 @pytest.mark.slow
 def test_load_section_against_postgres_and_redis(tmp_path):

@@ -1,0 +1,259 @@
+"""What the Django host adds to a turn: ``python -m benchmarks.host [--runs N] [--offers 20,100,1000]``.
+
+Runs in its own process on a fresh SQLite file with eager Celery and the in-memory channel layer
+(the embedded default, without the websocket), so every figure is one process's own work:
+
+- ``core_cpu_ms``: CPU time of SCENARIOS.md 1 through ``handlers.testing.Harness`` (in-memory
+  stores), median over ``--runs`` fresh trips;
+- ``host_cpu_ms``: CPU time of the same message through the host (``turn_submit``, which runs the
+  turn inline: the core plus its Django stores, tool runs, audit, chat messages, frames), median
+  over ``--runs`` fresh trips; ``ratio`` = host ÷ core;
+- per host turn: ``queries`` (statements sent), ``commits`` (transactions committed, counting a
+  write outside any transaction as one) and ``bytes_written`` (the size of the values sent with
+  INSERT and UPDATE statements: what the turn stores);
+- ``offers``: the host turn at 20, 100 and 1,000 flight offers per search (the sandbox's offers
+  padded with priced copies), CPU and bytes written.
+
+Prints one JSON object. ``benchmarks.run`` runs it as the ``host`` section.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List
+
+from benchmarks import bench_core
+
+WRITES = ("INSERT", "UPDATE")
+TABLE_RE = re.compile(r'^\s*(?:INSERT\s+INTO|UPDATE)\s+"?(\w+)"?', re.IGNORECASE)
+
+
+class Meter:
+    """Counts statements, commits and bytes written on every database connection of the process."""
+
+    def __init__(self) -> None:
+        self.queries = self.commits = self.bytes_written = 0
+        self.by_table: Dict[str, int] = {}
+
+    def reset(self) -> Dict[str, Any]:
+        taken = {
+            "queries": self.queries,
+            "commits": self.commits,
+            "bytes_written": self.bytes_written,
+            "by_table": dict(self.by_table),
+        }
+        self.queries = self.commits = self.bytes_written = 0
+        self.by_table = {}
+        return taken
+
+    def install(self) -> None:
+        from django.db import connections
+        from django.db.backends.signals import connection_created
+
+        def on_connection(sender: Any, connection: Any, **kwargs: Any) -> None:
+            self.wrap(connection)
+
+        connection_created.connect(on_connection, weak=False)
+        for alias in connections:
+            self.wrap(connections[alias])
+
+    def wrap(self, connection: Any) -> None:
+        if getattr(connection, "_bench_meter", None) is self:
+            return
+        connection._bench_meter = self
+        commit = connection.commit
+
+        def counted_commit() -> None:
+            self.commits += 1
+            commit()
+
+        def counted(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Dict[str, Any]) -> Any:
+            self.queries += 1
+            write = sql.lstrip().upper().startswith(WRITES)
+            if write:
+                rows = params if many else [params]
+                size = sum(_size(value) for row in rows or [] for value in row or [])
+                self.bytes_written += size
+                table = TABLE_RE.search(sql)
+                name = table.group(1) if table else "?"
+                self.by_table[name] = self.by_table.get(name, 0) + size
+                if not connection.in_atomic_block:
+                    self.commits += 1  # autocommit: the statement is its own transaction
+            return execute(sql, params, many, context)
+
+        connection.commit = counted_commit
+        connection.execute_wrappers.append(counted)
+
+
+def _size(value: Any) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return len(value)
+    return len(str(value).encode())
+
+
+def padded_offers(count: int) -> Callable[[], None]:
+    """Make the sandbox return ``count`` flight offers per search (copies of its own, priced a little higher)."""
+    from handlers.supplier import sandbox
+
+    original = sandbox.build_flight_offers
+
+    def build(**kwargs: Any) -> List[Dict[str, Any]]:
+        offers = original(**kwargs)
+        if not offers:
+            return offers
+        out = list(offers[:count])
+        i = 0
+        while len(out) < count:
+            base = offers[i % len(offers)]
+            copy = json.loads(json.dumps(base))
+            copy["offer_id"] = f"{base['offer_id']}p{i}"
+            price = copy.get("price") or {}
+            if price.get("total_amount"):
+                price["total_amount"] = f"{float(price['total_amount']) + 1 + i % 97:.2f}"
+            out.append(copy)
+            i += 1
+        return out
+
+    sandbox.build_flight_offers = build
+
+    def undo() -> None:
+        sandbox.build_flight_offers = original
+
+    return undo
+
+
+def core_cpu_ms(runs: int) -> List[float]:
+    return bench_core.scenario1_ms(runs, clock=time.process_time)
+
+
+class Host:
+    """Fresh trips in one organisation (default policy: holds need no approver), one traveller each."""
+
+    def __init__(self, meter: Meter) -> None:
+        from trips.services.orgs import organisation_create
+
+        self.meter = meter
+        self.organisation = organisation_create(name="Benchmark Travel", slug="bench-host")
+        self.n = 0
+
+    def turn(self) -> Dict[str, Any]:
+        """One scenario-1 turn on a new trip: CPU ms and the meter's counts; asserts bundles were shown."""
+        from django.contrib.auth import get_user_model
+
+        from trips.models import ChatMessage, Membership, Trip
+        from trips.services.orgs import member_add
+        from trips.services.trips import trip_create
+        from trips.services.turns import turn_submit
+
+        self.n += 1
+        user = get_user_model().objects.create(username=f"host{self.n:04d}", email=f"host{self.n:04d}@example.com")
+        member_add(user=user, organisation=self.organisation, role=Membership.Role.TRAVELLER)
+        created = trip_create(owner=user, organisation=self.organisation, title=f"Benchmark trip {self.n}")
+        trip = Trip.objects.select_related("organisation").get(pk=created.pk)
+        self.meter.reset()
+        started = time.process_time()
+        turn_submit(trip=trip, user=user, text=bench_core.SCENARIO_1)
+        cpu_ms = (time.process_time() - started) * 1000
+        counts = self.meter.reset()
+        widgets = ChatMessage.objects.filter(trip=trip, widget__type="bundles").count()
+        assert widgets == 1, f"scenario 1 must end with bundles on screen (trip {trip.pk})"
+        return {"cpu_ms": cpu_ms, **counts}
+
+
+def _median(rows: List[Dict[str, Any]], key: str) -> float:
+    return round(statistics.median(row[key] for row in rows), 1)
+
+
+def measure(*, runs: int, offers: List[int]) -> Dict[str, Any]:
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0, interactive=False)
+    meter = Meter()
+    meter.install()
+    core_cpu_ms(1)  # warm caches (airport data, regexes) outside the measurement
+    host = Host(meter)
+    host.turn()
+    core = core_cpu_ms(runs)
+    turns = [host.turn() for _ in range(runs)]
+    report: Dict[str, Any] = {
+        "runs": runs,
+        "core_cpu_ms": round(statistics.median(core), 1),
+        "host_cpu_ms": _median(turns, "cpu_ms"),
+        "queries_per_turn": _median(turns, "queries"),
+        "commits_per_turn": _median(turns, "commits"),
+        "bytes_written_per_turn": _median(turns, "bytes_written"),
+        "bytes_written_by_table": turns[len(turns) // 2]["by_table"],
+    }
+    report["ratio"] = round(report["host_cpu_ms"] / report["core_cpu_ms"], 2) if report["core_cpu_ms"] else None
+    rows = []
+    for count in offers:
+        undo = padded_offers(count)
+        try:
+            sized = [host.turn() for _ in range(max(1, runs // 3) if count >= 1000 else runs)]
+        finally:
+            undo()
+        rows.append(
+            {
+                "flight_offers_per_search": count,
+                "host_cpu_ms": _median(sized, "cpu_ms"),
+                "bytes_written_per_turn": _median(sized, "bytes_written"),
+                "commits_per_turn": _median(sized, "commits"),
+            }
+        )
+    report["offers"] = rows
+    if len(rows) > 1 and rows[0]["host_cpu_ms"]:
+        report["offers_cpu_growth"] = round(rows[-1]["host_cpu_ms"] / rows[0]["host_cpu_ms"], 2)
+    return report
+
+
+def run_in_subprocess(*, runs: int, offers: List[int]) -> Dict[str, Any]:
+    """Run this benchmark in a fresh process on a scratch SQLite file; returns its report."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory(prefix="tripdesk-bench-host-") as scratch:
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "tripdesk.settings",
+            "DATABASE_URL": f"sqlite:///{Path(scratch) / 'db.sqlite3'}",
+            "REDIS_URL": "",
+            "CELERY_TASK_ALWAYS_EAGER": "true",
+            "DJANGO_DEBUG": "false",
+            "DJANGO_LOG_LEVEL": "WARNING",
+        }
+        argv = [sys.executable, "-m", "benchmarks.host", "--inline", "--runs", str(runs)]
+        argv += ["--offers", ",".join(map(str, offers))]
+        done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"benchmarks.host failed:\n{done.stderr[-4000:]}")
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--offers", default="20,100,1000", help="comma list of flight offers per search")
+    parser.add_argument("--inline", action="store_true", help="measure in this process (the environment is set up)")
+    options = parser.parse_args()
+    offers = [int(n) for n in options.offers.split(",") if n]
+    if options.inline:
+        print(json.dumps(measure(runs=options.runs, offers=offers)))
+    else:
+        print(json.dumps(run_in_subprocess(runs=options.runs, offers=offers)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
