@@ -30,6 +30,43 @@ def args_hash(arguments: Dict[str, Any]) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
+QUOTE_LISTS = {"flight_quotes": "offers", "hotel_quotes": "rates"}
+
+
+def stored_arguments(arguments: Dict[str, Any]) -> Dict[str, Any]:
+    """What a tool run keeps of its arguments. Quotes handed to the ranker were stored by the search
+    that made them (its run keeps every offer), so they are kept by reference: which search
+    (``args_hash``), when, and how many offers; everything else is kept as given."""
+    if not isinstance(arguments, dict) or not any(isinstance(arguments.get(k), list) for k in QUOTE_LISTS):
+        return arguments
+    kept = dict(arguments)
+    for key, items in QUOTE_LISTS.items():
+        if isinstance(kept.get(key), list):
+            kept[key] = [
+                {
+                    **{k: q[k] for k in ("segment_id", "stay_id", "args_hash", "searched_at") if k in q},
+                    items: len(q.get(items) or []),
+                }
+                if isinstance(q, dict)
+                else q
+                for q in kept[key]
+            ]
+    return kept
+
+
+def stored_result(result: Any) -> Any:
+    """What a tool run keeps of a handler result: ``success`` and ``output`` at each layer. The
+    ``input`` repeats the arguments (stored beside it) and ``stack`` is the handler's trace;
+    :func:`tool_outcome` (and so a replay) reads the rest exactly as before."""
+    if not isinstance(result, dict):
+        return result
+    kept = {k: result[k] for k in ("success", "output") if k in result}
+    output = kept.get("output")
+    if isinstance(output, dict) and "tool_name" in output and isinstance(output.get("result"), dict):
+        kept["output"] = {**output, "result": stored_result(output["result"])}
+    return kept
+
+
 def pascal_case(snake: str) -> str:
     return "".join(part.capitalize() for part in snake.split("_"))
 

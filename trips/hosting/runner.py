@@ -32,10 +32,10 @@ from .transient import transient_retried
 Clock = Callable[[], datetime]
 
 
-def build_runner(*, clock: Clock) -> Runner:
+def build_runner(*, clock: Clock, tool_store: Optional[DjangoToolStore] = None) -> Runner:
     return Runner(
         trip_store=DjangoTripStore(),
-        tool_store=DjangoToolStore(),
+        tool_store=tool_store or DjangoToolStore(),
         limits=settings.TRIPDESK["RUNNER_LIMITS"],
         followup=followup_agent_from_env(settings.TRIPDESK["LLM"], clock=clock),
     )
@@ -98,7 +98,7 @@ def turn_execute(
     )
     agu, shc = DjangoAGU(message_id=message.pk), DjangoSHC(inner=local, trip_id=trip.pk, message_id=message.pk)
     with bind_host(agu=agu, shc=shc):
-        result = build_runner(clock=clock).run(payload)
+        result = build_runner(clock=clock, tool_store=tool_store).run(payload)
     # The core has saved its result: from here a transient database error retries the step that
     # hit it, never the whole turn (which would run the core, and apply its effects, twice).
     output = result.get("output") or {}

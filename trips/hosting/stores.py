@@ -1,6 +1,5 @@
 """The core's stores (``handlers.common.stores``) on Django models."""
 
-import copy
 from typing import Any, Dict, List, Optional
 
 from django.db import IntegrityError, transaction
@@ -33,8 +32,7 @@ class DjangoTripStore:
         if expected_version is None:
             expected_version = Trip.objects.values_list("version", flat=True).get(pk=trip_id)
         new_version = expected_version + 1
-        stored = copy.deepcopy(doc)
-        stored["version"] = new_version
+        stored = {**doc, "version": new_version}  # serialised by the UPDATE; ``doc`` itself is not changed
         status = stored.get("status") or {}
         fields: Dict[str, Any] = {"intent": stored, "version": new_version, "last_activity_at": timezone.now()}
         if status.get("phase") in PHASES:
@@ -48,10 +46,20 @@ class DjangoTripStore:
 
 
 class DjangoToolStore:
-    """The tool registry from ``ToolDefinition`` rows (seeded from ``DEFAULT_TOOLS``)."""
+    """The tool registry from ``ToolDefinition`` rows (seeded from ``DEFAULT_TOOLS``).
+
+    Each registry is read once per store: a turn builds one store, so the SHC and the Runner
+    share one read.
+    """
+
+    def __init__(self) -> None:
+        self._tools: Dict[str, List[Dict[str, Any]]] = {}
 
     def get_tools(self, registry_key: str = "default") -> List[Dict[str, Any]]:
-        return [tool.as_core_tool() for tool in ToolDefinition.objects.filter(registry_key=registry_key, enabled=True)]
+        if registry_key not in self._tools:
+            rows = ToolDefinition.objects.filter(registry_key=registry_key, enabled=True)
+            self._tools[registry_key] = [tool.as_core_tool() for tool in rows]
+        return [dict(tool) for tool in self._tools[registry_key]]
 
     def get_system_prompt(self, registry_key: str = "default") -> str:
         return DEFAULT_SYSTEM_PROMPT

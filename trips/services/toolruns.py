@@ -7,6 +7,7 @@ from django.db import transaction
 from django.db.models import F
 
 from handlers.common.redact import redact
+from handlers.tools import stored_arguments, stored_result
 from trips.models import ToolRun, Trip
 
 from .audit import audit_record
@@ -20,7 +21,7 @@ def tool_call_start(*, trip_id: int, call_id: str, tool: str, arguments: dict[st
             type="tool.called",
             actor="worker",
             causation_id=call_id,
-            payload={"tool": tool, "arguments": arguments, "attempt": attempt},
+            payload={"tool": tool, "arguments": stored_arguments(arguments), "attempt": attempt},
         )
 
 
@@ -40,8 +41,10 @@ def toolrun_record(
 ) -> ToolRun:
     """Record a finished tool call, its audit event, and the LLM usage it reported.
 
-    ``result`` keeps the whole handler result (redacted): ``replay_trip`` feeds it back to the
-    handlers instead of calling the tool again.
+    The row keeps the arguments and the result's ``success`` and ``output`` (redacted;
+    ``handlers.tools.stored_arguments``/``stored_result``: the ranker's quotes by reference, no
+    repeated input or trace): ``replay_trip`` feeds the result back to the handlers instead of
+    calling the tool again.
     """
     with transaction.atomic(durable=True):
         run = ToolRun.objects.create(
@@ -49,8 +52,8 @@ def toolrun_record(
             message_id=message_id,
             call_id=call_id,
             tool=tool,
-            arguments=redact(arguments),
-            result=redact(result),
+            arguments=redact(stored_arguments(arguments)),
+            result=redact(stored_result(result)),
             status=ToolRun.Status.SUCCEEDED if success else ToolRun.Status.FAILED,
             error=redact(error) if error else None,
             latency_ms=latency_ms,
