@@ -10,12 +10,16 @@ attempt shows twice (a search repeated within the turn) still appears twice.
 from collections import Counter
 from typing import Any, Dict, Optional
 
-from trips.services.chat import chat_message_create, progress_shown_count
+from trips.services.batch import TurnWrites
+from trips.services.chat import chat_message_add, chat_message_create, progress_shown_count
 
 
 class DjangoAGU:
-    def __init__(self, *, message_id: Optional[int] = None) -> None:
-        self.message_id = message_id
+    """With ``writes`` (a running turn) a message is stored by the turn's next transaction: a
+    progress line with its tool's start, the answer with the turn's end. Without, at once."""
+
+    def __init__(self, *, message_id: Optional[int] = None, writes: Optional[TurnWrites] = None) -> None:
+        self.message_id, self.writes = message_id, writes
         self.progress_printed: Counter[str] = Counter()
 
     def print_chat(self, trip_id: str, message: Dict[str, Any]) -> None:
@@ -27,4 +31,15 @@ class DjangoAGU:
             if shown >= self.progress_printed[label]:
                 return
             message = {**message, "widget": widget}
-        chat_message_create(trip_id=int(trip_id), message=message)
+        if self.writes is None:
+            chat_message_create(trip_id=int(trip_id), message=message)
+            return
+        self.writes.add(
+            lambda: chat_message_add(
+                trip_id=int(trip_id),
+                role=message.get("role") or "assistant",
+                kind=message.get("kind") or "message",
+                text=message.get("text") or "",
+                widget=message.get("widget"),
+            )
+        )

@@ -18,6 +18,7 @@ from handlers.llm.factory import followup_agent_from_env, llm_extractor_from_env
 from handlers.local_shc import LocalShc
 from handlers.runner import Runner
 from trips.models import ChatMessage, Trip
+from trips.services.batch import TurnWrites
 from trips.services.holds import holds_sync
 from trips.services.turns import turn_claim, turn_complete, turn_release, turn_start
 
@@ -32,9 +33,11 @@ from .transient import transient_retried
 Clock = Callable[[], datetime]
 
 
-def build_runner(*, clock: Clock, tool_store: Optional[DjangoToolStore] = None) -> Runner:
+def build_runner(
+    *, clock: Clock, tool_store: Optional[DjangoToolStore] = None, writes: Optional[TurnWrites] = None
+) -> Runner:
     return Runner(
-        trip_store=DjangoTripStore(),
+        trip_store=DjangoTripStore(writes=writes),
         tool_store=tool_store or DjangoToolStore(),
         limits=settings.TRIPDESK["RUNNER_LIMITS"],
         followup=followup_agent_from_env(settings.TRIPDESK["LLM"], clock=clock),
@@ -87,7 +90,8 @@ def turn_execute(
     """
     now = clock()
     payload = turn_payload(trip=trip, event=event, now=now, actor=f"user:{trip.owner_id}")
-    turn_start(trip_id=trip.pk, message_id=message.pk, payload=payload)
+    writes = TurnWrites()  # progress, chat and turn.started ride on the turn's next transaction
+    turn_start(trip_id=trip.pk, message_id=message.pk, payload=payload, writes=writes)
     tool_store = DjangoToolStore()
     local = LocalShc(
         tool_deps(clock=clock),
@@ -96,15 +100,16 @@ def turn_execute(
         clock=clock,
         around_call=with_thread_connection,
     )
-    agu, shc = DjangoAGU(message_id=message.pk), DjangoSHC(inner=local, trip_id=trip.pk, message_id=message.pk)
+    agu = DjangoAGU(message_id=message.pk, writes=writes)
+    shc = DjangoSHC(inner=local, trip_id=trip.pk, message_id=message.pk, writes=writes)
     with bind_host(agu=agu, shc=shc):
-        result = build_runner(clock=clock, tool_store=tool_store).run(payload)
+        result = build_runner(clock=clock, tool_store=tool_store, writes=writes).run(payload)
     # The core has saved its result: from here a transient database error retries the step that
     # hit it, never the whole turn (which would run the core, and apply its effects, twice).
     output = result.get("output") or {}
     if isinstance(output.get("trip_intent"), dict):
         transient_retried(lambda: holds_sync(trip=trip, trip_intent=output["trip_intent"], now=now))
-    transient_retried(lambda: turn_complete(trip_id=trip.pk, message_id=message.pk, result=result))
+    transient_retried(lambda: turn_complete(trip_id=trip.pk, message_id=message.pk, result=result, writes=writes))
     return result
 
 

@@ -15,12 +15,15 @@ from typing import Any, Dict, Optional
 from handlers.common.host import SHC
 from handlers.common.types import fail
 from handlers.tools import tool_outcome
+from trips.services.batch import TurnWrites
 from trips.services.toolruns import tool_call_start, toolrun_record
 
 
 class DjangoSHC:
-    def __init__(self, *, inner: SHC, trip_id: int, message_id: Optional[int] = None):
-        self.inner = inner
+    def __init__(
+        self, *, inner: SHC, trip_id: int, message_id: Optional[int] = None, writes: Optional[TurnWrites] = None
+    ):
+        self.inner, self.writes = inner, writes
         self.trip_id = trip_id
         self.message_id = message_id
         self.attempts: Counter[str] = Counter()
@@ -33,7 +36,9 @@ class DjangoSHC:
         same_call = f"{tool}:{hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()}"
         self.attempts[same_call] += 1
         attempt = self.attempts[same_call]
-        tool_call_start(trip_id=self.trip_id, call_id=call_id, tool=tool, arguments=args, attempt=attempt)
+        tool_call_start(
+            trip_id=self.trip_id, call_id=call_id, tool=tool, arguments=args, attempt=attempt, writes=self.writes
+        )
         started = time.monotonic()
         try:
             result = self.inner.handler_call(portfolio, org, tool, handler, args)

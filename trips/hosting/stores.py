@@ -10,6 +10,7 @@ from handlers.common.defaults import DEFAULT_DEVELOPER_PROMPT, DEFAULT_SYSTEM_PR
 from handlers.common.intent import PHASES, STATES
 from handlers.common.stores import StaleVersion
 from trips.models import SupplierState, ToolDefinition, Trip
+from trips.services.batch import TurnWrites, atomic_with
 
 
 class DjangoTripStore:
@@ -17,8 +18,12 @@ class DjangoTripStore:
 
     ``save`` is one ``UPDATE … WHERE version = expected``: when another turn saved first, no
     row matches and ``StaleVersion`` sends the Runner back to a fresh load (no lost update).
-    ``phase`` and ``state`` are copied to indexed columns for the back office.
+    ``phase`` and ``state`` are copied to indexed columns for the back office. With ``writes``
+    (a running turn), the turn's queued writes are stored in the same transaction.
     """
+
+    def __init__(self, *, writes: Optional[TurnWrites] = None) -> None:
+        self.writes = writes
 
     def get(self, trip_id: str) -> Optional[Dict[str, Any]]:
         row = Trip.objects.filter(pk=trip_id).values("intent", "version").first()
@@ -39,8 +44,9 @@ class DjangoTripStore:
             fields["phase"] = status["phase"]
         if status.get("state") in STATES:
             fields["state"] = status["state"]
-        if not Trip.objects.filter(pk=trip_id, version=expected_version).update(**fields):
-            raise StaleVersion(f"trip {trip_id}: version {expected_version} is no longer current")
+        with atomic_with(self.writes, durable=False):
+            if not Trip.objects.filter(pk=trip_id, version=expected_version).update(**fields):
+                raise StaleVersion(f"trip {trip_id}: version {expected_version} is no longer current")
         doc["version"] = new_version
         return new_version
 

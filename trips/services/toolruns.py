@@ -11,11 +11,21 @@ from handlers.tools import stored_arguments, stored_result
 from trips.models import ToolRun, Trip
 
 from .audit import audit_record
+from .batch import TurnWrites, atomic_with
 
 
-def tool_call_start(*, trip_id: int, call_id: str, tool: str, arguments: dict[str, Any], attempt: int) -> None:
-    """Audit that a tool is about to run (committed at once: a crash mid-call still leaves the trace)."""
-    with transaction.atomic(durable=True):
+def tool_call_start(
+    *,
+    trip_id: int,
+    call_id: str,
+    tool: str,
+    arguments: dict[str, Any],
+    attempt: int,
+    writes: Optional[TurnWrites] = None,
+) -> None:
+    """Audit that a tool is about to run (committed at once: a crash mid-call still leaves the trace),
+    together with the turn's queued writes (the progress line shown for this tool)."""
+    with atomic_with(writes):
         audit_record(
             trip_id=trip_id,
             type="tool.called",

@@ -19,6 +19,7 @@ from trips.access import may_write_in
 from trips.models import ChatMessage, Trip
 
 from .audit import actor_for, audit_record
+from .batch import TurnWrites, atomic_with
 from .chat import broadcast_on_commit, chat_message_add, trip_status_frame
 
 
@@ -169,9 +170,14 @@ def turn_release(*, trip_id: int, lease_until: datetime) -> None:
     Trip.objects.filter(pk=trip_id, turn_lease_until=lease_until).update(turn_lease_until=None)
 
 
-def turn_start(*, trip_id: int, message_id: int, payload: dict[str, Any]) -> None:
-    """Audit what the turn feeds the core (event, ``now``, organisation): ``replay_trip`` reads it back."""
-    with transaction.atomic(durable=True):
+def turn_start(*, trip_id: int, message_id: int, payload: dict[str, Any], writes: Optional[TurnWrites] = None) -> None:
+    """Audit what the turn feeds the core (event, ``now``, organisation): ``replay_trip`` reads it back.
+
+    With ``writes`` it is stored by the turn's next transaction (its first tool's start, or the
+    TripIntent's save): never after the trip it explains.
+    """
+
+    def record() -> None:
         audit_record(
             trip_id=trip_id,
             type="turn.started",
@@ -180,11 +186,20 @@ def turn_start(*, trip_id: int, message_id: int, payload: dict[str, Any]) -> Non
             payload={"message_id": message_id, **payload},
         )
 
-
-def turn_complete(*, trip_id: int, message_id: int, result: dict[str, Any]) -> Trip:
-    """Mark the message done, audit the outcome and tell browsers the trip's new status."""
-    output = result.get("output") if isinstance(result.get("output"), dict) else {}
+    if writes is not None:
+        writes.add(record)
+        return
     with transaction.atomic(durable=True):
+        record()
+
+
+def turn_complete(
+    *, trip_id: int, message_id: int, result: dict[str, Any], writes: Optional[TurnWrites] = None
+) -> Trip:
+    """Store the turn's queued writes (its answer), mark the message done, audit the outcome and
+    tell browsers the trip's new status: one transaction, its frames sent after it commits."""
+    output = result.get("output") if isinstance(result.get("output"), dict) else {}
+    with atomic_with(writes):
         ChatMessage.objects.filter(pk=message_id).update(turn_status=ChatMessage.TurnStatus.DONE)
         trip = Trip.objects.only("pk", "phase", "state", "version").get(pk=trip_id)
         audit_record(
