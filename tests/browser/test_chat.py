@@ -353,3 +353,44 @@ def test_a_dropped_connection_reconnects_and_resumes(new_page, base_url):
 
     assert heads(after[: len(before)]) == heads(before)
     expect(page.locator("[data-widget=trip_summary]").last).to_contain_text("6 adults")
+
+
+def test_a_stale_cards_button_cannot_act_on_another_option(new_page, base_url, screenshot):
+    """Issue 12: after another option is chosen, the old card's buttons are gone, and the server refuses them."""
+    page = new_page()
+    trip_id = start_trip(page, base_url)
+    say(page, SCENARIO_1)
+    expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
+    wait_until_idle(page)
+    page.locator(LATEST_BUNDLES).nth(0).get_by_role("button", name=re.compile("^Select")).click()
+    expect(page.locator("[data-widget=risk]")).to_have_count(1)
+    wait_until_idle(page)
+    page.locator(LATEST_BUNDLES).nth(1).get_by_role("button", name=re.compile("^Select")).click()
+    expect(page.locator("[data-widget=risk]")).to_have_count(2)
+    wait_until_idle(page)
+    expect(page.locator("[data-widget=risk]").first.get_by_role("button")).to_have_count(0)
+    expect(page.locator(".bundle.is-selected")).to_have_attribute("data-bundle-id", "B2")
+
+    # A card left open in another tab still says "Hold" for B1: the server refuses it, holds nothing.
+    reply = page.evaluate(
+        """trip => new Promise(done => {
+            const ws = new WebSocket(`ws://${location.host}/ws/trips/${trip}/`);
+            let sent = false;
+            ws.onmessage = (event) => {
+                const frame = JSON.parse(event.data);
+                if (frame.type === "status" && !sent) {
+                    sent = true;
+                    ws.send(JSON.stringify({type: "action", action: {type: "hold", bundle_id: "B1"}, client_id: "stale1"}));
+                } else if (frame.client_id === "stale1" && (frame.type === "error" || frame.type === "ack")) {
+                    ws.close();
+                    done(frame);
+                }
+            };
+        })""",
+        trip_id,
+    )
+    assert reply["type"] == "error" and "no longer the one selected" in reply["message"]
+    wait_until_idle(page)
+    expect(page.locator("[data-widget=holds]")).to_have_count(0)
+    expect(page.locator("#trip-phase")).to_have_text("Option selected")
+    screenshot(page, "18-stale-card")

@@ -147,3 +147,16 @@ def test_a_turn_pushes_every_message_then_the_status(trip, traveller, frozen):
         "version": 1,
         "purchase": None,  # nothing granted to pay for
     }
+
+
+def test_a_hold_pressed_on_an_older_options_card_holds_nothing(trip, traveller):
+    """Issue 12: "Hold these" acts on its own card's option or not at all (never on the newer choice)."""
+    from django.core.exceptions import ValidationError
+
+    intent = {**trip.intent, "working_memory": {**trip.intent["working_memory"], "selected": {"bundle_id": "B2"}}}
+    Trip.objects.filter(pk=trip.pk).update(intent=intent)
+    with pytest.raises(ValidationError, match="no longer the one selected"):
+        turn_submit(trip=trip, user=traveller, action={"type": "hold", "bundle_id": "B1"}, client_id="old-card")
+    assert not ChatMessage.objects.filter(trip=trip).exists()
+    held = turn_submit(trip=trip, user=traveller, action={"type": "hold", "bundle_id": "B2"}, client_id="new-card")
+    assert held.event["type"] == "USER_REQUEST_HOLD"

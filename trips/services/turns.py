@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
 from handlers.common.redact import redact
@@ -49,6 +49,22 @@ def action_event(action: dict[str, Any]) -> tuple[dict[str, Any], str]:
     raise UnknownAction(f"unknown action {kind!r}")
 
 
+def hold_matches_selection(*, trip: Trip, bundle_id: Any) -> None:
+    """Refuse a "Hold" pressed on a card for an option that is no longer the selected one.
+
+    A card's button acts on that card's option or not at all: after another option is selected
+    (or new options replaced the old ones), an old "Hold these" must not hold the new choice.
+    """
+    if not bundle_id:
+        return
+    wm = (Trip.objects.only("intent").get(pk=trip.pk).intent or {}).get("working_memory") or {}
+    if (wm.get("selected") or {}).get("bundle_id") != str(bundle_id):
+        raise ValidationError(
+            f"Option {bundle_id} is no longer the one selected, so nothing was held. "
+            "Use the buttons on the latest option you chose."
+        )
+
+
 def turn_submit(
     *,
     trip: Trip,
@@ -77,6 +93,8 @@ def turn_submit(
         )
     from trips.tasks.turns import run_turn  # tasks import services: import here to avoid the cycle
 
+    if action is not None and action.get("type") == "hold":
+        hold_matches_selection(trip=trip, bundle_id=action.get("bundle_id"))
     if action is not None:
         event, shown = action_event(action)
         kind, widget = ChatMessage.Kind.ACTION, {"type": "action", "action": redact(action)}

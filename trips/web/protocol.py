@@ -30,7 +30,7 @@ FRAME_TYPES = ("message", "action", "resume", "ping")
 # Each action's fields: name -> (required, max length). Values arrive as strings (ids may be numbers).
 ACTION_FIELDS: dict[str, dict[str, tuple[bool, int]]] = {
     "select": {"bundle_id": (True, 32)},
-    "hold": {},
+    "hold": {"bundle_id": (False, 32)},  # the option the card named: a stale card cannot hold another
     "retry": {},
     # The chat's pay button names the granted approval; API clients may still send an approver's token.
     "purchase": {"approval_token": (False, 512), "approval_id": (False, 32), "payment_method_id": (True, 64)},

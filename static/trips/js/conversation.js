@@ -15,7 +15,8 @@ export class Conversation {
     this.lastSeq = 0;
     this.running = false;
     this.items = new Map(); // offer or rate id -> what the traveller saw it as ("EWR → DEN · AS1141")
-    this.party = ""; // who the trip is for ("4 adults"), from the latest trip summary
+    this.party = "";
+    this.latestBundles = []; // the newest option list: what "within policy" alternatives come from // who the trip is for ("4 adults"), from the latest trip summary
     this.idleAfterSeq = 0; // the last seq the server had when it reported the trip idle
     this.typing = h("li", { class: "msg msg--typing", hidden: true, "aria-hidden": "true" },
       h("span", { class: "avatar" }, "TD"), h("span", { class: "dots" }, h("i"), h("i"), h("i")));
@@ -102,10 +103,14 @@ export class Conversation {
       body.append(h("div", { class: frame.kind === "error" ? "msg__text msg__text--error" : "msg__text" },
         frame.text.split(/\n{2,}/).map((para) => h("p", {}, para))));
     }
-    if (widget?.type === "bundles") this.learnItems(widget);
+    if (widget?.type === "bundles") {
+      this.learnItems(widget);
+      this.latestBundles = widget.bundles || [];
+    }
     if (widget?.type === "trip_summary" && widget.travelers) this.party = fmt.party(widget.travelers);
     const describe = (id) => this.items.get(id);
-    const rendered = widget && renderWidget(widget, { ...this.ctx, key: frame.seq, describe, party: this.party });
+    const inPolicyOption = (refused) => this.latestBundles.find((b) => b.policy?.ok === true && b.bundle_id !== refused) || null;
+    const rendered = widget && renderWidget(widget, { ...this.ctx, key: frame.seq, describe, party: this.party, inPolicyOption });
     if (rendered) body.append(rendered);
     return h("li", { class: `msg msg--assistant${frame.kind === "error" ? " msg--error" : ""}` },
       h("span", { class: "avatar", "aria-hidden": "true" }, "TD"),
@@ -124,8 +129,14 @@ export class Conversation {
   }
 
   afterChange(frame) {
-    if (frame.widget?.type === "bundles") this.retireOlderBundles();
-    if (frame.widget?.type === "risk") this.markSelected(frame.widget.bundle_id);
+    if (frame.widget?.type === "bundles") {
+      this.retireOlderBundles();
+      this.retireAllBut(".risk .card__actions", null); // a new list: no older option can be held
+    }
+    if (frame.widget?.type === "risk") {
+      this.markSelected(frame.widget.bundle_id);
+      this.retireAllBut(".risk .card__actions", frame.seq); // only the latest selection's card acts
+    }
     if (frame.widget?.type === "holds") this.retire(".risk .card__actions");
     if (frame.widget?.type === "booking") this.retire(".approval .card__actions");
     if (frame.widget?.type === "approval") this.retireOlderAutoApprovals();
@@ -149,6 +160,14 @@ export class Conversation {
     sets.slice(0, -1).forEach((set) => {
       set.classList.add("is-stale");
       set.querySelectorAll(".bundle__select").forEach((b) => { b.disabled = true; b.textContent = "Replaced by newer options"; });
+    });
+  }
+
+  /** Remove the actions of every card matched by ``selector`` except those in message ``seq``. */
+  retireAllBut(selector, seq) {
+    const keep = seq === null ? null : this.bySeq.get(seq);
+    this.list.querySelectorAll(selector).forEach((el) => {
+      if (!keep || !keep.contains(el)) el.remove();
     });
   }
 

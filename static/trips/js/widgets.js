@@ -106,6 +106,16 @@ function autoApproval(approval, ctx) {
   return control;
 }
 
+/** After a refusal: choose the best option the latest list marks as within policy, in one press. */
+function withinPolicy(widget, ctx) {
+  const alternative = ctx.inPolicyOption?.(widget.bundle_id);
+  if (!alternative) return null;
+  const label = `Choose option ${alternative.bundle_id} instead (within policy, ${fmt.money(alternative.total, alternative.currency)})`;
+  return h("div", { class: "card__actions" },
+    button(label, () => ctx.act({ type: "select", bundle_id: alternative.bundle_id }, `Select option ${alternative.bundle_id}`),
+      { tone: "secondary" }));
+}
+
 /** "Review and pay…" on the approval that is on offer now; hidden on any other (or once it lapses). */
 function payAction(approval, ctx) {
   const offer = ctx.currentOffer?.();
@@ -185,7 +195,9 @@ const renderers = {
       h("h3", { class: "card__title" }, ok ? `Option ${widget.bundle_id} passes policy` : `Option ${widget.bundle_id} can't be held`),
       findings(widget.blocking, "bad", "Blocking"),
       findings(widget.warnings, "warn", "Worth knowing"),
-      ok ? h("div", { class: "card__actions" }, button("Hold these", () => ctx.act({ type: "hold" }, "Hold option " + widget.bundle_id))) : null);
+      ok ? h("div", { class: "card__actions" },
+        button("Hold these", () => ctx.act({ type: "hold", bundle_id: widget.bundle_id }, `Hold option ${widget.bundle_id}`))) : null,
+      ok ? null : withinPolicy(widget, ctx));
   },
 
   holds(widget, ctx) {
