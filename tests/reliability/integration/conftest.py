@@ -11,7 +11,12 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.integration.conftest import celery_worker_process, scale_out, wait_until  # noqa: F401 - shared fixtures
+from tests.integration.conftest import (  # noqa: F401 - shared fixtures
+    celery_worker_process,
+    scale_out,
+    smtp_server,
+    wait_until,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 
