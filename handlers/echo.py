@@ -9,9 +9,10 @@ those), unless options were already on screen.
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import Any, Dict, List, Optional
 
+from .common.clock import day_text
 from .common.intent import new_trip_intent
 from .common.shape import CABIN_WORDS, TIME_OF_DAY, carrier_rules
 from .patcher import value_at
@@ -31,13 +32,6 @@ def _filled_in(change: Dict[str, Any]) -> bool:
     """A value said for the first time: it was empty, or still what every new trip starts with."""
     before = change.get("before")
     return _empty(before) or before == value_at(_BLANK, change["path"])
-
-
-def _day(value: Any) -> str:
-    try:
-        return date.fromisoformat(str(value)).strftime("%a %b %-d")
-    except ValueError:
-        return str(value or "?")
 
 
 def _place(value: Any) -> str:
@@ -84,7 +78,7 @@ def echo_lines(changes: List[Dict[str, Any]], after: Dict[str, Any], *, options_
             if len(segments) == 1 and isinstance(old, list) and len(old) == 2:
                 add("legs", "Now one way: no return flight")
             elif round_trip and isinstance(old, list) and len(old) == 1:
-                add("legs", f"Return flight added on {_day(segments[1].get('depart_date'))}")
+                add("legs", f"Return flight added on {day_text(segments[1].get('depart_date'))}")
                 flight_days.add(segments[1].get("depart_date"))
             else:
                 route = (
@@ -97,7 +91,7 @@ def echo_lines(changes: List[Dict[str, Any]], after: Dict[str, Any], *, options_
             n, field = int(parts[2]), parts[3]
             if field == "depart_date":
                 which = "Return" if round_trip and n == 1 else "Departure" if n == 0 else f"Flight {n + 1}"
-                add(f"date{n}", f"{which} moved to {_day(new)}")
+                add(f"date{n}", f"{which} moved to {day_text(new)}")
                 flight_days.add(new)
             elif field in ("origin", "destination"):
                 mirrored = round_trip and n == 1  # the return leg follows the outbound one
@@ -121,13 +115,13 @@ def echo_lines(changes: List[Dict[str, Any]], after: Dict[str, Any], *, options_
                     add("hotel", "Hotel dropped")
                 else:
                     where = "; ".join(
-                        f"{s.get('location_hint') or s.get('location_code')} {_day(s.get('check_in'))} to {_day(s.get('check_out'))}"
+                        f"{s.get('location_hint') or s.get('location_code')} {day_text(s.get('check_in'))} to {day_text(s.get('check_out'))}"
                         for s in stays
                     )
                     add("stays", f"Hotel: {where}")
             elif len(parts) >= 5 and parts[4] in ("check_in", "check_out") and new not in flight_days:
                 what = "check-in" if parts[4] == "check_in" else "check-out"
-                add(f"stay{parts[3]}{parts[4]}", f"Hotel {what} moved to {_day(new)}")
+                add(f"stay{parts[3]}{parts[4]}", f"Hotel {what} moved to {day_text(new)}")
             elif len(parts) >= 5 and parts[4] == "location_code":
                 stay = stays[int(parts[3])] if int(parts[3]) < len(stays) else {}
                 add(f"stay{parts[3]}place", f"Hotel now in {stay.get('location_hint') or new}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 from zoneinfo import ZoneInfo
 
 Clock = Callable[[], datetime]
@@ -69,3 +69,11 @@ def local_time_text(value: Optional[str], tz_name: str) -> str:
         tz = ZoneInfo("UTC")
     local = parse_now(value).astimezone(tz)
     return f"{local:%a %b} {local.day}, {local:%I:%M %p}".replace(" 0", " ") + f" {local.tzname()}"
+
+
+def day_text(value: Any) -> str:
+    """An ISO date as travellers and staff read it ("Tue Feb 9"); anything else as given."""
+    try:
+        return date.fromisoformat(str(value)).strftime("%a %b %-d")
+    except ValueError:
+        return str(value or "?")

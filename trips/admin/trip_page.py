@@ -7,14 +7,14 @@ last) with the long parts folded: quotes and bundles as one line per offer, the 
 staying on the tool runs' pages.
 """
 
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import Any, Callable, Iterable, Optional
 
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from handlers.common.clock import iso, local_time_text
+from handlers.common.clock import day_text, iso, local_time_text
 from handlers.common.intent import new_trip_intent
 from handlers.common.shape import trip_details
 from handlers.trip_read import segments_of, stays_of
@@ -31,13 +31,6 @@ OPEN_SECTIONS = {"request", "status", "party"}  # the rest folded: the glance ab
 
 def trip_timezone(trip: Trip) -> str:
     return ((trip.intent or {}).get("request") or {}).get("timezone") or trip.organisation.timezone
-
-
-def _day(value: Any) -> str:
-    try:
-        return date.fromisoformat(str(value)).strftime("%a %b %-d")
-    except ValueError:
-        return str(value or "?")
 
 
 def _code(place: Any) -> str:
@@ -73,11 +66,11 @@ def trip_glance(trip: Trip) -> dict[str, Any]:
         "phase": phase_label(trip.phase),
         "state": trip.get_state_display(),
         "flights": [
-            f"{_code(s.get('origin'))} → {_code(s.get('destination'))} · {_day(s.get('depart_date'))}"
+            f"{_code(s.get('origin'))} → {_code(s.get('destination'))} · {day_text(s.get('depart_date'))}"
             for s in segments_of(intent)
         ],
         "stays": [
-            f"{s.get('location_hint') or s.get('location_code')} · {_day(s.get('check_in'))} → {_day(s.get('check_out'))}"
+            f"{s.get('location_hint') or s.get('location_code')} · {day_text(s.get('check_in'))} → {day_text(s.get('check_out'))}"
             for s in stays_of(intent)
         ],
         "no_flights": "none: hotel only" if itinerary.get("flights_needed") is False else "not known yet",
