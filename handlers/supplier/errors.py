@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Dict, List, Optional, Sequence
 
 
@@ -21,8 +22,10 @@ class SupplierError(Exception):
         self.details = details  # e.g. ``current_amount`` for price_changed
 
 
-def refuse_unless_live(hold: Dict[str, Any]) -> Dict[str, Any]:
-    """The hold, if it can still be paid; otherwise the refusal a supplier gives."""
+def live_hold(supplier: Any, hold_id: str, now: datetime) -> Dict[str, Any]:
+    """``supplier``'s hold as it reads now (deadlines enforced), if it can still be paid; otherwise
+    the refusal a supplier gives. Every adapter's pay and re-price path starts here."""
+    hold = supplier.get_hold(hold_id, now=now)
     if hold["status"] == "held":
         return hold
     if hold["status"] == "expired":

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from handlers.common.clock import iso
 
-from .errors import SupplierError, passenger_refs, refuse_unless_live
+from .errors import SupplierError, live_hold, passenger_refs
 from .faults import FaultPlan
 from .flights import build_flight_offers
 from .hotels import build_hotel_rates
@@ -236,7 +236,7 @@ class SandboxSupplier:
         """What paying for a live hold costs now: the held price while it is guaranteed, else a
         seeded move (−3 % … +6 %), or a 15–25 % jump when that fault is configured."""
         now = self._now(now)
-        hold = self._live(hold_id, now)
+        hold = live_hold(self, hold_id, now)
         held = money(hold["held_total"]["amount"])
         guarantee = hold["price_guarantee_expires_at"]
         move = Decimal(0)
@@ -252,9 +252,6 @@ class SandboxSupplier:
             "currency": hold["held_total"]["currency"],
             "repriced": current != held,
         }
-
-    def _live(self, hold_id: str, now: datetime) -> Dict[str, Any]:
-        return refuse_unless_live(self.get_hold(hold_id, now=now))
 
     def purchase(
         self,
@@ -281,7 +278,7 @@ class SandboxSupplier:
                 current_amount=quote["amount"],
                 currency=quote["currency"],
             )
-        hold = self._live(hold_id, now)
+        hold = live_hold(self, hold_id, now)
         if not self.state.put_if_absent(
             "order", order_id, {"order_id": order_id, "hold_id": hold_id, "status": "pending"}
         ):

@@ -25,7 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from handlers.common import geo
 from handlers.common.clock import iso
 
-from ..errors import SupplierError, passenger_refs, refuse_unless_live
+from ..errors import SupplierError, live_hold, passenger_refs
 from ..money import amount, money
 from ..state import SupplierState
 from .client import DuffelClient
@@ -336,16 +336,13 @@ class DuffelSupplier:
         """What paying costs now: a flight order's current total (Duffel re-prices it once the
         guarantee is over); a stay's quoted total."""
         now = self._now(now)
-        hold = self._live(hold_id, now)
+        hold = live_hold(self, hold_id, now)
         held = money(hold["held_total"]["amount"])
         current, currency = held, hold["held_total"]["currency"]
         if hold["item_type"] == "flight":
             order = self._call("booking", lambda: self.client.get(f"/air/orders/{hold_id}"))
             current, currency = money(order["total_amount"]), order["total_currency"]
         return {"hold_id": hold_id, "amount": amount(current), "currency": currency, "repriced": current != held}
-
-    def _live(self, hold_id: str, now: datetime) -> Dict[str, Any]:
-        return refuse_unless_live(self.get_hold(hold_id, now=now))
 
     def purchase(
         self,
