@@ -3,7 +3,8 @@
 Built from the documented request and response shapes (``{"data": …}`` bodies, ``errors`` with
 type/code/title/message, ``meta.request_id``), with the flows TripDesk uses: offer requests,
 orders of type hold and instant, payments, order cancellations (create + confirm), stays
-search, quotes, bookings and their cancel action. It records every request (method, path,
+search (results with the cheapest rate only), fetch_all_rates on a search result, quotes,
+bookings and their cancel action. It records every request (method, path,
 headers, JSON body) and honours ``Idempotency-Key`` on writes (a repeated key answers the
 first response and writes nothing).
 
@@ -122,6 +123,7 @@ class FakeDuffelApp:
         self.orders: Dict[str, Dict[str, Any]] = {}
         self.payments: List[Dict[str, Any]] = []
         self.cancellations: Dict[str, Dict[str, Any]] = {}
+        self.search_results: Dict[str, Dict[str, Any]] = {}
         self.rates: Dict[str, Dict[str, Any]] = {}
         self.quotes: Dict[str, Dict[str, Any]] = {}
         self.bookings: Dict[str, Dict[str, Any]] = {}
@@ -217,6 +219,12 @@ class FakeDuffelApp:
             return 200, {"data": self.confirm_cancellation(parts[2])}
         if method == "POST" and path == "/stays/search":
             return 200, {"data": self.stays_search(data)}
+        if (
+            method == "POST"
+            and parts[:2] == ["stays", "search_results"]
+            and parts[3:] == ["actions", "fetch_all_rates"]
+        ):
+            return 200, {"data": self.stays_fetch_all_rates(parts[2])}
         if method == "POST" and path == "/stays/quotes":
             return 201, {"data": self.stays_quote(data)}
         if method == "POST" and path == "/stays/bookings":
@@ -445,32 +453,44 @@ class FakeDuffelApp:
                 }
                 self.rates[rate["id"]] = rate
                 rates.append(rate)
-            results.append(
-                {
-                    "id": self.new_id("srr"),
-                    "check_in_date": data["check_in_date"],
-                    "check_out_date": data["check_out_date"],
-                    "rooms": data["rooms"],
-                    "guests": data["guests"],
-                    "expires_at": (now + timedelta(minutes=45)).isoformat(),
-                    "cheapest_rate_total_amount": min(r["total_amount"] for r in rates),
-                    "cheapest_rate_currency": "USD",
-                    "accommodation": {
-                        "id": self.new_id("acc"),
-                        "name": name,
-                        "rating": stars,
-                        "location": {
-                            "address": {"city_name": "Test City", "country_code": "US", "line_one": f"{i + 1} Main St"},
-                            "geographic_coordinates": {
-                                "latitude": coords["latitude"] + 0.01 * i,
-                                "longitude": coords["longitude"],
-                            },
+            result = {
+                "id": self.new_id("srr"),
+                "check_in_date": data["check_in_date"],
+                "check_out_date": data["check_out_date"],
+                "rooms": data["rooms"],
+                "guests": data["guests"],
+                "expires_at": (now + timedelta(minutes=45)).isoformat(),
+                "cheapest_rate_total_amount": min(r["total_amount"] for r in rates),
+                "cheapest_rate_currency": "USD",
+                "accommodation": {
+                    "id": self.new_id("acc"),
+                    "name": name,
+                    "rating": stars,
+                    "location": {
+                        "address": {"city_name": "Test City", "country_code": "US", "line_one": f"{i + 1} Main St"},
+                        "geographic_coordinates": {
+                            "latitude": coords["latitude"] + 0.01 * i,
+                            "longitude": coords["longitude"],
                         },
-                        "rooms": [{"name": "Double room", "beds": [{"type": "double", "count": 1}], "rates": rates}],
                     },
-                }
-            )
+                    "rooms": [{"name": "Double room", "beds": [{"type": "double", "count": 1}], "rates": rates}],
+                },
+            }
+            self.search_results[result["id"]] = result
+            # As Duffel documents: a search result carries the cheapest rate's figures, and its rooms
+            # are not guaranteed complete (here: none); fetch_all_rates gives every room and rate.
+            results.append({**result, "accommodation": {**result["accommodation"], "rooms": []}})
         return {"results": results, "created_at": now.isoformat()}
+
+    def stays_fetch_all_rates(self, result_id: str) -> Dict[str, Any]:
+        result = self.search_results.get(result_id)
+        if result is None:
+            raise FaultRaised(Fault(404, "not_found", "invalid_request_error", message="No such search result."))
+        if self.clock() >= datetime.fromisoformat(result["expires_at"]):
+            raise FaultRaised(
+                Fault(422, "search_result_expired", "invalid_state_error", message="The search result expired.")
+            )
+        return result
 
     def stays_quote(self, data: Dict[str, Any]) -> Dict[str, Any]:
         rate = self.rates.get(data.get("rate_id") or "")

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from handlers.common import geo
 from handlers.common.clock import FrozenClock
 from handlers.common.host import ToolDeps
 from handlers.common.stores import InMemoryKeyValueStore
@@ -255,9 +256,24 @@ def test_stays_search_quote_book_and_cancel(duffel, clock):
     rates = deps.supplier.search_hotels(
         location_code="LAX", check_in="2027-01-30", check_out="2027-02-01", rooms=1, guests_per_room=1, now=NOW
     )
-    search_body = duffel.writes("/stays/search")[0].json["data"]
-    assert search_body["rooms"] == 1 and search_body["guests"] == [{"type": "adult"}]
-    assert search_body["location"]["radius"] == 10 and search_body["check_in_date"] == "2027-01-30"
+    lax = geo.place("LAX")
+    assert duffel.writes("/stays/search")[0].json == {
+        "data": {
+            "rooms": 1,
+            "guests": [{"type": "adult"}],
+            "check_in_date": "2027-01-30",
+            "check_out_date": "2027-02-01",
+            "location": {"radius": 10, "geographic_coordinates": {"latitude": lax["lat"], "longitude": lax["lon"]}},
+        }
+    }
+    # The search names each accommodation with its cheapest rate only; every rate comes from
+    # fetch_all_rates on each search result (an empty body, like every Duffel action).
+    fetched = [r for r in duffel.requests if r.path.endswith("/actions/fetch_all_rates")]
+    assert sorted(r.path for r in fetched) == sorted(
+        f"/stays/search_results/{result_id}/actions/fetch_all_rates" for result_id in duffel.app.search_results
+    )
+    assert all(r.method == "POST" and r.json == {"data": {}} for r in fetched) and len(fetched) == 2
+    assert sorted(r["rate_id"] for r in rates) == sorted(duffel.app.rates)
     rate = next(r for r in rates if r["cancellation_timeline"])
     held = deps.supplier.hold_create(
         item_type="hotel",
@@ -289,6 +305,32 @@ def test_stays_search_quote_book_and_cancel(duffel, clock):
     assert quote["refund_amount"] == rate["price"]["total_amount"]
     deps.supplier.cancel_confirm(quote["quote_id"], now=NOW)
     assert duffel.app.bookings[order["order_id"]]["status"] == "cancelled"
+
+
+def test_a_stays_search_whose_result_expired_says_so_in_words(duffel, clock):
+    deps = make_deps(duffel, clock)
+    stay = dict(location_code="LAX", check_in="2027-01-30", check_out="2027-02-01", rooms=1, guests_per_room=1)
+    duffel.fault("POST", "/stays/search_results/", Fault(422, "search_result_expired", "invalid_state_error"))
+    with pytest.raises(SupplierError) as refused:
+        deps.supplier.search_hotels(**stay, now=NOW)
+    assert (
+        refused.value.code == "supplier_refused" and refused.value.details["supplier_code"] == "search_result_expired"
+    )
+    assert refused.value.message.startswith("The hotel refused the hotel search, so nothing changed")
+
+
+def test_a_stays_search_fetches_rates_for_at_most_the_cheapest_ten(duffel, clock, monkeypatch):
+    from handlers.supplier.duffel import adapter
+
+    monkeypatch.setattr(adapter, "STAY_RESULTS_PRICED", 1)
+    deps = make_deps(duffel, clock)
+    rates = deps.supplier.search_hotels(
+        location_code="LAX", check_in="2027-01-30", check_out="2027-02-01", rooms=1, guests_per_room=1, now=NOW
+    )
+    fetched = [r.path for r in duffel.requests if r.path.endswith("/actions/fetch_all_rates")]
+    cheapest = min(duffel.app.search_results.values(), key=lambda r: float(r["cheapest_rate_total_amount"]))
+    assert fetched == [f"/stays/search_results/{cheapest['id']}/actions/fetch_all_rates"]
+    assert {r["hotel"]["name"] for r in rates} == {cheapest["accommodation"]["name"]}
 
 
 # -- errors ---------------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ payment of type ``balance`` at the order's current total; an instant booking is 
 ``instant`` with its payment; cancelling (and releasing a hold, and voiding) is an order
 cancellation, quoted then confirmed.
 
-Stays: a search by coordinates returns accommodations and rates; a hold is a quote on a rate
+Stays: a search by coordinates returns accommodations with their cheapest rate; the cheapest
+results are then priced in full (``fetch_all_rates``: every room and rate); a hold is a quote on a rate
 (it lives until the rate expires, with nothing to release at Duffel); paying is the booking
 with the lead guest; cancelling is the booking's cancel action, at the refund its rate's
 cancellation timeline gives.
@@ -34,6 +35,7 @@ from .translate import flight_offer, hotel_rates, order_passengers, refund_now
 
 CABINS = {"economy", "premium_economy", "business", "first"}
 STAY_RADIUS_KM = 10
+STAY_RESULTS_PRICED = 10  # the cheapest search results whose rooms and rates are fetched in full
 STAY_HOLD_FALLBACK = timedelta(minutes=30)
 
 
@@ -140,15 +142,30 @@ class DuffelSupplier:
                 idempotency_key=_key("stays", location_code, str(check_in), str(check_out), str(rooms), iso(now)),
             ),
         )
+        results = sorted(
+            (found or {}).get("results") or [],
+            key=lambda r: (money(r.get("cheapest_rate_total_amount") or 0), r["id"]),
+        )[:STAY_RESULTS_PRICED]
         rates = [
             rate
-            for result in (found or {}).get("results") or []
-            for rate in hotel_rates(result, guests_per_room=int(guests_per_room))
+            for result in results
+            for rate in hotel_rates(self._all_rates(result["id"]), guests_per_room=int(guests_per_room))
             if rate["expires_at"] and now < _at(rate["expires_at"])
         ]
         rates.sort(key=lambda r: (money(r["price"]["total_amount"]), r["rate_id"]))
         self.state.put_many("rate", {r["rate_id"]: r for r in rates})
         return rates
+
+    def _all_rates(self, result_id: str) -> Dict[str, Any]:
+        """A search result with every room and rate: the search itself promises only the cheapest
+        rate's figures, so each result we show is priced in full by ``fetch_all_rates``."""
+        return self._call(
+            "hotel search",
+            lambda: self.client.post(
+                f"/stays/search_results/{result_id}/actions/fetch_all_rates",
+                idempotency_key=_key("rates", result_id),
+            ),
+        )
 
     def get_item(self, item_type: str, item_id: str) -> Dict[str, Any]:
         item = self.state.get("offer" if item_type == "flight" else "rate", item_id)
@@ -240,7 +257,7 @@ class DuffelSupplier:
         else:
             self._people(trip_id, refs)  # the booking needs the guests: named before the room is held
             quote = self._call(
-                "quote",
+                "room quote",
                 lambda: self.client.post(
                     "/stays/quotes", {"rate_id": item_id}, idempotency_key=_key("quote", idempotency_key)
                 ),
@@ -410,7 +427,7 @@ class DuffelSupplier:
         people = self._people(hold.get("trip_id"), hold.get("passengers"))
         lead = next((p for p in people if p.get("type") == "adult"), people[0])
         booking = self._call(
-            "booking",
+            "hotel booking",
             lambda: self.client.post(
                 "/stays/bookings",
                 {
@@ -609,7 +626,7 @@ class DuffelSupplier:
             )
         else:
             self._call(
-                "cancellation",
+                "hotel cancellation",
                 lambda: self.client.post(f"/stays/bookings/{ref}/actions/cancel", idempotency_key=_key("cc", quote_id)),
             )
         if quote["kind"] != "hold":

@@ -89,7 +89,13 @@ def as_supplier_error(exc: Exception, *, doing: str = "", **details: Any) -> Sup
             retryable=True,
             **details,
         )
-    return SupplierError("supplier_refused", f"The airline refused the request ({exc.code or exc.status}).", **details)
+    who = "hotel" if doing.startswith(("hotel", "room")) else "airline"
+    return SupplierError(
+        "supplier_refused",
+        f"The {who} refused the {doing or 'request'}, so nothing changed; search again or choose another option.",
+        supplier_code=exc.code or str(exc.status),
+        **details,
+    )
 
 
 def first_error_code(exc: Optional[BaseException]) -> str:
