@@ -1,6 +1,6 @@
 """TripDesk's models, one module per subject."""
 
-from .audit import AppendOnlyError, AuditEvent
+from .audit import AccountEvent, AppendOnlyError, AuditEvent
 from .chat import ChatMessage
 from .commerce import ApprovalRequest, Booking, Hold, PaymentMethod
 from .org import Membership, Organisation
@@ -10,6 +10,7 @@ from .travellers import Companion, TravellerProfile, TripPassenger
 from .trip import Phase, State, Trip
 
 __all__ = [
+    "AccountEvent",
     "AppendOnlyError",
     "ApprovalRequest",
     "AuditEvent",

@@ -18,7 +18,22 @@ class AuditEventQuerySet(models.QuerySet):
         raise AppendOnlyError("audit events are append-only")
 
 
-class AuditEvent(models.Model):
+class AppendOnly(models.Model):
+    """A row written once: saving it again or deleting it raises ``AppendOnlyError``."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise AppendOnlyError("audit events are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("audit events are append-only")
+
+
+class AuditEvent(AppendOnly):
     trip = models.ForeignKey(Trip, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=64, db_index=True)
@@ -39,10 +54,28 @@ class AuditEvent(models.Model):
     def __str__(self) -> str:
         return f"{self.trip_id}#{self.seq} {self.type}"
 
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise AppendOnlyError("audit events are append-only")
-        super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):
-        raise AppendOnlyError("audit events are append-only")
+class AccountEvent(AppendOnly):
+    """What happened to a person's own data outside any trip (their profile, their companions,
+    an erasure): append-only like ``AuditEvent``, with field names and counts in the payload,
+    never the personal values themselves."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="account_events",
+        help_text="Whose data it was.",
+    )
+    type = models.CharField(max_length=64, db_index=True)
+    actor = models.CharField(max_length=100, help_text='"user:<id>" or "system".')
+    payload = models.JSONField(default=dict, help_text="Redacted; field names and counts only.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = AuditEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["user", "pk"]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id}: {self.type}"

@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from handlers.common.redact import redact
-from trips.models import AuditEvent, Trip
+from trips.models import AccountEvent, AuditEvent, Trip
 
 
 def actor_for(user: Optional[AbstractBaseUser]) -> str:
@@ -57,3 +57,13 @@ def audit_event_create(
         return audit_record(
             trip_id=trip_id, type=type, actor=actor, payload=payload, causation_id=causation_id, actor_user=actor_user
         )
+
+
+def account_audit_record(
+    *, user: AbstractBaseUser, type: str, actor: str, payload: Optional[dict[str, Any]] = None
+) -> AccountEvent:
+    """Record a change to ``user``'s own data (profile, companions, erasure) inside the caller's
+    transaction. The payload names fields and counts: personal values never belong in it."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("account_audit_record() must run inside the transaction of the write it records")
+    return AccountEvent.objects.create(user=user, type=type, actor=actor, payload=redact(payload or {}))

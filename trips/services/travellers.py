@@ -18,7 +18,7 @@ from django.utils import timezone
 from handlers.supplier.passengers import age_on, normalise_phone, party_problems, passenger_problems
 from trips.models import Booking, ChatMessage, Companion, Hold, TravellerProfile, Trip, TripPassenger
 
-from .audit import actor_for, audit_record
+from .audit import account_audit_record, actor_for, audit_record
 from .chat import chat_message_add
 
 FIELDS = TravellerProfile.PERSONAL_FIELDS
@@ -77,31 +77,71 @@ def _check(values: Dict[str, Any], *, kind: Optional[str], travel_date: Optional
 # -- profile and companions ---------------------------------------------------------------------
 
 
+def _changed(person, values: Dict[str, Any]) -> List[str]:
+    """The names of the fields ``values`` changes on ``person`` (all of them for a new one)."""
+    return sorted(name for name, value in values.items() if person is None or getattr(person, name) != value)
+
+
 def profile_save(*, user, data: Dict[str, Any]) -> TravellerProfile:
-    """Create or update the traveller's own profile (contact details required: it is the lead)."""
-    values = _clean(data)
-    _check(values, kind=None, travel_date=None, contact=True)
-    profile, _ = TravellerProfile.objects.update_or_create(user=user, defaults=_stored(values))
+    """Create or update the traveller's own profile (contact details required: it is the lead).
+
+    Audited as ``profile.saved`` with the names of the fields that changed, never their values.
+    """
+    cleaned = _clean(data)
+    _check(cleaned, kind=None, travel_date=None, contact=True)
+    values = _stored(cleaned)
+    with transaction.atomic(durable=True):
+        before = TravellerProfile.objects.select_for_update().filter(user=user).first()
+        changed = _changed(before, values)
+        profile, created = TravellerProfile.objects.update_or_create(user=user, defaults=values)
+        account_audit_record(
+            user=user,
+            type="profile.saved",
+            actor=actor_for(user),
+            payload={"created": created, "fields_changed": changed},
+        )
     return profile
 
 
 def companion_save(*, user, data: Dict[str, Any], companion: Optional[Companion] = None) -> Companion:
-    values = _clean(data)
-    _check(values, kind=None, travel_date=None, contact=False)
+    """Save a new companion of ``user`` or change one of theirs; audited like the profile."""
+    cleaned = _clean(data)
+    _check(cleaned, kind=None, travel_date=None, contact=False)
+    values = _stored(cleaned)
     if companion is not None and companion.owner_id != user.pk:
         raise ValidationError("That companion belongs to someone else.")
     label = str(data.get("label") or "").strip()[:64]
+    with transaction.atomic(durable=True):
+        return _companion_write(user=user, values=values, label=label, companion=companion)
+
+
+def _companion_write(*, user, values: Dict[str, Any], label: str = "", companion: Optional[Companion] = None):
+    """The write and its ``companion.saved`` event, inside the caller's transaction."""
+    changed, created = _changed(companion, {**values, "label": label}), companion is None
     if companion is None:
-        return Companion.objects.create(owner=user, label=label, **_stored(values))
-    for name, value in _stored(values).items():
-        setattr(companion, name, value)
-    companion.label = label
-    companion.save()
+        companion = Companion.objects.create(owner=user, label=label, **values)
+    else:
+        for name, value in values.items():
+            setattr(companion, name, value)
+        companion.label = label
+        companion.save()
+    account_audit_record(
+        user=user,
+        type="companion.saved",
+        actor=actor_for(user),
+        payload={"companion_id": companion.pk, "created": created, "fields_changed": changed},
+    )
     return companion
 
 
 def companion_delete(*, user, companion_id: int) -> None:
-    Companion.objects.filter(owner=user, pk=companion_id).delete()
+    """Remove one of ``user``'s companions (someone else's is left alone); audited when one goes."""
+    with transaction.atomic(durable=True):
+        deleted = Companion.objects.filter(owner=user, pk=companion_id).delete()[0]
+        if deleted:
+            account_audit_record(
+                user=user, type="companion.deleted", actor=actor_for(user), payload={"companion_id": companion_id}
+            )
 
 
 # -- a trip's passengers ------------------------------------------------------------------------
@@ -198,7 +238,7 @@ def trip_passengers_set(*, trip: Trip, actor, passengers: List[Dict[str, Any]]) 
                 )
             )
             if raw.get("remember") and raw.get("source") not in ("profile", "companion"):
-                Companion.objects.create(owner=trip.owner, **_stored(values))
+                _companion_write(user=trip.owner, values=_stored(values))
         counts = {k: sum(1 for r in rows if r.passenger_type == k) for k in ("adult", "child", "infant")}
         audit_record(
             trip_id=trip.pk,
@@ -266,6 +306,12 @@ def traveller_erase(*, user) -> Dict[str, Any]:
     with transaction.atomic(durable=True):
         had_profile = TravellerProfile.objects.filter(user=user).delete()[0] > 0
         companions = Companion.objects.filter(owner=user).delete()[0]
+        account_audit_record(
+            user=user,
+            type="traveller.data_erased",
+            actor=actor_for(user),
+            payload={"profile": had_profile, "companions": companions},
+        )
         booked = set(Booking.objects.filter(trip__owner=user).values_list("trip_id", flat=True))
         erased, kept = 0, []
         for trip in Trip.objects.filter(owner=user, passengers__isnull=False).distinct():

@@ -182,3 +182,58 @@ def test_staff_see_only_their_organisations_passengers(client, family_trip, trav
     client.force_login(globex_support)
     assert "Lovelace" not in client.get(url).content.decode()
     assert "Lovelace" not in client.get(reverse("admin:trips_travellerprofile_changelist")).content.decode()
+
+
+def test_profile_and_companion_edits_are_audited_without_their_values(traveller):
+    from trips.models import AccountEvent
+
+    profile_save(user=traveller, data=LEAD)
+    profile_save(user=traveller, data={**LEAD, "phone_number": "+1 212 555 0100"})
+    son = companion_save(user=traveller, data={**BABY, "label": "my son"})
+    companion_save(user=traveller, data={**BABY, "given_name": "Leo", "label": "my son"}, companion=son)
+    from trips.services.travellers import companion_delete
+
+    companion_delete(user=traveller, companion_id=son.pk)
+    traveller_erase(user=traveller)
+
+    events = list(AccountEvent.objects.filter(user=traveller).order_by("pk"))
+    assert [(e.type, e.actor) for e in events] == [
+        ("profile.saved", f"user:{traveller.pk}"),
+        ("profile.saved", f"user:{traveller.pk}"),
+        ("companion.saved", f"user:{traveller.pk}"),
+        ("companion.saved", f"user:{traveller.pk}"),
+        ("companion.deleted", f"user:{traveller.pk}"),
+        ("traveller.data_erased", f"user:{traveller.pk}"),
+    ]
+    assert events[0].payload["created"] is True and "born_on" in events[0].payload["fields_changed"]
+    assert events[1].payload == {"created": False, "fields_changed": ["phone_number"]}
+    assert events[3].payload == {"companion_id": son.pk, "created": False, "fields_changed": ["given_name"]}
+    assert events[5].payload == {"profile": True, "companions": 0}
+    from trips.models import AppendOnlyError
+
+    for change in (events[0].save, events[0].delete, AccountEvent.objects.all().delete):
+        with pytest.raises(AppendOnlyError):
+            change()
+    stored = json.dumps([e.payload for e in events])
+    for secret in ("Lovelace", "1985-12-10", "2026-03-01", "2080160508", "5550100", "Leo", "ada@example.com"):
+        assert secret not in stored
+
+
+def test_a_refused_profile_edit_records_nothing(traveller):
+    from trips.models import AccountEvent
+
+    with pytest.raises(ValidationError):
+        profile_save(user=traveller, data={**LEAD, "given_name": "Zoë"})
+    assert not AccountEvent.objects.exists() and not TravellerProfile.objects.exists()
+
+
+def test_a_companion_remembered_from_the_trip_card_is_audited(family_trip, traveller):
+    from trips.models import AccountEvent
+
+    trip_passengers_set(
+        trip=family_trip,
+        actor=traveller,
+        passengers=[{"type": "adult", **LEAD}, {"type": "infant", "infant_of": "0", "remember": True, **BABY}],
+    )
+    event = AccountEvent.objects.get(user=traveller, type="companion.saved")
+    assert event.payload["created"] is True and "Teo" not in json.dumps(event.payload)
