@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any, Dict
 
 from ..tool_calls import SEARCH_TOOLS, work_pending
-from ..trip_read import earliest_deadline, live_holds
+from ..trip_read import earliest_deadline, live_holds, travellers
 from ..wording import error_message
 from .commerce import Commerce
 
@@ -58,10 +58,25 @@ class Decision(Commerce):
         if tool == "reservation_hold_create" and code == "offer_expired":
             self._requote(doc, now)
             return
+        if tool == "reservation_hold_create" and code == "passengers_missing":
+            self._ask_travellers(doc, (data.get("call") or {}).get("arguments") or {})
+            return
         what = tool.replace("_", " ")
         text = f"The {what} didn't work: {str(error.get('message') or code).rstrip('.')}."
         text += " Say 'try again' to retry." if retryable else " I can't retry that one; tell me what to change."
         self.out["ui_messages"].append(error_message(code, text, retryable))
+
+    def _ask_travellers(self, doc: Dict[str, Any], hold_args: Dict[str, Any]) -> None:
+        """The supplier needs everyone's name before it holds: the chat asks with the travellers
+        card (the page fills it from the profile and companions; the core never sees a name), and
+        the hold the traveller asked for carries on once the card is saved."""
+        party = travellers(doc)
+        seats = party["adults"] + party["children"] + party["infants"]
+        self.say(
+            f"Before the airline or hotel can hold anything I need the name of {'everyone' if seats > 1 else 'the traveller'}"
+            " exactly as on their passport or ID. Fill in the card below; the hold carries on as soon as you save it.",
+            {"type": "travellers", "bundle_id": hold_args.get("bundle_id"), "travelers": party},
+        )
 
     def on_user_retry(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
         err = doc["working_memory"].get("last_error")

@@ -383,7 +383,7 @@ def test_missing_passengers_stop_the_hold_before_any_request(duffel, clock):
     deps = make_deps(duffel, clock, people=())
     offer = holdable(search(deps))
     error = hold(deps, offer["offer_id"])["output"]["error"]
-    assert error["code"] == "passengers_missing" and "name of everyone travelling" in error["message"]
+    assert error["code"] == "passengers_missing" and "everyone travelling must be named" in error["message"]
     assert duffel.writes("/air/orders") == []
 
 

@@ -5,12 +5,12 @@ download or erase one's data. Plain forms (no script), each write through
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
@@ -31,6 +31,58 @@ from trips.services.travellers import (
 
 TEXT_FIELDS = [f for f in FIELDS if f != "loyalty_programmes"]
 SEAT_LABELS = {"adult": "Adult", "child": "Child (2–17)", "infant": "Lap infant (under 2)"}
+LEAD_TEXT = (
+    "One entry per seat, names exactly as on each passport or ID. Airlines check the date of birth against "
+    "the ticket type. Details go to the airline or hotel only when something is held."
+)
+# One person's fields, in form order: (name, label, input type, options or None, max length).
+# The page's forms (trips/_traveller_fields.html) and the chat's live card (static/trips/js/travellers.js)
+# are both drawn from this list.
+PERSON_FIELDS: List[Tuple[str, str, str, Optional[List[Tuple[str, str]]], Optional[int]]] = [
+    (
+        "title",
+        "Title",
+        "select",
+        [("", "—"), ("mr", "Mr"), ("ms", "Ms"), ("mrs", "Mrs"), ("miss", "Miss"), ("dr", "Dr")],
+        None,
+    ),
+    ("given_name", "First name(s), as on the passport", "text", None, 35),
+    ("family_name", "Last name, as on the passport", "text", None, 35),
+    ("born_on", "Date of birth", "date", None, None),
+    ("gender", "Gender on the document", "select", [("", "—"), ("f", "Female"), ("m", "Male")], None),
+    ("email", "Email", "email", None, None),
+    ("phone_number", "Phone, international", "tel", None, None),
+    ("known_traveller_number", "Known traveller number (optional)", "text", None, 32),
+]
+CONTACT_FIELDS = ("email", "phone_number")
+
+
+def person_fields(
+    prefix: str, values: Optional[Dict[str, Any]], errors: Optional[Dict[str, List[str]]], *, contact: bool
+):
+    """One person's fields ready to draw: form name, label, input, options, value and errors.
+
+    Contact details are required of the lead traveller only (``contact``); the others say optional.
+    """
+    values, errors = values or {}, errors or {}
+    out = []
+    for name, label, kind, options, maxlength in PERSON_FIELDS:
+        if name in CONTACT_FIELDS and not contact:
+            label += " (optional)"
+        value = values.get(name)
+        out.append(
+            {
+                "name": prefix + name,
+                "label": label,
+                "input": kind,
+                "options": options,
+                "maxlength": maxlength,
+                "placeholder": "+44 20 8016 0508" if name == "phone_number" else "",
+                "value": value.isoformat() if hasattr(value, "isoformat") else str(value or ""),
+                "errors": list(errors.get(name) or []),
+            }
+        )
+    return out
 
 
 def _own_trip(request: HttpRequest, trip_id: int) -> Trip:
@@ -94,8 +146,15 @@ def _seats_for_form(seats: List[Dict[str, Any]], errors: Dict[str, List[str]]) -
                 "values": seat,
                 "infant_of": str(infant_of),
                 "adults": [{"index": a, "label": f"Adult {a + 1}"} for a in adults],
-                "errors": {k.split("-", 1)[1]: v for k, v in errors.items() if k.startswith(f"p{i}-")},
                 "lead": i == 0,
+                "source": seat.get("source") or "typed",
+                "remember": seat.get("source") not in ("profile", "companion"),
+                "fields": person_fields(
+                    f"p{i}-",
+                    seat,
+                    {k.split("-", 1)[1]: v for k, v in errors.items() if k.startswith(f"p{i}-")},
+                    contact=i == 0,
+                ),
             }
         )
     return out
@@ -123,14 +182,42 @@ def travellers_context(trip: Trip, user, *, seats=None, errors=None) -> Dict[str
         "trip": trip,
         "seats": _seats_for_form(seats if seats is not None else _prefill(trip, user), errors),
         "form_errors": errors.get("__all__", []),
+        "lead_text": LEAD_TEXT,
         "named": trip.passengers.count(),
         "wanted": len(seats_wanted(trip)),
     }
 
 
+def _card_json(context: Dict[str, Any], *, saved: bool = False, status: int = 200) -> JsonResponse:
+    """The travellers card for the chat's live widget: the same seats and fields as the page's form."""
+    seats = [
+        {k: seat[k] for k in ("index", "type", "label", "lead", "source", "infant_of", "adults", "remember", "fields")}
+        for seat in context["seats"]
+    ]
+    body = {
+        "saved": saved,
+        "named": context["named"],
+        "wanted": context["wanted"],
+        "lead_text": context["lead_text"],
+        "form_errors": list(context["form_errors"]),
+        "seats": seats,
+    }
+    response = JsonResponse(body, status=status)
+    response["Cache-Control"] = "no-store"  # personal details: never kept by a cache
+    return response
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
 @login_required
 def trip_travellers(request: HttpRequest, trip_id: int) -> HttpResponse:
+    """Name the trip's travellers: the page's form (HTML, a redirect when saved) or the chat's live
+    card (``Accept: application/json``: the card as JSON, the same answer after a save, errors
+    with status 400), both through ``trip_passengers_set``."""
     trip = _own_trip(request, trip_id)
+    as_json = _wants_json(request)
     if request.method == "POST":
         seats = _posted_seats(request, seats_wanted(trip))
         try:
@@ -138,11 +225,17 @@ def trip_travellers(request: HttpRequest, trip_id: int) -> HttpResponse:
         except ValidationError as exc:
             errors = exc.message_dict if hasattr(exc, "error_dict") else {"__all__": exc.messages}
             context = travellers_context(trip, request.user, seats=seats, errors=errors)
+            if as_json:
+                return _card_json(context, status=400)
             return render(request, "trips/travellers.html", context, status=400)
+        if as_json:
+            return _card_json(travellers_context(trip, request.user), saved=True)
         messages.success(
             request, "Travellers saved. Their details go to the airline or hotel only when something is held."
         )
         return redirect("web:trip", trip_id=trip.pk)
+    if as_json:
+        return _card_json(travellers_context(trip, request.user))
     return render(request, "trips/travellers.html", travellers_context(trip, request.user))
 
 
@@ -176,13 +269,16 @@ def my_data(request: HttpRequest) -> HttpResponse:
             return redirect("web:my-data")
         except ValidationError as exc:
             errors = exc.message_dict if hasattr(exc, "error_dict") else {"__all__": exc.messages}
+    action = request.POST.get("action") if errors else ""
+    shown = posted if posted is not None and request.POST.get("action") == "profile" else _values(profile)
     context = {
-        "profile": posted if posted is not None and request.POST.get("action") == "profile" else _values(profile),
+        "profile_fields": person_fields("", shown, errors if action == "profile" else None, contact=True),
+        "companion_fields": person_fields("c-", None, errors if action == "companion" else None, contact=False),
         "loyalty": (profile.loyalty_programmes[0] if profile and profile.loyalty_programmes else {}),
         "companions": Companion.objects.filter(owner=request.user),
         "errors": errors,
         "form_errors": errors.get("__all__", []),
-        "action": request.POST.get("action") if errors else "",
+        "action": action,
     }
     return render(request, "trips/my_data.html", context, status=400 if errors else 200)
 

@@ -10,6 +10,7 @@ from django.contrib.auth.views import LoginView, LogoutView
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from trips.access import may_write_in, trip_get_for_user
@@ -43,6 +44,8 @@ def trip_detail(request: HttpRequest, trip_id: int) -> HttpResponse:
         # Deadlines and message times read in the trip's zone, as the chat's own words give them.
         "timezone": ((trip.intent or {}).get("request") or {}).get("timezone") or "UTC",
         "payment_methods": [{"id": method.pk, "brand": method.brand, "last4": method.last4} for method in methods],
+        # The chat's travellers card loads and saves the form here (owner only).
+        "travellers_url": reverse("web:trip-travellers", args=[trip.pk]) if is_owner else None,
     }
     context = {
         "trips": _own_trips(request),

@@ -191,9 +191,8 @@ class DuffelSupplier:
         if not refs or self.directory is None or not trip_id:
             raise SupplierError(
                 "passengers_missing",
-                "Before anything can be held with the airline I need the name of everyone travelling, "
-                "exactly as on their passport or ID: fill in 'Who's travelling' above the chat, then ask me "
-                "to hold again.",
+                "Before anything can be held with the airline or hotel, everyone travelling must be named "
+                "exactly as on their passport or ID.",
             )
         return list(self.directory.resolve(trip_id, refs))
 

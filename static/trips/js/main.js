@@ -6,6 +6,7 @@ import { Conversation } from "./conversation.js";
 import { purchasePanel } from "./purchase.js";
 import { money, setZone } from "./format.js";
 import { TripSocket, newClientId } from "./socket.js";
+import { travellersApi } from "./travellers.js";
 
 const MAX_TEXT = 4000;
 const config = JSON.parse(document.getElementById("trip-config").textContent);
@@ -39,6 +40,9 @@ const conversation = new Conversation(ui.list, {
   openPurchase,
   currentOffer: () => purchase?.current() || null,
   autoApprove: config.can_write ? autoApprove : null,
+  travellers: config.can_write
+    ? travellersApi(config.travellers_url, document.querySelector("input[name=csrfmiddlewaretoken]")?.value || "")
+    : null,
 });
 let offerTimer = null;
 

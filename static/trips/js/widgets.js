@@ -5,6 +5,7 @@
 import { countdown } from "./countdown.js";
 import { h } from "./dom.js";
 import * as fmt from "./format.js";
+import { travellersCard } from "./travellers.js";
 
 const place = (p) => (p && typeof p === "object" ? p.code || p.name || "" : p || "");
 const placeName = (p) => (p && typeof p === "object" ? p.name || p.code || "" : p || "");
@@ -272,6 +273,8 @@ const renderers = {
       !confirmed && c.quote_id ? h("div", { class: "card__actions" },
         button("Confirm cancellation", () => ctx.act({ type: "cancel_booking", booking_id: c.booking_id, quote_id: c.quote_id }, "Confirm cancellation"), { tone: "danger" })) : null);
   },
+
+  travellers: travellersCard,
 
   error(widget, ctx) {
     return h("div", { class: "widget card card--error", role: "alert", dataset: { widget: "error" } },

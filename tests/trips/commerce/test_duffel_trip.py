@@ -61,11 +61,18 @@ def test_duffel_booking_and_cancelling_leak_nothing(trip, traveller, approver, c
     press(trip, traveller, type="select", bundle_id=bundles[0]["bundle_id"])
 
     asked = press(trip, traveller, type="hold")  # nobody named yet: the chat asks, nothing is held
-    assert any("Who's travelling" in m.text for m in replies_after(asked)), [m.text for m in replies_after(asked)]
+    cards = [m.widget for m in replies_after(asked) if (m.widget or {}).get("type") == "travellers"]
+    assert cards == [
+        {
+            "type": "travellers",
+            "bundle_id": bundles[0]["bundle_id"],
+            "travelers": {"adults": 4, "children": 0, "infants": 0},
+        }
+    ], [m.text for m in replies_after(asked)]
     assert not duffel.writes("/air/orders") and not Hold.objects.filter(trip=trip).exists()
 
     trip_passengers_set(trip=trip, actor=traveller, passengers=[person(i, SECRETS[i]) for i in range(4)])
-    press(trip, traveller, type="hold")
+    press(trip, traveller, type="hold", bundle_id=cards[0]["bundle_id"])  # what the saved card sends
     holds = list(Hold.objects.filter(trip=trip))
     flight = next(h for h in holds if h.item_type == "flight")
     order = duffel.app.orders[flight.hold_id]

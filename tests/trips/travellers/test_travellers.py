@@ -237,3 +237,41 @@ def test_a_companion_remembered_from_the_trip_card_is_audited(family_trip, trave
     )
     event = AccountEvent.objects.get(user=traveller, type="companion.saved")
     assert event.payload["created"] is True and "Teo" not in json.dumps(event.payload)
+
+
+def test_the_chat_live_card_loads_and_saves_as_json(client, family_trip, traveller, other_traveller):
+    profile_save(user=traveller, data=LEAD)
+    url, as_json = reverse("web:trip-travellers", args=[family_trip.pk]), {"HTTP_ACCEPT": "application/json"}
+    client.force_login(traveller)
+    card = client.get(url, **as_json)
+    assert card.status_code == 200 and card["Cache-Control"] == "no-store"
+    data = card.json()
+    assert (data["named"], data["wanted"]) == (0, 2) and [s["type"] for s in data["seats"]] == ["adult", "infant"]
+    lead = {f["name"]: f for f in data["seats"][0]["fields"]}
+    assert lead["p0-family_name"]["value"] == "Lovelace" and lead["p0-family_name"]["label"].startswith("Last name")
+    assert data["seats"][0]["source"] == "profile" and data["seats"][1]["fields"][5]["label"] == "Email (optional)"
+
+    form = {f"p0-{k}": v for k, v in LEAD.items()} | {f"p1-{k}": v for k, v in BABY.items()} | {"p1-infant_of": "0"}
+    refused = client.post(url, {**form, "p1-born_on": "2010-01-01"}, **as_json)
+    assert refused.status_code == 400 and not TripPassenger.objects.exists()
+    infant = {f["name"]: f for f in refused.json()["seats"][1]["fields"]}
+    assert infant["p1-born_on"]["errors"] and infant["p1-born_on"]["value"] == "2010-01-01"
+
+    saved = client.post(url, form, **as_json)
+    assert saved.status_code == 200 and saved.json()["saved"] is True
+    assert (saved.json()["named"], saved.json()["wanted"]) == (2, 2)
+    assert TripPassenger.objects.filter(trip=family_trip).count() == 2
+
+    client.force_login(other_traveller)
+    assert client.get(url, **as_json).status_code == 404 and client.post(url, form, **as_json).status_code == 404
+
+
+def test_the_chat_page_tells_the_live_card_where_the_form_is_for_the_owner_only(
+    client, family_trip, traveller, support
+):
+    client.force_login(traveller)
+    page = client.get(reverse("web:trip", args=[family_trip.pk])).content.decode()
+    assert '"travellers_url": ' + json.dumps(reverse("web:trip-travellers", args=[family_trip.pk])) in page
+    client.force_login(support)
+    watched = client.get(reverse("web:trip", args=[family_trip.pk]))
+    assert watched.status_code == 200 and '"travellers_url": null' in watched.content.decode()
