@@ -138,12 +138,13 @@ def trip_on_hold(page, base_url: str, username: str = "alice") -> int:
     return trip_id
 
 
-def approver_grants(new_page, base_url: str, trip_id: int):
-    """Ann opens the trip in the back office, follows its purchase approval and grants it; her page."""
+def approver_grants(new_page, base_url: str, trip_id: int, username: str = "ann", password: str = "ann-demo"):
+    """The approver (Ann by default) opens the trip in the back office, follows its purchase
+    approval and grants it; returns the approver's page."""
     approver = new_page()
     approver.goto(f"{base_url}/admin/login/?next=/admin/trips/trip/{trip_id}/change/")
-    approver.locator("#id_username").fill("ann")
-    approver.locator("#id_password").fill("ann-demo")
+    approver.locator("#id_username").fill(username)
+    approver.locator("#id_password").fill(password)
     approver.locator("input[type=submit]").click()
     approver.locator(".tripdesk-glance").get_by_role("link", name=re.compile(r"^Purchase approval #\d+$")).click()
     approver.get_by_role("button", name=re.compile(r"^Grant \$[\d,]+\.\d\d$")).click()

@@ -1,7 +1,9 @@
 """A trip from the first message to a booking and its cancellation through the Duffel adapter,
-in Chromium, against the fake Duffel server: travellers named in the chat's card (prefilled from
-the profile and saved companions), holds with Duffel's payment deadline, approval, payment,
-Duffel's record locator, then the cancellation quote and its confirmation."""
+in Chromium, against the fake Duffel server: the hold asks for the travellers with a live card in
+the chat (prefilled from the profile and saved companions, saved in place, and the hold carries
+on without a reload), holds with Duffel's payment deadline, an approver's grant in the back
+office, the traveller's payment, Duffel's record locator, then the cancellation quote and its
+confirmation."""
 
 import re
 
@@ -11,18 +13,28 @@ from playwright.sync_api import expect
 from tests.fakes.duffel_server import FakeDuffel
 
 from .live import live_tripdesk, manage
-from .test_chat import INITECH, LATEST_BUNDLES, SCENARIO_1, say, start_trip, wait_until_idle
+from .test_chat import LATEST_BUNDLES, SCENARIO_1, approver_grants, say, start_trip, wait_until_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-TRAVELLERS = """
+# Umbrella: the default policy (no purchase without an approver's grant); Uma travels, Ulf approves.
+UMBRELLA = """
 from django.contrib.auth import get_user_model
+from handlers.common.defaults import DEFAULT_POLICY
+from trips.services.orgs import member_add, organisation_create
+from trips.services.payment_methods import payment_method_create
 from trips.services.travellers import companion_save, profile_save
-ivy = get_user_model().objects.get(username="ivy")
-profile_save(user=ivy, data={"title": "ms", "gender": "f", "given_name": "Ivy", "family_name": "Lambert",
-    "born_on": "1984-09-02", "email": "ivy@example.com", "phone_number": "+44 20 8016 0508"})
+users = get_user_model()
+org = organisation_create(name="Umbrella", slug="umbrella", policy=DEFAULT_POLICY)
+for name, role in (("uma", "traveller"), ("ulf", "approver")):
+    user = users.objects.create_user(username=name, password=f"{name}-demo", email=f"{name}@example.com")
+    member_add(user=user, organisation=org, role=role)
+uma = users.objects.get(username="uma")
+payment_method_create(owner=uma, brand="visa", last4="4242", label="Test Visa")
+profile_save(user=uma, data={"title": "ms", "gender": "f", "given_name": "Uma", "family_name": "Lambert",
+    "born_on": "1984-09-02", "email": "uma@example.com", "phone_number": "+44 20 8016 0508"})
 for given, born in (("Ian", "1982-01-15"), ("Iris", "1990-05-05"), ("Igor", "1979-12-12")):
-    companion_save(user=ivy, data={"title": "mr", "gender": "m", "given_name": given, "family_name": "Lambert",
+    companion_save(user=uma, data={"title": "mr", "gender": "m", "given_name": given, "family_name": "Lambert",
         "born_on": born})
 """
 
@@ -43,14 +55,13 @@ def duffel_url(tmp_path_factory, duffel):
         "DUFFEL_TIMEOUT_S": "5",
     }
     with live_tripdesk(workdir, extra_env=extra) as url:
-        for script in (INITECH, TRAVELLERS):
-            manage(workdir, "shell", "-c", script)
+        manage(workdir, "shell", "-c", UMBRELLA)
         yield url
 
 
 def test_a_duffel_trip_from_first_message_to_cancellation(new_page, duffel_url, duffel, screenshot):
     page = new_page()
-    trip_id = start_trip(page, duffel_url, "ivy")
+    trip_id = start_trip(page, duffel_url, "uma")
     say(page, SCENARIO_1)
     expect(page.locator(LATEST_BUNDLES).nth(1)).to_be_visible()
     wait_until_idle(page)
@@ -58,33 +69,32 @@ def test_a_duffel_trip_from_first_message_to_cancellation(new_page, duffel_url, 
     risk = page.locator("[data-widget=risk]").last
     expect(risk).to_be_visible()
     wait_until_idle(page)
+    page.evaluate("window.tripdeskNotReloaded = true")  # gone if anything below reloads the page
     risk.get_by_role("button", name="Hold these").click()
-    expect(page.locator("#messages")).to_contain_text("Who's travelling")  # nobody named: nothing held
+
+    card = page.locator("[data-widget=travellers]").last  # pushed live: nobody named, nothing held
+    expect(card).to_contain_text("0 of 4 named")
     wait_until_idle(page)
     assert not duffel.writes("/air/orders")
-
-    page.reload()
-    card = page.locator("#travellers-card")
-    expect(card).to_contain_text("0 of 4 named")
-    expect(card.get_by_label("Last name, as on the passport").first).to_have_value("Lambert")  # from the profile
-    expect(card.locator("#p3-given_name")).to_have_value("Igor")  # from the saved companions
+    expect(card.get_by_label("Last name, as on the passport").first).to_have_value("Lambert")  # the profile
+    expect(card.locator("[name=p3-given_name]")).to_have_value("Igor")  # the saved companions
+    expect(card.get_by_label("Email", exact=True)).to_have_value("uma@example.com")
     screenshot(page, "30-duffel-travellers-card")
     card.get_by_role("button", name="Save travellers").click()
-    page.wait_for_url(re.compile(rf"/trips/{trip_id}/$"))
-    expect(page.locator("#travellers-card")).to_contain_text("all 4 named")
-
-    risk = page.locator("[data-widget=risk]").last
-    page.locator(LATEST_BUNDLES).nth(0).get_by_role("button", name=re.compile("^Select")).click()
+    expect(card).to_contain_text("All 4 named.")
+    holds = page.locator("[data-widget=holds]")
+    expect(holds).to_be_visible()  # the hold carried on by itself
     wait_until_idle(page)
-    page.locator("[data-widget=risk]").last.get_by_role("button", name="Hold these").click()
-    expect(page.locator("[data-widget=holds]")).to_be_visible()
-    wait_until_idle(page)
+    assert page.evaluate("window.tripdeskNotReloaded") is True and page.url.endswith(f"/trips/{trip_id}/")
     order = next(iter(duffel.app.orders.values()))
-    assert sorted(p["given_name"] for p in order["passengers"]) == ["Ian", "Igor", "Iris", "Ivy"]
+    assert sorted(p["given_name"] for p in order["passengers"]) == ["Ian", "Igor", "Iris", "Uma"]
+    expect(holds).to_contain_text("Pay by")
 
-    card = page.locator("[data-widget=approval]").last
-    card.get_by_role("button", name="Buy now — within your company's auto-approval limit").click()
-    page.keyboard.press("Enter")  # the confirm step has the focus
+    approval = page.locator("[data-widget=approval]").last
+    expect(approval).to_have_attribute("data-status", "pending")
+    expect(page.locator("[data-auto-approve]")).to_have_count(0)  # only an approver can say yes
+    approver_grants(new_page, duffel_url, trip_id, "ulf", "ulf-demo")
+    expect(page.locator("[data-widget=approval]").last).to_have_attribute("data-status", "granted")
     page.locator("[data-widget=approval]").last.get_by_role("button", name="Review and pay…").click()
     page.get_by_role("button", name=re.compile(r"^Pay \$[\d,]+\.\d\d with Visa •• 4242$")).click()
     booking = page.locator("[data-widget=booking]")
