@@ -3,12 +3,17 @@
 Prints one JSON object and a readable line:
 - ``scenario1_median_ms``: one message → bundles on screen (SCENARIOS.md 1) in-process through
   the harness (sandbox supplier, offline extractor, in-memory stores), median over ``--runs``;
-- ``decisions_per_second``: Reducer passes plus Patcher merges on a presented trip, per second.
+- ``decisions_per_second``: Reducer passes plus Patcher merges on a presented trip, per second;
+- ``after_turns``: CPU of the same search turn ("make it 3 people", a new search) on a trip with
+  one prior selection and on one with ``--prior`` (200) prior turns (selections alternating
+  between two bundles, each with its policy check and audit events), medians of ``--long-runs``;
+  ``ratio`` = long ÷ fresh: a trip's history must not make its turns dearer.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import sys
@@ -22,6 +27,7 @@ from handlers.reducer import Reducer  # noqa: E402
 from handlers.testing import Harness  # noqa: E402
 
 SCENARIO_1 = "4 people going from Newark to Denver for 3 nights on January 30"
+SEARCH_AGAIN = "make it 3 people"
 
 
 def scenario1_ms(runs: int, clock=time.perf_counter) -> list:
@@ -36,10 +42,46 @@ def scenario1_ms(runs: int, clock=time.perf_counter) -> list:
     return timings
 
 
+def search_after_turns_ms(prior: int, clock=time.process_time) -> float:
+    """CPU ms of one search turn (``SEARCH_AGAIN``) on a scenario-1 trip after ``prior`` selections.
+
+    What the harness itself keeps of earlier turns (its chat log, its in-memory stores) is moved
+    out of the garbage collector's sight first (``gc.freeze``, in both cases): a host keeps none of
+    it in memory, and rescanning it would be charged to the turn.
+    """
+    h = Harness()
+    h.say(SCENARIO_1)
+    for i in range(prior):
+        h.select("B1" if i % 2 == 0 else "B2")
+    gc.collect()
+    gc.freeze()
+    try:
+        started = clock()
+        turn = h.say(SEARCH_AGAIN)
+        elapsed = (clock() - started) * 1000
+    finally:
+        gc.unfreeze()
+    assert h.widgets("bundles", turn=turn), "the search after the selections must end with bundles on screen"
+    return elapsed
+
+
+def after_turns(prior: int, runs: int) -> dict:
+    fresh = [search_after_turns_ms(1) for _ in range(runs)]
+    long = [search_after_turns_ms(prior) for _ in range(runs)]
+    fresh_ms, long_ms = statistics.median(fresh), statistics.median(long)
+    return {
+        "prior_turns": prior,
+        "runs": runs,
+        "fresh_cpu_ms": round(fresh_ms, 1),
+        "after_prior_cpu_ms": round(long_ms, 1),
+        "ratio": round(long_ms / fresh_ms, 2) if fresh_ms else None,
+    }
+
+
 def decisions_per_second(seconds: float) -> dict:
     h = Harness()
     h.say(SCENARIO_1)
-    trip, now = h.intent(), h.last["trip_intent"]["audit"]["events"][-1]["at"]
+    trip, now = h.intent(), h.audit_events()[-1]["at"]
     reducer = Reducer()
     events = [
         {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": "B2"}},
@@ -65,21 +107,27 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--prior", type=int, default=200, help="prior turns for the long-trip measurement")
+    parser.add_argument("--long-runs", type=int, default=5)
     options = parser.parse_args()
     Harness().say(SCENARIO_1)  # warm caches (airport data, regexes) outside the measurement
     timings = scenario1_ms(options.runs)
     decisions = decisions_per_second(options.seconds)
+    long = after_turns(options.prior, options.long_runs)
     result = {
         "scenario1_runs": options.runs,
         "scenario1_median_ms": round(statistics.median(timings), 1),
         "scenario1_p90_ms": round(sorted(timings)[int(0.9 * (len(timings) - 1))], 1),
         "decisions_per_second": decisions["per_second"],
         "decisions": decisions["decisions"],
+        "after_turns": long,
     }
     print(json.dumps(result))
     print(
         f"scenario 1 (message → bundles): median {result['scenario1_median_ms']} ms over {options.runs} runs; "
-        f"Reducer+Patcher: {result['decisions_per_second']:,} decisions/s"
+        f"Reducer+Patcher: {result['decisions_per_second']:,} decisions/s; a search turn after "
+        f"{long['prior_turns']} turns: {long['after_prior_cpu_ms']} ms CPU against {long['fresh_cpu_ms']} ms "
+        f"on a fresh trip ({long['ratio']}×)"
     )
     return 0
 

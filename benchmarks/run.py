@@ -47,6 +47,7 @@ def core(*, quick: bool) -> dict[str, Any]:
         "scenario1_ms": summary_ms(t / 1000 for t in timings_ms),
         "decisions_per_second": decisions["per_second"],
         "decisions": decisions["decisions"],
+        "after_turns": bench_core.after_turns(10 if quick else 200, 1 if quick else 5),
     }
 
 
@@ -96,7 +97,10 @@ def table(report: dict[str, Any]) -> str:
         c = report["core"]
         lines += [
             f"core      scenario 1 in-process: median {c['scenario1_ms']['median']} ms, p95 {c['scenario1_ms']['p95']} ms "
-            f"(n={c['scenario1_ms']['n']}); Reducer+Patcher {c['decisions_per_second']:,} decisions/s"
+            f"(n={c['scenario1_ms']['n']}); Reducer+Patcher {c['decisions_per_second']:,} decisions/s",
+            f"          search turn CPU after {c['after_turns']['prior_turns']} turns: "
+            f"{c['after_turns']['after_prior_cpu_ms']} ms ÷ fresh trip {c['after_turns']['fresh_cpu_ms']} ms "
+            f"= {c['after_turns']['ratio']}",
         ]
     if "host" in report:
         h = report["host"]

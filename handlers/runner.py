@@ -31,7 +31,6 @@ from .tools import tool_outcome
 from .wording import error_message, message, place_label
 
 DEFAULT_LIMITS = {"max_tool_calls": 16, "max_calls_per_tool": 4, "max_wall_seconds": 30}
-MAX_AUDIT_EVENTS = 500
 USER_MESSAGE_CHARS = 2000  # what request.user_message keeps of a (redacted) message
 STOP_TEXT = {
     "max_tool_calls": "I stopped this turn after {n} tool calls, the most one turn may use.",
@@ -72,7 +71,8 @@ def progress_label(call: Dict[str, Any]) -> str:
 
 
 class Runner:
-    """``run(RunnerPayload) -> {"trip_intent", "ui_messages", "tool_calls", "routed_event", "stopped_reason"}``."""
+    """``run(RunnerPayload) -> {"trip_intent", "ui_messages", "tool_calls", "routed_event", "stopped_reason",
+    "audit_events"}``."""
 
     name = "runner"
 
@@ -126,6 +126,7 @@ class Runner:
             doc = new_trip_intent(
                 payload["trip_id"], now, timezone=org.get("timezone") or "America/New_York", policy=org.get("policy")
             )
+        doc["audit"] = {"events": []}  # the trail lives in the store's audit log (older documents carried it)
         return ensure_working_memory(doc)
 
     def _turn(self, payload: Dict[str, Any]) -> Dict[str, Any]:
@@ -165,11 +166,11 @@ class Runner:
         class RacingStore(InMemoryTripStore):  # another writer saves once while our first attempt runs
             raced = False
 
-            def save(self, trip_id, doc, expected_version=None):
+            def save(self, trip_id, doc, expected_version=None, events=None):
                 if not self.raced:
                     self.raced = True
                     InMemoryTripStore.save(self, trip_id, dict(doc))
-                return InMemoryTripStore.save(self, trip_id, doc, expected_version)
+                return InMemoryTripStore.save(self, trip_id, doc, expected_version, events)
 
         store, chat = RacingStore(), Chat()
         payload = {
@@ -186,6 +187,10 @@ class Runner:
         assert chat.lines and chat.lines[-1]["kind"] == "message", chat.lines
         saved = store.get("t1") or {}
         assert "4111 1111" not in str(saved) and saved["version"] == 2
+        assert saved["audit"] == {"events": []}, "the document carries no audit trail"
+        trail = store.events("t1")
+        assert [e["type"] for e in trail][:1] == ["event_routed"] and "4111 1111" not in str(trail), trail
+        assert out["audit_events"] == trail[-len(out["audit_events"]) :]
 
 
 class _Turn:
@@ -202,6 +207,7 @@ class _Turn:
         self.executed: List[Dict[str, Any]] = []
         self.per_tool: Counter = Counter()
         self.messages: List[Dict[str, Any]] = []
+        self.events: List[Dict[str, Any]] = []  # this turn's audit events, saved with the document
         self.stack: List[Any] = []
         self.stopped_reason: Optional[str] = None
         self.followup_used = False
@@ -219,9 +225,7 @@ class _Turn:
         self.messages.append(msg)
 
     def audit(self, entry: Dict[str, Any]) -> None:
-        events = self.doc.setdefault("audit", {}).setdefault("events", [])
-        events.append(redact({"at": iso(self.now), **entry}))
-        del events[:-MAX_AUDIT_EVENTS]
+        self.events.append(redact({"at": iso(self.now), **entry}))
 
     def _print(self, msg: Dict[str, Any]) -> None:
         agu = self.runner.AGU
@@ -404,7 +408,9 @@ class _Turn:
     def finish(self, event: Dict[str, Any]) -> Dict[str, Any]:
         self.settle()
         self.doc["updated_at"] = int(self.now.timestamp())
-        self.runner.trip_store.save(self.payload["trip_id"], self.doc, expected_version=self.expected_version)
+        self.runner.trip_store.save(
+            self.payload["trip_id"], self.doc, expected_version=self.expected_version, events=self.events
+        )
         for msg in self.messages:
             if msg["kind"] != "progress":
                 self._print(msg)
@@ -414,5 +420,6 @@ class _Turn:
             "tool_calls": self.executed,
             "routed_event": redact(event),
             "stopped_reason": self.stopped_reason,
+            "audit_events": self.events,
         }
         return ok(redact(self.payload), output, stack=self.stack)

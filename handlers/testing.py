@@ -238,6 +238,10 @@ class Harness:
     def intent(self) -> Dict[str, Any]:
         return self.trips.get(self.trip_id) or {}
 
+    def audit_events(self) -> List[Dict[str, Any]]:
+        """The trip's audit trail as the core recorded it (the store's, not the document's)."""
+        return self.trips.events(self.trip_id)
+
     @property
     def chat(self) -> List[Dict[str, Any]]:
         return self.agu.messages

@@ -2,7 +2,9 @@
 
 Saves are versioned: ``save(trip_id, doc, expected_version=n)`` raises ``StaleVersion``
 when the stored version is not ``n``; the caller reloads and retries (no lost update).
-A successful save stores ``doc["version"] = n + 1`` and returns the new version.
+A successful save stores ``doc["version"] = n + 1`` and returns the new version. ``events``
+(the turn's audit events) are appended to the trip's trail by the same save, or not at all:
+the trail lives beside the document, never inside it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,13 @@ class StaleVersion(Exception):
 class TripIntentStore(Protocol):
     def get(self, trip_id: str) -> Optional[Dict[str, Any]]: ...
 
-    def save(self, trip_id: str, doc: Dict[str, Any], expected_version: Optional[int] = None) -> int: ...
+    def save(
+        self,
+        trip_id: str,
+        doc: Dict[str, Any],
+        expected_version: Optional[int] = None,
+        events: Optional[List[Dict[str, Any]]] = None,
+    ) -> int: ...
 
 
 class ToolDefinitionsStore(Protocol):
@@ -55,14 +63,26 @@ class KeyValueStore(Protocol):
 class InMemoryTripStore:
     def __init__(self) -> None:
         self._docs: Dict[str, Dict[str, Any]] = {}
+        self._events: Dict[str, List[Dict[str, Any]]] = {}
         self._lock = threading.Lock()
+
+    def events(self, trip_id: str) -> List[Dict[str, Any]]:
+        """The trip's audit trail, oldest first."""
+        with self._lock:
+            return copy.deepcopy(self._events.get(trip_id, []))
 
     def get(self, trip_id: str) -> Optional[Dict[str, Any]]:
         with self._lock:
             doc = self._docs.get(trip_id)
             return copy.deepcopy(doc) if doc is not None else None
 
-    def save(self, trip_id: str, doc: Dict[str, Any], expected_version: Optional[int] = None) -> int:
+    def save(
+        self,
+        trip_id: str,
+        doc: Dict[str, Any],
+        expected_version: Optional[int] = None,
+        events: Optional[List[Dict[str, Any]]] = None,
+    ) -> int:
         with self._lock:
             current = self._docs.get(trip_id)
             current_version = int(current.get("version", 0)) if current else 0
@@ -71,6 +91,7 @@ class InMemoryTripStore:
             stored = copy.deepcopy(doc)
             stored["version"] = current_version + 1
             self._docs[trip_id] = stored
+            self._events.setdefault(trip_id, []).extend(copy.deepcopy(events or []))
             doc["version"] = stored["version"]
             return stored["version"]
 

@@ -56,6 +56,9 @@ def test_in_process_websocket_and_ranker_sections(tmp_path):
     assert core["scenario1_ms"]["n"] == 3
     assert_ordered(core["scenario1_ms"])
     assert core["decisions"] > 0 and core["decisions_per_second"] > 0
+    long = core["after_turns"]
+    assert long["prior_turns"] == 10 and long["fresh_cpu_ms"] > 0 and long["after_prior_cpu_ms"] > 0
+    assert long["ratio"] == round(long["after_prior_cpu_ms"] / long["fresh_cpu_ms"], 2)
 
     embedded = report["embedded"]
     assert embedded["runs"] == 3 and embedded["errors"] == 0, embedded["error_samples"]

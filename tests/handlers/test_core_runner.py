@@ -105,11 +105,11 @@ class StaleStore(InMemoryTripStore):
         super().__init__()
         self.stale_saves = stale_saves
 
-    def save(self, trip_id, doc, expected_version=None):
+    def save(self, trip_id, doc, expected_version=None, events=None):
         if self.stale_saves:
             self.stale_saves -= 1
             raise StaleVersion("someone else saved")
-        return super().save(trip_id, doc, expected_version)
+        return super().save(trip_id, doc, expected_version, events)
 
 
 def test_a_stale_save_reloads_and_reruns_once():
@@ -167,7 +167,7 @@ def test_a_question_about_the_bundles_goes_to_the_followup_collaborator():
     turn = h.say("which one includes a checked bag?")
     assert followup.questions == [("which one includes a checked bag?", 5, iso(h.clock()))]
     assert turn["ui_messages"][-1]["text"] == "B2 includes a checked bag."
-    assert any(e["type"] == "llm_followup" for e in h.intent()["audit"]["events"])
+    assert any(e["type"] == "llm_followup" for e in h.audit_events())
 
 
 def test_a_failing_followup_falls_back_to_the_plain_reply():
@@ -254,4 +254,15 @@ def test_the_same_call_is_never_run_twice_in_a_turn_and_the_turn_says_why():
     result = run(store, shc, chat, text="one way JFK to LAX on March 3, just me, no hotel")
     assert [c[0] for c in shc.calls] == ["trip_requirements_extract", "flight_quote_search"]
     assert result["output"]["ui_messages"][-1]["kind"] == "status" and "kept being asked" in chat.messages[-1]["text"]
-    assert any(e["type"] == "repeat_call_dropped" for e in store.get("t1")["audit"]["events"])
+    assert any(e["type"] == "repeat_call_dropped" for e in store.events("t1"))
+
+
+def test_the_audit_trail_leaves_with_the_save_and_only_the_saved_attempts():
+    """The document carries no trail: a turn's events go to the store with its save, and a stale
+    attempt's events are dropped with it."""
+    store, chat = StaleStore(stale_saves=1), CapturedChat()
+    result = run(store, ScriptedShc(chat), chat)
+    trail = store.events("t1")
+    assert store.get("t1")["audit"] == {"events": []}
+    assert [e["type"] for e in trail].count("event_routed") == 1
+    assert result["output"]["audit_events"] == trail

@@ -58,6 +58,9 @@ def test_scenario_1_one_message_to_bundles(trip, traveller, frozen, django_asser
     assert seqs == list(range(1, len(seqs) + 1))
     types = set(AuditEvent.objects.filter(trip=trip).values_list("type", flat=True))
     assert {"message.received", "turn.started", "tool.called", "tool.returned", "turn.completed"} <= types
+    # The core's own events (routing, the patch it applied) are in the trail, not in the document.
+    assert {"core.event_routed", "core.patch_applied"} <= types and intent["audit"] == {"events": []}
+    assert trip.turn_lease_until is None, "the lease is given back with the last look for queued messages"
 
 
 def test_a_repeated_client_id_is_one_message_and_one_turn(trip, traveller, frozen):

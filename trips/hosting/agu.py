@@ -10,8 +10,9 @@ attempt shows twice (a search repeated within the turn) still appears twice.
 from collections import Counter
 from typing import Any, Dict, Optional
 
+from handlers.common.redact import redact_text
 from trips.services.batch import TurnWrites
-from trips.services.chat import chat_message_add, chat_message_create, progress_shown_count
+from trips.services.chat import chat_message_add, chat_message_create, progress_shown_counts
 
 
 class DjangoAGU:
@@ -21,14 +22,16 @@ class DjangoAGU:
     def __init__(self, *, message_id: Optional[int] = None, writes: Optional[TurnWrites] = None) -> None:
         self.message_id, self.writes = message_id, writes
         self.progress_printed: Counter[str] = Counter()
+        self.progress_shown: Optional[Counter[str]] = None  # an earlier attempt's lines, read once
 
     def print_chat(self, trip_id: str, message: Dict[str, Any]) -> None:
         if self.message_id is not None and message.get("kind") == "progress":
             widget = {"label": message.get("text") or "", **(message.get("widget") or {}), "turn": self.message_id}
             label = str(widget["label"])
             self.progress_printed[label] += 1
-            shown = progress_shown_count(trip_id=int(trip_id), turn=self.message_id, label=label)
-            if shown >= self.progress_printed[label]:
+            if self.progress_shown is None:
+                self.progress_shown = progress_shown_counts(trip_id=int(trip_id), turn=self.message_id)
+            if self.progress_shown[redact_text(label)] >= self.progress_printed[label]:
                 return
             message = {**message, "widget": widget}
         if self.writes is None:

@@ -119,4 +119,8 @@ def trip_replay(*, trip: Trip) -> ReplayResult:
     if replayed:
         replayed["version"] -= 1  # seeding the store counted a save that trip_create did not
     stored = _plain(Trip.objects.values_list("intent", flat=True).get(pk=trip.pk))
+    if isinstance(stored, dict) and stored.get("audit"):
+        # Documents saved before the trail moved to the audit table carried it inside; the core
+        # now drops it on load, so only what the turns decide is compared.
+        stored["audit"] = {"events": []}
     return ReplayResult(turns, tool_calls, replayed, stored, differences(replayed, stored))

@@ -20,12 +20,12 @@ from handlers.runner import Runner
 from trips.models import ChatMessage, Trip
 from trips.services.batch import TurnWrites
 from trips.services.holds import holds_sync
-from trips.services.turns import turn_claim, turn_complete, turn_release, turn_start
+from trips.services.turns import turn_claim, turn_complete, turn_next, turn_release, turn_start
 
 from .agu import DjangoAGU
 from .approvals import DjangoApprovalVerifier, DjangoPaymentMethods
 from .passengers import DjangoPassengerDirectory
-from .shc import DjangoSHC
+from .shc import QUICK_TOOLS, DjangoSHC
 from .stores import DjangoToolStore, DjangoTripStore
 from .suppliers import DjangoBookingRecords, supplier_from_settings
 from .transient import transient_retried
@@ -34,10 +34,14 @@ Clock = Callable[[], datetime]
 
 
 def build_runner(
-    *, clock: Clock, tool_store: Optional[DjangoToolStore] = None, writes: Optional[TurnWrites] = None
+    *,
+    clock: Clock,
+    tool_store: Optional[DjangoToolStore] = None,
+    writes: Optional[TurnWrites] = None,
+    causation_id: str = "",
 ) -> Runner:
     return Runner(
-        trip_store=DjangoTripStore(writes=writes),
+        trip_store=DjangoTripStore(writes=writes, causation_id=causation_id),
         tool_store=tool_store or DjangoToolStore(),
         limits=settings.TRIPDESK["RUNNER_LIMITS"],
         followup=followup_agent_from_env(settings.TRIPDESK["LLM"], clock=clock),
@@ -93,17 +97,21 @@ def turn_execute(
     writes = TurnWrites()  # progress, chat and turn.started ride on the turn's next transaction
     turn_start(trip_id=trip.pk, message_id=message.pk, payload=payload, writes=writes)
     tool_store = DjangoToolStore()
+    deps = tool_deps(clock=clock)
     local = LocalShc(
-        tool_deps(clock=clock),
+        deps,
         tools=tool_store.get_tools(),
         trip_id=str(trip.pk),
         clock=clock,
         around_call=with_thread_connection,
     )
     agu = DjangoAGU(message_id=message.pk, writes=writes)
-    shc = DjangoSHC(inner=local, trip_id=trip.pk, message_id=message.pk, writes=writes)
+    # Without an LLM the extractor is a quick computation: its start need not be committed alone.
+    quick = QUICK_TOOLS | ({"trip_requirements_extract"} if deps.llm_extractor is None else set())
+    shc = DjangoSHC(inner=local, trip_id=trip.pk, message_id=message.pk, writes=writes, quick=quick)
     with bind_host(agu=agu, shc=shc):
-        result = build_runner(clock=clock, tool_store=tool_store, writes=writes).run(payload)
+        runner = build_runner(clock=clock, tool_store=tool_store, writes=writes, causation_id=f"message:{message.pk}")
+        result = runner.run(payload)
     # The core has saved its result: from here a transient database error retries the step that
     # hit it, never the whole turn (which would run the core, and apply its effects, twice).
     output = result.get("output") or {}
@@ -116,18 +124,19 @@ def turn_execute(
 def turn_run(*, trip_id: int, clock: Optional[Clock] = None) -> int:
     """Run the trip's queued turns in order; returns how many ran (0: already done, or busy elsewhere).
 
-    The lease is given back before looking again, so a message queued while we ran is either
-    seen here or claimed by its own task: never left behind.
+    Looking again and giving the lease back are one step (``turn_next``), so a message queued
+    while we ran is either seen here or claimed by its own task: never left behind.
     """
     ran = 0
-    while True:
-        messages, lease_until = turn_claim(trip_id=trip_id, now=timezone.now())
-        if not messages:
-            return ran
+    messages, lease_until = turn_claim(trip_id=trip_id, now=timezone.now())
+    while messages and lease_until is not None:
         try:
             for message in messages:
                 trip = Trip.objects.select_related("organisation").get(pk=trip_id)
                 turn_execute(trip=trip, message=message, event=message.event or {}, clock=clock or timezone.now)
-        finally:
+        except BaseException:
             turn_release(trip_id=trip_id, lease_until=lease_until)
+            raise
         ran += len(messages)
+        messages, lease_until = turn_next(trip_id=trip_id, lease_until=lease_until, now=timezone.now())
+    return ran

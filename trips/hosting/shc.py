@@ -3,6 +3,12 @@
 Every call leaves a ``tool.called`` audit event before it runs, then a ToolRun row and a
 ``tool.returned`` or ``tool.failed`` event (arguments and results redacted), plus an
 ``llm.usage`` event per LLM request the tool reported.
+
+In a running turn (``writes``) a tool that may take a while or acts on the world commits its
+start at once (the traveller sees its progress line; a crash mid-call leaves the trace); a quick
+computation (``quick``: the ranker, the policy check, the offline extractor) queues it. A read
+tool's run is queued for the turn's next transaction; a tool that changed something at the
+supplier (holds, purchases, cancellations) records its run at once.
 """
 
 import hashlib
@@ -16,16 +22,34 @@ from handlers.common.host import SHC
 from handlers.common.types import fail
 from handlers.tools import tool_outcome
 from trips.services.batch import TurnWrites
-from trips.services.toolruns import tool_call_start, toolrun_record
+from trips.services.toolruns import tool_call_start, toolrun_kept, toolrun_record
+
+READ_TOOLS = frozenset(
+    {
+        "trip_requirements_extract",
+        "flight_quote_search",
+        "hotel_quote_search",
+        "trip_option_ranker",
+        "policy_and_risk_check",
+    }
+)
+QUICK_TOOLS = frozenset({"trip_option_ranker", "policy_and_risk_check"})
 
 
 class DjangoSHC:
     def __init__(
-        self, *, inner: SHC, trip_id: int, message_id: Optional[int] = None, writes: Optional[TurnWrites] = None
+        self,
+        *,
+        inner: SHC,
+        trip_id: int,
+        message_id: Optional[int] = None,
+        writes: Optional[TurnWrites] = None,
+        quick: frozenset[str] = QUICK_TOOLS,
     ):
         self.inner, self.writes = inner, writes
         self.trip_id = trip_id
         self.message_id = message_id
+        self.quick = quick
         self.attempts: Counter[str] = Counter()
 
     def handler_call(
@@ -37,7 +61,13 @@ class DjangoSHC:
         self.attempts[same_call] += 1
         attempt = self.attempts[same_call]
         tool_call_start(
-            trip_id=self.trip_id, call_id=call_id, tool=tool, arguments=args, attempt=attempt, writes=self.writes
+            trip_id=self.trip_id,
+            call_id=call_id,
+            tool=tool,
+            arguments=args,
+            attempt=attempt,
+            writes=self.writes,
+            durable=tool not in self.quick,
         )
         started = time.monotonic()
         try:
@@ -46,17 +76,22 @@ class DjangoSHC:
             result = fail(args, "internal_error", f"{tool} failed unexpectedly: {type(exc).__name__}", retryable=True)
         latency_ms = int((time.monotonic() - started) * 1000)
         success, output = tool_outcome(result)
-        toolrun_record(
-            trip_id=self.trip_id,
-            message_id=self.message_id,
-            call_id=call_id,
-            tool=tool,
-            arguments=args,
-            result=result,
-            success=success,
-            error=None if success else output.get("error"),
-            latency_ms=latency_ms,
-            attempt=attempt,
-            accounting=[entry for entry in output.get("accounting") or [] if isinstance(entry, dict)],
-        )
+        run = {
+            "trip_id": self.trip_id,
+            "message_id": self.message_id,
+            "call_id": call_id,
+            "tool": tool,
+            "arguments": args,
+            "result": result,
+            "success": success,
+            "error": None if success else output.get("error"),
+            "latency_ms": latency_ms,
+            "attempt": attempt,
+            "accounting": [entry for entry in output.get("accounting") or [] if isinstance(entry, dict)],
+        }
+        if self.writes is not None and tool in READ_TOOLS:
+            kept = toolrun_kept(arguments=args, result=result)
+            self.writes.add(lambda: toolrun_record(**run, kept=kept, durable=False))
+        else:
+            toolrun_record(**run)
         return result

@@ -10,6 +10,7 @@ from handlers.common.defaults import DEFAULT_DEVELOPER_PROMPT, DEFAULT_SYSTEM_PR
 from handlers.common.intent import PHASES, STATES
 from handlers.common.stores import StaleVersion
 from trips.models import SupplierState, ToolDefinition, Trip
+from trips.services.audit import audit_record
 from trips.services.batch import TurnWrites, atomic_with
 
 
@@ -18,12 +19,13 @@ class DjangoTripStore:
 
     ``save`` is one ``UPDATE … WHERE version = expected``: when another turn saved first, no
     row matches and ``StaleVersion`` sends the Runner back to a fresh load (no lost update).
-    ``phase`` and ``state`` are copied to indexed columns for the back office. With ``writes``
-    (a running turn), the turn's queued writes are stored in the same transaction.
+    ``phase`` and ``state`` are copied to indexed columns for the back office. The turn's audit
+    events (``events``) join the trip's trail as ``core.<type>`` in the same transaction. With
+    ``writes`` (a running turn), the turn's queued writes are stored in it too.
     """
 
-    def __init__(self, *, writes: Optional[TurnWrites] = None) -> None:
-        self.writes = writes
+    def __init__(self, *, writes: Optional[TurnWrites] = None, causation_id: str = "") -> None:
+        self.writes, self.causation_id = writes, causation_id
 
     def get(self, trip_id: str) -> Optional[Dict[str, Any]]:
         row = Trip.objects.filter(pk=trip_id).values("intent", "version").first()
@@ -33,7 +35,13 @@ class DjangoTripStore:
         doc["version"] = row["version"]
         return doc
 
-    def save(self, trip_id: str, doc: Dict[str, Any], expected_version: Optional[int] = None) -> int:
+    def save(
+        self,
+        trip_id: str,
+        doc: Dict[str, Any],
+        expected_version: Optional[int] = None,
+        events: Optional[List[Dict[str, Any]]] = None,
+    ) -> int:
         if expected_version is None:
             expected_version = Trip.objects.values_list("version", flat=True).get(pk=trip_id)
         new_version = expected_version + 1
@@ -47,6 +55,14 @@ class DjangoTripStore:
         with atomic_with(self.writes, durable=False):
             if not Trip.objects.filter(pk=trip_id, version=expected_version).update(**fields):
                 raise StaleVersion(f"trip {trip_id}: version {expected_version} is no longer current")
+            for event in events or []:
+                audit_record(
+                    trip_id=int(trip_id),
+                    type=f"core.{event.get('type') or 'event'}"[:64],
+                    actor="worker",
+                    causation_id=self.causation_id,
+                    payload={k: v for k, v in event.items() if k != "type"},
+                )
         doc["version"] = new_version
         return new_version
 
@@ -75,7 +91,22 @@ class DjangoToolStore:
 
 
 class DjangoKeyValueStore:
-    """The sandbox supplier's state in ``SupplierState``; counters change in a single UPDATE."""
+    """The sandbox supplier's state in ``SupplierState``; counters change in a single UPDATE.
+
+    ``counters_init`` only reads: the counters it found missing are created (at their initial
+    value, never over one another writer created meanwhile) by this store's next write, so a
+    search stores its stock and its offers in one transaction.
+    """
+
+    def __init__(self) -> None:
+        self._counters_due: Dict[str, int] = {}
+
+    def _create_counters_due(self) -> None:
+        if self._counters_due:
+            due, self._counters_due = self._counters_due, {}
+            SupplierState.objects.bulk_create(
+                [SupplierState(key=key, counter=n, value={}) for key, n in due.items()], ignore_conflicts=True
+            )
 
     def get(self, key: str) -> Optional[Dict[str, Any]]:
         row = SupplierState.objects.filter(key=key).values("value", "counter").first()
@@ -84,29 +115,33 @@ class DjangoKeyValueStore:
         return {"n": row["counter"]} if row["counter"] is not None else row["value"]
 
     def put(self, key: str, value: Dict[str, Any]) -> None:
-        SupplierState.objects.update_or_create(key=key, defaults={"value": value, "counter": None})
+        with transaction.atomic():
+            self._create_counters_due()
+            SupplierState.objects.update_or_create(key=key, defaults={"value": value, "counter": None})
 
     def put_many(self, values: Dict[str, Dict[str, Any]]) -> None:
-        """One upsert for a whole search's offers (instead of a statement pair per offer)."""
-        if values:
-            SupplierState.objects.bulk_create(
-                [SupplierState(key=key, value=value, counter=None) for key, value in values.items()],
-                update_conflicts=True,
-                unique_fields=["key"],
-                update_fields=["value", "counter", "updated_at"],
-            )
+        """One upsert for a whole search's offers (instead of a statement pair per offer), with the
+        counters ``counters_init`` found missing, in one transaction."""
+        with transaction.atomic():
+            self._create_counters_due()
+            if values:
+                SupplierState.objects.bulk_create(
+                    [SupplierState(key=key, value=value, counter=None) for key, value in values.items()],
+                    update_conflicts=True,
+                    unique_fields=["key"],
+                    update_fields=["value", "counter", "updated_at"],
+                )
 
     def counters_init(self, initials: Dict[str, int]) -> Dict[str, int]:
-        """Create missing counters at their initial value (existing ones keep theirs); read them all back."""
+        """The counters' current values, a missing one at its initial value (created by the next write)."""
         if not initials:
             return {}
-        with transaction.atomic():
-            SupplierState.objects.bulk_create(
-                [SupplierState(key=key, counter=n, value={}) for key, n in initials.items()], ignore_conflicts=True
-            )
-            return dict(SupplierState.objects.filter(key__in=list(initials)).values_list("key", "counter"))
+        found = dict(SupplierState.objects.filter(key__in=list(initials)).values_list("key", "counter"))
+        self._counters_due.update({key: n for key, n in initials.items() if key not in found})
+        return {key: found.get(key, n) for key, n in initials.items()}
 
     def put_if_absent(self, key: str, value: Dict[str, Any]) -> bool:
+        self._create_counters_due()
         try:
             with transaction.atomic():
                 SupplierState.objects.create(key=key, value=value)
@@ -117,6 +152,7 @@ class DjangoKeyValueStore:
     def incr(self, key: str, amount: int, *, floor: Optional[int] = None, initial: int = 0) -> Optional[int]:
         """Add ``amount``; refuse (None) if the counter would drop below ``floor``. Safe across processes."""
         with transaction.atomic():
+            self._create_counters_due()
             SupplierState.objects.get_or_create(key=key, defaults={"counter": initial})
             counters = SupplierState.objects.filter(key=key)
             if floor is not None:

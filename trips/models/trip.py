@@ -39,17 +39,18 @@ assert tuple(Phase.values) == PHASES and tuple(State.values) == STATES, "Phase/S
 
 
 class TripQuerySet(models.QuerySet):
-    def counter_next(self, *, trip_id: int, field: str, touch: Optional[datetime] = None) -> int:
-        """Add one to a per-trip counter and return it, in one ``UPDATE … RETURNING``.
+    def counter_next(self, *, trip_id: int, field: str, touch: Optional[datetime] = None, by: int = 1) -> int:
+        """Add ``by`` (one) to a per-trip counter and return it, in one ``UPDATE … RETURNING``.
 
         The row stays locked until the caller's transaction ends, so concurrent writers take
         numbers one after another and a rolled-back write gives its number back: no gaps.
-        ``touch`` also sets ``last_activity_at``.
+        ``touch`` also sets ``last_activity_at``. With ``by`` > 1 the caller owns the block of
+        numbers ending at the one returned.
         """
         connection = connections[self.db]
         quote = connection.ops.quote_name
         column = quote(self.model._meta.get_field(field).column)
-        assignments, params = [f"{column} = {column} + 1"], []
+        assignments, params = [f"{column} = {column} + %s"], [int(by)]
         if touch is not None:
             assignments.append(f"{quote('last_activity_at')} = %s")
             params.append(connection.ops.adapt_datetimefield_value(touch))

@@ -1,5 +1,8 @@
 """The audit trail: one append-only, gap-free sequence of events per trip."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Optional
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -31,16 +34,49 @@ def audit_record(
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit_record() must run inside the transaction of the write it records")
-    seq = Trip.objects.counter_next(trip_id=trip_id, field="last_event_seq")
-    return AuditEvent.objects.create(
+    event = AuditEvent(
         trip_id=trip_id,
-        seq=seq,
         type=type,
         actor=actor,
         actor_user=actor_user,
         causation_id=causation_id,
         payload=redact(payload or {}),
     )
+    buffered = _buffer.get()
+    if buffered is not None:
+        buffered.append(event)  # numbered and stored when the buffer closes
+        return event
+    event.seq = Trip.objects.counter_next(trip_id=trip_id, field="last_event_seq")
+    event.save(force_insert=True)
+    return event
+
+
+_buffer: ContextVar[Optional[list[AuditEvent]]] = ContextVar("audit_buffer", default=None)
+
+
+@contextmanager
+def audit_buffer() -> Iterator[None]:
+    """Gather the events ``audit_record`` records inside, then store them in order: per trip one
+    ``UPDATE … RETURNING`` for the block of numbers and one INSERT. Inside the caller's transaction;
+    a buffer already open gathers for both."""
+    if _buffer.get() is not None:
+        yield
+        return
+    events: list[AuditEvent] = []
+    token = _buffer.set(events)
+    try:
+        yield
+    finally:
+        _buffer.reset(token)
+    by_trip: dict[int, list[AuditEvent]] = {}
+    for event in events:
+        by_trip.setdefault(event.trip_id, []).append(event)
+    for trip_id, trail in by_trip.items():
+        last = Trip.objects.counter_next(trip_id=trip_id, field="last_event_seq", by=len(trail))
+        for offset, event in enumerate(trail):
+            event.seq = last - len(trail) + 1 + offset
+    if events:
+        AuditEvent.objects.bulk_create(events)
 
 
 def audit_event_create(

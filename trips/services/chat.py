@@ -5,7 +5,11 @@ Every message (the traveller's, the assistant's, progress and errors) gets the t
 """
 
 import logging
-from typing import Any, Optional
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Optional, Union
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -55,17 +59,52 @@ def trip_status_frame(trip: Trip) -> dict[str, Any]:
     }
 
 
+class _Frames:
+    """The frames one transaction (or savepoint) pushes, sent together once it commits."""
+
+    def __init__(self) -> None:
+        self.frames: list[tuple[int, dict[str, Any]]] = []
+
+    def __call__(self) -> None:
+        _frames_send_now(self.frames)
+
+
 def broadcast_on_commit(trip_id: int, frame: dict[str, Any]) -> None:
     """Send ``frame`` to the trip's group once the current transaction commits (at once outside one).
 
+    A transaction's frames leave together, in order, through one event loop and one channel-layer
+    connection (a turn's transaction stores several messages): the frame joins the batch the same
+    transaction registered last, so a rolled-back savepoint drops its own frames and no others.
     ``robust``: a channel layer that is down costs a live update (the browser catches up on
-    resume), never the write that was just committed.
+    resume), never the write that was just committed. Inside ``chat_buffer`` the frame waits for
+    the buffer's messages, so it leaves after the messages added before it.
     """
-    transaction.on_commit(lambda: _group_send_now(trip_id, frame), robust=True)
+    buffered = _buffer.get()
+    if buffered is not None:
+        buffered.append((trip_id, frame))
+        return
+    connection = transaction.get_connection()
+    if connection.in_atomic_block:
+        savepoints = set(connection.savepoint_ids)
+        last = connection.run_on_commit[-1] if connection.run_on_commit else None
+        if last is not None and isinstance(last[1], _Frames) and last[0] == savepoints:
+            last[1].frames.append((trip_id, frame))
+            return
+    batch = _Frames()
+    batch.frames.append((trip_id, frame))
+    transaction.on_commit(batch, robust=True)
 
 
-def _group_send_now(trip_id: int, frame: dict[str, Any]) -> None:
-    async_to_sync(get_channel_layer().group_send)(trip_group(trip_id), {"type": "trip.frame", "frame": frame})
+def _frames_send_now(frames: list[tuple[int, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    if layer is None or not frames:
+        return
+
+    async def send_all() -> None:
+        for trip_id, frame in frames:
+            await layer.group_send(trip_group(trip_id), {"type": "trip.frame", "frame": frame})
+
+    async_to_sync(send_all)()
 
 
 def message_seq_next(*, trip_id: int) -> int:
@@ -85,9 +124,8 @@ def chat_message_add(
     turn_status: str = ChatMessage.TurnStatus.NONE,
 ) -> ChatMessage:
     """Save a chat message inside the caller's transaction and push it after commit."""
-    message = ChatMessage.objects.create(
+    message = ChatMessage(
         trip_id=trip_id,
-        seq=message_seq_next(trip_id=trip_id),
         role=role,
         kind=kind,
         text=redact_text(text or ""),
@@ -96,8 +134,51 @@ def chat_message_add(
         client_id=client_id,
         turn_status=turn_status,
     )
+    buffered = _buffer.get()
+    if buffered is not None:
+        buffered.append(message)  # numbered, stored and pushed when the buffer closes
+        return message
+    message.seq = message_seq_next(trip_id=trip_id)
+    message.save(force_insert=True)
     broadcast_on_commit(trip_id, chat_message_frame(message))
     return message
+
+
+_buffer: ContextVar[Optional[list[Union[ChatMessage, tuple[int, dict[str, Any]]]]]] = ContextVar(
+    "chat_buffer", default=None
+)
+
+
+@contextmanager
+def chat_buffer() -> Iterator[None]:
+    """Gather the messages ``chat_message_add`` adds inside, then store them in order: per trip one
+    ``UPDATE … RETURNING`` for the block of ``seq`` numbers and one INSERT; their frames, and those
+    ``broadcast_on_commit`` was given inside, leave together after commit in the order they came.
+    Inside the caller's transaction; a buffer already open gathers for both."""
+    if _buffer.get() is not None:
+        yield
+        return
+    added: list[Union[ChatMessage, tuple[int, dict[str, Any]]]] = []
+    token = _buffer.set(added)
+    try:
+        yield
+    finally:
+        _buffer.reset(token)
+    messages = [item for item in added if isinstance(item, ChatMessage)]
+    by_trip: dict[int, list[ChatMessage]] = {}
+    for message in messages:
+        by_trip.setdefault(message.trip_id, []).append(message)
+    for trip_id, chat in by_trip.items():
+        last = Trip.objects.counter_next(trip_id=trip_id, field="last_message_seq", touch=timezone.now(), by=len(chat))
+        for offset, message in enumerate(chat):
+            message.seq = last - len(chat) + 1 + offset
+    if messages:
+        ChatMessage.objects.bulk_create(messages)
+    for item in added:
+        if isinstance(item, ChatMessage):
+            broadcast_on_commit(item.trip_id, chat_message_frame(item))
+        else:
+            broadcast_on_commit(*item)
 
 
 def chat_message_create(*, trip_id: int, message: dict[str, Any]) -> ChatMessage:
@@ -112,8 +193,7 @@ def chat_message_create(*, trip_id: int, message: dict[str, Any]) -> ChatMessage
         )
 
 
-def progress_shown_count(*, trip_id: int, turn: int, label: str) -> int:
-    """How many progress lines labelled ``label`` the turn for message ``turn`` has shown already."""
-    return ChatMessage.objects.filter(
-        trip_id=trip_id, kind=ChatMessage.Kind.PROGRESS, widget__turn=turn, widget__label=redact_text(label)
-    ).count()
+def progress_shown_counts(*, trip_id: int, turn: int) -> Counter[str]:
+    """How many progress lines of each label the turn for message ``turn`` has shown already."""
+    widgets = ChatMessage.objects.filter(trip_id=trip_id, kind=ChatMessage.Kind.PROGRESS, widget__turn=turn)
+    return Counter(str((widget or {}).get("label")) for widget in widgets.values_list("widget", flat=True))

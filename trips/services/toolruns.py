@@ -1,5 +1,6 @@
 """Tool runs: the row the back office reads and the ``tool.*`` / ``llm.usage`` audit events."""
 
+from contextlib import nullcontext
 from decimal import Decimal, InvalidOperation
 from typing import Any, Optional
 
@@ -22,10 +23,14 @@ def tool_call_start(
     arguments: dict[str, Any],
     attempt: int,
     writes: Optional[TurnWrites] = None,
+    durable: bool = True,
 ) -> None:
-    """Audit that a tool is about to run (committed at once: a crash mid-call still leaves the trace),
-    together with the turn's queued writes (the progress line shown for this tool)."""
-    with atomic_with(writes):
+    """Audit that a tool is about to run, together with the turn's queued writes (the progress line
+    shown for this tool, the tool runs before it). ``durable``: committed at once, so the traveller
+    sees the progress line while a slow tool runs and a crash mid-call still leaves the trace;
+    otherwise (a quick computation) queued for the turn's next transaction."""
+
+    def record() -> None:
         audit_record(
             trip_id=trip_id,
             type="tool.called",
@@ -33,6 +38,12 @@ def tool_call_start(
             causation_id=call_id,
             payload={"tool": tool, "arguments": stored_arguments(arguments), "attempt": attempt},
         )
+
+    if writes is not None and not durable:
+        writes.add(record)
+        return
+    with atomic_with(writes):
+        record()
 
 
 def toolrun_record(
@@ -48,43 +59,74 @@ def toolrun_record(
     latency_ms: int,
     attempt: int,
     accounting: list[dict[str, Any]],
+    kept: Optional[tuple[dict[str, Any], dict[str, Any]]] = None,
+    durable: bool = True,
 ) -> ToolRun:
     """Record a finished tool call, its audit event, and the LLM usage it reported.
 
     The row keeps the arguments and the result's ``success`` and ``output`` (redacted;
     ``handlers.tools.stored_arguments``/``stored_result``: the ranker's quotes by reference, no
     repeated input or trace): ``replay_trip`` feeds the result back to the handlers instead of
-    calling the tool again.
+    calling the tool again. ``kept``: those two as ``toolrun_kept`` took them when the call ended.
+    ``durable``: in its own transaction; otherwise inside the caller's (a turn's queued writes).
     """
-    with transaction.atomic(durable=True):
-        run = ToolRun.objects.create(
+    if not durable and not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("toolrun_record(durable=False) must run inside a transaction")
+    stored_args, stored = kept or toolrun_kept(arguments=arguments, result=result)
+    with transaction.atomic(durable=True) if durable else nullcontext():
+        return _toolrun_rows(
             trip_id=trip_id,
             message_id=message_id,
             call_id=call_id,
             tool=tool,
-            arguments=redact(stored_arguments(arguments)),
-            result=redact(stored_result(result)),
-            status=ToolRun.Status.SUCCEEDED if success else ToolRun.Status.FAILED,
-            error=redact(error) if error else None,
+            arguments=stored_args,
+            result=stored,
+            success=success,
+            error=error,
             latency_ms=latency_ms,
             attempt=attempt,
+            accounting=accounting,
         )
-        audit_record(
-            trip_id=trip_id,
-            type="tool.returned" if success else "tool.failed",
-            actor="worker",
-            causation_id=call_id,
-            payload={"tool": tool, "tool_run_id": run.pk, "latency_ms": latency_ms, "error": error},
-        )
-        llm_cost = Decimal("0")
-        for entry in accounting:
-            if entry.get("type") != "llm":
-                continue
-            audit_record(trip_id=trip_id, type="llm.usage", actor="worker", causation_id=call_id, payload=entry)
-            llm_cost += _decimal(entry.get("cost_usd"))
-        if llm_cost:
-            Trip.objects.filter(pk=trip_id).update(llm_cost=F("llm_cost") + llm_cost)
+
+
+def _toolrun_rows(**fields: Any) -> ToolRun:
+    """The row and its events (``toolrun_record``'s fields, arguments and result as stored)."""
+    trip_id, call_id, tool = fields["trip_id"], fields["call_id"], fields["tool"]
+    success, error, latency_ms = fields["success"], fields["error"], fields["latency_ms"]
+    run = ToolRun.objects.create(
+        trip_id=trip_id,
+        message_id=fields["message_id"],
+        call_id=call_id,
+        tool=tool,
+        arguments=fields["arguments"],
+        result=fields["result"],
+        status=ToolRun.Status.SUCCEEDED if success else ToolRun.Status.FAILED,
+        error=redact(error) if error else None,
+        latency_ms=latency_ms,
+        attempt=fields["attempt"],
+    )
+    audit_record(
+        trip_id=trip_id,
+        type="tool.returned" if success else "tool.failed",
+        actor="worker",
+        causation_id=call_id,
+        payload={"tool": tool, "tool_run_id": run.pk, "latency_ms": latency_ms, "error": error},
+    )
+    llm_cost = Decimal("0")
+    for entry in fields["accounting"]:
+        if entry.get("type") != "llm":
+            continue
+        audit_record(trip_id=trip_id, type="llm.usage", actor="worker", causation_id=call_id, payload=entry)
+        llm_cost += _decimal(entry.get("cost_usd"))
+    if llm_cost:
+        Trip.objects.filter(pk=trip_id).update(llm_cost=F("llm_cost") + llm_cost)
     return run
+
+
+def toolrun_kept(*, arguments: dict[str, Any], result: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a tool run row keeps of a call's arguments and result: compact and redacted, a copy
+    (the core may go on using the result)."""
+    return redact(stored_arguments(arguments)), redact(stored_result(result))
 
 
 def _decimal(value: Any) -> Decimal:

@@ -183,6 +183,22 @@ def turn_leases_reclaim() -> int:
     return len(trip_ids)
 
 
+def turn_next(*, trip_id: int, lease_until: datetime, now: datetime) -> tuple[list[ChatMessage], Optional[datetime]]:
+    """After a lease holder ran its messages: the messages queued meanwhile, under a renewed lease,
+    or ``([], None)`` with the lease given back. One transaction with the trip's row locked, so a
+    message queued concurrently is either returned here or finds the lease free for its own task."""
+    with transaction.atomic(durable=True):
+        trip = Trip.objects.select_for_update().only("pk", "turn_lease_until").filter(pk=trip_id).first()
+        if trip is None or trip.turn_lease_until != lease_until:
+            return [], None  # the lease lapsed and another worker holds it now: its turns are its own
+        pending = list(
+            ChatMessage.objects.filter(trip_id=trip_id, turn_status=ChatMessage.TurnStatus.QUEUED).order_by("seq")
+        )
+        trip.turn_lease_until = now + timedelta(seconds=settings.TRIPDESK["TURN_LEASE_SECONDS"]) if pending else None
+        trip.save(update_fields=["turn_lease_until"])
+        return pending, trip.turn_lease_until
+
+
 def turn_release(*, trip_id: int, lease_until: datetime) -> None:
     """Give the lease back (only our own: a lease that expired and was re-taken is not ours)."""
     Trip.objects.filter(pk=trip_id, turn_lease_until=lease_until).update(turn_lease_until=None)

@@ -45,7 +45,7 @@ def test_a_grant_offers_the_purchase_to_the_page_without_any_token(
     """Issue 12: the page learns it may pay from a status frame; no token travels to any browser."""
     monkeypatch.setattr("django.utils.timezone.now", clock)
     sent = []
-    monkeypatch.setattr("trips.services.chat._group_send_now", lambda trip_id, frame: sent.append((trip_id, frame)))
+    monkeypatch.setattr("trips.services.chat._frames_send_now", sent.extend)
     with django_capture_on_commit_callbacks(execute=True):
         token = approval_grant(approval=pending_approval, approver=approver, reason="ok", now=clock())
     assert token not in str(sent)
@@ -63,7 +63,7 @@ def test_a_denial_takes_the_purchase_off_the_page(
     approval, _ = granted
     monkeypatch.setattr("django.utils.timezone.now", clock)
     sent = []
-    monkeypatch.setattr("trips.services.chat._group_send_now", lambda trip_id, frame: sent.append(frame))
+    monkeypatch.setattr("trips.services.chat._frames_send_now", lambda frames: sent.extend(f for _, f in frames))
     with django_capture_on_commit_callbacks(execute=True):
         approval_revoke(approval=approval, actor=approver, reason="Over budget after all", now=clock())
     assert [frame["purchase"] for frame in sent if frame["type"] == "status"] == [None]

@@ -85,8 +85,17 @@ def test_batch_writes_upsert_values_and_keep_existing_counters(db, django_assert
     kv = DjangoKeyValueStore()
     kv.put("offer:1", {"price": "1.00"})
     assert kv.incr("stock:1", -2, initial=9) == 7  # a purchase already took two seats
-    with django_assert_max_num_queries(6):  # one upsert + one insert-or-ignore + one read, whatever the count
-        kv.put_many({"offer:1": {"price": "2.00"}, "offer:2": {"price": "3.00"}})
+    with django_assert_max_num_queries(6):  # one read, then one insert-or-ignore + one upsert, whatever the count
         assert kv.counters_init({"stock:1": 9, "stock:2": 4}) == {"stock:1": 7, "stock:2": 4}
+        kv.put_many({"offer:1": {"price": "2.00"}, "offer:2": {"price": "3.00"}})
     assert kv.get("offer:1") == {"price": "2.00"} and kv.get("offer:2") == {"price": "3.00"}
     assert kv.incr("stock:2", -4, floor=0) == 0
+
+
+def test_missing_counters_wait_for_the_next_write_and_never_overwrite(db):
+    kv, other = DjangoKeyValueStore(), DjangoKeyValueStore()
+    assert kv.counters_init({"stock:9": 5}) == {"stock:9": 5}
+    assert kv.get("stock:9") is None, "reading the stock writes nothing"
+    assert other.incr("stock:9", -2, initial=5) == 3  # another writer got there first
+    kv.put_many({"offer:9": {"price": "1.00"}})
+    assert kv.get("stock:9") == {"n": 3}, "the late create keeps the other writer's count"
