@@ -19,7 +19,9 @@ from handlers.common import geo
 from .text import NUMBER_RE, to_int
 
 # Clause boundaries: sentences, semicolons, and ", then", ", but", "by the way".
-_CLAUSE = re.compile(r"[.!?;]+(?:\s|$)|,\s*(?=(?:then|but|and\s+then|by\s+the\s+way|btw|anyway)\b)|\s+-\s+|\n", re.I)
+_CLAUSE = re.compile(
+    r"[.!?;]+(?:\s|$)|,\s*(?=(?:then|but|and\s+then|by\s+the\s+way|btw|anyway)\b)|\s+(?=but\b)|\s+-\s+|\n", re.I
+)
 _WEATHER = re.compile(r"\b(?:weather|snow(?:ing|y)?|rain(?:ing|y)?|temperatures?|forecast|sunny|humid)\b", re.I)
 _ASIDE = re.compile(
     r"\b(?:originally|used\s+to\s+be|last\s+(?:week|month|year|time)|yesterday|ago|was\s+in|were\s+in)\b"
@@ -27,6 +29,12 @@ _ASIDE = re.compile(
     r"(?!\s*(?:,|and\s+(?:i|me)\b|&\s*(?:i|me)\b|\+))[^.;]*\b(?:is|will|says|said|lives?|living|meets?|meeting|flying\s+in|coming|separately)\b",
     re.I,
 )
+_SOMEONE_ELSE = re.compile(
+    r"\b(?:my|our|his|her)\s+(?:boss|wife|husband|sister|brother|friend|mom|mum|dad|mother|father|partner|colleague|"
+    r"cousin|family|parents|manager)\s+(?:is|was|will|'s|'ll|says|said|lives?|flies|flying|comes|coming|meets?)\b",
+    re.I,
+)
+_SELF = re.compile(r"\b(?:i|me|we|us|i'm|i'll|we're|we'll)\b", re.I)
 # Ground transport beside a flight ("then I'll take a bus to Orlando"); on its own it is the trip.
 _GROUND = re.compile(
     r"\b(?:bus|buses|train|trains|amtrak|uber|lyft|taxi|cab|ferry|shuttle|rental\s+car|rent\s+a\s+car|car)\b[^.;]*\b(?:to|from)\b"
@@ -53,7 +61,9 @@ def aside_spans(msg: str, trip_exists: bool = False) -> List[Tuple[int, int]]:
     spans, ground, rest = [], [], []
     for lo, hi in clauses:
         clause = msg[lo:hi]
-        if _TRIP.search(clause) and not _transport_only(clause):
+        if _SOMEONE_ELSE.search(clause) and not _SELF.search(clause):
+            spans.append((lo, hi))  # "my boss is flying in from Houston separately": not the traveller's trip
+        elif _TRIP.search(clause) and not _transport_only(clause):
             rest.append(clause)
         elif _ASIDE.search(clause):
             spans.append((lo, hi))

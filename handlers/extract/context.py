@@ -10,8 +10,7 @@ import re
 from datetime import date
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .cues import DEST_CUE, FLIGHT_WORDS, HOTEL_WORDS, before
-from .places import find_places
+from .cues import BAGS_CHECKED, FLIGHT_WORDS, HOTEL_WORDS
 from .text import clean
 
 
@@ -38,7 +37,7 @@ def stay_mode_of(msg: str, slots: Sequence[str], current: Dict[str, Any], conver
     for earlier in reversed(_user_turns(conversation)):
         if FLIGHT_WORDS.search(earlier):
             return False
-        if HOTEL_WORDS.search(earlier):
+        if HOTEL_WORDS.search(BAGS_CHECKED.sub(" ", earlier)):
             return True
     return any(s in slots for s in ("hotel_location", "check_in", "check_out", "rooms"))
 
@@ -50,8 +49,9 @@ THERE = re.compile(
 )
 
 
-def place_referred_to(current: Dict[str, Any], conversation: Any) -> Optional[Dict[str, str]]:
-    """For "a hotel there": the trip's destination or stay, else the place named last in the conversation."""
+def place_referred_to(current: Dict[str, Any]) -> Optional[Dict[str, str]]:
+    """For "a hotel there": the trip's destination or stay (the conversation's places are read by
+    ``topics.conversation_places`` when the trip has none)."""
     itinerary = current.get("itinerary") or {}
     segments = itinerary.get("segments") or []
     stays = ((itinerary.get("lodging") or {}).get("stays")) or []
@@ -60,15 +60,6 @@ def place_referred_to(current: Dict[str, Any], conversation: Any) -> Optional[Di
     if stays and isinstance(stays[0], dict) and stays[0].get("location_code"):
         code = stays[0]["location_code"]
         return {"type": "city", "code": code, "name": stays[0].get("location_hint") or code}
-    if not isinstance(conversation, list):
-        return None
-    for turn in reversed(conversation[-20:]):
-        text = clean(turn.get("content"))[:1000] if isinstance(turn, dict) else ""
-        found = find_places(text)
-        if found:
-            # in "a bus from Philadelphia to New York", "there" is where the bus goes
-            heading = [m for m in found if DEST_CUE.search(before(text, m.start))]
-            return (heading or found)[-1].place
     return None
 
 

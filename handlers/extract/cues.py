@@ -66,9 +66,17 @@ AFTER_DEPART = re.compile(r"\s*(?:as\s+(?:the\s+)?|for\s+(?:the\s+)?)?(?:departu
 AFTER_RETURN = re.compile(r"\s*(?:as\s+(?:the\s+)?|for\s+(?:the\s+)?)?(?:return|inbound)\b", re.I)
 RANGE_CUE = re.compile(r"^\s*(?:to|-|–|until|till|through|thru|and|&)(?:\s+the)?\s*$", re.I)
 FLIGHT_WORDS = re.compile(
-    r"\b(?:fly|flying|flights?|plane|airlines?|airports?|one[\s-]?way|round[\s-]?trip|depart\w*|tickets?)\b", re.I
+    r"\b(?:fly|flying|flights?|plane|(?:air|aero)planes?|airlines?|airports?|one[\s-]?way|round[\s-]?trip|depart\w*|tickets?|seats?|"
+    r"layovers?|non[\s-]?stop|economy|bags?|carry[\s-]?ons?)\b",
+    re.I,
 )
 CHECK_IN_OUT = re.compile(r"\bcheck(?:ing)?[\s-]?(?:in|out)\b", re.I)
+# "0 bags to check in", "checking in two bags": the flight's bags, not a hotel's check-in
+BAGS_CHECKED = re.compile(
+    r"\b(?:bags?|luggage|baggage|suitcases?)\s+(?:\w+\s+){0,2}check(?:ed|ing)?[\s-]?in\b|"
+    r"\bcheck(?:ed|ing)?[\s-]?in\s+(?:\w+\s+){0,2}(?:bags?|luggage|baggage|suitcases?)\b",
+    re.I,
+)
 HOTEL_WORDS = re.compile(
     r"\b(?:hotels?|motels?|inn|house|houses|homes?|app?artments?|condo|airbnb|accommodations?|lodging|stay(?:ing)?|rooms?|check[\s-]?in|check[\s-]?out)\b",
     re.I,

@@ -366,6 +366,8 @@ def find_dates(
         masked = mask(masked, [(d.start, d.end) for d in found])
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(masked):
+            if kind == "dotted" and _RATING.search(masked[max(0, m.start() - 24) : m.start()]):
+                continue  # "a rating of 4.7.": a score, not the 4th of July
             value = _resolve(kind, m, today, order)
             if value is None and kind in ("numeric", "dotted") and _ambiguous_order(m):
                 doubts.append(Doubt(m.start(), m.end(), m.group(0), "order"))
@@ -378,7 +380,30 @@ def find_dates(
         masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])
     found.sort(key=lambda d: d.start)
     found = _weekdays_checked(text, found, doubts)
-    return found, masked
+    return _weekend_days(text, found), masked
+
+
+_RATING = re.compile(r"\b(?:rating|rated|ratings|score[ds]?|reviews?|stars?)\b[^\d]{0,12}$", re.I)
+_WEEKEND = re.compile(r"\bweekend\b", re.I)
+
+
+def _weekend_days(text: str, found: List[DateMention]) -> List[DateMention]:
+    """ "the weekend, this Sunday", "Sunday, that weekend": the day named says which day of the weekend."""
+    out = list(found)
+    for a, b in zip(found, found[1:], strict=False):
+        if not re.fullmatch(
+            r"[\s,;:-]*(?:(?:on|this|that|i\s+mean|so|probably|maybe)\s+)*", text[a.end : b.start], re.I
+        ):
+            continue
+        for weekend, day in ((a, b), (b, a)):
+            if (
+                _WEEKEND.search(weekend.text)
+                and not _WEEKEND.search(day.text)
+                and abs((day.value - weekend.value).days) <= 1
+            ):
+                if weekend in out:
+                    out.remove(weekend)
+    return out
 
 
 def _ambiguous_order(m: re.Match[str]) -> bool:

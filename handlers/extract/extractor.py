@@ -24,7 +24,7 @@ from .context import (
     trip_has_stays,
     unfilled_first,
 )
-from .cues import CHECK_IN_OUT, HOTEL_WORDS
+from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS
 from .dates import Doubt, find_dates, find_durations, order_for
 from .party import read_party
 from .places import find_places
@@ -32,7 +32,8 @@ from .prefs import NO_HOTEL, read_airlines, read_preferences
 from .questions import pending_slots
 from .roles import assign_dates, assign_places, complete_stay, hotels_named, read_legs
 from .schema import empty_fields
-from .text import MAX_CHARS, NUMBER_RE, clean, mask, to_int
+from .text import MAX_CHARS, NUMBER_RE, accented_words, clean, mask, to_int
+from .topics import conversation_places, message_topic
 
 _BARE_NUMBER = re.compile(
     rf"^\W*(?:just\s+|only\s+|about\s+|maybe\s+)?(?P<n>{NUMBER_RE})\b(?:\s+(?:please|thanks|thank\s+you|of\s+us))?\W*$",
@@ -69,14 +70,20 @@ def extract_fields(
         return fields, notes
     slots = pending_slots(pending_question)
     current = current if isinstance(current, dict) else {}
+    if message_topic(msg, pending_question, conversation) != "trip":
+        # a rental car, a bus, an event: the trip is not changed (its places are read when the
+        # traveller later asks for a flight or a hotel "there"); the party is the same people
+        fields.update(read_party(msg))
+        return fields, notes
 
     airlines, airline_spans = read_airlines(msg)
     dates, masked = find_dates(msg, today, order=order_for(locale), doubts=doubts)
     for doubt in doubts:
         notes.append(f"'{doubt.text}' could be two different days; asked instead of guessed.")
-    prefs = read_preferences(msg, masked)  # amounts from the text without its dates
-    # places named for the weather, a bus ride or someone else's plans are not the trip's
+    # places named for the weather, a bus ride or someone else's plans are not the trip's, nor is
+    # "I'll take the bus to Providence" beside a flight a trip without flights
     asides = aside_spans(msg, trip_exists=_has_dates(current) or trip_has_flights(current))
+    prefs = read_preferences(mask(msg, asides), mask(masked, asides))  # amounts from the text without its dates
     dates = [d for d in dates if not any(a <= d.start < b for a, b in asides)]
     people_text = mask(masked, asides)
     shift = read_shift(masked) if _has_dates(current) else None
@@ -85,7 +92,7 @@ def extract_fields(
     durations = find_durations(masked)
     masked = mask(masked, airline_spans + [(d.start, d.end) for d in durations])
     # "no hotel", "already have a hotel": hotel words that do not make the message about a stay
-    said_about_stay = mask(msg, [m.span() for m in NO_HOTEL.finditer(msg)])
+    said_about_stay = mask(msg, [m.span() for rx in (NO_HOTEL, BAGS_CHECKED) for m in rx.finditer(msg)])
 
     stay_mode = prefs["flights_needed"] is False or (
         not _route(masked) and stay_mode_of(said_about_stay, slots, current, conversation)
@@ -96,15 +103,7 @@ def extract_fields(
         slots = unfilled_first([s for s in slots if s != "hotel_location"], current)
     bare = len(msg.split()) <= _BARE_WORDS
     place_question = any(s in slots for s in ("origin", "destination", "hotel_location"))
-    places = find_places(masked, cue_all=bare and place_question)
-    if not places and (
-        THERE.search(msg) or (stay_mode and HOTEL_WORDS.search(said_about_stay) and not trip_has_stays(current))
-    ):
-        referred = place_referred_to(current, conversation)
-        if referred and (stay_mode or HOTEL_WORDS.search(said_about_stay)):  # "a hotel there"
-            fields["stays"] = [{"location": referred, "check_in": None, "check_out": None}]
-        elif referred:  # "a flight there"
-            fields["destination"] = referred
+    places = find_places(masked, cue_all=bare and place_question, accented=accented_words(text))
 
     fields.update(prefs)
     fields.update(airlines)
@@ -112,6 +111,7 @@ def extract_fields(
         fields["flights_needed"] = None  # flights are the default: only news when the trip had none
     fields.update(read_party(people_text))
     _bare_number(msg, slots, fields)
+    _count_of_what(msg, pending_question, fields)
 
     legs = read_legs(msg, places, dates)
     if legs:
@@ -127,6 +127,7 @@ def extract_fields(
             _instead(msg, replaced, places, dates, current, known, dates_of_stay, fields)
         if shift:
             _shift(shift, known, dates_of_stay, fields)
+        _referred_place(msg, said_about_stay, stay_mode, current, conversation, fields, assumptions)
     if durations:
         fields["nights"] = durations[-1].nights
     elif "nights" in slots and fields["nights"] is None:
@@ -137,6 +138,7 @@ def extract_fields(
     if proposal:
         # "Yes" to "Do you want a hotel in Paris?" says what the question said.
         proposed, _ = extract_fields(text=proposal, today=today, current=current, conversation=conversation)
+        _not_from_offers(proposed)
         for key, value in proposed.items():
             if fields[key] is None:
                 fields[key] = value
@@ -151,6 +153,60 @@ def extract_fields(
     if fields["stays"] and fields["hotel_needed"] is None:
         fields["hotel_needed"] = True
     return fields, notes
+
+
+def _referred_place(
+    msg: str,
+    said_about_stay: str,
+    stay_mode: bool,
+    current: Dict[str, Any],
+    conversation: Any,
+    fields: Dict[str, Any],
+    assumptions: Optional[List[str]],
+) -> None:
+    """A message that names no place but asks for a hotel or a flight "there" (or anywhere, after
+    talk about somewhere): the trip's own place, else the one the conversation is about."""
+    hotel = bool(HOTEL_WORDS.search(said_about_stay))
+    if (stay_mode or hotel) and fields["stays"] and any(s.get("location") for s in fields["stays"]):
+        return  # the message names the hotel's place
+    if not (stay_mode or hotel) and (fields["destination"] or fields["legs"]):
+        return  # ...or where it flies to
+    there = bool(THERE.search(mask(msg, [m.span() for m in _IS_THERE.finditer(msg)])))  # not "is there a..."
+    asks_flight = bool(FLIGHT_WORDS.search(msg)) and not trip_has_flights(current)
+    if not (there or (stay_mode and hotel and not trip_has_stays(current)) or asks_flight):
+        return
+    referred = place_referred_to(current)
+    start = None
+    if referred is None:
+        context = conversation_places(conversation)
+        if not there and not context.from_errand:
+            return  # "find me a flight" on its own: the places are asked
+        referred, start = context.area, context.start
+    if referred is None:
+        return
+    if stay_mode or hotel:  # "a hotel there"
+        stay = (fields["stays"] or [{"check_in": None, "check_out": None}])[0]
+        fields["stays"] = [{**stay, "location": referred}] + (fields["stays"] or [])[1:]
+        return
+    fields["destination"] = referred  # "a flight there"
+    origin = ((current.get("itinerary") or {}).get("segments") or [{}])[0].get("origin")
+    if start and start["code"] != referred["code"] and not origin:
+        fields["origin"] = start
+        if assumptions is not None:
+            assumptions.append(f"Assumed flying from {start['name']}, named earlier as where you start")
+
+
+_IS_THERE = re.compile(r"\b(?:is|are|was|were)\s+there\b|\bthere\s*(?:'s|is|are|was|were|will)\b", re.I)
+
+
+_PRICE_KEYS = ("budget_total", "budget_per_person", "hotel_max_per_night", "currency")
+
+
+def _not_from_offers(proposed: Dict[str, Any]) -> None:
+    """What a "yes" to another assistant's offer does not say: the offer's price is not the
+    traveller's budget."""
+    for key in _PRICE_KEYS:
+        proposed[key] = None
 
 
 def _has_dates(current: Dict[str, Any]) -> bool:
@@ -273,3 +329,33 @@ def _bare_number(msg: str, slots: Sequence[str], fields: Dict[str, Any]) -> None
                 continue
             fields[key] = n
             return
+
+
+_NEED_N = re.compile(
+    rf"(?:^|[.!?]\s*)(?:i|we)\s*(?:'d|would|will|'ll)?\s*(?:need|want|like|take|have)\s+(?P<n>{NUMBER_RE})"
+    r"\s*(?:please|then|instead|now)?\s*(?:[.!?]|$)",
+    re.I,
+)
+_COUNTED = re.compile(
+    r"\b(?:(?P<rooms>rooms?|hotels?)|(?P<people>tickets?|seats?|people|persons?|passengers?|travell?ers?|guests?))\b",
+    re.I,
+)
+
+
+def _count_of_what(msg: str, pending_question: Any, fields: Dict[str, Any]) -> None:
+    """ "hotels in that area? I need 3", "1 room 4 days" / "I want 3": a count on its own counts
+    what was just spoken of, in the message or the question before it."""
+    m = _NEED_N.search(msg)
+    n = to_int(m.group("n")) if m else None
+    if not m or not n or n > 20:
+        return
+    question = pending_question.get("text") if isinstance(pending_question, dict) else pending_question
+    said = list(_COUNTED.finditer(msg[: m.start("n")]))
+    asked = list(_COUNTED.finditer(question)) if isinstance(question, str) else []
+    nouns = said or asked
+    if not nouns:
+        return
+    noun = nouns[-1]
+    key = "rooms" if noun.group("rooms") else "adults"
+    if fields[key] is None:
+        fields[key] = n

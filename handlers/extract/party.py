@@ -17,7 +17,7 @@ _INFANTS = re.compile(rf"\b{_N}\s+(?:infants?|babies|baby|toddlers?|lap\s+infant
 _CABIN_WORDS = r"(?:(?:premium\s+)?(?:economy|business|first|coach)(?:\s+class)?\s+)?"
 _PEOPLE = re.compile(
     rf"\b(?P<n1>{NUMBER_RE})\s*(?:peoples?|persons?|person|total|in\s+total|travell?ers?|passengers?|pax|ppl|guests?|individuals|of\s+us|members|"
-    rf"reservations|(?:one[\s-]?way\s+|round[\s-]?trip\s+|return\s+)?{_CABIN_WORDS}(?:plane\s+|airline\s+|flight\s+)?"
+    rf"reservations|(?:one[\s-]?way\s+|round[\s-]?trip\s+|return\s+)?{_CABIN_WORDS}(?:plane\s+|airline\s+|flight\s+|bus\s+|train\s+|coach\s+)?"
     rf"(?:tickets?|seats?)|"
     rf"adults?\s+tickets?|in\s+(?:my|our|the)\s+(?:group|party|team))\b"
     rf"|\b(?:group|party|team)\s+(?:has|is|of|will\s+be)\s+(?P<n6>{NUMBER_RE})\b"
@@ -77,8 +77,10 @@ _AGES = re.compile(
     r"|\b(?P<months>\d{1,2})\s*(?:months?|mos?)(?:[- ]old)?\b",
     re.I,
 )
+# "2 rooms", "two smoking rooms", "3 different rooms": a number, at most one describing word, rooms
 _ROOMS = re.compile(
-    rf"\b(?!(?:a|an)\b){_N}\s+(?:(?:hotel|separate|double|single|twin|available|more|free|adjoining|king|queen)\s+)?rooms?\b",
+    rf"\b(?!(?:a|an)\b){_N}\s+(?:(?!(?:stars?|nights?|days?|weeks?|people|persons?|adults?|kids?|children|guests?|"
+    rf"of|in|for|and|or|to|per|with|bed|beds|bedrooms?)\b)[a-z][a-z-]*\s+)?rooms?\b",
     re.I,
 )
 

@@ -42,8 +42,10 @@ def fields_to_patch(
     segments = segments if segments is not None else list(itinerary.get("segments") or [])
     trip_type = trip_type or itinerary.get("trip_type")
 
+    # more than one room that was not assumed: the traveller said so, and a party size leaves it be
+    rooms_told = int(lodging.get("rooms") or 1) > 1 and ASSUMED_TWO_PER_ROOM not in assumptions
     new_lodging, derived, rooms_assumed = _lodging(
-        fields, lodging, travelers, segments, trip_type, itinerary.get("segments") or []
+        fields, lodging, travelers, segments, trip_type, itinerary.get("segments") or [], rooms_told
     )
     if new_lodging is not None:
         patch.setdefault("itinerary", {})["lodging"] = new_lodging
@@ -71,9 +73,10 @@ def _lodging(
     segments: List[Dict[str, Any]],
     trip_type: Optional[str],
     old_segments: List[Dict[str, Any]],
+    rooms_told: bool = False,
 ) -> Tuple[Optional[Dict[str, Any]], List[str], bool]:
     """(the new lodging or None when unchanged, places of stays assumed, whether rooms were assumed)."""
-    rooms, per_room, rooms_assumed = _rooms(fields, lodging, travelers)
+    rooms, per_room, rooms_assumed = _rooms(fields, lodging, travelers, rooms_told)
     needed = fields.get("hotel_needed")
     if needed is None:
         needed = lodging.get("needed", True)
@@ -256,7 +259,9 @@ def _stay_place(itinerary: Dict[str, Any]) -> Optional[Dict[str, str]]:
     }
 
 
-def _rooms(fields: Dict[str, Any], lodging: Dict[str, Any], travelers: Dict[str, int]) -> Tuple[int, int, bool]:
+def _rooms(
+    fields: Dict[str, Any], lodging: Dict[str, Any], travelers: Dict[str, int], told: bool = False
+) -> Tuple[int, int, bool]:
     """(rooms, guests per room, whether the rooms were assumed): two adults to a room unless told."""
     people = int(travelers.get("adults") or 0) + int(travelers.get("children") or 0)
     rooms = fields.get("rooms")
@@ -265,7 +270,7 @@ def _rooms(fields: Dict[str, Any], lodging: Dict[str, Any], travelers: Dict[str,
     assumed = False
     if not rooms:
         rooms = lodging.get("rooms") or 1
-        if fields.get("adults") is not None and travelers.get("adults"):
+        if fields.get("adults") is not None and travelers.get("adults") and not told:
             rooms = max(1, math.ceil(int(travelers["adults"]) / 2))
             assumed = rooms > 1
     per_room = max(1, math.ceil(people / rooms)) if people else int(lodging.get("guests_per_room") or 2)

@@ -424,8 +424,9 @@ def _code_place(code: str) -> Optional[Place]:
     return {"type": "airport", "code": p["code"], "name": airport_city(p["code"])}
 
 
-def find_places(text: str, *, cue_all: bool = False) -> List[Mention]:
-    """Every place named in ``text``, in order; ``cue_all`` treats the text as an answer to "where?"."""
+def find_places(text: str, *, cue_all: bool = False, accented: frozenset = frozenset()) -> List[Mention]:
+    """Every place named in ``text``, in order; ``cue_all`` treats the text as an answer to "where?";
+    ``accented``: folded words the traveller wrote with accents ("Málaga"), names rather than words."""
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
     lower_text = not any(c.isupper() for c in text)
     index = _index()
@@ -450,10 +451,10 @@ def find_places(text: str, *, cue_all: bool = False) -> List[Mention]:
             if not entries:
                 continue
             capitalised = all(w[0].isupper() for _, _, w in span)
-            starts_route = (
-                route and key not in COMMON_WORDS and key not in _words()
-            )  # "Koln to Wien", not "Nice to meet you"
-            if not _accept(key, raw, n, capitalised, cued or starts_route, lower_text):
+            # "Koln to Wien", "Málaga to Bruxelles", not "Nice to meet you"
+            named = key in accented or any(fold(w) in accented for _, _, w in span)
+            starts_route = route and key not in COMMON_WORDS and (key not in _words() or named)
+            if not _accept(key, raw, n, capitalised, cued or starts_route, lower_text, named):
                 continue
             if (
                 key not in _city_keys()
@@ -475,6 +476,9 @@ def find_places(text: str, *, cue_all: bool = False) -> List[Mention]:
         if hit and i + hit[0] < len(words) and fold(words[i + hit[0]][2]) in VENUE_WORDS:
             i += hit[0] + 1  # "Union Station", "Rogers Centre", "Santa Fe Depot": a venue, not the city
             continue
+        if hit and _longer_name(text, words, i, hit[0]):
+            i += hit[0] + 1  # "The Van Buren", "Beverly Hills Marriott": a longer name than the town's
+            continue
         if hit:
             n, place, assumed = hit
             n += _qualifier_words(text, words, i + n)
@@ -483,6 +487,25 @@ def find_places(text: str, *, cue_all: bool = False) -> List[Mention]:
         else:
             i += 1
     return out
+
+
+_CALENDAR = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+    "august september october november december jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+
+
+def _longer_name(text: str, words: List[Tuple[int, int, str]], i: int, n: int) -> bool:
+    """A one-word name that is also an English word, run on by another capitalised word that is
+    neither a place nor a date ("Van Buren", "Beverly Hills Marriott"), names something else."""
+    j = i + n
+    if n != 1 or j >= len(words) or fold(words[i][2]) not in COMMON_WORDS:
+        return False
+    nxt = words[j][2]
+    if text[words[i][1] : words[j][0]].strip() or not nxt[0].isupper():
+        return False
+    key = fold(nxt)
+    return key not in _CALENDAR and key not in _index() and _qualifier_words(text, words, j) == 0
 
 
 def _before_to(words: List[Tuple[int, int, str]], i: int) -> bool:
@@ -548,12 +571,15 @@ def _airport_named(words: List[Tuple[int, int, str]], i: int, n: int) -> bool:
     return after in _AIRPORT_WORDS or before in _FLIGHT_CUES
 
 
-def _accept(key: str, raw: str, n: int, capitalised: bool, cued: bool, lower_text: bool) -> bool:
+def _accept(key: str, raw: str, n: int, capitalised: bool, cued: bool, lower_text: bool, named: bool = False) -> bool:
     if key in _CASE_SENSITIVE_NICKNAMES:
         return raw.isupper() or (cued and (raw[0].isupper() or lower_text))
     if n == 1 and key in COMMON_WORDS:
         return cued and capitalised and key not in _NEVER_PLACES
-    well_known = _index()[key][0].score >= 40 or (_population(key) >= _WELL_KNOWN_PEOPLE and key not in _words())
+    # a name written with its accents ("Málaga", "Besançon") is a name, even if the plain spelling is also a word
+    well_known = _index()[key][0].score >= 40 or (
+        _population(key) >= _WELL_KNOWN_PEOPLE and (key not in _words() or named)
+    )
     if n > 1 and (capitalised or _index()[key][0].score >= 90):
         return True
     if capitalised or raw.isupper():

@@ -45,35 +45,56 @@ def assign_places(
     stay_mode: bool,
     fields: Dict[str, Any],
 ) -> None:
-    roles = [_role(before(msg, m.start, places[i - 1].end if i else 0), stay_mode, msg) for i, m in enumerate(places)]
-    # "Boston to Denver": a place right before a destination is the origin.
+    preceding = [before(msg, m.start, places[i - 1].end if i else 0) for i, m in enumerate(places)]
+    roles = [_role(p, stay_mode, msg) for p in preceding]
+    # "Boston to Denver", "go San Francisco to Las Vegas": a place right before a destination is the origin.
     for i in range(len(places) - 1):
         between = msg[places[i].end : places[i + 1].start]
         if (
             re.fullmatch(r"\s*(?:to|-|–|->|→)\s*", between, re.I)
-            and (roles[i] is None or not roles[i][1])
+            and (roles[i] is None or not roles[i][1] or (roles[i][0] == "destination" and not _TO.search(preceding[i])))
             and (roles[i + 1] is None or roles[i + 1][0] == "destination")
             and not stay_mode
         ):
             roles[i], roles[i + 1] = ("origin", True), ("destination", True)
+    segments = [s for s in ((current.get("itinerary") or {}).get("segments") or []) if isinstance(s, dict)]
+    first = segments[0] if segments else {}
     if (
         not stay_mode
         and len(places) == 2
-        and roles == [None, None]
-        and not _pending_place_role(slots, set())
-        and not any(isinstance(s, dict) for s in ((current.get("itinerary") or {}).get("segments") or []))
+        and all(r is None or (not r[1] and r[0] == "destination") for r in roles)
+        and not first.get("origin")
+        and not first.get("destination")
+        and (roles == [None, None] or not _pending_place_role(slots, set()))
     ):
-        roles = [("origin", True), ("destination", True)]  # "boston. denver. jan 12": named in travel order
+        # "boston. denver. jan 12", "atlanta march 1st portland" (asked where to): named in travel order
+        roles = [("origin", True), ("destination", True)]
     taken = {r[0] for r in roles if r and r[1]}
     final: List[str] = []
     for role in roles:
         if role is None or not role[1]:
-            pending = _pending_place_role(slots, taken)
-            chosen = pending or (role[0] if role else _fallback_role(current, stay_mode, taken))
+            # a bare or loosely cued place ("in new york") answers the question, else fills the end
+            # of the flight the trip lacks
+            chosen = _pending_place_role(slots, taken) or (
+                role[0] if role and stay_mode else _fallback_role(current, stay_mode, taken)
+            )
         else:
             chosen = role[0]
         taken.add(chosen)
         final.append(chosen)
+    going = first.get("destination") if isinstance(first.get("destination"), dict) else None
+    if (
+        not stay_mode
+        and going
+        and not first.get("origin")
+        and "origin" not in final
+        and "destination" in final
+        and places[final.index("destination")].place["code"] != going.get("code")
+        and ("destination" in slots or (_strong(roles[final.index("destination")]) and not _CORRECTION.search(msg)))
+    ):
+        # asked where to although a place was named, or "las vegas ..." then "the 10th to portland":
+        # the place named first is where the trip starts
+        fields["origin"] = going
     for m, role in zip(places, final, strict=True):
         if role == "skip":
             continue
@@ -83,6 +104,19 @@ def assign_places(
             fields["stays"] = stays[-1:] if stay_mode else stays  # a stay named again is a correction
         else:
             fields[role] = m.place  # a later mention corrects an earlier one
+
+
+_NOT_UNTIL = re.compile(
+    r"\b(?:check(?:ing)?[\s-]?in|leav(?:e|ing)|depart(?:ing)?|fly(?:ing)?\s+out|arriv(?:e|ing))\s+(?:\w+\s+)?"
+    r"(?:until|till|before)\s*(?:the\s*)?$",
+    re.I,
+)
+_CORRECTION = re.compile(r"\b(?:actually|instead|rather|change|switch|make\s+it|not|no|wrong|sorry|oops)\b", re.I)
+_TO = re.compile(r"\b(?:to|too|into|towards?|back\s+to|trip\s+to)\s*$", re.I)
+
+
+def _strong(role: Optional[Tuple[str, bool]]) -> bool:
+    return bool(role and role[1])
 
 
 def _role(preceding: str, stay_mode: bool, msg: str) -> Optional[Tuple[str, bool]]:
@@ -188,6 +222,8 @@ def assign_dates(
         elif after_end.match(msg, d.end):  # "March 11th check-out"
             end, ends = d.value, [d]
         elif after_start.match(msg, d.end):
+            start = d.value
+        elif _NOT_UNTIL.search(preceding):  # "not checking in until the 10th", "not leaving till Friday"
             start = d.value
         elif end_cue.search(preceding):
             end, ends = d.value, [d]

@@ -134,6 +134,13 @@ def clean(text: object) -> str:
     return text[:MAX_CHARS]
 
 
+def accented_words(text: object) -> frozenset:
+    """Folded words written with accents or in another script ("Málaga" -> "malaga"): names, not English words."""
+    if not isinstance(text, str) or text.isascii():
+        return frozenset()
+    return frozenset(fold(to_ascii(w)) for w in re.findall(r"\w+", text[: MAX_CHARS * 2]) if not w.isascii())
+
+
 @lru_cache(maxsize=65536)
 def fold(text: str) -> str:
     """Lower-case ASCII with punctuation as spaces: the key under which names are indexed."""
