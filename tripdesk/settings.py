@@ -192,6 +192,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "trips.tasks.turns.turns_sweep",
         "schedule": env.float("TRIPDESK_TURN_SWEEP_SECONDS", default=60.0),
     },
+    "purchase-reconciliation": {
+        "task": "trips.tasks.purchases.purchases_reconcile_sweep",
+        "schedule": env.float("TRIPDESK_PURCHASE_RECONCILE_SECONDS", default=30.0),
+    },
 }
 
 # --- Email: notifications to approvers and travellers (trips.notifications). ---
@@ -244,6 +248,9 @@ TRIPDESK = {
     # A purchase stopped half way (a retryable failure) waits this long for the traveller to submit it
     # again; then the deadline task flags the trip for staff and tells the traveller.
     "HALF_PURCHASE_GRACE_MINUTES": env.int("TRIPDESK_HALF_PURCHASE_GRACE_MINUTES", default=30),
+    # A purchase claimed this long ago with no turn left to finish it (its process died) is reconciled
+    # with the supplier: resumed or undone (trips.services.purchase_reconcile).
+    "PURCHASE_RECONCILE_AFTER_SECONDS": env.int("TRIPDESK_PURCHASE_RECONCILE_AFTER_SECONDS", default=30),
     # The LLM path (handlers.llm.factory): off unless OPENAI_API_KEY or OPENAI_BASE_URL is set;
     # without it the offline extractor does the job.
     "LLM": {

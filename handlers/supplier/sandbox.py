@@ -14,6 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from zoneinfo import ZoneInfo
 
 from handlers.common.clock import iso
+from handlers.common.crash import crash_point
 
 from .errors import SupplierError, live_hold, passenger_refs
 from .faults import FaultPlan
@@ -279,16 +280,37 @@ class SandboxSupplier:
                 currency=quote["currency"],
             )
         hold = live_hold(self, hold_id, now)
-        if not self.state.put_if_absent(
-            "order", order_id, {"order_id": order_id, "hold_id": hold_id, "status": "pending"}
-        ):
-            return self._order_replay(self.state.get("order", order_id), hold_id, idempotency_key)
+        # The order, its charge and the hold's change land together or not at all, as at a real
+        # supplier: a crash half way leaves no "pending" order that every retry would wait on.
+        with self.state.atomic():
+            if not self.state.put_if_absent(
+                "order", order_id, {"order_id": order_id, "hold_id": hold_id, "status": "pending"}
+            ):
+                return self._order_replay(self.state.get("order", order_id), hold_id, idempotency_key)
+            crash_point("supplier.order_pending")
+            order = self._order_fill(order_id, hold, quote, payment_method, idempotency_key, now)
+        if order is None:
+            raise SupplierError("sold_out", "The last seats or rooms were sold before payment.")
+        crash_point("supplier.order_confirmed")
+        return {**order, "replayed": False}
+
+    def _order_fill(
+        self,
+        order_id: str,
+        hold: Dict[str, Any],
+        quote: Dict[str, Any],
+        payment_method: Dict[str, Any],
+        idempotency_key: str,
+        now: datetime,
+    ) -> Optional[Dict[str, Any]]:
+        """Take the stock and charge the card for a pending order; ``None`` (order failed) when sold out."""
+        hold_id = hold["hold_id"]
         sold_out = "sold_out" in self.faults.draw(PURCHASE_TOOL, kinds=("sold_out",), key=hold_id)
         if sold_out or not self.state.take_stock(hold["item_id"], hold["quantity"]):
             failed = {"order_id": order_id, "hold_id": hold_id, "status": "failed", "error": "sold_out"}
             self.state.put("order", order_id, failed)
             self.state.put("hold", hold_id, {**hold, "status": "failed"})
-            raise SupplierError("sold_out", "The last seats or rooms were sold before payment.")
+            return None
         item = self.get_item(hold["item_type"], hold["item_id"])
         total = money(quote["amount"])
         due_later = money(item["price"].get("due_at_property_amount") or 0) if hold["item_type"] == "hotel" else 0
@@ -317,9 +339,10 @@ class SandboxSupplier:
                 "at": iso(now),
             }
         )
+        crash_point("supplier.charged")
         self.state.put("order", order_id, order)
         self.state.put("hold", hold_id, {**hold, "status": "purchased", "order_id": order_id})
-        return {**order, "replayed": False}
+        return order
 
     def _order_replay(self, order: Dict[str, Any], hold_id: str, key: str) -> Dict[str, Any]:
         if order["hold_id"] != hold_id:

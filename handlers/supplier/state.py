@@ -5,12 +5,18 @@ Every value is a JSON-serialisable dict so a Django host can persist the store i
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from contextlib import nullcontext
+from typing import Any, ContextManager, Dict, List, Optional
 
 
 class SupplierState:
     def __init__(self, store: Any, prefix: str) -> None:
         self.store, self.prefix = store, prefix
+
+    def atomic(self) -> ContextManager[Any]:
+        """One all-or-nothing unit of writes where the store has transactions (a database); else nothing."""
+        atomic = getattr(self.store, "atomic", None)
+        return atomic() if atomic is not None else nullcontext()
 
     def get(self, kind: str, key: str) -> Optional[Dict[str, Any]]:
         return self.store.get(f"{self.prefix}{kind}:{key}")

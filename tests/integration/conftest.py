@@ -163,3 +163,20 @@ def wait_until(predicate, *, timeout: float = 90.0, what: str = "the condition")
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.2)
+
+
+def held_and_granted(trip, traveller, approver, *, quote: str) -> tuple[int, object, str]:
+    """Quote, select B1 and hold through the worker, then grant: (live holds, the approval, its token)."""
+    from django.utils import timezone
+
+    from trips.models import ApprovalRequest, ChatMessage, Hold
+    from trips.services.approvals import approval_grant
+    from trips.services.turns import turn_submit
+
+    for sent in ({"text": quote}, {"action": {"type": "select", "bundle_id": "B1"}}, {"action": {"type": "hold"}}):
+        message = turn_submit(trip=trip, user=traveller, **sent)
+        wait_until(lambda: ChatMessage.objects.get(pk=message.pk).turn_status == "done", what="a turn")  # noqa: B023
+    holds = Hold.objects.filter(trip=trip, status=Hold.Status.HELD).count()
+    assert holds >= 2, "a multi-item purchase"
+    approval = ApprovalRequest.objects.get(trip=trip, kind="purchase", status="pending")
+    return holds, approval, approval_grant(approval=approval, approver=approver, now=timezone.now())

@@ -1,8 +1,9 @@
 """50 purchase submissions with one token at the same moment, on PostgreSQL with a real worker.
 
 The trip is quoted, selected and held through the Celery worker; then 50 threads, each on
-its own database connection, submit the purchase at once. Exactly one booking, one charge
-per held item in the sandbox supplier's ledger, and 49 answers that return that booking.
+its own database connection, submit the purchase at once (each becomes a queued turn the worker
+runs in order, or, once the booking exists, is answered at the door). Exactly one booking, one
+charge per held item in the sandbox supplier's ledger, and 49 answers that return that booking.
 """
 
 import threading
@@ -10,20 +11,13 @@ import threading
 import pytest
 from django.db import connection
 
-from tests.integration.conftest import wait_until
-from trips.models import ApprovalRequest, AuditEvent, Booking, ChatMessage, Hold, PaymentMethod, SupplierState
-from trips.services.approvals import approval_grant
+from tests.integration.conftest import held_and_granted, wait_until
+from trips.models import ApprovalRequest, AuditEvent, Booking, ChatMessage, PaymentMethod, SupplierState
 from trips.services.purchases import purchase_submit
-from trips.services.turns import turn_submit
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 SUBMISSIONS = 50
-
-
-def _turn(trip, user, **kwargs):
-    sent = turn_submit(trip=trip, user=user, **kwargs)
-    wait_until(lambda: ChatMessage.objects.get(pk=sent.pk).turn_status == ChatMessage.TurnStatus.DONE, what="a turn")
 
 
 def _charges() -> list[dict]:
@@ -32,16 +26,10 @@ def _charges() -> list[dict]:
 
 
 def test_fifty_submissions_one_booking_one_charge(celery_worker_process, trip, traveller, approver):
-    from django.utils import timezone
-
     card = PaymentMethod.objects.create(owner=traveller, brand="visa", last4="4242", sandbox_reference="pm_it")
-    _turn(trip, traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
-    _turn(trip, traveller, action={"type": "select", "bundle_id": "B1"})
-    _turn(trip, traveller, action={"type": "hold"})
-    holds = Hold.objects.filter(trip=trip, status=Hold.Status.HELD).count()
-    assert holds >= 2
-    approval = ApprovalRequest.objects.get(trip=trip, kind="purchase", status="pending")
-    token = approval_grant(approval=approval, approver=approver, now=timezone.now())
+    holds, approval, token = held_and_granted(
+        trip, traveller, approver, quote="4 people going from Newark to Denver for 3 nights on January 30"
+    )
 
     barrier, errors = threading.Barrier(SUBMISSIONS), []
 
@@ -61,6 +49,12 @@ def test_fifty_submissions_one_booking_one_charge(celery_worker_process, trip, t
         thread.join()
 
     assert not errors, errors
+    # Each submission is a queued turn (or answered at the door once the booking exists).
+    wait_until(
+        lambda: not ChatMessage.objects.filter(trip=trip, turn_status=ChatMessage.TurnStatus.QUEUED).exists(),
+        timeout=180,
+        what="every queued purchase",
+    )
     booking = Booking.objects.get(trip=trip)
     assert booking.approval_id == approval.pk and len(booking.record_locators) == holds
     charges = _charges()

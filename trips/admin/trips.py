@@ -18,6 +18,7 @@ from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from trips.access import FLAG, RELEASE, RETRY, may, trips_visible_to
+from trips.hosting.runner import tool_deps
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold, ToolRun, Trip
 from trips.services.staff import toolrun_retry, trip_flag, trip_holds_release, trip_unflag
 from trips.web.labels import trip_label
@@ -315,7 +316,11 @@ class TripAdmin(SlimListMixin, admin.ModelAdmin):
 
     @admin.action(description="Release holds…", permissions=["release"])
     def release_holds(self, request, queryset):
-        return self._with_reason(request, queryset, "Release holds", trip_holds_release)
+        def release(*, trip, actor, reason):
+            supplier = tool_deps(clock=timezone.now).supplier  # the tools' own supplier, on the same state
+            return trip_holds_release(trip=trip, actor=actor, reason=reason, supplier=supplier)
+
+        return self._with_reason(request, queryset, "Release holds", release)
 
     def _with_reason(self, request, queryset, title, act):
         """Ask for a reason on an intermediate page, then call the service ``act(trip=, actor=, reason=)`` per trip."""

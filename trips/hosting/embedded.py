@@ -6,7 +6,9 @@ held by a process that no longer exists; nothing would run it until the lease la
 traveller wrote again. So the serving process starts this sweeper: at startup it reclaims every
 turn lease (the embedded server is the only process, so every lease left is a dead one's) and
 runs what is queued; then, every ``EMBEDDED_TURN_SWEEP_SECONDS``, it runs turns queued that long
-on a trip nobody leases. Running a turn twice is safe: a done turn is skipped.
+on a trip nobody leases. Running a turn twice is safe: a done turn is skipped. Each round then
+reconciles purchases left claimed with no turn to finish them (``purchases_reconcile``), as the
+stack's beat does.
 """
 
 import logging
@@ -56,15 +58,36 @@ def sweep_once(*, after: timedelta) -> int:
     return len(stalled)
 
 
-def _sweep_forever() -> None:
+def reconcile_once() -> int:
+    """Reconcile interrupted purchases with the supplier (see ``purchases_reconcile``); returns how many."""
+    from trips.services.purchase_reconcile import purchases_reconcile, reconcile_grace
+
+    from .runner import tool_deps
+
+    supplier = tool_deps(clock=timezone.now).supplier
+    return purchases_reconcile(supplier=supplier, now=timezone.now(), grace=reconcile_grace())
+
+
+def startup_round() -> tuple[int, int, int]:
+    """What the sweeper does once the server starts: (leases reclaimed, trips resumed, purchases reconciled)."""
     from trips.services.turns import turn_leases_reclaim
 
+    reclaimed = turn_leases_reclaim()
+    resumed = sweep_once(after=timedelta(0))
+    return reclaimed, resumed, reconcile_once()
+
+
+def _sweep_forever() -> None:
     interval = settings.TRIPDESK["EMBEDDED_TURN_SWEEP_SECONDS"]
     time.sleep(0.5)  # let the server finish starting
     try:
-        reclaimed = turn_leases_reclaim()
-        resumed = sweep_once(after=timedelta(0))
-        logger.info("embedded turn sweeper: %s leases reclaimed, %s trips resumed", reclaimed, resumed)
+        reclaimed, resumed, reconciled = startup_round()
+        logger.info(
+            "embedded turn sweeper: %s leases reclaimed, %s trips resumed, %s purchases reconciled",
+            reclaimed,
+            resumed,
+            reconciled,
+        )
     except Exception:  # noqa: BLE001 - a sweeper must outlive one bad round
         logger.exception("embedded turn sweeper: startup round failed")
     finally:
@@ -73,6 +96,7 @@ def _sweep_forever() -> None:
         time.sleep(interval)
         try:
             sweep_once(after=timedelta(seconds=interval))
+            reconcile_once()
         except Exception:  # noqa: BLE001
             logger.exception("embedded turn sweeper: round failed")
         finally:

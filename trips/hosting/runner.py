@@ -1,8 +1,8 @@
 """The runner factory: the core's Runner bound to Django's stores, AGU and recording SHC.
 
 ``turn_run`` is what the ``run_turn`` task calls; ``turn_execute`` runs one turn for one
-message with an explicit event, which is how the purchase service runs a turn whose event
-carries an approval token that must never be stored.
+message with an explicit event. A queued purchase runs as ``purchase_turn``: its event is
+handed to the core with a one-turn pass in place of the approval token, which is never stored.
 """
 
 from datetime import datetime
@@ -13,6 +13,7 @@ from django.db import close_old_connections, connections
 from django.utils import timezone
 
 from handlers.common.clock import iso
+from handlers.common.crash import crash_point
 from handlers.common.host import ToolDeps, bind_host
 from handlers.llm.factory import followup_agent_from_env, llm_extractor_from_env
 from handlers.local_shc import LocalShc
@@ -20,10 +21,17 @@ from handlers.runner import Runner
 from trips.models import ChatMessage, Trip
 from trips.services.batch import TurnWrites
 from trips.services.holds import holds_sync
+from trips.services.purchases import (
+    is_purchase,
+    purchase_answer,
+    purchase_outcome,
+    purchase_recheck,
+    purchase_shown,
+)
 from trips.services.turns import turn_claim, turn_complete, turn_next, turn_release, turn_start
 
 from .agu import DjangoAGU
-from .approvals import DjangoApprovalVerifier, DjangoPaymentMethods
+from .approvals import DjangoApprovalVerifier, DjangoPaymentMethods, purchase_pass
 from .passengers import DjangoPassengerDirectory
 from .shc import QUICK_TOOLS, DjangoSHC
 from .stores import DjangoToolStore, DjangoTripStore
@@ -132,11 +140,39 @@ def turn_run(*, trip_id: int, clock: Optional[Clock] = None) -> int:
     while messages and lease_until is not None:
         try:
             for message in messages:
-                trip = Trip.objects.select_related("organisation").get(pk=trip_id)
-                turn_execute(trip=trip, message=message, event=message.event or {}, clock=clock or timezone.now)
+                trip = Trip.objects.select_related("organisation", "owner").get(pk=trip_id)
+                if is_purchase(message):
+                    purchase_turn(trip=trip, message=message, clock=clock or timezone.now)
+                else:
+                    turn_execute(trip=trip, message=message, event=message.event or {}, clock=clock or timezone.now)
         except BaseException:
             turn_release(trip_id=trip_id, lease_until=lease_until)
             raise
         ran += len(messages)
         messages, lease_until = turn_next(trip_id=trip_id, lease_until=lease_until, now=timezone.now())
     return ran
+
+
+def purchase_turn(*, trip: Trip, message: ChatMessage, clock: Clock = timezone.now) -> None:
+    """Run a queued purchase (``trips.services.purchases``): check again, buy through the core, act on the outcome.
+
+    The stored event names the approval; the core gets a pass standing for it for this turn only
+    (``purchase_pass``), so no token is stored or sent anywhere. Run twice (its process died), it
+    takes over its own dead claim and the core replays what the supplier already sold it; one that
+    died after the booking was written runs the core to replay that booking into the trip.
+    """
+    crash_point("purchase.started")
+    now = clock()
+    verdict = purchase_recheck(trip=trip, message=message, now=now)
+    if not verdict.ok or (verdict.replay and purchase_shown(trip=trip, verdict=verdict)):
+        purchase_answer(trip=trip, message=message, verdict=verdict)
+        return
+    data = (message.event or {}).get("data") or {}
+    with purchase_pass(trip_id=trip.pk, approval_id=verdict.approval.pk) as token:
+        event = {
+            "type": message.event["type"],
+            "data": {"approval_token": token, "payment_method_id": str(data.get("payment_method_id") or "")},
+        }
+        turn_execute(trip=trip, message=message, event=event, clock=clock)
+    crash_point("purchase.turn_completed")
+    purchase_outcome(trip=trip, message=message, approval_id=verdict.approval.pk, now=now)

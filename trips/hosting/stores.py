@@ -108,6 +108,10 @@ class DjangoKeyValueStore:
                 [SupplierState(key=key, counter=n, value={}) for key, n in due.items()], ignore_conflicts=True
             )
 
+    def atomic(self) -> Any:
+        """The sandbox's all-or-nothing writes (an order with its charge): one database transaction."""
+        return transaction.atomic()
+
     def get(self, key: str) -> Optional[Dict[str, Any]]:
         row = SupplierState.objects.filter(key=key).values("value", "counter").first()
         if row is None:

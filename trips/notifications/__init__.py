@@ -11,7 +11,8 @@ APPROVAL_GRANTED = "approval.granted"
 APPROVAL_DENIED = "approval.denied"
 BOOKING_CONFIRMED = "booking.confirmed"
 HOLDS_EXPIRING = "holds.expiring"
-KINDS = (APPROVAL_REQUESTED, APPROVAL_GRANTED, APPROVAL_DENIED, BOOKING_CONFIRMED, HOLDS_EXPIRING)
+PURCHASE_RECONCILED = "purchase.reconciled"
+KINDS = (APPROVAL_REQUESTED, APPROVAL_GRANTED, APPROVAL_DENIED, BOOKING_CONFIRMED, HOLDS_EXPIRING, PURCHASE_RECONCILED)
 
 
 def notify_on_commit(kind: str, object_id: int) -> None:
@@ -28,5 +29,6 @@ __all__ = [
     "BOOKING_CONFIRMED",
     "HOLDS_EXPIRING",
     "KINDS",
+    "PURCHASE_RECONCILED",
     "notify_on_commit",
 ]

@@ -4,7 +4,9 @@
   it) get the request in words and a link to its decision page;
 - ``approval.granted`` / ``approval.denied``: the traveller, with a link to the trip's chat;
 - ``booking.confirmed``: the traveller, with the itinerary as an ``.ics`` attachment;
-- ``holds.expiring``: the traveller, when the beat task warns that holds are about to lapse.
+- ``holds.expiring``: the traveller, when the beat task warns that holds are about to lapse;
+- ``purchase.reconciled``: the traveller, when a purchase interrupted between the supplier and the
+  booking was resumed or undone (``trips.services.purchase_reconcile``).
 
 One message per recipient (addresses are not shared). No token and no card data: emails
 say what happened and link to the page where the person acts.
@@ -24,11 +26,19 @@ from django.urls import reverse
 from django.utils import timezone
 
 from trips.formats import money_text, when_text
-from trips.models import ApprovalRequest, Booking, Hold, Trip
+from trips.models import ApprovalRequest, AuditEvent, Booking, Hold, Trip
 from trips.services.approvals import approver_check
 from trips.sheets import approval_sheet, person_name, trip_zone
 
-from . import APPROVAL_DENIED, APPROVAL_GRANTED, APPROVAL_REQUESTED, BOOKING_CONFIRMED, HOLDS_EXPIRING, KINDS
+from . import (
+    APPROVAL_DENIED,
+    APPROVAL_GRANTED,
+    APPROVAL_REQUESTED,
+    BOOKING_CONFIRMED,
+    HOLDS_EXPIRING,
+    KINDS,
+    PURCHASE_RECONCILED,
+)
 from .ics import itinerary_ics
 
 
@@ -53,6 +63,9 @@ def compose(kind: str, object_id: int) -> Optional[Outgoing]:
     if kind == BOOKING_CONFIRMED:
         booking = Booking.objects.select_related("trip__owner", "trip__organisation", "approval").filter(pk=object_id)
         return _booking(booking.first()) if booking.exists() else None
+    if kind == PURCHASE_RECONCILED:
+        event = AuditEvent.objects.select_related("trip__owner").filter(pk=object_id, type=kind).first()
+        return _purchase_reconciled(event) if event else None
     if kind == HOLDS_EXPIRING:
         hold = Hold.objects.select_related("trip__owner", "trip__organisation").filter(pk=object_id).first()
         return _holds_expiring(hold) if hold else None
@@ -185,6 +198,31 @@ def _holds_expiring(hold: Hold) -> Optional[Outgoing]:
     }
     subject = f"Your hold ends soon: {_trip_name(trip)}"
     return Outgoing(trip.pk, key, [_message(subject, "holds_expiring", context, trip.owner.email)])
+
+
+RECONCILED_SUBJECTS = {
+    "resumed": "Your purchase is being finished",
+    "undone": "Your purchase was undone",
+    "needs_attention": "Your purchase needs our travel team",
+}
+
+
+def _purchase_reconciled(event: AuditEvent) -> Outgoing:
+    """The traveller, after an interrupted purchase was resumed or undone: what happened, and the chat's link."""
+    trip: Trip = event.trip
+    key = f"{PURCHASE_RECONCILED}:{event.pk}"
+    if not trip.owner.email:
+        return Outgoing(trip.pk, key, [])
+    outcome = event.payload.get("outcome", "needs_attention")
+    context = {
+        "traveller": person_name(trip.owner),
+        "trip_name": _trip_name(trip),
+        "outcome": outcome,
+        "voided": len(event.payload.get("voided") or []),
+        "link": site_url(reverse("web:trip", args=[trip.pk])),
+    }
+    subject = f"{RECONCILED_SUBJECTS.get(outcome, RECONCILED_SUBJECTS['needs_attention'])}: {_trip_name(trip)}"
+    return Outgoing(trip.pk, key, [_message(subject, "purchase_reconciled", context, trip.owner.email)])
 
 
 def _trip_name(trip: Trip) -> str:

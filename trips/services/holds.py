@@ -30,6 +30,7 @@ from trips.notifications import HOLDS_EXPIRING, notify_on_commit
 from trips.services.approvals import approval_close, approval_request_create
 from trips.services.audit import audit_record
 from trips.services.chat import chat_message_add
+from trips.services.dispatch import turn_enqueue_on_commit
 
 RELEASE_PERMISSION = "trips.release_hold"
 
@@ -115,6 +116,17 @@ def _holds_released(*, holds: list[Hold], actor, reason: str) -> list[Hold]:
             )
             run_turn.delay_on_commit(message.trip_id, message.pk)
     return released
+
+
+def holds_voided(*, holds: list[Hold], reason: str) -> None:
+    """Holds whose purchase was voided at the supplier (an interrupted purchase undone): written down
+    as released and told to the trip by one queued ``HOLDS_CHANGED`` turn. Inside the caller's transaction."""
+    changed = [hold for hold in holds if hold.status != Hold.Status.RELEASED]
+    for hold in changed:
+        _hold_status_set(hold, status=Hold.Status.RELEASED, actor="system", reason=reason)
+    if changed:
+        message = _holds_changed_message(changed, text=f"Released: {reason}", reason=reason)
+        turn_enqueue_on_commit(message.trip_id, message.pk)
 
 
 def holds_expire_due(*, now: datetime) -> int:

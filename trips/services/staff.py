@@ -7,7 +7,7 @@ the trip's turn with ``USER_RETRY`` (as if the traveller pressed "try again"), a
 hands the live holds to the hold service, which releases them at the supplier.
 """
 
-from typing import Optional
+from typing import Any, Optional
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -15,7 +15,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from trips.access import require
-from trips.hosting.runner import tool_deps
 from trips.models import ChatMessage, Hold, ToolRun, Trip
 
 from .audit import audit_record
@@ -123,11 +122,10 @@ def toolrun_retry(*, tool_run: ToolRun, actor: AbstractBaseUser, reason: str) ->
     return message
 
 
-def trip_holds_release(*, trip: Trip, actor: AbstractBaseUser, reason: str) -> list[Hold]:
+def trip_holds_release(*, trip: Trip, actor: AbstractBaseUser, reason: str, supplier: Any) -> list[Hold]:
     """Release every live hold of the trip at the supplier (one audited release per hold, one
     ``HOLDS_CHANGED`` turn for them all, so the traveller gets one reply)."""
     reason = _check(actor=actor, trip_id=trip.pk, permission="trips.release_hold", reason=reason)
     now = timezone.now()
-    supplier = tool_deps(clock=timezone.now).supplier  # the tools' own supplier, on the same state
     live = [hold for hold in Hold.objects.filter(trip=trip, status=Hold.Status.HELD) if hold.is_live(now)]
     return holds_release(holds=live, actor=actor, reason=reason, supplier=supplier, now=now)

@@ -75,22 +75,13 @@ def turn_submit(
 ) -> ChatMessage:
     """Save what the traveller said or pressed and run the turn after commit.
 
-    A repeated ``client_id`` returns the message already saved and enqueues nothing. A
-    purchase carries an approval token, which is never stored: it goes to the purchase
-    service, which runs that turn in-process. Only the trip's traveller writes (``may_write_in``).
+    A repeated ``client_id`` returns the message already saved and enqueues nothing. A purchase
+    is not taken here (``action_event`` refuses it): it carries an approval token, checked at the
+    purchase service's door and never stored (``actions.traveller_act`` sends it there). Only the
+    trip's traveller writes (``may_write_in``).
     """
     if not may_write_in(user, trip):
         raise PermissionDenied("Only the traveller can write in this trip.")
-    if action is not None and action.get("type") == "purchase":
-        from .purchases import purchase_submit  # the purchase path belongs to trips.services.purchases
-
-        return purchase_submit(
-            trip=trip,
-            user=user,
-            approval_token=str(action.get("approval_token") or ""),
-            payment_method_id=str(action.get("payment_method_id") or ""),
-            client_id=client_id,
-        )
     from trips.tasks.turns import run_turn  # tasks import services: import here to avoid the cycle
 
     if action is not None and action.get("type") == "hold":

@@ -5,6 +5,7 @@ Importing the task modules here lets ``app.autodiscover_tasks()`` find them all.
 
 from .deadlines import hold_deadlines_notify
 from .notify import notification_send
+from .purchases import purchases_reconcile_sweep
 from .turns import run_turn, turns_sweep
 
-__all__ = ["hold_deadlines_notify", "notification_send", "run_turn", "turns_sweep"]
+__all__ = ["hold_deadlines_notify", "notification_send", "purchases_reconcile_sweep", "run_turn", "turns_sweep"]

@@ -1,8 +1,10 @@
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils import timezone
 
 from handlers.supplier import SupplierError
 from tests.trips.commerce.flow import to_held
+from trips.hosting.runner import tool_deps
 from trips.models import AuditEvent, ChatMessage, Hold, Trip
 from trips.services.holds import holds_release
 from trips.services.staff import trip_flag, trip_holds_release
@@ -58,7 +60,8 @@ def test_releasing_all_holds_runs_one_turn_and_sends_one_reply(trip, traveller, 
     assert len(held) == 3, "two flights and a hotel"
     last_seq = ChatMessage.objects.filter(trip=trip).order_by("-seq").values_list("seq", flat=True).first()
 
-    released = trip_holds_release(trip=trip, actor=support, reason="Traveller called to cancel")
+    supplier = tool_deps(clock=timezone.now).supplier
+    released = trip_holds_release(trip=trip, actor=support, reason="Traveller called to cancel", supplier=supplier)
 
     assert sorted(h.hold_id for h in released) == held
     assert not Hold.objects.filter(trip=trip, status=Hold.Status.HELD).exists()

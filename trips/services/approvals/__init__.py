@@ -32,8 +32,11 @@ from .verification import (
     approval_attempt_failed,
     approval_check,
     approval_claim,
+    approval_claim_queued,
+    approval_claim_takeover,
     approval_consume,
     approval_release,
+    approval_verdict,
     booking_as_core,
 )
 
@@ -44,6 +47,8 @@ __all__ = [
     "approval_auto_grant",
     "approval_check",
     "approval_claim",
+    "approval_claim_queued",
+    "approval_claim_takeover",
     "approval_close",
     "approval_consume",
     "approval_deny",
@@ -53,6 +58,7 @@ __all__ = [
     "approval_request_create",
     "approval_revoke",
     "approval_token_for_owner",
+    "approval_verdict",
     "approvals_expire_due",
     "approver_check",
     "booking_as_core",

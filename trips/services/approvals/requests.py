@@ -154,12 +154,15 @@ def hold_snapshot(trip_intent: dict) -> dict:
 def approval_close(approval: ApprovalRequest, status: str, *, now: datetime, reason: str, actor=None) -> None:
     """Close a locked open request (expired, superseded, revoked) inside the caller's transaction.
 
-    Its token stops working at once: verification accepts only ``granted``.
+    Its token stops working at once: verification accepts only ``granted``. A purchase claim stays
+    (unless it is used): closing the request does not undo what a purchase under way may already
+    have bought at the supplier, so that purchase's outcome, or the reconciliation sweep
+    (``trips.services.purchase_reconcile``), releases it.
     """
-    approval.status, approval.reason, approval.claimed_until = status, reason, None
+    approval.status, approval.reason = status, reason
     approval.decided_at = approval.decided_at or now
     if status == ApprovalRequest.Status.USED:
-        approval.used_at = now
+        approval.used_at, approval.claimed_until = now, None
     approval.save(update_fields=["status", "reason", "claimed_until", "decided_at", "used_at"])
     if approval.kind == ApprovalRequest.Kind.PURCHASE:
         approval_status_push(approval)

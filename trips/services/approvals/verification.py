@@ -100,6 +100,12 @@ def approval_check(*, trip_id: Any, token: Any, hold_ids: Iterable[str], now: da
     if approval is None:
         elsewhere = ApprovalRequest.objects.filter(token_hash=tokens.token_digest(token)).exists()
         return _refuse("approval_invalid", "token_other_trip" if elsewhere else "token_unknown", invalid)
+    return approval_verdict(approval=approval, hold_ids=hold_ids, now=now)
+
+
+def approval_verdict(*, approval: ApprovalRequest, hold_ids: Iterable[str], now: datetime) -> Verdict:
+    """May ``approval`` buy ``hold_ids`` now? Every check but the token's (``approval_check`` found it
+    by its token; a queued purchase names it, its token checked when the traveller submitted it)."""
     status, hold_ids = ApprovalRequest.Status, sorted(hold_ids)
     if approval.status == status.USED:
         # Asking again for what it bought (or for nothing new) gets that booking back; anything else is refused.
@@ -162,12 +168,52 @@ def approval_claim(*, trip_id: Any, token: Any, hold_ids: Iterable[str], now: da
         return verdict
     with transaction.atomic():
         ApprovalRequest.objects.select_for_update().filter(pk=verdict.approval.pk).first()
-        verdict = approval_check(trip_id=trip_id, token=token, hold_ids=hold_ids, now=now)
-        if verdict.ok and not verdict.replay:
-            approval = verdict.approval
-            approval.claimed_until = now + timedelta(seconds=_setting("APPROVAL_CLAIM_SECONDS", CLAIM_SECONDS))
-            approval.save(update_fields=["claimed_until"])
+        return _claimed(approval_check(trip_id=trip_id, token=token, hold_ids=hold_ids, now=now), now)
+
+
+def approval_claim_queued(*, trip_id: Any, approval_id: Any, hold_ids: Iterable[str], now: datetime) -> Verdict:
+    """``approval_claim`` for a queued purchase, which names its approval instead of carrying a token."""
+    with transaction.atomic():
+        approval = (
+            ApprovalRequest.objects.select_for_update(of=("self",))  # not the booking's outer join
+            .select_related("booking")
+            .filter(pk=approval_id, trip_id=trip_id, kind=ApprovalRequest.Kind.PURCHASE)
+            .first()
+        )
+        if approval is None:
+            return _refuse("approval_invalid", "approval_unknown", "That approval is not this trip's.")
+        return _claimed(approval_verdict(approval=approval, hold_ids=hold_ids, now=now), now)
+
+
+def _claimed(verdict: Verdict, now: datetime) -> Verdict:
+    """Claim the verdict's approval for this purchase when it may buy (inside the row lock)."""
+    if verdict.ok and not verdict.replay:
+        approval = verdict.approval
+        approval.claimed_until = now + timedelta(seconds=_setting("APPROVAL_CLAIM_SECONDS", CLAIM_SECONDS))
+        approval.save(update_fields=["claimed_until"])
     return verdict
+
+
+def approval_claim_takeover(*, approval_id: Any, message_id: int) -> bool:
+    """Drop a claim left by a purchase that died (its process was killed); True if there was one.
+
+    Only the purchase turn calls it, holding the trip's turn lease: claims are made only under
+    that lease, so one found then belongs to a turn that is no longer running.
+    """
+    with transaction.atomic():
+        approval = ApprovalRequest.objects.select_for_update().filter(pk=approval_id, used_at__isnull=True).first()
+        if approval is None or approval.claimed_until is None:
+            return False
+        approval.claimed_until = None
+        approval.save(update_fields=["claimed_until"])
+        audit_record(
+            trip_id=approval.trip_id,
+            type="purchase.resumed",
+            actor="system",
+            causation_id=f"message:{message_id}",
+            payload={"approval_id": approval.pk, "message_id": message_id},
+        )
+    return True
 
 
 def approval_release(*, approval_id: Any) -> None:
