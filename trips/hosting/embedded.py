@@ -49,12 +49,12 @@ def turn_sweeper_start() -> bool:
 
 def sweep_once(*, after: timedelta) -> int:
     """Run every turn queued for ``after`` or longer on a trip nobody leases; returns how many trips."""
+    from trips.services.dispatch import turn_enqueue_on_commit
     from trips.services.turns import turns_stalled
-    from trips.tasks.turns import run_turn
 
     stalled = turns_stalled(now=timezone.now(), after=after)
     for trip_id, message_id in stalled.items():
-        run_turn.delay(trip_id, message_id)  # eager: runs here, in this thread
+        turn_enqueue_on_commit(trip_id, message_id)  # no transaction here, eager: runs now, in this thread
     return len(stalled)
 
 

@@ -17,9 +17,9 @@ KINDS = (APPROVAL_REQUESTED, APPROVAL_GRANTED, APPROVAL_DENIED, BOOKING_CONFIRME
 
 def notify_on_commit(kind: str, object_id: int) -> None:
     """Queue the ``kind`` email about row ``object_id`` once the current transaction commits."""
-    from trips.tasks.notify import notification_send  # tasks import services: import here to avoid the cycle
+    from trips.services.dispatch import notification_enqueue_on_commit  # the tasks wired in at app ready
 
-    notification_send.delay_on_commit(kind, object_id)
+    notification_enqueue_on_commit(kind, object_id)
 
 
 __all__ = [

@@ -99,8 +99,6 @@ def holds_release(*, holds: list[Hold], actor, reason: str, supplier: Any, now: 
 
 def _holds_released(*, holds: list[Hold], actor, reason: str) -> list[Hold]:
     """Write down holds released at the supplier and queue the one turn that tells the trip."""
-    from trips.tasks.turns import run_turn  # tasks import services: import here to avoid the cycle
-
     if not holds:
         return []
     with transaction.atomic(durable=True):
@@ -114,7 +112,7 @@ def _holds_released(*, holds: list[Hold], actor, reason: str) -> list[Hold]:
             message = _holds_changed_message(
                 released, text=f"Support released your {held} {items}: {reason}", reason=reason
             )
-            run_turn.delay_on_commit(message.trip_id, message.pk)
+            turn_enqueue_on_commit(message.trip_id, message.pk)
     return released
 
 
@@ -153,12 +151,10 @@ def holds_changed_dispatch() -> int:
     The deadline task calls this last, so approvals expire by their own deadline first (and are
     recorded as expired, not superseded by the turn's sync). Returns how many trips were sent.
     """
-    from trips.tasks.turns import run_turn  # tasks import services: import here to avoid the cycle
-
     queued = ChatMessage.objects.filter(turn_status=ChatMessage.TurnStatus.QUEUED, event__type="HOLDS_CHANGED")
     latest = dict(queued.order_by("seq").values_list("trip_id", "pk"))
     for trip_id, message_id in latest.items():
-        run_turn.delay_on_commit(trip_id, message_id)
+        turn_enqueue_on_commit(trip_id, message_id)
     return len(latest)
 
 

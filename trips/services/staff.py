@@ -19,6 +19,7 @@ from trips.models import ChatMessage, Hold, ToolRun, Trip
 
 from .audit import audit_record
 from .chat import chat_message_add
+from .dispatch import turn_enqueue_on_commit
 from .holds import holds_release
 
 
@@ -95,8 +96,6 @@ def trip_flagged(
 
 def toolrun_retry(*, tool_run: ToolRun, actor: AbstractBaseUser, reason: str) -> ChatMessage:
     """Run the trip's turn again with ``USER_RETRY`` so the core repeats what failed."""
-    from trips.tasks.turns import run_turn  # tasks import services: import here to avoid the cycle
-
     reason = _check(actor=actor, trip_id=tool_run.trip_id, permission="trips.retry_tool", reason=reason)
     if tool_run.status != ToolRun.Status.FAILED:
         raise ValidationError("Only a failed tool run can be retried.")
@@ -118,7 +117,7 @@ def toolrun_retry(*, tool_run: ToolRun, actor: AbstractBaseUser, reason: str) ->
             causation_id=tool_run.call_id,
             payload={"reason": reason, "tool": tool_run.tool, "tool_run_id": tool_run.pk, "message_id": message.pk},
         )
-        run_turn.delay_on_commit(tool_run.trip_id, message.pk)
+        turn_enqueue_on_commit(tool_run.trip_id, message.pk)
     return message
 
 

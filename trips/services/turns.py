@@ -21,6 +21,7 @@ from trips.models import ChatMessage, Trip
 from .audit import actor_for, audit_record
 from .batch import TurnWrites, atomic_with
 from .chat import broadcast_on_commit, chat_message_add, trip_status_frame
+from .dispatch import turn_enqueue_on_commit
 
 
 class TripBusy(Exception):
@@ -82,8 +83,6 @@ def turn_submit(
     """
     if not may_write_in(user, trip):
         raise PermissionDenied("Only the traveller can write in this trip.")
-    from trips.tasks.turns import run_turn  # tasks import services: import here to avoid the cycle
-
     if action is not None and action.get("type") == "hold":
         hold_matches_selection(trip=trip, bundle_id=action.get("bundle_id"))
     if action is not None:
@@ -117,7 +116,7 @@ def turn_submit(
                 causation_id=f"message:{message.pk}",
                 payload={"message_id": message.pk, "seq": message.seq, "event": event, "client_id": client_id},
             )
-            run_turn.delay_on_commit(trip.pk, message.pk)
+            turn_enqueue_on_commit(trip.pk, message.pk)
     except IntegrityError:
         if not client_id:
             raise

@@ -22,6 +22,7 @@ from trips.notifications import APPROVAL_DENIED, APPROVAL_GRANTED, notify_on_com
 from trips.services import tokens
 from trips.services.audit import actor_for, audit_record
 from trips.services.chat import chat_message_add
+from trips.services.dispatch import turn_enqueue_on_commit
 
 from .policy import auto_approvable, auto_approve_threshold
 from .requests import approval_close, approval_dead_holds, approval_locked, approval_status_push, approval_widget
@@ -273,8 +274,6 @@ def _hold_decision_turn(approval: ApprovalRequest, *, approved: bool) -> None:
     The core places the holds (or explains the no) on ``HOLD_APPROVAL_DECIDED``; the event is
     stored on a system message like any queued turn, so a replay sees the same decision.
     """
-    from trips.tasks.turns import run_turn  # tasks import services: import here to avoid the cycle
-
     decided = "approved" if approved else "declined"
     message = chat_message_add(
         trip_id=approval.trip_id,
@@ -285,7 +284,7 @@ def _hold_decision_turn(approval: ApprovalRequest, *, approved: bool) -> None:
         event={"type": "HOLD_APPROVAL_DECIDED", "data": {"approved": approved, "reason": approval.reason}},
         turn_status=ChatMessage.TurnStatus.QUEUED,
     )
-    run_turn.delay_on_commit(approval.trip_id, message.pk)
+    turn_enqueue_on_commit(approval.trip_id, message.pk)
 
 
 def _decision_payload(approval: ApprovalRequest) -> dict:
