@@ -14,7 +14,11 @@ from trips.services.turns import TripBusy, turn_fail, turns_stalled
 MAX_RETRIES = 5
 
 
-@shared_task(bind=True, acks_late=True, max_retries=MAX_RETRIES)
+# No task-wide retry limit: a busy trip is retried until its lease frees (a lease lasts at most
+# TURN_LEASE_SECONDS, and a dead worker's lapses), and database errors stop at MAX_RETRIES below.
+# (``retry(max_retries=None)`` alone means "the task's limit", which after a few worker deaths
+# left a queued turn, a purchase among them, to wait for the beat's sweep.)
+@shared_task(bind=True, acks_late=True, max_retries=None)
 def run_turn(self, trip_id: int, message_id: int):
     """Run the trip's queued turns (``message_id``'s among them). Safe to deliver twice: done turns are skipped.
 
@@ -27,7 +31,7 @@ def run_turn(self, trip_id: int, message_id: int):
     except TripBusy as exc:
         if self.request.is_eager:
             return 0
-        raise self.retry(exc=exc, countdown=1, max_retries=None) from exc
+        raise self.retry(exc=exc, countdown=1) from exc
     except DatabaseError as exc:
         if not is_transient(exc):
             raise
