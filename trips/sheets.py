@@ -166,9 +166,20 @@ def _item(item: dict, *, tz: str, currency: str) -> Item:
         details=details,
         price=money_text(item.get("amount") or summary.get("total"), item.get("currency") or currency),
         refundability=_refundability(summary, tz),
-        deadline=f"Pay by {when_text(deadline, tz)}" if deadline else "—",
+        deadline=_deadline(item, tz),
         price_guaranteed_until=when_text(guarantee, tz) if guarantee and guarantee != deadline else "",
     )
+
+
+def _deadline(item: dict, tz: str) -> str:
+    """When the item must be paid; one that must be paid at once is bought with the purchase,
+    so its deadline is its offer's end."""
+    deadline = item.get("payment_required_by")
+    if not deadline:
+        return "—"
+    if item.get("instant"):
+        return f"Paid at once when bought; the offer lasts until {when_text(deadline, tz)}"
+    return f"Pay by {when_text(deadline, tz)}"
 
 
 def _flight(summary: dict) -> tuple[str, list[str]]:

@@ -27,7 +27,11 @@ class Decision(Commerce):
             held = live_holds(doc, now)
             deadline = earliest_deadline(held)
             lines = "; ".join(
-                f"{h.get('item_type')} held until {self.local(doc, h.get('payment_required_by'))}" for h in held
+                f"{h.get('item_type')} not held but kept for approval: it is paid at once, so it is bought when you "
+                f"pay, at its price then (the offer lasts until {self.local(doc, h.get('payment_required_by'))})"
+                if h.get("instant")
+                else f"{h.get('item_type')} held until {self.local(doc, h.get('payment_required_by'))}"
+                for h in held
             )
             self.say(
                 f"Held: {lines}. I've asked your approver to approve the purchase; once they do, buy with their token "

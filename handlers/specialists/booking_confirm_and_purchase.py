@@ -18,6 +18,12 @@ per approval. That key decides what a failure half way does:
 
 Every failure carries ``holds`` (``[{hold_id, status}]``, read back from the supplier), so the
 trip shows what the supplier holds, whatever the outcome.
+
+An item reserved because it must be paid at once (``instant``) goes through the same checks
+and the same token; its price is its offer refreshed now, refreshed once more right before
+ordering, and it is bought with one instant order (``handlers.supplier.instant``). Every order in
+the booking names its supplier, the supplier's order id and record locator, and whether it was
+an instant booking.
 """
 
 from __future__ import annotations
@@ -99,7 +105,14 @@ class BookingConfirmAndPurchase(SpecialistTool):
             "approval_id": verdict["approval_id"],
             "status": "confirmed",
             "orders": [
-                {k: o[k] for k in ("order_id", "hold_id", "item_type", "item_id", "record_locator", "total", "status")}
+                {
+                    **{
+                        k: o[k]
+                        for k in ("order_id", "hold_id", "item_type", "item_id", "record_locator", "total", "status")
+                    },
+                    "supplier": self.deps.supplier.name,
+                    "instant": bool(o.get("instant")),
+                }
                 for o in orders
             ],
             "record_locators": [o["record_locator"] for o in orders],

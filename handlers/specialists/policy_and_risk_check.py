@@ -147,8 +147,13 @@ def _check_items(items: List[Dict[str, Any]], now: datetime, out: Findings) -> N
             out.block("offer_expired", f"The price for {name} has expired; search again.")
         elif expires and expires - now < EXPIRY_WARNING:
             out.warn("offer_expiring", f"The price for {name} expires at {out.when(expires)}; hold soon.")
-        if s.get("holdable") is False:
-            out.block("not_holdable", f"{name} must be paid at once and cannot be held for approval.")
+        if s.get("holdable") is False:  # reserved for approval, bought in one order when paid
+            lapses = f"; the offer lapses at {out.when(expires)}" if expires else ""
+            out.warn(
+                "not_holdable",
+                f"{name} cannot be held: the supplier wants payment with the order, so it is bought when you "
+                f"pay, at its price then{lapses}.",
+            )
             continue
         if s.get("max_hold_minutes") is not None and s["max_hold_minutes"] < SHORT_HOLD_MINUTES:
             out.warn(

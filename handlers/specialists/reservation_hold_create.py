@@ -3,6 +3,9 @@
 Each item's supplier idempotency key is the call's key plus the item id, so a repeated call
 returns the same holds. If one item cannot be held, the ones already held are released and the
 call fails: a half-held bundle would only block seats and mislead the approver.
+
+An offer that must be paid at once comes back reserved (``instant: true``): approved like a hold,
+bought with one instant order when the traveller pays (``handlers.supplier.instant``).
 """
 
 from __future__ import annotations
@@ -94,8 +97,15 @@ class ReservationHoldCreate(SpecialistTool):
         again = cls(deps).run({"args": args, "now": now})["output"]
         assert first["holds"][0]["status"] == "held" and first["holds"][0]["segment_id"] == "s1", first
         assert again["holds"][0]["hold_id"] == first["holds"][0]["hold_id"]
-        bad = items + [{"item_type": "flight", "offer_id": instant[0]["offer_id"], "segment_id": "s2"}]
-        out = cls(deps).run({"args": {**args, "items": bad, "idempotency_key": "k2"}, "now": now})["output"]
-        assert out["error"]["code"] == "not_holdable", out
+        both = items + [{"item_type": "flight", "offer_id": instant[0]["offer_id"], "segment_id": "s2"}]
+        out = cls(deps).run({"args": {**args, "items": both, "idempotency_key": "k2"}, "now": now})["output"]
+        held, reserved = out["holds"]
+        assert held["status"] == reserved["status"] == "held" and reserved["instant"] and not held.get("instant")
+        assert reserved["payment_required_by"] == instant[0]["expires_at"], reserved
+        gone = dict(items[0], offer_id="off_gone")
+        out = cls(deps).run({"args": {**args, "items": [items[0], gone], "idempotency_key": "k3"}, "now": now})[
+            "output"
+        ]
+        assert out["error"]["code"] == "not_found", out
         released = out["released_hold_ids"][0]
         assert deps.supplier.get_hold(released, now=SELF_TEST_NOW)["status"] == "released"

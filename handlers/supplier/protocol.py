@@ -121,6 +121,7 @@ class Hold(TypedDict, total=False):
     created_at: str
     order_id: Optional[str]
     passengers: List[PassengerRef]
+    instant: bool  # a reservation of a pay-at-once offer: bought with one instant order
 
 
 class PriceQuote(TypedDict):
@@ -211,7 +212,11 @@ class Supplier(Protocol):
         trip_id: Optional[str] = None,
         now: Optional[datetime] = None,
     ) -> Hold:
-        """Hold one offer or rate for ``passengers``; the same key returns the same hold."""
+        """Hold one offer or rate for ``passengers``; the same key returns the same hold.
+
+        An offer that must be paid at once gets a reservation instead (``instant: true``, nothing
+        placed at the supplier, lapsing with the offer); paying it refreshes the offer and books
+        it with ``book_instant`` (``handlers.supplier.instant``)."""
         ...
 
     def get_hold(self, hold_id: str, *, now: Optional[datetime] = None) -> Hold: ...

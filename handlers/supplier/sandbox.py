@@ -20,6 +20,7 @@ from .errors import SupplierError, live_hold, passenger_refs
 from .faults import FaultPlan
 from .flights import build_flight_offers
 from .hotels import build_hotel_rates
+from .instant import InstantReservations
 from .money import amount, money
 from .refunds import refund_due, refund_rules
 from .seeded import record_locator, short_id, unit
@@ -39,8 +40,12 @@ def _day(value: Any) -> date:
     return value if isinstance(value, date) else date.fromisoformat(str(value))
 
 
-class SandboxSupplier:
-    """Implements ``handlers.supplier.protocol.Supplier``; passengers are kept as references only."""
+class SandboxCore:
+    """The sandbox's own holds, orders and cancellations; passengers are kept as references only.
+
+    ``SandboxSupplier`` (below) is what the tools use: this, with reservations for offers that
+    must be paid at once (``handlers.supplier.instant``).
+    """
 
     name = "sandbox"
 
@@ -146,6 +151,9 @@ class SandboxSupplier:
         if left < _quantity(item_type, item):
             raise SupplierError("sold_out", "Not enough seats or rooms are left for that option.")
         return {**item, stock: left}
+
+    def require_passengers(self, trip_id: Optional[str], refs: Sequence[Dict[str, Any]]) -> None:
+        """The sandbox books by reference: nobody has to be named first."""
 
     # -- holds --------------------------------------------------------------------------------
 
@@ -493,6 +501,10 @@ class SandboxSupplier:
                 }
             )
         return order
+
+
+class SandboxSupplier(InstantReservations, SandboxCore):
+    """Implements ``handlers.supplier.protocol.Supplier``: holds, and reservations bought instantly."""
 
 
 def _quantity(item_type: str, item: Dict[str, Any]) -> int:

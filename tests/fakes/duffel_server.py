@@ -14,6 +14,7 @@ Scripted faults, matched by method and path prefix, each used once per ``times``
         duffel.fault("POST", "/air/orders", Fault.rate_limited(reset_in=1))
         duffel.fault("POST", "/air/payments", Fault.error(503), after=True)  # write, then fail
         duffel.reprice_orders("+25.00")  # the airline's price moves before payment
+        duffel.sell_instant_only()  # no fare can be held any more
 """
 
 from __future__ import annotations
@@ -123,6 +124,7 @@ class FakeDuffelApp:
         self.orders: Dict[str, Dict[str, Any]] = {}
         self.payments: List[Dict[str, Any]] = []
         self.cancellations: Dict[str, Dict[str, Any]] = {}
+        self.instant_only = False  # every fare wants its payment with the order (``sell_instant_only``)
         self.search_results: Dict[str, Dict[str, Any]] = {}
         self.rates: Dict[str, Dict[str, Any]] = {}
         self.quotes: Dict[str, Dict[str, Any]] = {}
@@ -250,6 +252,7 @@ class FakeDuffelApp:
         origin, destination = geo.airport(leg["origin"]) or {}, geo.airport(leg["destination"]) or {}
         offers = []
         for i, (hour, carrier, instant) in enumerate(((8, "ZZ", False), (13, "AA", False), (19, "ZZ", True))):
+            instant = instant or self.instant_only
             departs = datetime.fromisoformat(f"{leg['departure_date']}T{hour:02d}:00:00")
             arrives = departs + timedelta(hours=3, minutes=10)
             seats = sum(1 for p in passengers if p["type"] != "infant_without_seat")
@@ -578,6 +581,10 @@ class FakeDuffel:
 
     def reprice_orders(self, move: str) -> None:
         self.app.reprice(Decimal(move))
+
+    def sell_instant_only(self) -> None:
+        """From now on every fare must be paid at once (``requires_instant_payment``): none can be held."""
+        self.app.instant_only = True
 
     def expire_offers(self) -> None:
         for offer in self.app.offers.values():

@@ -59,10 +59,20 @@ def test_repeating_the_call_returns_the_same_holds():
     assert [h["hold_id"] for h in first["holds"]] == [h["hold_id"] for h in again["holds"]]
 
 
-def test_one_unholdable_item_releases_the_others():
+def test_an_item_that_must_be_paid_at_once_is_reserved_beside_the_holds():
     deps = self_test_deps()
-    out = hold(deps, bundle_items(deps, instant_flight=True))
-    assert out["success"] is False and out["output"]["error"]["code"] == "not_holdable"
+    out = hold(deps, bundle_items(deps, instant_flight=True))["output"]
+    assert [bool(h.get("instant")) for h in out["holds"]] == [False, False, True]
+    assert all(h["status"] == "held" for h in out["holds"]) and out["holds"][2]["segment_id"] == "S2"
+    assert out["earliest_deadline"] == min(h["payment_required_by"] for h in out["holds"])
+
+
+def test_one_item_that_cannot_be_held_releases_the_others():
+    deps = self_test_deps()
+    items = bundle_items(deps)
+    items[2] = {**items[2], "offer_id": "off_unknown"}
+    out = hold(deps, items)
+    assert out["success"] is False and out["output"]["error"]["code"] == "not_found"
     released = out["output"]["released_hold_ids"]
     assert len(released) == 2
     assert {deps.supplier.get_hold(h, now=SELF_TEST_NOW)["status"] for h in released} == {"released"}

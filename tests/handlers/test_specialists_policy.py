@@ -92,7 +92,6 @@ def test_a_compliant_bundle_is_ok_with_only_informational_warnings():
         (with_hotel(refundable=False, refundable_until=None), {"refundable_required": True}, "refundable_required"),
         ({**BUNDLE, "total": "5000.00"}, {"budget_per_trip": "3000.00"}, "over_policy_budget"),
         (with_flight(expires_at="2026-12-01T18:59:00+00:00"), {}, "offer_expired"),
-        (with_flight(holdable=False), {}, "not_holdable"),
         (with_flight(red_eye=True), {"red_eye_allowed": False}, "red_eye"),
     ],
 )
@@ -113,6 +112,7 @@ def test_policy_breaches_block(bundle, policy, code):
         (with_hotel(nightly_max="260.00"), {"hotel_max_per_night": "250"}, "over_nightly_cap"),
         (with_flight(refundable=False), {"refundable_preference": "all"}, "not_refundable"),
         (with_flight(max_hold_minutes=60), {}, "short_hold"),
+        (with_flight(holdable=False), {}, "not_holdable"),  # reserved, bought at once when paid
         (with_hotel(max_hold_minutes=2880, price_guarantee_minutes=None), {}, "no_price_guarantee"),
         (with_flight(max_hold_minutes=1440, price_guarantee_minutes=240), {}, "price_guarantee_shorter_than_hold"),
     ],

@@ -486,3 +486,85 @@ def test_supplier_error_is_raised_for_unknown_holds(duffel, clock):
     with pytest.raises(SupplierError) as caught:
         make_deps(duffel, clock).supplier.get_hold("ord_nope", now=NOW)
     assert caught.value.code == "not_found"
+
+
+# -- instant fares ----------------------------------------------------------------------------------
+
+
+def instant_offer(deps):
+    return next(o for o in search(deps)["offers"] if not o["hold_policy"]["holdable"])
+
+
+def test_an_instant_fare_is_reserved_approved_and_bought_in_one_instant_order(duffel, clock):
+    deps = make_deps(duffel, clock)
+    offer = instant_offer(deps)
+    held = hold(deps, offer["offer_id"])["output"]["holds"]
+    assert held[0]["instant"] and held[0]["payment_required_by"] == offer["expires_at"]
+    assert duffel.writes("/air/orders") == []  # nothing placed at Duffel until the traveller pays
+
+    out = buy(deps, held)
+    assert out["success"], out
+    writes = duffel.writes("/air/orders")
+    assert len(writes) == 1 and writes[0].json == {
+        "data": {
+            "type": "instant",
+            "selected_offers": [offer["offer_id"]],
+            "passengers": writes[0].json["data"]["passengers"],
+            "payments": [{"type": "balance", "amount": offer["price"]["total_amount"], "currency": "USD"}],
+            "metadata": writes[0].json["data"]["metadata"],
+        }
+    }
+    assert [(p["given_name"], p["family_name"], p["born_on"]) for p in writes[0].json["data"]["passengers"]] == [
+        ("Ada", "Lovelace", "1985-12-10")
+    ]
+    order_at = next(i for i, r in enumerate(duffel.requests) if r is writes[0])
+    refreshed = [
+        i for i, r in enumerate(duffel.requests) if r.method == "GET" and r.path == f"/air/offers/{offer['offer_id']}"
+    ]
+    assert len(refreshed) == 2 and refreshed[-1] < order_at  # checked against the approval, then right before ordering
+
+    booked = out["output"]["booking"]["orders"][0]
+    order = duffel.app.orders[booked["order_id"]]
+    assert booked["record_locator"] == order["booking_reference"] and booked["supplier"] == "duffel"
+    assert booked["instant"] is True and booked["hold_id"] == held[0]["hold_id"]
+    assert order["payment_status"]["awaiting_payment"] is False and duffel.writes("/air/payments") == []
+
+
+def test_an_instant_fare_asks_for_the_travellers_before_it_is_reserved(duffel, clock):
+    deps = make_deps(duffel, clock, people=())
+    error = hold(deps, instant_offer(deps)["offer_id"])["output"]["error"]
+    assert error["code"] == "passengers_missing" and duffel.writes("/air/orders") == []
+
+
+def test_an_instant_fare_whose_price_moved_is_not_bought(duffel, clock):
+    deps = make_deps(duffel, clock)
+    offer = instant_offer(deps)
+    held = hold(deps, offer["offer_id"])["output"]["holds"]
+    duffel.app.offers[offer["offer_id"]]["total_amount"] = "9999.00"  # the airline's price now
+    out = buy(deps, held)["output"]
+    assert out["error"]["code"] == "price_changed" and out["needs_new_approval"] is True
+    assert duffel.writes("/air/orders") == [] and duffel.app.payments == []
+
+
+def test_an_instant_fare_gone_at_the_airline_is_not_bought(duffel, clock):
+    deps = make_deps(duffel, clock)
+    held = hold(deps, instant_offer(deps)["offer_id"])["output"]["holds"]
+    duffel.fault("GET", "/air/offers/", Fault.offer_gone())
+    out = buy(deps, held)["output"]
+    assert out["error"]["code"] == "offer_expired" and "search again" in out["error"]["message"]
+    assert duffel.writes("/air/orders") == []
+
+
+def test_an_instant_order_whose_answer_was_lost_is_not_written_twice(duffel, clock):
+    deps = make_deps(duffel, clock)
+    held = hold(deps, instant_offer(deps)["offer_id"])["output"]["holds"]
+    token = deps.approvals.grant(trip_id="t1", holds=held, now=NOW)
+    args = {"trip_id": "t1", "hold_ids": [held[0]["hold_id"]], "approval_token": token, "payment_method_id": "pm_1"}
+    # Duffel makes the order, but every answer (the first and the client's three retries) is lost.
+    duffel.fault("POST", "/air/orders", Fault.error(503), times=4, after=True)
+    first = run(BookingConfirmAndPurchase, deps, args)["output"]
+    assert first["error"]["retryable"] is True
+    again = run(BookingConfirmAndPurchase, deps, args)["output"]
+    assert again["booking"]["record_locators"] and len(duffel.app.orders) == 1
+    keys = {r.headers["idempotency-key"] for r in duffel.writes("/air/orders")}
+    assert len(keys) == 1

@@ -7,6 +7,7 @@ import pytest
 from handlers.common.clock import FrozenClock
 from handlers.common.stores import InMemoryKeyValueStore
 from handlers.supplier import SandboxSupplier, SupplierError
+from handlers.supplier.sandbox import SandboxCore
 
 NOW = datetime(2026, 12, 1, 19, 0, tzinfo=UTC)
 LEG = {"origin": "EWR", "destination": "DEN", "depart_date": "2027-01-30", "passengers": {"adults": 2}}
@@ -61,11 +62,19 @@ def test_an_offer_cannot_be_held_after_it_expires(supplier, clock):
     assert err.value.code == "offer_expired"
 
 
-def test_instant_payment_offers_cannot_be_held(supplier):
+def test_instant_payment_offers_are_reserved_not_held(supplier, clock):
     offer = next(o for o in supplier.search_flights(**LEG) if o["requires_instant_payment"])
-    with pytest.raises(SupplierError) as err:
-        supplier.hold_create(item_type="flight", item_id=offer["offer_id"], idempotency_key="k")
+    hold = supplier.hold_create(item_type="flight", item_id=offer["offer_id"], idempotency_key="k")
+    assert hold["hold_id"].startswith("ins_") and hold["instant"] is True and hold["status"] == "held"
+    assert hold["payment_required_by"] == offer["expires_at"] and hold["price_guarantee_expires_at"] is None
+    again = supplier.hold_create(item_type="flight", item_id=offer["offer_id"], idempotency_key="k")
+    assert again["hold_id"] == hold["hold_id"]
+    assert supplier.refresh_offer("flight", offer["offer_id"])["seats_remaining"] == offer["seats_remaining"]
+    with pytest.raises(SupplierError) as err:  # the sandbox itself still never holds such a fare
+        SandboxCore.hold_create(supplier, item_type="flight", item_id=offer["offer_id"], idempotency_key="k2")
     assert err.value.code == "not_holdable"
+    clock.set(datetime.fromisoformat(offer["expires_at"]))
+    assert supplier.get_hold(hold["hold_id"])["status"] == "expired"
 
 
 def test_unknown_items_are_not_found(supplier):

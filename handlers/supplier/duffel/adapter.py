@@ -27,6 +27,7 @@ from handlers.common import geo
 from handlers.common.clock import iso
 
 from ..errors import SupplierError, live_hold, passenger_refs
+from ..instant import InstantReservations
 from ..money import amount, money
 from ..state import SupplierState
 from .client import DuffelClient
@@ -48,7 +49,9 @@ def _key(*parts: str) -> str:
     return "td-" + hashlib.sha256("|".join(parts).encode()).hexdigest()[:40]
 
 
-class DuffelSupplier:
+class DuffelCore:
+    """Duffel's orders, payments, stays and cancellations (``DuffelSupplier`` adds reservations)."""
+
     name = "duffel"
 
     def __init__(
@@ -195,6 +198,10 @@ class DuffelSupplier:
                 "exactly as on their passport or ID.",
             )
         return list(self.directory.resolve(trip_id, refs))
+
+    def require_passengers(self, trip_id: Optional[str], refs: Sequence[Dict[str, Any]]) -> None:
+        """Everyone named before anything is held or reserved: Duffel's order needs them all."""
+        self._people(trip_id, refs)
 
     def _order_create(
         self,
@@ -664,3 +671,8 @@ class DuffelSupplier:
         voided = {**self.get_order(order_id), "status": "voided"}
         self.state.put("order", order_id, voided)
         return voided
+
+
+class DuffelSupplier(InstantReservations, DuffelCore):
+    """Implements ``handlers.supplier.protocol.Supplier`` on Duffel: holds (orders of type ``hold``,
+    stay quotes), and reservations of pay-at-once fares bought as orders of type ``instant``."""

@@ -210,8 +210,11 @@ const renderers = {
           h("div", {},
             h("strong", {}, fmt.humanize(hold.item_type || "item")),
             " ", h("span", { class: "muted" }, ctx.describe(hold.offer_id || hold.rate_id) || ""),
-            h("div", { class: "muted small" }, `Pay by ${fmt.dateTime(hold.payment_required_by)}`)),
+            h("div", { class: "muted small" }, hold.instant
+              ? `Not held: bought when you pay, at its price then · offer ends ${fmt.dateTime(hold.payment_required_by)}`
+              : `Pay by ${fmt.dateTime(hold.payment_required_by)}`)),
           h("div", { class: "hold__right" },
+            hold.instant ? chip("Paid at once", "warn") : null,
             total.amount ? h("span", { class: "hold__amount" }, fmt.money(total.amount, total.currency)) : null,
             hold.status && hold.status !== "held" ? chip(fmt.humanize(hold.status), "warn") : countdown(hold.payment_required_by)));
       })),

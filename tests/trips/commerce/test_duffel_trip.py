@@ -24,6 +24,7 @@ from trips.models import (
 from trips.services.approvals import approval_grant
 from trips.services.purchases import purchase_submit
 from trips.services.travellers import trip_passengers_set
+from trips.sheets import approval_sheet
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the core runs tools in worker threads
 
@@ -111,3 +112,41 @@ def test_duffel_booking_and_cancelling_leak_nothing(trip, traveller, approver, c
     assert "Lovelace" not in llm.all_sent_text() and "Lovelace" not in stored
     assert TripPassenger.objects.filter(trip=trip, born_on="1979-04-17").exists()  # where it belongs
     assert len(llm.sent_bodies) >= 1, "the LLM really was asked"
+
+
+def test_an_instant_fare_is_approved_and_bought_through_the_host(trip, traveller, approver, card, frozen, duffel, llm):  # noqa: F811
+    """A bundle whose flight must be paid at once: reserved (a Hold row, nothing at Duffel), the same
+    approval and token, then one instant order at the refreshed price; the booking keeps the references."""
+    duffel.sell_instant_only()
+    say(trip, traveller, QUOTE)
+    trip.refresh_from_db()
+    instant = trip.intent["working_memory"]["ranked_bundles"][0]
+    assert {f["summary"]["holdable"] for f in instant["flights"]} == {False}
+    press(trip, traveller, type="select", bundle_id=instant["bundle_id"])
+    trip.refresh_from_db()
+    assert trip.intent["working_memory"]["risk_report"]["ok"], trip.intent["working_memory"]["risk_report"]
+    trip_passengers_set(trip=trip, actor=traveller, passengers=[person(i, SECRETS[i]) for i in range(4)])
+    held = press(trip, traveller, type="hold", bundle_id=instant["bundle_id"])
+    reserved = list(Hold.objects.filter(trip=trip, hold_id__startswith="ins_"))
+    assert len(reserved) == 2 and {h.status for h in reserved} == {Hold.Status.HELD}
+    assert "paid at once" in " ".join(m.text for m in replies_after(held))
+    assert duffel.writes("/air/orders") == [] and duffel.writes("/stays/quotes")  # flights: nothing placed yet
+
+    approval = ApprovalRequest.objects.get(trip=trip, kind=ApprovalRequest.Kind.PURCHASE, status="pending")
+    sheet = approval_sheet(approval)  # the approver's decision page says what paying at once means
+    assert {(i.kind, i.deadline.startswith("Paid at once when bought")) for i in sheet.items} == {
+        ("Flight", True),
+        ("Hotel", False),
+    }
+    token = approval_grant(approval=approval, approver=approver, reason="Budgeted", now=frozen())
+    purchase_submit(trip=trip, user=traveller, approval_token=token, payment_method_id=str(card.pk))
+    booking = Booking.objects.get(trip=trip)
+    bought = [o for o in booking.orders if o["instant"]]
+    assert sorted(o["hold_id"] for o in bought) == sorted(h.hold_id for h in reserved)
+    for o in bought:
+        order = duffel.app.orders[o["order_id"]]
+        assert order["type"] == "instant" and o["record_locator"] == order["booking_reference"]
+        assert o["supplier"] == "duffel" and order["booking_reference"] in booking.record_locators
+    assert [w.json["data"]["type"] for w in duffel.writes("/air/orders")] == ["instant", "instant"]
+    assert duffel.writes("/air/payments") == []  # paid inline with each order
+    assert {h.status for h in Hold.objects.filter(trip=trip)} == {Hold.Status.PURCHASED}

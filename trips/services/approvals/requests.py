@@ -111,6 +111,7 @@ def purchase_snapshot(trip_intent: dict, *, total: Optional[Decimal] = None) -> 
             "currency": h["held_total"]["currency"],
             "payment_required_by": h["payment_required_by"],
             "price_guarantee_expires_at": h.get("price_guarantee_expires_at"),
+            "instant": bool(h.get("instant")),  # must be paid at once: reserved, bought in one order
         }
         for h in holds
     ]
