@@ -11,11 +11,13 @@ The steps, in the order a purchase passes them:
 - ``supplier.order_pending``: the supplier created the order, nothing charged yet;
 - ``supplier.charged``: the supplier charged the card, the order not yet confirmed;
 - ``supplier.order_confirmed``: the first item's order confirmed (the other items not bought);
-- ``purchase.booking_written``: the Booking row written, the approval used (its email sent);
+- ``purchase.booking_written``: the Booking row written, the approval used, its confirmation
+  email sent (eager Celery sends it as that transaction commits);
 - ``purchase.turn_completed``: the core's result saved and the turn done, the outcome not audited.
 
 After the restart the end state is consistent: one booking carrying the supplier's record
-locators, each item charged exactly once, the approval used and unclaimed, nothing queued. And
+locators, each item charged exactly once, one confirmation email, the approval used and
+unclaimed, nothing queued. And
 when the approver withdrew the approval while the server was down, the purchase is undone
 instead: what was bought is voided and refunded, the traveller is told (chat and email), the
 trip is flagged for staff — never a charge without a booking, never a claim left pending.
@@ -23,6 +25,8 @@ trip is flagged for staff — never a charge without a booking, never a claim le
 
 from __future__ import annotations
 
+import email
+import email.header
 import json
 import shutil
 import sqlite3
@@ -111,6 +115,17 @@ def _ledger(workdir: Path) -> list[dict]:
     return [json.loads(value) for (value,) in rows if json.loads(value).get("kind")]
 
 
+def _subjects(workdir: Path) -> list[str]:
+    """The subjects of the emails sent (Django's file backend: one file per connection, 79 dashes apart)."""
+    subjects = []
+    for path in (workdir / "emails").glob("*.log"):
+        for text in path.read_text().split("-" * 79):
+            subject = email.message_from_string(text.strip()).get("Subject")
+            if subject:
+                subjects.append(str(email.header.make_header(email.header.decode_header(subject))))
+    return subjects
+
+
 def _nothing_left_pending(workdir: Path, trip: int) -> None:
     queued = _rows(workdir, "SELECT count(*) FROM trips_chatmessage WHERE trip_id = ? AND turn_status = 'queued'", trip)
     assert queued == [(0,)], "no turn left queued"
@@ -151,6 +166,8 @@ def test_killed_at_each_step_the_restart_finishes_with_one_booking(scenarios, st
         '%"type": "booking"%',
     )
     assert told[0][0] >= 1, "the traveller sees the booking"
+    booked = [subject for subject in _subjects(workdir) if subject.startswith("Booked:")]
+    assert len(booked) == 1, f"one booking confirmation email, whatever the kill: {booked}"
     FIGURES["purchase kill steps ending in one booking"] += 1
 
 
