@@ -52,6 +52,43 @@ def _stray_connections_closed(django_db_setup, django_db_blocker):
         )
 
 
+@pytest.fixture(autouse=True)
+def _database_quiet_before_flush(request):
+    """Let the worker finish what a test left running before the database is flushed.
+
+    A test ends when its assertion holds, but the Celery worker may still be inside a turn's last
+    transaction (a follow-up, a lease release, an email's audit row). pytest-django's TRUNCATE
+    then meets those row locks and PostgreSQL kills one side as a deadlock. This fixture sets up
+    after the database fixture, so it tears down first: it waits for the other sessions on the
+    test database to go idle, and ends any still busy after 30 s.
+    """
+    marker = request.node.get_closest_marker("django_db")
+    transactional = marker is not None and marker.kwargs.get("transaction")
+    postgres = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    if not (transactional and postgres):
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    yield
+    from django.db import connection
+
+    busy = (
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        " AND backend_type = 'client backend' AND state IN ('active', 'idle in transaction')"
+    )
+    deadline = time.monotonic() + 30
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(busy)
+            pids = [row[0] for row in cursor.fetchall()]
+            if not pids:
+                return
+            if time.monotonic() > deadline:
+                cursor.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", [pids])
+                return
+            time.sleep(0.2)
+
+
 @pytest.fixture(scope="session")
 def smtp_server(scale_out, tmp_path_factory):
     """A real SMTP server process (``python -m aiosmtpd``) that files every message it receives in a Maildir.

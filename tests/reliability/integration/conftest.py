@@ -12,6 +12,7 @@ import pytest
 from django.conf import settings
 
 from tests.integration.conftest import (  # noqa: F401 - shared fixtures
+    _database_quiet_before_flush,
     celery_worker_process,
     scale_out,
     smtp_server,
