@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import json
+import os
 import random
 import tempfile
 import time
@@ -212,6 +213,7 @@ def _measured(
         "latency_ms_by_kind": {
             kind: summary_ms(t.latency_s for t in ok if t.kind == kind) for kind in ("search", "select", "hold")
         },
+        "load_average": round(os.getloadavg()[0], 2),  # the machine is shared: what else ran beside us
         **cost,
     }
 

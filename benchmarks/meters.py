@@ -22,6 +22,7 @@ from .stack import Stack
 @dataclass(frozen=True)
 class Reading:
     statements: dict[str, int]  # per role: asgi, celery
+    logs: dict[str, dict[str, Any]]  # per role: write commits and statements by kind
     commits: int
     machine_ticks: list[int]  # /proc/stat: user, nice, system, idle, iowait, …
     stack_cpu_s: float
@@ -32,6 +33,7 @@ class Reading:
         time.sleep(2.5 * querycount.FLUSH_EVERY_S)  # let every process write its latest count
         return cls(
             statements=querycount.totals(query_dir),
+            logs=querycount.logs(query_dir),
             commits=_commits(admin_url, database),
             machine_ticks=_machine_ticks(),
             stack_cpu_s=stack.cpu_seconds(),
@@ -52,7 +54,24 @@ class Reading:
             "queries": statements,
             "queries_per_turn": _per(sum(statements.values()), turns),
             "commits_per_turn": _per(self.commits - before.commits, turns),
+            "write_commits_per_turn": _per(
+                sum(log["write_commits"] for log in self.logs.values())
+                - sum(log["write_commits"] for log in before.logs.values()),
+                turns,
+            ),
+            "statements_per_turn_by_kind": _by_kind(self.logs, before.logs, turns),
         }
+
+
+def _by_kind(after: dict[str, dict[str, Any]], before: dict[str, dict[str, Any]], turns: int) -> dict[str, Any]:
+    """Per role, the statements of each kind per turn, most frequent first (the query log)."""
+    out: dict[str, Any] = {}
+    for role, log in sorted(after.items()):
+        earlier = (before.get(role) or {}).get("kinds") or {}
+        spent = {kind: n - earlier.get(kind, 0) for kind, n in log["kinds"].items()}
+        ranked = sorted(((k, n) for k, n in spent.items() if n > 0), key=lambda kv: -kv[1])
+        out[role] = {kind: _per(n, turns) for kind, n in ranked}
+    return out
 
 
 def _per(total: float, turns: int) -> Optional[float]:

@@ -7,14 +7,33 @@ sends (ORM queries, raw SQL, savepoints, transaction control included — everyt
 reaches the server). Each process writes its running total to
 ``$TRIPDESK_BENCH_QUERY_DIR/<role>-<pid>.count`` once a second; the benchmark sums the
 files before and after a run. Nothing happens unless that variable is set.
+
+Beside the total, the query log (``<role>-<pid>.json``): statements by kind (``SELECT
+trips_chatmessage``, ``UPDATE trips_trip``, …) and the commits that wrote something (a write
+outside a transaction counts as one) — PostgreSQL's ``xact_commit`` also counts every read-only
+statement or transaction, which costs no WAL flush.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import threading
+from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
+
+WRITES = ("INSERT", "UPDATE", "DELETE")
+TABLE_RE = re.compile(r'\b(?:FROM|INTO|UPDATE)\s+"?(\w+)"?', re.IGNORECASE)
+
+
+def statement_kind(sql: str) -> str:
+    """``SELECT trips_trip``: the statement's verb and the first table it names."""
+    verb = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else "?"
+    table = TABLE_RE.search(sql)
+    return f"{verb} {table.group(1)}" if table else verb
+
 
 QUERY_DIR_ENV = "TRIPDESK_BENCH_QUERY_DIR"
 FLUSH_EVERY_S = 1.0
@@ -26,15 +45,22 @@ class _Counter:
     def __init__(self, directory: Path, role: str):
         self.directory, self.role = directory, role
         self.count = 0
+        self.write_commits = 0
+        self.kinds: Counter[str] = Counter()
         self.pid = 0
         self.lock = threading.Lock()
 
-    def hit(self) -> None:
+    def hit(self, kind: str = "?") -> None:
         with self.lock:
             if self.pid != os.getpid():  # first query in this process (or in a fork of it)
-                self.pid, self.count = os.getpid(), 0
+                self.pid, self.count, self.write_commits, self.kinds = os.getpid(), 0, 0, Counter()
                 threading.Thread(target=self._flush_forever, name="query-count", daemon=True).start()
             self.count += 1
+            self.kinds[kind] += 1
+
+    def wrote(self) -> None:
+        with self.lock:
+            self.write_commits += 1
 
     def _flush_forever(self) -> None:
         pid = os.getpid()
@@ -46,6 +72,10 @@ class _Counter:
                 scratch = path.with_suffix(".tmp")
                 scratch.write_text(str(written))
                 scratch.replace(path)
+                with self.lock:
+                    log = {"write_commits": self.write_commits, "kinds": dict(self.kinds)}
+                scratch.write_text(json.dumps(log))
+                scratch.replace(path.with_suffix(".json"))
             threading.Event().wait(FLUSH_EVERY_S)
 
 
@@ -58,16 +88,46 @@ def install(*, role: str) -> None:
 
     counter = _Counter(Path(directory), role)
 
-    def counted(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict) -> Any:
-        counter.hit()
-        return execute(sql, params, many, context)
-
     def on_connection(sender: Any, connection: Any, **kwargs: Any) -> None:
         # Fired again each time the same DatabaseWrapper reconnects: wrap it once.
-        if counted not in connection.execute_wrappers:
-            connection.execute_wrappers.append(counted)
+        if getattr(connection, "_bench_counted", False):
+            return
+        connection._bench_counted = True
+        connection._bench_dirty = False
+        commit = connection.commit
+
+        def counted_commit() -> None:
+            if connection._bench_dirty:
+                counter.wrote()
+                connection._bench_dirty = False
+            commit()
+
+        def counted(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict) -> Any:
+            kind = statement_kind(sql)
+            counter.hit(kind)
+            if kind.startswith(WRITES):
+                if connection.in_atomic_block:
+                    connection._bench_dirty = True
+                else:
+                    counter.wrote()  # autocommit: the statement is its own transaction
+            return execute(sql, params, many, context)
+
+        connection.commit = counted_commit
+        connection.execute_wrappers.append(counted)
 
     connection_created.connect(on_connection, weak=False)
+
+
+def logs(directory: Path) -> dict[str, dict[str, Any]]:
+    """The query log so far, summed per role: ``{"write_commits": n, "kinds": {kind: n}}``."""
+    sums: dict[str, dict[str, Any]] = {}
+    for path in directory.glob("*.json"):
+        role = path.stem.rsplit("-", 1)[0]
+        log = json.loads(path.read_text() or "{}")
+        into = sums.setdefault(role, {"write_commits": 0, "kinds": Counter()})
+        into["write_commits"] += int(log.get("write_commits") or 0)
+        into["kinds"].update(log.get("kinds") or {})
+    return sums
 
 
 def totals(directory: Path) -> dict[str, int]:

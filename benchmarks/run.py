@@ -142,15 +142,22 @@ def _load_lines(section: dict[str, Any]) -> list[str]:
         f"load      {s['asgi_workers']} ASGI workers, Celery concurrency {s['celery_concurrency']}, "
         f"PostgreSQL + Redis; search → select → hold",
         f"          {'travellers':>10} {'turns':>6} {'errors':>6} {'turns/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
-        f"{'p99 ms':>8} {'queries/turn':>12} {'commits/turn':>12}  think/ramp s",
+        f"{'p99 ms':>8} {'queries/turn':>12} {'commits/turn':>12} {'writing':>8} {'CPU ms/turn':>11} "
+        f"{'load avg':>8}  think/ramp s",
     ]
     for r in section["results"]:
         lat = r["latency_ms"]
         lines.append(
             f"          {r['travellers']:>10} {r['turns']:>6} {r['errors']:>6} {r['throughput_turns_per_s'] or 0:>8} "
             f"{lat['median'] or '-':>8} {lat['p95'] or '-':>8} {lat['p99'] or '-':>8} "
-            f"{r['queries_per_turn'] or '-':>12} {r['commits_per_turn'] or '-':>12}  {r['think_s']}/{r['ramp_s']}"
+            f"{r['queries_per_turn'] or '-':>12} {r['commits_per_turn'] or '-':>12} "
+            f"{r.get('write_commits_per_turn') or '-':>8} {r.get('stack_cpu_ms_per_turn') or '-':>11} "
+            f"{r.get('load_average', '-'):>8}  {r['think_s']}/{r['ramp_s']}"
         )
+    for r in section["results"][-1:]:
+        for role, kinds in (r.get("statements_per_turn_by_kind") or {}).items():
+            top = ", ".join(f"{kind} {n}" for kind, n in list(kinds.items())[:8])
+            lines.append(f"          {role} statements per turn ({r['travellers']} travellers): {top}")
     return lines
 
 

@@ -1,9 +1,13 @@
 """Runner: one turn of the mission — the only handler that talks to the traveller.
 
 Load (or create) the TripIntent, route the event, ask the Reducer, run its tool calls in a
-deterministic queue through ``self.SHC``, apply each result and ask the Reducer again in the
-same turn (one message runs search → rank → present), then save with the loaded version. On
-``StaleVersion`` the turn is re-run once from a fresh load. Progress lines are printed before
+deterministic queue through ``self.SHC`` (a trimmed quote's offers back from ``quote_store``),
+apply each result and ask the Reducer again in the same turn (one message runs search → rank →
+present), then save with the loaded version, together with the turn's audit events
+(``trip_store.save(..., events=...)``: the host writes both in one transaction; the document
+carries no trail, so a long conversation costs a pass no more than a fresh one) and with its
+quotes trimmed to the offers on screen (``handlers.quotes``). On ``StaleVersion`` the turn is
+re-run once from a fresh load. Progress lines are printed before
 each tool; the turn's other messages are printed after the save, so a retried turn does not
 show its answer twice. Per-turn limits end the turn with a message, never silence.
 
@@ -23,8 +27,9 @@ from .common.clock import iso, parse_now
 from .common.host import current_agu, current_shc
 from .common.intent import ensure_working_memory, new_trip_intent
 from .common.redact import redact
-from .common.stores import StaleVersion
+from .common.stores import InMemoryQuoteStore, StaleVersion
 from .common.types import fail, guarded, ok
+from .quotes import keep_named_offers, with_stored_offers
 from .reducer import Reducer
 from .router import Router
 from .tools import tool_outcome
@@ -84,8 +89,10 @@ class Runner:
         limits: Optional[Dict[str, float]] = None,
         followup: Any = None,
         monotonic: Callable[[], float] = time.monotonic,
+        quote_store: Any = None,
     ):
         self.trip_store, self.tool_store = trip_store, tool_store
+        self.quote_store = quote_store if quote_store is not None else InMemoryQuoteStore()
         self.limits = {**DEFAULT_LIMITS, **(limits or {})}
         self.followup = followup
         self.monotonic = monotonic
@@ -368,9 +375,11 @@ class _Turn:
         if shc is None:
             return fail(call, "no_host", "No tool host is bound for this turn.", retryable=True)
         org = self.payload.get("org") or {}
+        # Quotes the document keeps trimmed (an earlier turn's search) get their offers back for the tool.
+        arguments = with_stored_offers(call["arguments"], self.runner.quote_store, self.payload["trip_id"])
         try:
             return shc.handler_call(
-                self.payload.get("portfolio") or "default", org, call["name"], spec["handler"], call["arguments"]
+                self.payload.get("portfolio") or "default", org, call["name"], spec["handler"], arguments
             )
         except Exception as exc:  # noqa: BLE001 - a host failure is a tool error, not a crash
             return fail(
@@ -407,6 +416,8 @@ class _Turn:
 
     def finish(self, event: Dict[str, Any]) -> Dict[str, Any]:
         self.settle()
+        for key, offers in keep_named_offers(self.doc):
+            self.runner.quote_store.put(self.payload["trip_id"], key, offers)
         self.doc["updated_at"] = int(self.now.timestamp())
         self.runner.trip_store.save(
             self.payload["trip_id"], self.doc, expected_version=self.expected_version, events=self.events

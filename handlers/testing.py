@@ -21,8 +21,9 @@ from zoneinfo import ZoneInfo
 from .common.clock import FrozenClock, iso, parse_now
 from .common.defaults import DEFAULT_POLICY
 from .common.host import ToolDeps, bind_host
-from .common.stores import InMemoryKeyValueStore, InMemoryToolStore, InMemoryTripStore
+from .common.stores import InMemoryKeyValueStore, InMemoryQuoteStore, InMemoryToolStore, InMemoryTripStore
 from .local_shc import LocalShc
+from .quotes import with_stored_offers
 from .runner import Runner
 
 DEFAULT_PAYMENT_METHOD = "pm_visa_4242"
@@ -169,6 +170,7 @@ class Harness:
             "timezone": tz,
         }
         self.trips, self.tool_store, self.kv = InMemoryTripStore(), InMemoryToolStore(), InMemoryKeyValueStore()
+        self.quotes = InMemoryQuoteStore()
         self.approvals, self.payments = InMemoryApprovals(), InMemoryPaymentMethods()
         self.payments.add(trip_id, {"id": DEFAULT_PAYMENT_METHOD, "brand": "visa", "last4": "4242"})
         self.deps = ToolDeps(
@@ -181,7 +183,13 @@ class Harness:
         self.set_faults(faults)
         self.shc = LocalShc(self.deps, tools=self.tool_store.get_tools(), trip_id=trip_id, clock=self.clock)
         self.agu = CapturedChat()
-        self.runner = Runner(trip_store=self.trips, tool_store=self.tool_store, limits=limits, followup=followup)
+        self.runner = Runner(
+            trip_store=self.trips,
+            tool_store=self.tool_store,
+            limits=limits,
+            followup=followup,
+            quote_store=self.quotes,
+        )
         self.last: Dict[str, Any] = {}
 
     def set_faults(self, faults: Optional[Dict[str, Dict[str, float]]]) -> None:
@@ -237,6 +245,12 @@ class Harness:
     # -- reading -------------------------------------------------------------------------------
     def intent(self) -> Dict[str, Any]:
         return self.trips.get(self.trip_id) or {}
+
+    def found(self, kind: str = "flight_quotes") -> List[Dict[str, Any]]:
+        """The trip's current quotes of ``kind`` with every offer the searches found (the document
+        keeps only those on screen; the rest are in the quote store)."""
+        wm = self.intent().get("working_memory") or {}
+        return with_stored_offers({kind: wm.get(kind) or []}, self.quotes, self.trip_id)[kind]
 
     def audit_events(self) -> List[Dict[str, Any]]:
         """The trip's audit trail as the core recorded it (the store's, not the document's)."""

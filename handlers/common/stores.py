@@ -96,6 +96,27 @@ class InMemoryTripStore:
             return stored["version"]
 
 
+class QuoteStore(Protocol):
+    """A search's offers (or rates), kept once, outside the TripIntent (``handlers.quotes``)."""
+
+    def put(self, trip_id: str, key: str, items: List[Dict[str, Any]]) -> None: ...
+
+    def get(self, trip_id: str, key: str) -> Optional[List[Dict[str, Any]]]: ...
+
+
+class InMemoryQuoteStore:
+    """Keeps the lists as given: handlers replace quote lists, never edit an offer in place."""
+
+    def __init__(self) -> None:
+        self._quotes: Dict[tuple, List[Dict[str, Any]]] = {}
+
+    def put(self, trip_id: str, key: str, items: List[Dict[str, Any]]) -> None:
+        self._quotes[(trip_id, key)] = items
+
+    def get(self, trip_id: str, key: str) -> Optional[List[Dict[str, Any]]]:
+        return self._quotes.get((trip_id, key))
+
+
 class InMemoryToolStore:
     def __init__(self, tools: Optional[List[Dict[str, Any]]] = None) -> None:
         self._tools = copy.deepcopy(tools if tools is not None else DEFAULT_TOOLS)

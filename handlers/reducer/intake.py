@@ -9,6 +9,7 @@ from typing import Any, Dict, List
 from ..common.clock import local_today
 from ..echo import echo_line
 from ..options_answer import answer_about_options
+from ..quotes import found
 from ..router import is_question
 from ..tool_calls import failed_before, pending_searches, ranker_args, ranking_key, tool_call, work_pending
 from ..trip_read import missing_slots, segments_of, stays_of
@@ -87,8 +88,8 @@ class Intake(DecisionBase):
             if not blocked:
                 status.update(phase="quoting", state="running")
             return
-        empty = [q for q in wm["flight_quotes"] if not q.get("offers")] + [
-            q for q in wm["hotel_quotes"] if not q.get("rates")
+        empty = [q for q in wm["flight_quotes"] if not found(q, "flight_quotes")] + [
+            q for q in wm["hotel_quotes"] if not found(q, "hotel_quotes")
         ]
         if empty:
             self._no_results(doc, empty)

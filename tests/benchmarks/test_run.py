@@ -110,3 +110,7 @@ def test_load_section_against_postgres_and_redis(tmp_path):
     # Both kinds of process talk to the database: the websocket (session, access, history) and the turn.
     assert result["queries"]["asgi"] > 0 and result["queries"]["celery"] > 0
     assert result["queries_per_turn"] == round(sum(result["queries"].values()) / result["turns"], 1)
+    # The query log: what each side sends, and the commits that wrote (read-only ones cost no WAL flush).
+    kinds = result["statements_per_turn_by_kind"]
+    assert kinds["celery"].get("INSERT trips_chatmessage", 0) > 0 and kinds["asgi"]
+    assert 0 < result["write_commits_per_turn"] <= result["commits_per_turn"]

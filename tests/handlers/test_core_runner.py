@@ -266,3 +266,31 @@ def test_the_audit_trail_leaves_with_the_save_and_only_the_saved_attempts():
     assert store.get("t1")["audit"] == {"events": []}
     assert [e["type"] for e in trail].count("event_routed") == 1
     assert result["output"]["audit_events"] == trail
+
+
+def test_the_document_keeps_only_the_offers_on_screen_and_a_later_ranking_gets_the_rest():
+    """Offers live once, in the quote store: the TripIntent keeps what its bundles name (its size
+    does not grow with the supplier's answer) and a later turn ranks from every offer found."""
+    h = Harness()
+    h.say(ROUND_TRIP)
+    wm = h.intent()["working_memory"]
+    named = {f["offer_id"] for b in wm["ranked_bundles"] for f in b["flights"]}
+    for quote in wm["flight_quotes"]:
+        assert {o["offer_id"] for o in quote["offers"]} <= named
+        assert quote["count"] > len(quote["offers"]), "the search found more than the bundles show"
+    found = {q["segment_id"]: len(q["offers"]) for q in h.found()}
+    assert found == {q["segment_id"]: q["count"] for q in wm["flight_quotes"]}
+    seen = []
+    inner = h.shc
+
+    class Recording:
+        def handler_call(self, portfolio, org, tool, handler, args):
+            seen.append((tool, args))
+            return inner.handler_call(portfolio, org, tool, handler, args)
+
+    h.shc = Recording()
+    turn = h.say("4 star hotel please")  # a new hotel search, ranked with the flights found earlier
+    assert "flight_quote_search" not in h.tools_run(turn=turn) and "hotel_quote_search" in h.tools_run(turn=turn)
+    (ranked,) = [args for tool, args in seen if tool == "trip_option_ranker"]
+    assert {q["segment_id"]: len(q["offers"]) for q in ranked["flight_quotes"]} == found
+    assert h.widgets("bundles", turn=turn)

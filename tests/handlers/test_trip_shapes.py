@@ -169,16 +169,16 @@ def test_a_hotel_city_other_than_the_destination_is_where_the_hotel_is_searched(
 # -- money: a nightly cap apart from the total, per-person budgets -----------------------------------
 def test_a_nightly_cap_filters_hotels_and_leaves_dates_and_flights_alone():
     h = trip(round_trip())
-    before = h.intent()
+    before, found_before = h.intent(), h.found("hotel_quotes")
     turn = set_fields(h, {"constraints": {"hotel_max_per_night": "200.00"}})
     after = h.intent()
     assert after["itinerary"]["segments"] == before["itinerary"]["segments"]
     assert after["itinerary"]["lodging"]["stays"] == before["itinerary"]["lodging"]["stays"]
     (search,) = calls(turn, "hotel_quote_search")
     assert search["arguments"]["max_nightly"] == "200.00" and not calls(turn, "flight_quote_search")
-    rates = after["working_memory"]["hotel_quotes"][0]["rates"]
+    rates = h.found("hotel_quotes")[0]["rates"]
     assert rates and all(float(r["summary"]["nightly_max"]) <= 200 for r in rates)
-    assert len(rates) < len(before["working_memory"]["hotel_quotes"][0]["rates"])
+    assert len(rates) < len(found_before[0]["rates"])
 
 
 def test_a_per_person_budget_reaches_the_ranker_and_the_policy_check():
@@ -195,28 +195,28 @@ def test_a_per_person_budget_reaches_the_ranker_and_the_policy_check():
 # -- flight preferences ----------------------------------------------------------------------------
 def test_an_avoided_airline_is_never_offered_even_when_also_preferred():
     h = trip(round_trip())
-    carriers = {o["summary"]["carrier"] for q in h.intent()["working_memory"]["flight_quotes"] for o in q["offers"]}
+    carriers = {o["summary"]["carrier"] for q in h.found() for o in q["offers"]}
     avoided = sorted(carriers)[0]
     turn = set_fields(h, {"preferences": {"flight": {"airlines": [avoided], "airlines_avoid": [avoided]}}})
     for call in calls(turn, "flight_quote_search"):
         assert call["arguments"]["airlines_avoid"] == [avoided] and call["arguments"]["airlines"] == []
-    offered = {o["summary"]["carrier"] for q in h.intent()["working_memory"]["flight_quotes"] for o in q["offers"]}
+    offered = {o["summary"]["carrier"] for q in h.found() for o in q["offers"]}
     assert offered and avoided not in offered
 
 
 def test_required_airlines_nonstop_and_no_red_eyes_filter_the_search():
     h = trip(round_trip(preferences={"flight": {"max_stops": 0, "avoid_red_eye": True}}))
-    offers = [o["summary"] for q in h.intent()["working_memory"]["flight_quotes"] for o in q["offers"]]
+    offers = [o["summary"] for q in h.found() for o in q["offers"]]
     assert offers and all(s["stops"] == 0 and not s["red_eye"] for s in offers)
     carrier = offers[0]["carrier"]
     set_fields(h, {"preferences": {"flight": {"airlines_required": [carrier]}}})
-    offers = [o["summary"] for q in h.intent()["working_memory"]["flight_quotes"] for o in q["offers"]]
+    offers = [o["summary"] for q in h.found() for o in q["offers"]]
     assert offers and {s["carrier"] for s in offers} == {carrier}
 
 
 def test_time_of_day_windows_apply_to_their_own_leg():
     h = trip(round_trip(preferences={"flight": {"time_of_day": {"outbound": "morning", "return": "evening"}}}))
-    quotes = {q["segment_id"]: q["offers"] for q in h.intent()["working_memory"]["flight_quotes"]}
+    quotes = {q["segment_id"]: q["offers"] for q in h.found()}
     out = [o["summary"]["depart_at"][11:16] for o in quotes["seg_1"]]
     back = [o["summary"]["depart_at"][11:16] for o in quotes["seg_2"]]
     assert out and all("05:00" <= t <= "11:59" for t in out)
@@ -233,11 +233,11 @@ def test_cabin_reaches_the_search_and_the_summary():
 # -- rooms and children ----------------------------------------------------------------------------
 def test_separate_rooms_reach_the_hotel_search_and_its_price():
     h = trip(round_trip(adults=2))
-    shared = h.intent()["working_memory"]["hotel_quotes"][0]["rates"]
+    shared = h.found("hotel_quotes")[0]["rates"]
     turn = set_fields(h, {"itinerary": {"lodging": {"rooms": 2, "guests_per_room": 1}}})
     (search,) = calls(turn, "hotel_quote_search")
     assert search["arguments"]["rooms"] == 2
-    separate = h.intent()["working_memory"]["hotel_quotes"][0]["rates"]
+    separate = h.found("hotel_quotes")[0]["rates"]
     assert all(r["rooms"] == 2 for r in separate) and all(r["rooms"] == 1 for r in shared)
     by_hotel = {r["summary"]["hotel_id"]: float(r["summary"]["total"]) for r in shared}
     pairs = [
@@ -256,7 +256,7 @@ def test_a_child_of_unknown_age_is_asked_about_never_made_a_lap_infant():
     turn = set_fields(h, {"party": {"child_ages": [5]}})
     for call in calls(turn, "flight_quote_search"):
         assert call["arguments"]["passengers"] == {"adults": 2, "children": 1, "infants": 0, "child_ages": [5]}
-    offer = h.intent()["working_memory"]["flight_quotes"][0]["offers"][0]
+    offer = h.found()[0]["offers"][0]
     assert sorted(p["type"] for p in offer["passengers"]) == ["adult", "adult", "child"]
 
 

@@ -90,6 +90,26 @@ def test_replay_trip_reproduces_scenario_1(trip, traveller, frozen):
     assert ToolRun.objects.filter(trip=trip).count() >= 5
 
 
+def test_offers_live_once_in_the_search_run_and_a_later_ranking_reads_them_back(trip, traveller, frozen):
+    turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
+    wm = Trip.objects.get(pk=trip.pk).intent["working_memory"]
+    counts = {q["segment_id"]: q["count"] for q in wm["flight_quotes"]}
+    named = {f["offer_id"] for b in wm["ranked_bundles"] for f in b["flights"]}
+    assert all({o["offer_id"] for o in q["offers"]} <= named for q in wm["flight_quotes"])
+    assert sum(len(q["offers"]) for q in wm["flight_quotes"]) < sum(counts.values())
+    frozen.advance(minutes=2)
+    turn_submit(trip=trip, user=traveller, text="4 star hotel please")  # hotels again, flights from turn 1
+    tools = list(ToolRun.objects.filter(trip=trip).order_by("pk").values_list("tool", flat=True))
+    assert tools.count("flight_quote_search") == 2 and tools.count("trip_option_ranker") == 2
+    ranked = ToolRun.objects.filter(trip=trip, tool="trip_option_ranker").order_by("pk").last()
+    assert {q["segment_id"]: q["offers"] for q in ranked.arguments["flight_quotes"]} == counts, (
+        "the second ranking saw every flight offer found in the first turn"
+    )
+    out = StringIO()
+    call_command("replay_trip", trip.pk, stdout=out)
+    assert "2 turns" in out.getvalue() and "matches" in out.getvalue()
+
+
 def test_replay_covers_select_and_hold(trip, traveller, frozen):
     turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
     turn_submit(trip=trip, user=traveller, action={"type": "select", "bundle_id": "B1"})

@@ -34,7 +34,7 @@ from .agu import DjangoAGU
 from .approvals import DjangoApprovalVerifier, DjangoPaymentMethods, purchase_pass
 from .passengers import DjangoPassengerDirectory
 from .shc import QUICK_TOOLS, DjangoSHC
-from .stores import DjangoToolStore, DjangoTripStore
+from .stores import DjangoQuoteStore, DjangoToolStore, DjangoTripStore
 from .suppliers import DjangoBookingRecords, supplier_from_settings
 from .transient import transient_retried
 
@@ -53,6 +53,7 @@ def build_runner(
         tool_store=tool_store or DjangoToolStore(),
         limits=settings.TRIPDESK["RUNNER_LIMITS"],
         followup=followup_agent_from_env(settings.TRIPDESK["LLM"], clock=clock),
+        quote_store=DjangoQuoteStore(),
     )
 
 

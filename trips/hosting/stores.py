@@ -9,7 +9,8 @@ from django.utils import timezone
 from handlers.common.defaults import DEFAULT_DEVELOPER_PROMPT, DEFAULT_SYSTEM_PROMPT
 from handlers.common.intent import PHASES, STATES
 from handlers.common.stores import StaleVersion
-from trips.models import SupplierState, ToolDefinition, Trip
+from handlers.tools import args_hash, tool_outcome
+from trips.models import SupplierState, ToolDefinition, ToolRun, Trip
 from trips.services.audit import audit_record
 from trips.services.batch import TurnWrites, atomic_with
 
@@ -65,6 +66,35 @@ class DjangoTripStore:
                 )
         doc["version"] = new_version
         return new_version
+
+
+class DjangoQuoteStore:
+    """A search's offers, read back from the search's own tool run (``handlers.quotes``).
+
+    The run already keeps every offer the search returned, so ``put`` stores nothing again:
+    offers are stored once per search. ``get`` finds the newest successful run of that search
+    (same segment or stay, same arguments' fingerprint).
+    """
+
+    TOOLS = {"flight_quotes": "flight_quote_search", "hotel_quotes": "hotel_quote_search"}
+
+    def put(self, trip_id: str, key: str, items: List[Dict[str, Any]]) -> None:
+        return None
+
+    def get(self, trip_id: str, key: str) -> Optional[List[Dict[str, Any]]]:
+        kind, _, rest = key.partition(":")
+        item_id, _, fingerprint = rest.rpartition(":")
+        tool = self.TOOLS.get(kind)
+        if tool is None:
+            return None
+        id_key, items_key = ("segment_id", "offers") if kind == "flight_quotes" else ("stay_id", "rates")
+        runs = ToolRun.objects.filter(trip_id=trip_id, tool=tool, status=ToolRun.Status.SUCCEEDED)
+        runs = runs.filter(**{f"arguments__{id_key}": item_id}).order_by("-pk")
+        for pk, arguments in runs.values_list("pk", "arguments"):
+            if args_hash(arguments or {}) == fingerprint:
+                success, output = tool_outcome(ToolRun.objects.values_list("result", flat=True).get(pk=pk))
+                return list(output.get(items_key) or []) if success else None
+        return None
 
 
 class DjangoToolStore:

@@ -1,0 +1,86 @@
+"""Offers outside the TripIntent: a search's offers are kept once, in a ``QuoteStore``; the document
+keeps of them only what its bundles, selection and holds name.
+
+A search's whole result stays in the working document for the rest of its turn (the ranker usually
+runs in the same turn). At the turn's end ``keep_named_offers`` trims each quote entry to the
+offers something on screen names (the LLM follow-up reads those in full), so the document stays
+the same size however many offers a supplier returns; ``count`` still says how many the search
+found, and the trimmed offers go to the store under ``quote_key``. A later turn that ranks again
+(a hotel searched again beside the flights found earlier) gets them back from the store
+(``with_stored_offers``). The Runner does both. A host may keep offers where it already stores
+them (the Django host reads them back from the search's tool run).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Set, Tuple
+
+ITEMS = {"flight_quotes": ("offers", "segment_id", "offer_id"), "hotel_quotes": ("rates", "stay_id", "rate_id")}
+SEARCH_TOOLS = {"flight_quote_search": "flight_quotes", "hotel_quote_search": "hotel_quotes"}
+
+
+def quote_key(kind: str, entry: Dict[str, Any]) -> str:
+    """Where a search's offers are kept: its segment or stay and the fingerprint of its arguments."""
+    _, id_key, _ = ITEMS[kind]
+    return f"{kind}:{entry.get(id_key)}:{entry.get('args_hash')}"
+
+
+def found(entry: Dict[str, Any], kind: str) -> int:
+    """How many offers (rates) the search behind ``entry`` found, kept in the document or not."""
+    items = entry.get(ITEMS[kind][0]) or []
+    return max(int(entry.get("count") or 0), len(items))
+
+
+def _named(wm: Dict[str, Any]) -> Set[str]:
+    """Offer and rate ids something on screen names: the bundles, the selection, the holds."""
+    names: Set[str] = set()
+    for bundle in wm.get("ranked_bundles") or []:
+        names |= {str(f.get("offer_id")) for f in bundle.get("flights") or []}
+        names |= {str(h.get("rate_id")) for h in bundle.get("hotels") or []}
+    selected = wm.get("selected") or {}
+    names |= {str(selected.get(k)) for k in ("flight_option_id", "hotel_option_id") if selected.get(k)}
+    for hold in wm.get("holds") or []:
+        names |= {str(hold.get(k)) for k in ("offer_id", "rate_id") if hold.get(k)}
+    return names
+
+
+def keep_named_offers(doc: Dict[str, Any]) -> List[Tuple[str, List[Dict[str, Any]]]]:
+    """Trim the document's quotes to the offers something names; returns ``(key, offers)`` for each
+    entry that lost some (what the store must keep). Entries are replaced, never edited in place."""
+    wm = doc.get("working_memory") or {}
+    names = _named(wm)
+    dropped: List[Tuple[str, List[Dict[str, Any]]]] = []
+    for kind, (items_key, _, id_key) in ITEMS.items():
+        entries = []
+        for entry in wm.get(kind) or []:
+            items = entry.get(items_key) or []
+            kept = [item for item in items if str(item.get(id_key)) in names]
+            if len(kept) < len(items):
+                dropped.append((quote_key(kind, entry), items))
+                entry = {**entry, items_key: kept, "count": found(entry, kind)}
+            entries.append(entry)
+        if kind in wm:
+            wm[kind] = entries
+    return dropped
+
+
+def with_stored_offers(arguments: Dict[str, Any], store: Any, trip_id: str) -> Dict[str, Any]:
+    """The ranker's arguments with each trimmed quote's offers back from ``store`` (a copy; a quote
+    the store does not know stays as the document had it)."""
+    if store is None:
+        return arguments
+    out: Optional[Dict[str, Any]] = None
+    for kind, (items_key, _, _) in ITEMS.items():
+        quotes = arguments.get(kind)
+        if not isinstance(quotes, list):
+            continue
+        for i, entry in enumerate(quotes):
+            if not isinstance(entry, dict) or len(entry.get(items_key) or []) >= found(entry, kind):
+                continue
+            items = store.get(trip_id, quote_key(kind, entry))
+            if items is None:
+                continue
+            if out is None:
+                out = {**arguments, **{k: list(arguments[k]) for k in ITEMS if isinstance(arguments.get(k), list)}}
+            out[kind][i] = {**entry, items_key: items}
+    return out if out is not None else arguments
