@@ -11,6 +11,12 @@ def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _emails_at_commit(settings):
+    """Approval emails leave at commit here; tests of the settling wait set it themselves."""
+    settings.TRIPDESK = {**settings.TRIPDESK, "APPROVAL_EMAIL_SETTLE_SECONDS": 0}
+
+
 @pytest.fixture
 def acme(db):
     return organisation_make(name="Acme")

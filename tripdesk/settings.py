@@ -245,6 +245,9 @@ TRIPDESK = {
     # Chat websockets one user may hold open at once (per ASGI process); more are closed with 4429.
     "WEBSOCKETS_PER_USER": env.int("TRIPDESK_WEBSOCKETS_PER_USER", default=20),
     "EMBEDDED_TURN_SWEEP_SECONDS": env.float("TRIPDESK_EMBEDDED_TURN_SWEEP_SECONDS", default=3.0),
+    # An approval request's email waits this long after its commit, so a request the traveller
+    # overtakes at once (holds another option a moment later) emails nobody (0: send at commit).
+    "APPROVAL_EMAIL_SETTLE_SECONDS": env.float("TRIPDESK_APPROVAL_EMAIL_SETTLE_SECONDS", default=3.0),
     # A purchase stopped half way (a retryable failure) waits this long for the traveller to submit it
     # again; then the deadline task flags the trip for staff and tells the traveller.
     "HALF_PURCHASE_GRACE_MINUTES": env.int("TRIPDESK_HALF_PURCHASE_GRACE_MINUTES", default=30),

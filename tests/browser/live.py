@@ -34,12 +34,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def manage(workdir: Path, *args: str) -> None:
-    """Run ``manage.py`` against the live TripDesk's database in ``workdir`` (e.g. to set up a test's data)."""
+def manage(workdir: Path, *args: str) -> str:
+    """Run ``manage.py`` against the live TripDesk's database in ``workdir`` (e.g. to set up a test's data);
+    returns what it printed."""
     env = tripdesk_env(workdir)
     done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
     if done.returncode:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
+    return done.stdout
 
 
 def tripdesk_env(workdir: Path, *, search_delay: float = 0.0, site_url: str = "", extra: dict | None = None) -> dict:

@@ -1,6 +1,7 @@
 """The approver in headless Chromium: from the notification email's link to a granted request in two clicks."""
 
 import email
+import json
 import re
 import time
 from email import policy
@@ -46,13 +47,23 @@ def wait_for_links(live_dir: Path, address: str, subject: str, *, quiet: float =
     raise AssertionError(f"no email to {address} about {subject!r}")
 
 
-def test_from_the_email_to_a_granted_request_in_two_clicks(new_page, base_url, live_dir, screenshot):
+def approval_ids(live_shell, trip_id: int) -> set[int]:
+    """The trip's approval requests, read from the live TripDesk's database."""
+    out = live_shell(
+        "from trips.models import ApprovalRequest; "
+        f"print(sorted(ApprovalRequest.objects.filter(trip_id={trip_id}).values_list('pk', flat=True)))"
+    )
+    return set(json.loads(out.strip().splitlines()[-1]))  # the shell first says what it imported
+
+
+def test_from_the_email_to_a_granted_request_in_two_clicks(new_page, base_url, live_dir, screenshot, live_shell):
     page = new_page()
     trip_id = trip_on_hold(page, base_url)
 
     links = wait_for_links(live_dir, "ann@example.com", "Approval needed: alice")
-    newest = max((DECISION_LINK.search(link) for link in links), key=lambda match: int(match.group(1)))
-    link, approval_id = newest.group(0), newest.group(1)  # a re-hold supersedes an earlier request
+    mine = [m for m in map(DECISION_LINK.search, links) if int(m.group(1)) in approval_ids(live_shell, trip_id)]
+    assert len(mine) == 1, f"one hold, one request, one email: {links}"
+    link, approval_id = mine[0].group(0), mine[0].group(1)
 
     approver = new_page()
     clicks = 0
@@ -77,11 +88,26 @@ def test_from_the_email_to_a_granted_request_in_two_clicks(new_page, base_url, l
     expect(main).not_to_contain_text("T00:00")
     grant = approver.get_by_role("button", name=re.compile(r"^Grant \$[\d,]+\.\d\d$"))
     amount = re.search(r"\$[\d,]+\.\d\d", grant.inner_text()).group(0)
+    # The decision fits above the fold at 1280×900: the amount, the deadline and both buttons.
+    for decisive in (main.locator(".decision-total-top"), grant, approver.get_by_role("button", name=f"Deny {amount}")):
+        expect(decisive).to_be_in_viewport(ratio=1)
+    expect(main.locator(".decision-ask")).to_contain_text(
+        re.compile(r"Decide by \w{3} \w{3} \d+, \d+:\d\d [AP]M [A-Z]{3,4}")
+    )
     expect(main.locator(".decision-total")).to_contain_text(amount)
     expect(approver.get_by_role("button", name=f"Deny {amount}")).to_be_visible()
     approver.set_viewport_size({"width": 390, "height": 844})
     screenshot(approver, "21-approver-decision-390")
+    # Usable on a phone: nothing runs off sideways, the amount shows first, the buttons are full-width targets.
+    assert approver.evaluate("document.documentElement.scrollWidth") <= 390
+    expect(main.locator(".decision-total-top")).to_be_in_viewport(ratio=1)
+    for button in (grant, approver.get_by_role("button", name=f"Deny {amount}")):
+        button.scroll_into_view_if_needed()
+        box = button.bounding_box()
+        assert box["height"] >= 36 and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    screenshot(approver, "21-approver-decision-390-buttons")
     approver.set_viewport_size({"width": 1280, "height": 900})
+    approver.evaluate("window.scrollTo(0, 0)")
 
     grant.click()
     clicks += 1

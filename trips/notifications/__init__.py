@@ -16,7 +16,8 @@ KINDS = (APPROVAL_REQUESTED, APPROVAL_GRANTED, APPROVAL_DENIED, BOOKING_CONFIRME
 
 
 def notify_on_commit(kind: str, object_id: int) -> None:
-    """Queue the ``kind`` email about row ``object_id`` once the current transaction commits."""
+    """Queue the ``kind`` email about row ``object_id`` once the current transaction commits
+    (a new approval request's email settles first: ``trips.tasks.notify.notification_send_on_commit``)."""
     from trips.services.dispatch import notification_enqueue_on_commit  # the tasks wired in at app ready
 
     notification_enqueue_on_commit(kind, object_id)

@@ -134,6 +134,7 @@ def _decided(approval: ApprovalRequest, *, granted: bool) -> Optional[Outgoing]:
         "sheet": sheet,
         "traveller": person_name(trip.owner),
         "approver": person_name(approval.decided_by) if approval.decided_by else "Your approver",
+        "auto": approval.auto_approved,
         "reason": approval.reason,
         "is_purchase": approval.kind == ApprovalRequest.Kind.PURCHASE,
         "until": when_text(approval.expires_at, trip_zone(trip)) if approval.expires_at else "",

@@ -53,6 +53,9 @@ export function purchasePanel(panel, { act, methods, travellers }) {
     if (!offer) return;
     returnTo = trigger || null;
     fill();
+    // Paying needs the room: fold the travellers form (the traveller can open it again), so the
+    // panel and its Pay button fit the window instead of running below it.
+    document.getElementById("travellers-card")?.removeAttribute("open");
     panel.hidden = false;
     title.focus(); // the traveller asked for it: take them to it
   }

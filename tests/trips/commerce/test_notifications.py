@@ -1,5 +1,6 @@
 """Notification emails: who gets which, the link each carries, the booking's .ics, nothing secret, only after commit."""
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -10,7 +11,7 @@ from tests.factories import user_make
 from tests.trips.commerce.flow import to_held
 from tests.trips.commerce.helpers import hold_for
 from trips.models import ApprovalRequest, AuditEvent, Booking, Membership
-from trips.services.approvals import approval_deny, approval_grant
+from trips.services.approvals import approval_auto_grant, approval_deny, approval_grant, approval_token_for_owner
 from trips.services.holds import holds_warn_due
 from trips.services.notifications import notification_deliver
 from trips.services.purchases import purchase_submit
@@ -138,3 +139,46 @@ def test_the_booking_email_carries_the_itinerary_as_ics(people, trip, card, froz
     [stay] = [e for e in events if str(e.get("summary")).startswith("Stay:")]
     assert stay.decoded("dtstart").isoformat() == hotels[0]["check_in"]
     assert stay.decoded("dtend").isoformat() == hotels[0]["check_out"]
+
+
+@pytest.mark.django_db
+def test_an_automatic_approval_is_emailed_to_the_traveller_and_a_reissue_is_not(
+    people, trip, acme, clock, mailoutbox, django_capture_on_commit_callbacks
+):
+    traveller, _ = people
+    acme.policy["rules"]["auto_approve_below"] = "2000.00"
+    acme.save(update_fields=["policy"])
+    hold_for(trip, now=clock())
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        token = approval_auto_grant(trip=trip, user=traveller, now=clock())
+    [mail] = mailoutbox
+    assert mail.to == ["alice@acme.example"] and mail.subject == "Approved: Denver offsite · $1,030.00"
+    assert "Your company's policy approved, at your request, the purchase of Denver offsite: $1,030.00" in mail.body
+    assert "Approved automatically: under $2,000.00" in mail.body and "Their note" not in mail.body
+    assert SITE + reverse("web:trip", args=[trip.pk]) in mail.body and token not in mail.body
+    approval = ApprovalRequest.objects.get(trip=trip)
+    with django_capture_on_commit_callbacks(execute=True):
+        fresh = approval_token_for_owner(trip=trip, user=traveller, approval_id=approval.pk, now=clock())
+    assert fresh != token and len(mailoutbox) == 1, "paying re-issues the token quietly: no email"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_request_overtaken_while_its_email_settles_emails_nobody(people, trip, clock, mailoutbox, settings):
+    """The traveller holds one option and, a moment later, another: only the surviving request is emailed."""
+    settings.TRIPDESK = {**settings.TRIPDESK, "APPROVAL_EMAIL_SETTLE_SECONDS": 0.5}
+    hold_for(trip, now=clock())
+    first = ApprovalRequest.objects.get(trip=trip)
+    hold_for(trip, now=clock(), suffix="2", amounts=("100.00", "200.00"))
+    first.refresh_from_db()
+    survivor = ApprovalRequest.objects.get(trip=trip, status=ApprovalRequest.Status.PENDING)
+    assert first.status == ApprovalRequest.Status.SUPERSEDED and survivor.pk != first.pk
+    assert mailoutbox == [], "nothing leaves at commit: the email settles first"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and AuditEvent.objects.filter(type="notification.emailed").count() < 2:
+        time.sleep(0.05)
+    [mail] = mailoutbox
+    assert SITE + reverse("admin:trips_approvalrequest_change", args=[survivor.pk]) in mail.body
+    assert "$300.00" in mail.subject
+    emailed = {e.causation_id: e.payload["recipients"] for e in AuditEvent.objects.filter(type="notification.emailed")}
+    assert emailed == {f"approval.requested:{first.pk}": 0, f"approval.requested:{survivor.pk}": 1}

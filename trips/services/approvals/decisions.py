@@ -107,7 +107,9 @@ def _auto_grant(*, trip: Trip, user, now: datetime) -> str:
         token, approval.token_hash = tokens.token_issue()
         approval.status, approval.auto_approved = ApprovalRequest.Status.GRANTED, True
         approval.decided_at = now
-        approval.reason = f"Approved automatically: under {threshold} {approval.currency}, at the traveller's request."
+        approval.reason = (
+            f"Approved automatically: under {money_text(threshold, approval.currency)}, at the traveller's request."
+        )
         approval.save(update_fields=["status", "token_hash", "auto_approved", "decided_at", "reason"])
         audit_record(
             trip_id=trip.pk,
@@ -117,6 +119,9 @@ def _auto_grant(*, trip: Trip, user, now: datetime) -> str:
             payload={**_decision_payload(approval), "auto": True, "threshold": str(threshold)},
         )
         _announce_grant(approval)
+        # The same email as an approver's grant: a record of the approval and the way back to pay
+        # if the tab is closed. (A token re-issued to the owner at payment is no news: no email.)
+        notify_on_commit(APPROVAL_GRANTED, approval.pk)
     return token
 
 
@@ -240,7 +245,8 @@ def approval_token_for_owner(*, trip: Trip, user, approval_id: Any, now: datetim
 
     Only the signed-in owner, only for this trip's granted, unused, unexpired purchase approval,
     and not while a purchase with it is under way. Only the new token's hash is stored; the
-    token lives in the caller's memory for the one purchase it is issued for.
+    token lives in the caller's memory for the one purchase it is issued for. No email: the
+    owner asked for it by paying, and the approval it carries was already announced.
     """
     if user.pk != trip.owner_id:
         raise PermissionDenied("Only the traveller can buy this trip.")
