@@ -7,9 +7,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from .common import geo
+from .common.formats import money_text as money
+from .common.formats import party_text
 from .common.shape import trip_details
 from .trip_read import segments_of, stays_of, travellers
 
@@ -39,6 +41,17 @@ def place_label(place: Any, *, compact: bool = False) -> str:
     if compact or not name or name == code:
         return str(code or name or "?")
     return f"{name} ({code})"
+
+
+def stay_place(stay: Dict[str, Any]) -> str:
+    """Where a hotel stay is, in words: the traveller's own hint, else the city's name (never "QSF")."""
+    if stay.get("location_hint"):
+        return str(stay["location_hint"])
+    if isinstance(stay.get("location"), dict):
+        return place_label(stay["location"], compact=True)
+    code = stay.get("location_code")
+    found = geo.place(str(code)) if code else None
+    return str((found or {}).get("city") or code or "")
 
 
 def describe_items(items: List[Dict[str, Any]]) -> str:
@@ -73,9 +86,7 @@ def describe_trip(widget: Dict[str, Any]) -> str:
     )
     stays = widget.get("stays") or []
     parts = [people] + [segment_route(s) for s in widget.get("segments") or []]
-    parts += [
-        f"hotel in {s.get('location_hint') or s['location_code']} {s['check_in']} to {s['check_out']}" for s in stays
-    ] or ["no hotel"]
+    parts += [f"hotel in {stay_place(s)} {s['check_in']} to {s['check_out']}" for s in stays] or ["no hotel"]
     parts += [f"{d['label'].lower()}: {d['value']}" for d in widget.get("details") or []]
     text = "Your trip: " + "; ".join(p for p in parts if p) + "."
     if widget.get("assumptions"):
@@ -87,7 +98,15 @@ def trip_summary(doc: Dict[str, Any], options: int) -> Dict[str, Any]:
     """The understood trip, shown before the bundles: a short lead-in, the card carries the details."""
     widget = {
         "type": "trip_summary",
-        "segments": segments_of(doc),
+        # each end also as the chat names it ("Newark (EWR)"; a metro by its city, never "QSF")
+        "segments": [
+            {
+                **seg,
+                "origin_label": place_label(seg.get("origin")),
+                "destination_label": place_label(seg.get("destination")),
+            }
+            for seg in segments_of(doc)
+        ],
         "stays": stays_of(doc),
         "travelers": travellers(doc),
         "details": trip_details(doc),
@@ -100,7 +119,7 @@ def route_label(doc: Dict[str, Any]) -> str:
     """ "EWR ⇄ DEN" for a round trip, "BOS → MIA → ORD" for one way or multi-city, "a hotel in Austin" without flights."""
     segs = segments_of(doc)
     if not segs:
-        places = [s.get("location_hint") or s.get("location_code") for s in stays_of(doc)]
+        places = [stay_place(s) for s in stays_of(doc)]
         return f"a hotel in {' and '.join(str(p) for p in places if p) or 'town'}"
     codes = (
         [place_label(segs[0].get("origin"), compact=True)]
@@ -113,22 +132,14 @@ def route_label(doc: Dict[str, Any]) -> str:
     return " → ".join(str(c) for c in codes)
 
 
-CURRENCY_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
-
-
-def money(amount: Any, currency: Optional[str]) -> str:
-    """ "$1,234.56 USD": an amount as the traveller reads it (the code stays, signs are ambiguous)."""
-    try:
-        figure = f"{float(amount):,.2f}"
-    except (TypeError, ValueError):
-        figure = str(amount)
-    return f"{CURRENCY_SIGNS.get(currency or '', '')}{figure} {currency or ''}".strip()
-
-
 def bundles_line(doc: Dict[str, Any], bundles: List[Dict[str, Any]]) -> str:
     cheapest = min(bundles, key=lambda b: float(b.get("total") or "inf"))
     n = len(bundles)
-    return f"Here {'are' if n != 1 else 'is'} {n} option{'s' if n != 1 else ''} for {route_label(doc)}, cheapest {money(cheapest.get('total'), cheapest.get('currency'))}."
+    party = party_text(travellers(doc))
+    return (
+        f"Here {'are' if n != 1 else 'is'} {n} option{'s' if n != 1 else ''} for {route_label(doc)}, "
+        f"cheapest {money(cheapest.get('total'), cheapest.get('currency'))} in all{' for ' + party if party else ''}."
+    )
 
 
 def findings(items: Any) -> str:
@@ -137,4 +148,45 @@ def findings(items: Any) -> str:
 
 
 def bundle_line(b: Dict[str, Any]) -> str:
-    return f"{b['bundle_id']}: {b.get('total')} {b.get('currency') or ''}".strip()
+    return f"{b['bundle_id']}: {money(b.get('total'), b.get('currency'))}"
+
+
+def held_text(doc: Dict[str, Any], held: List[Dict[str, Any]], local: Callable[[Optional[str]], str]) -> str:
+    """ "Held for 4 adults: the 2 flights until Thu Jan 28, 9:00 AM EST and the hotel until …; $2,287.84 in all."
+
+    ``local`` writes a deadline in the traveller's zone, labelled.
+    """
+    by_deadline: Dict[str, List[Dict[str, Any]]] = {}
+    for hold in held:
+        if not hold.get("instant"):
+            by_deadline.setdefault(str(hold.get("payment_required_by") or ""), []).append(hold)
+    parts = [f"{describe_items(group)} until {local(at or None)}" for at, group in sorted(by_deadline.items())]
+    parts += [  # paid at once: nothing is held, the item is bought with the rest when the traveller pays
+        f"{describe_items([h])} not held but kept for approval: it is paid at once, so it is bought when you pay, "
+        f"at its price then (the offer lasts until {local(h.get('payment_required_by'))})"
+        for h in held
+        if h.get("instant")
+    ]
+    currencies = {(h.get("held_total") or {}).get("currency") for h in held}
+    total = sum(float((h.get("held_total") or {}).get("amount") or 0) for h in held)
+    party = party_text(travellers(doc))
+    amount = f"; {money(f'{total:.2f}', currencies.pop())} in all" if len(currencies) == 1 else ""
+    return f"Held{' for ' + party if party else ''}: {' and '.join(parts)}{amount}."
+
+
+def booked_text(doc: Dict[str, Any], booking: Dict[str, Any]) -> str:
+    """What a traveller quotes to an airline or hotel: each item's record locator, what was paid and
+    for whom ("flight ABC123, hotel HX4411; $2,287.84 paid for 4 adults with Visa •• 4242.").
+    The booking's internal id is never shown."""
+    orders = [o for o in booking.get("orders") or [] if o.get("record_locator")]
+    refs = [f"{o.get('item_type') or 'item'} {o['record_locator']}" for o in orders] or [
+        str(code) for code in booking.get("record_locators") or []
+    ]
+    card = booking.get("payment_method") or {}
+    paid_with = f" with {str(card.get('brand') or 'card').title()} •• {card['last4']}" if card.get("last4") else ""
+    party = party_text(travellers(doc))
+    lead = f"booking references {', '.join(refs)}; " if refs else ""
+    return (
+        f"{lead}{money(booking.get('total'), booking.get('currency'))} paid"
+        f"{' for ' + party if party else ''}{paid_with}."
+    )

@@ -1,32 +1,18 @@
-"""One way to write money and time for people: the back office and the emails use these.
+"""One way to write money and time for people: the back office and the emails use these (the
+core's own ``handlers.common.formats``, so chat text, cards, admin and email read alike).
 
 Money is formatted by locale with its currency ("$2,512.20", "€310.00"); an instant is shown in
 the zone it matters in, always with the zone's name ("Wed Dec 2, 9:00 AM EST"), never as ISO.
 """
 
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
 from typing import Any, Optional
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from babel.numbers import format_currency
-
 from handlers.common.clock import iso, local_time_text
+from handlers.common.formats import LOCALE, duration_text, money_text
 
-LOCALE = "en_US"
-
-
-def money_text(amount: Any, currency: Optional[str], *, locale: str = LOCALE) -> str:
-    """``amount`` in ``currency`` as people read it; "—" when there is no amount."""
-    if amount in (None, ""):
-        return "—"
-    try:
-        value = Decimal(str(amount))
-    except InvalidOperation:
-        return f"{amount} {currency or ''}".strip()
-    if not currency:
-        return f"{value:,.2f}"
-    return format_currency(value, currency, locale=locale)
+__all__ = ["LOCALE", "duration_text", "money_text", "trip_zone", "when_text", "zone_name"]
 
 
 def when_text(value: Optional[datetime | str], tz_name: Optional[str]) -> str:
@@ -44,3 +30,8 @@ def zone_name(tz_name: Optional[str]) -> str:
     except (ZoneInfoNotFoundError, ValueError):
         return "UTC"
     return tz_name or "UTC"
+
+
+def trip_zone(trip: Any) -> str:
+    """The zone the traveller reads deadlines in: the trip's, else its organisation's."""
+    return zone_name(((trip.intent or {}).get("request") or {}).get("timezone") or trip.organisation.timezone)

@@ -14,12 +14,12 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Optional
 from zoneinfo import ZoneInfo
 
+from handlers.common.formats import party_text as core_party_text
 from handlers.common.geo import place
-from trips.formats import money_text, when_text, zone_name
+from trips.formats import money_text, trip_zone, when_text
 from trips.models import ApprovalRequest, Trip
 from trips.web.labels import trip_label
 
-PARTY_WORDS = (("adults", "adult", "adults"), ("children", "child", "children"), ("infants", "infant", "infants"))
 # Findings the page says another way: the approver is already being asked.
 UNSAID_FINDINGS = {"approval_required"}
 
@@ -65,20 +65,9 @@ def person_name(user) -> str:
     return (user.get_full_name() or "").strip() or user.get_username()
 
 
-def trip_zone(trip: Trip) -> str:
-    """The zone the traveller reads deadlines in: the trip's, else its organisation's."""
-    return zone_name(((trip.intent or {}).get("request") or {}).get("timezone") or trip.organisation.timezone)
-
-
 def party_text(travelers: Any) -> str:
     """ "4 adults, 1 child"; "not known" for an empty party."""
-    travelers = travelers if isinstance(travelers, dict) else {}
-    parts = []
-    for key, one, many in PARTY_WORDS:
-        n = int(travelers.get(key) or 0)
-        if n:
-            parts.append(f"{n} {one if n == 1 else many}")
-    return ", ".join(parts) or "not known"
+    return core_party_text(travelers, nobody="not known")
 
 
 def route_text(snapshot: dict) -> str:

@@ -9,6 +9,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import geo
+from .formats import money_text
 
 # Local departure times ("HH:MM", inclusive) for each time of day; night wraps past midnight.
 TIME_OF_DAY: Dict[str, Tuple[str, str]] = {
@@ -145,10 +146,10 @@ def trip_details(doc: Dict[str, Any]) -> List[Dict[str, str]]:
         lines.append(("Children's ages", ", ".join(ages)))
     cap = nightly_cap(constraints)
     if cap is not None and lodging.get("needed") is not False:
-        lines.append(("Hotel price", f"up to {cap:.2f} {currency} a night"))
+        lines.append(("Hotel price", f"up to {money_text(cap, currency)} a night"))
     total, per_person = _amount(constraints.get("budget_total")), _amount(constraints.get("budget_per_person"))
-    budget = [f"{total:.2f} {currency} in all"] if total is not None else []
-    budget += [f"{per_person:.2f} {currency} per person"] if per_person is not None else []
+    budget = [f"{money_text(total, currency)} in all"] if total is not None else []
+    budget += [f"{money_text(per_person, currency)} per person"] if per_person is not None else []
     if budget:
         lines.append(("Budget", "; ".join(budget)))
     if itinerary.get("flights_needed") is not False:

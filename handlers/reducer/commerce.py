@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..patcher import EMPTY_SELECTION
 from ..tool_calls import hold_args
 from ..trip_read import earliest_deadline, expire_lapsed, live_holds, offers_lapsed, unbooked_purchases, unheld_items
-from ..wording import describe_items, error_message, findings
+from ..wording import describe_items, error_message, findings, money
 from .intake import Intake
 
 
@@ -31,13 +31,25 @@ class Commerce(Intake):
         self.say(text, widget)
 
     def _cancel_text(self, doc: Dict[str, Any], output: Dict[str, Any]) -> str:
+        """A cancellation in money: what comes back, and before confirming, what is lost."""
+        currency = output.get("currency")
+        refund = money(output.get("refund_amount"), currency)
         if output.get("status") == "cancelled" or output.get("cancelled"):
-            return f"Cancelled. Refund: {output.get('refund_amount')} {output.get('currency') or ''}".strip() + "."
-        return f"Cancelling would refund {output.get('refund_amount')} {output.get('currency') or ''}".strip() + (
-            f", offer valid until {self.local(doc, output['expires_at'])}. Confirm to cancel."
-            if output.get("expires_at")
-            else ". Confirm to cancel."
+            return f"Cancelled. {refund} will be refunded."
+        lost = output.get("lost_amount")
+        if lost is not None and float(lost) > 0:
+            what = (
+                f"Cancelling now refunds {refund} of the {money(output.get('paid_amount'), currency)} paid; "
+                f"you would lose {money(lost, currency)} (non-refundable fares and cancellation fees)."
+            )
+        elif lost is not None:
+            what = f"Cancelling now refunds everything paid, {refund}; you lose nothing."
+        else:
+            what = f"Cancelling now refunds {refund}."
+        until = (
+            f" This quote is valid until {self.local(doc, output['expires_at'])}." if output.get("expires_at") else ""
         )
+        return f"{what}{until} Confirm to cancel."
 
     # -- failures -----------------------------------------------------------------------------
     def _requote(self, doc: Dict[str, Any], now: datetime) -> None:
@@ -187,7 +199,8 @@ class Commerce(Intake):
             wm["hold_request"] = {"bundle_id": bundle["bundle_id"], "status": "pending"}
             doc["status"].update(phase="awaiting_hold_approval", state="blocked")
             self.say(
-                f"Your organisation needs an approver's yes before holds. I've sent {bundle['bundle_id']} ({bundle.get('total')} {bundle.get('currency')}) to the approver queue.",
+                f"Your organisation needs an approver's yes before holds. I've sent {bundle['bundle_id']} "
+                f"({money(bundle.get('total'), bundle.get('currency'))}) to the approver queue.",
                 {
                     "type": "hold_request",
                     "bundle_id": bundle["bundle_id"],

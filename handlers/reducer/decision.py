@@ -7,7 +7,7 @@ from typing import Any, Dict
 
 from ..tool_calls import SEARCH_TOOLS, work_pending
 from ..trip_read import earliest_deadline, live_holds, travellers
-from ..wording import error_message
+from ..wording import booked_text, error_message, held_text
 from .commerce import Commerce
 
 
@@ -26,16 +26,9 @@ class Decision(Commerce):
         elif tool == "reservation_hold_create":
             held = live_holds(doc, now)
             deadline = earliest_deadline(held)
-            lines = "; ".join(
-                f"{h.get('item_type')} not held but kept for approval: it is paid at once, so it is bought when you "
-                f"pay, at its price then (the offer lasts until {self.local(doc, h.get('payment_required_by'))})"
-                if h.get("instant")
-                else f"{h.get('item_type')} held until {self.local(doc, h.get('payment_required_by'))}"
-                for h in held
-            )
             self.say(
-                f"Held: {lines}. I've asked your approver to approve the purchase; once they do, buy with their token "
-                f"in the purchase form before {self.local(doc, deadline)}.",
+                f"{held_text(doc, held, lambda at: self.local(doc, at))} Once your approver says yes, you can pay "
+                f"here before {self.local(doc, deadline)}.",
                 {"type": "holds", "holds": held, "earliest_deadline": deadline},
             )
         elif tool == "reservation_hold_release":
@@ -43,12 +36,8 @@ class Decision(Commerce):
             self.say(f"Released {n} hold{'s' if n != 1 else ''} at the supplier.", kind="status")
         elif tool == "booking_confirm_and_purchase":
             booking = output.get("booking") or {}
-            locators = ", ".join(map(str, booking.get("record_locators") or []))
             again = " (this purchase was already done; nothing was charged twice)" if output.get("replayed") else ""
-            self.say(
-                f"Booked{again}: booking {booking.get('booking_id')}, record locators {locators}, total {booking.get('total')} {booking.get('currency')}.",
-                {"type": "booking", "booking": booking},
-            )
+            self.say(f"Booked{again}: {booked_text(doc, booking)}", {"type": "booking", "booking": booking})
         elif tool == "booking_cancel":
             self.say(self._cancel_text(doc, output), {"type": "cancellation", **output})
 

@@ -6,14 +6,24 @@ import copy
 from datetime import datetime
 from typing import Any, Dict, List
 
-from ..common.clock import local_today
+from ..common.clock import day_text, local_today
 from ..echo import echo_line
+from ..language import ENGLISH_ONLY, ENGLISH_PARTLY, looks_non_english
 from ..options_answer import answer_about_options
 from ..quotes import found
 from ..router import is_question
 from ..tool_calls import failed_before, pending_searches, ranker_args, ranking_key, tool_call, work_pending
 from ..trip_read import missing_slots, segments_of, stays_of
-from ..wording import PURCHASE_REFUSAL, QUESTIONS, bundle_line, bundles_line, error_message, segment_route, trip_summary
+from ..wording import (
+    PURCHASE_REFUSAL,
+    QUESTIONS,
+    bundle_line,
+    bundles_line,
+    error_message,
+    segment_route,
+    stay_place,
+    trip_summary,
+)
 from .base import DecisionBase
 
 MAX_QUESTIONS = 3
@@ -127,7 +137,9 @@ class Intake(DecisionBase):
                 lines.append(f"no flights {segment_route(segs[q['segment_id']])}")
             elif q.get("stay_id") in stays:
                 s = stays[q["stay_id"]]
-                lines.append(f"no hotels in {s['location_code']} from {s['check_in']} to {s['check_out']}")
+                lines.append(
+                    f"no hotels in {stay_place(s)} from {day_text(s['check_in'])} to {day_text(s['check_out'])}"
+                )
         self.say(
             "I found " + "; ".join(lines or ["nothing"]) + ". Try other dates, another airport or fewer preferences."
         )
@@ -136,7 +148,10 @@ class Intake(DecisionBase):
         if applied.get("change_after_purchase"):
             self._booked_change(doc)
             return
+        text = ((data.get("call") or {}).get("arguments") or {}).get("text") or ""
         changed = [p for p in applied.get("changed_paths") or [] if not p.startswith(("request.", "status."))]
+        if changed and looks_non_english(text):
+            self.say(ENGLISH_PARTLY, kind="status")
         if changed:
             on_screen = "ranked_bundles" in (applied.get("invalidations") or []) or bool(
                 doc["working_memory"]["ranked_bundles"]
@@ -149,8 +164,10 @@ class Intake(DecisionBase):
         if work_pending(doc):
             self.plan(doc, now, user_asked=True)
             return
-        text = ((data.get("call") or {}).get("arguments") or {}).get("text") or ""
         bundles = doc["working_memory"]["ranked_bundles"]
+        if applied.get("understood") is False and looks_non_english(text):
+            self.say(ENGLISH_ONLY)
+            return
         if applied.get("understood") is False and bundles:
             # options on screen: whatever was said, the answer is about them, never the intake prompt
             if is_question(text):
@@ -171,8 +188,9 @@ class Intake(DecisionBase):
     def _booked_change(self, doc: Dict[str, Any]) -> None:
         active = [b for b in doc["working_memory"]["bookings"] if b.get("status") != "cancelled"]
         booking = active[-1] if active else {}
+        refs = ", ".join(str(code) for code in booking.get("record_locators") or [])
         self.say(
-            f"This trip is already booked (booking {booking.get('booking_id')}), so I left it unchanged. "
+            f"This trip is already booked{f' (booking references {refs})' if refs else ''}, so I left it unchanged. "
             "To change it, cancel the booking first: I'll show the refund before anything is cancelled.",
             {"type": "cancellation", "booking_id": booking.get("booking_id"), "action": "quote"},
         )

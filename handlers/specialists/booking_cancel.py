@@ -35,21 +35,35 @@ class BookingCancel(SpecialistTool):
         if args["action"] not in ("quote", "confirm"):
             return fail(payload, "invalid_arguments", "action must be 'quote' or 'confirm'.")
         if args["action"] == "quote":
-            parts = [supplier.cancel_quote(o["order_id"], now=now) for o in self._orders(booking_id)]
+            orders = self._orders(booking_id)
+            parts = [supplier.cancel_quote(o["order_id"], now=now) for o in orders]
             if not parts:
                 return fail(payload, "not_found", f"The booking {booking_id} has no order left to cancel.")
+            paid = {o["order_id"]: money((o.get("total") or {}).get("amount") or 0) for o in orders}
+            refund = sum((money(p["refund_amount"]) for p in parts), Decimal(0))
+            total_paid = sum(paid.values(), Decimal(0))
             return ok(
                 payload,
                 {
                     "booking_id": booking_id,
                     "action": "quote",
                     "quote_id": JOIN.join(p["quote_id"] for p in parts),
-                    "refund_amount": amount(sum((money(p["refund_amount"]) for p in parts), Decimal(0))),
+                    "refund_amount": amount(refund),
+                    # What cancelling loses: the paid amount the supplier keeps (non-refundable fares, fees).
+                    "paid_amount": amount(total_paid),
+                    "lost_amount": amount(max(total_paid - refund, Decimal(0))),
                     "currency": parts[0]["currency"],
                     "expires_at": min(p["expires_at"] for p in parts),
                     "items": [
-                        {"ref_id": p["ref_id"], "quote_id": p["quote_id"], "refund_amount": p["refund_amount"]}
-                        for p in parts
+                        {
+                            "ref_id": p["ref_id"],
+                            "item_type": o.get("item_type") or "",
+                            "quote_id": p["quote_id"],
+                            "refund_amount": p["refund_amount"],
+                            "paid_amount": amount(paid[o["order_id"]]),
+                            "lost_amount": amount(max(paid[o["order_id"]] - money(p["refund_amount"]), Decimal(0))),
+                        }
+                        for o, p in zip(orders, parts, strict=True)
                     ],
                 },
             )
@@ -101,6 +115,8 @@ class BookingCancel(SpecialistTool):
             {"args": {"booking_id": bought["booking_id"], "action": "quote"}, "now": now.isoformat()}
         )["output"]
         assert quote["quote_id"] and quote["refund_amount"] is not None, quote
+        assert money(quote["paid_amount"]) == money(bought["total"]), quote
+        assert money(quote["refund_amount"]) + money(quote["lost_amount"]) == money(quote["paid_amount"]), quote
         done = cls(deps).run(
             {
                 "args": {"booking_id": bought["booking_id"], "action": "confirm", "quote_id": quote["quote_id"]},

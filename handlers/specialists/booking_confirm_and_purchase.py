@@ -34,6 +34,7 @@ from typing import Any, Dict, List
 
 from handlers.common.clock import iso
 from handlers.common.defaults import DEFAULT_POLICY
+from handlers.common.formats import money_text
 from handlers.common.types import fail, ok
 from handlers.supplier import SupplierError
 from handlers.supplier.money import amount, money
@@ -156,9 +157,8 @@ class BookingConfirmAndPurchase(SpecialistTool):
             raise self._unwind(
                 earlier,
                 "price_changed",
-                f"The price rose to {amount(new_total)} "
-                f"{verdict.get('currency')}, above the approved {verdict['ceiling']}; a new approval is "
-                "needed.",
+                f"The price rose to {money_text(new_total, verdict.get('currency'))}, above the approved "
+                f"{money_text(verdict['ceiling'], verdict.get('currency'))}; a new approval is needed.",
                 now,
                 new_total=amount(new_total),
                 currency=verdict.get("currency"),

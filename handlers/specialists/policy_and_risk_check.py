@@ -16,10 +16,10 @@ from typing import Any, Dict, List, Optional
 
 from handlers.common.clock import iso, local_time_text
 from handlers.common.defaults import DEFAULT_POLICY
+from handlers.common.formats import duration_text, money_text
 from handlers.common.shape import budget_limit, nightly_cap, party_size
 from handlers.common.types import ok
-from handlers.supplier.money import amount, money
-from handlers.wording import money as money_text
+from handlers.supplier.money import money
 
 from . import SELF_TEST_NOW, SpecialistTool, require
 
@@ -52,10 +52,6 @@ class Findings:
             findings.append({"code": code, "message": message})
 
 
-def _hm(minutes: int) -> str:
-    return f"{minutes // 60}h{minutes % 60:02d}m"
-
-
 def item_name(item: Dict[str, Any]) -> str:
     """How the chat names a bundle item: the hotel, or the leg and its airline."""
     s = item["summary"]
@@ -80,17 +76,17 @@ def _check_flight(f: Dict[str, Any], policy: Dict[str, Any], now: datetime, out:
         out.block(
             "cabin_above_policy",
             f"{label}: {s['cabin'].replace('_', ' ')} is above the "
-            f"{cabin.replace('_', ' ')} your policy allows for a {_hm(s['duration_minutes'])} flight.",
+            f"{cabin.replace('_', ' ')} your policy allows for a {duration_text(s['duration_minutes'])} flight.",
         )
     low, high = policy.get("min_connection_minutes"), policy.get("max_connection_minutes")
     for c in s.get("connections") or []:
         if low is not None and c["minutes"] < low:
             out.block(
                 "connection_too_short",
-                f"{label}: only {_hm(c['minutes'])} to connect in {c['airport']} (policy minimum {_hm(low)}).",
+                f"{label}: only {duration_text(c['minutes'])} to connect in {c['airport']} (policy minimum {duration_text(low)}).",
             )
         elif high is not None and c["minutes"] > high:
-            out.warn("long_connection", f"{label}: a {_hm(c['minutes'])} wait in {c['airport']}.")
+            out.warn("long_connection", f"{label}: a {duration_text(c['minutes'])} wait in {c['airport']}.")
     if s["red_eye"]:
         if policy.get("red_eye_allowed", True):
             out.warn("red_eye", f"{label} flies overnight (red-eye).")
@@ -113,7 +109,8 @@ def _check_hotel(h: Dict[str, Any], policy: Dict[str, Any], constraints: Dict[st
     if own is not None and money(s["nightly_max"]) > own:
         out.warn(
             "over_nightly_cap",
-            f"{s['hotel_name']}: {s['nightly_max']} {s['currency']} a night is above your cap of {amount(own)} a night.",
+            f"{s['hotel_name']}: {money_text(s['nightly_max'], s['currency'])} a night is above your cap of "
+            f"{money_text(own, s['currency'])} a night.",
         )
     if s.get("refundable_until"):
         out.warn(
@@ -158,7 +155,7 @@ def _check_items(items: List[Dict[str, Any]], now: datetime, out: Findings) -> N
         if s.get("max_hold_minutes") is not None and s["max_hold_minutes"] < SHORT_HOLD_MINUTES:
             out.warn(
                 "short_hold",
-                f"{name} can be held for only {_hm(s['max_hold_minutes'])}: the approver must act quickly.",
+                f"{name} can be held for only {duration_text(s['max_hold_minutes'])}: the approver must act quickly.",
             )
         if "price_guarantee_minutes" in s and s["price_guarantee_minutes"] is None:
             out.warn(
@@ -169,7 +166,7 @@ def _check_items(items: List[Dict[str, Any]], now: datetime, out: Findings) -> N
             out.warn(
                 "price_guarantee_shorter_than_hold",
                 f"The price of {name} is guaranteed for "
-                f"{_hm(s['price_guarantee_minutes'])} of the hold; "
+                f"{duration_text(s['price_guarantee_minutes'])} of the hold; "
                 "after that it may change.",
             )
 
@@ -214,17 +211,19 @@ def check(
     if policy.get("budget_per_trip") is not None and total > money(policy["budget_per_trip"]):
         out.block(
             "over_policy_budget",
-            f"{amount(total)} {currency} is above the policy budget of {amount(policy['budget_per_trip'])} per trip.",
+            f"{money_text(total, currency)} is above the policy budget of {money_text(policy['budget_per_trip'], currency)} "
+            "per trip.",
         )
     people = party_size(party or {})
     limit, basis = budget_limit(constraints, people)
     if limit is not None and total > money(limit):
         of = (
-            f"{amount(constraints['budget_per_person'])} per person ({amount(limit)} for {people})"
+            f"{money_text(constraints['budget_per_person'], currency)} per person "
+            f"({money_text(limit, currency)} for {people} {'person' if people == 1 else 'people'})"
             if basis == "per_person"
-            else amount(limit)
+            else money_text(limit, currency)
         )
-        out.warn("over_budget", f"{amount(total)} {currency} is over your budget of {of}.")
+        out.warn("over_budget", f"{money_text(total, currency)} is over your budget of {of}.")
     if policy.get("currency") and currency and currency != policy["currency"]:
         out.warn("currency_mismatch", f"Prices are in {currency}; your policy is set in {policy['currency']}.")
     _approval(total, currency, policy, out)
@@ -244,7 +243,7 @@ def _approval(total: Decimal, currency: str, policy: Dict[str, Any], out: Findin
     if auto_below is not None and total < money(auto_below):
         return
     if rules.get("require_user_approval_to_purchase", True) or total > threshold:
-        out.warn("approval_required", f"Buying this {amount(total)} {currency} trip needs an approver's yes.")
+        out.warn("approval_required", f"Buying this {money_text(total, currency)} trip needs an approver's yes.")
 
 
 class PolicyAndRiskCheck(SpecialistTool):

@@ -24,6 +24,7 @@ from decimal import Decimal
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from handlers.common.defaults import DEFAULT_POLICY
+from handlers.common.formats import duration_text, flight_zones, money_text
 from handlers.common.shape import budget_limit, carrier_allowed, carrier_rules, party_size
 from handlers.common.types import ok
 from handlers.supplier import summarize_offer, summarize_rate
@@ -230,7 +231,9 @@ def rank(
     limit, basis = budget_limit(constraints, party_size(party or {}))
     budget = money(limit) if limit is not None else None
     budget_text = (
-        f"{amount(money(constraints['budget_per_person']))} per person" if basis == "per_person" and budget else None
+        f"{money_text(constraints['budget_per_person'], lists[0][0].summary['currency'])} per person"
+        if basis == "per_person" and budget
+        else None
     )
 
     def over_budget(combo: Combo) -> bool:
@@ -258,7 +261,8 @@ def rank(
     ranked = sorted(
         picks, key=lambda p: (blocked(p), over_budget(p.combo), p is not best, _cost(p.combo), _key(p.combo))
     )
-    bundles = [_bundle(n + 1, p, cheapest, budget, w, budget_text) for n, p in enumerate(ranked)]
+    floor = _total(_cheapest_holdable(lists))  # what "cheapest" can honestly mean on a card
+    bundles = [_bundle(n + 1, p, cheapest, budget, w, budget_text, floor) for n, p in enumerate(ranked)]
     for bundle, pick in zip(bundles, ranked, strict=True):
         if verdicts[_key(pick.combo)] is not None:
             bundle["policy"] = verdicts[_key(pick.combo)]
@@ -309,19 +313,41 @@ def _unholdable(c: Candidate) -> bool:
     return c.costs["holdability"] > 0
 
 
+def _cheapest_holdable(lists: Sequence[Sequence[Candidate]]) -> Combo:
+    """The cheapest combination policy allows and the supplier lets us hold (one item per list)."""
+    return tuple(min(lst, key=lambda c: (c.blocked, _unholdable(c), c.total, c.cost, c.item_id)) for lst in lists)
+
+
+def _why_not_holdable(lists: Sequence[Sequence[Candidate]]) -> str:
+    """Why the cheapest combination of all is not on offer, in words ("are outside your policy")."""
+    overall = [min(lst, key=lambda c: (c.total, c.cost, c.item_id)) for lst in lists]
+    reasons = [
+        reason
+        for flag, reason in (
+            (any(c.blocked for c in overall), "are outside your company's policy"),
+            (any(_unholdable(c) for c in overall), "must be paid at once and cannot be held"),
+        )
+        if flag
+    ]
+    return " or ".join(reasons) or "cannot be held"
+
+
 def _featured(lists: Sequence[Sequence[Candidate]], best: Combo, cheapest: Decimal) -> List[Featured]:
     """The cheapest, fastest, refundable and better-hotel bundles, each one item per list.
 
     Costs add up per list, so each is the per-list best under its own key; items that cannot be
     held lose to any that can, keeping the desk's hold-first rule for every slot.
     """
-    low = tuple(min(lst, key=lambda c: (c.blocked, _unholdable(c), c.total, c.cost, c.item_id)) for lst in lists)
-    why_low = (
-        "Cheapest: the lowest total price of all combinations."
-        if _total(low) == cheapest
-        else "Cheapest: the lowest total price you can hold; anything cheaper must be paid at once."
-    )
-    featured = [Featured(Pick(low, "Cheapest", why_low), lambda x: _total(x) <= _total(low))]
+    low = _cheapest_holdable(lists)
+    if _total(low) == cheapest:
+        pick_low = Pick(low, "Cheapest", "Cheapest: the lowest total price of all combinations.")
+    else:
+        pick_low = Pick(
+            low,
+            "Cheapest",  # the label the router's "the cheapest" finds; the reason says which cheapest
+            f"Cheapest: the lowest total price you can hold; cheaper combinations {_why_not_holdable(lists)}.",
+        )
+    featured = [Featured(pick_low, lambda x: _total(x) <= _total(low))]
     if any(c.kind == "flight" for c in best):
         fast = tuple(
             min(
@@ -345,8 +371,8 @@ def _featured(lists: Sequence[Sequence[Candidate]], best: Combo, cheapest: Decim
                 Pick(
                     fast,
                     "Fastest",
-                    f"Fastest: {_hm(minutes)} of flying and {stops} stop(s) in all"
-                    + (f", {_hm(saved)} less than the best overall." if saved > 0 else "."),
+                    f"Fastest: {duration_text(minutes)} of flying and {stops} stop(s) in all"
+                    + (f", {duration_text(saved)} less than the best overall." if saved > 0 else "."),
                 ),
                 lambda x: _minutes(x) <= _minutes(fast),
             )
@@ -451,6 +477,7 @@ def _bundle(
     budget: Optional[Decimal],
     w: Dict[str, float],
     budget_text: Optional[str] = None,
+    floor: Optional[Decimal] = None,
 ) -> Dict[str, Any]:
     items = pick.combo
     total = _total(items)
@@ -464,7 +491,9 @@ def _bundle(
         "label": pick.label,
         "score": round(100.0 / (1.0 + max(cost, 0.0)), 1),
         "flights": [
-            {"segment_id": c.list_id, "offer_id": c.item_id, "summary": c.summary} for c in items if c.kind == "flight"
+            {"segment_id": c.list_id, "offer_id": c.item_id, "summary": c.summary, "zones": flight_zones(c.summary)}
+            for c in items
+            if c.kind == "flight"
         ],
         "hotels": [
             {"stay_id": c.list_id, "rate_id": c.item_id, "summary": c.summary} for c in items if c.kind == "hotel"
@@ -472,18 +501,14 @@ def _bundle(
         "total": amount(total),
         "currency": items[0].summary["currency"],
         "refundable": _refundable(items),
-        "why": [pick.reason, *_why(items, total, cheapest, budget, budget_text)],
+        "why": [pick.reason, *_why(items, total, cheapest, budget, budget_text, floor)],
         "score_breakdown": breakdown,
     }
 
 
-def _hm(minutes: int) -> str:
-    return f"{minutes // 60}h{minutes % 60:02d}m"
-
-
 def _flight_line(leg: str, s: Dict[str, Any]) -> str:
     route = f"{s['origin']} → {s['destination']}" if s.get("origin") else leg
-    connections = [f"connects in {c['airport']} ({_hm(c['minutes'])})" for c in s.get("connections") or []]
+    connections = [f"connects in {c['airport']} ({duration_text(c['minutes'])})" for c in s.get("connections") or []]
     stops = "nonstop" if not s["stops"] else ", ".join(connections) or f"{s['stops']} stop(s)"
     notes = [
         note
@@ -494,7 +519,7 @@ def _flight_line(leg: str, s: Dict[str, Any]) -> str:
         )
         if flag
     ]
-    return f"{route}: {s['carrier_name']}, {stops}, {_hm(s['duration_minutes'])}" + (
+    return f"{route}: {s['carrier_name']}, {stops}, {duration_text(s['duration_minutes'])}" + (
         f"; {', '.join(notes)}." if notes else "."
     )
 
@@ -507,22 +532,32 @@ def _hotel_line(s: Dict[str, Any]) -> str:
 
 
 def _why(
-    items: Combo, total: Decimal, cheapest: Decimal, budget: Optional[Decimal], budget_text: Optional[str] = None
+    items: Combo,
+    total: Decimal,
+    cheapest: Decimal,
+    budget: Optional[Decimal],
+    budget_text: Optional[str] = None,
+    floor: Optional[Decimal] = None,
 ) -> List[str]:
     """Plain reasons a traveller can weigh: price against the cheapest, then each item, then budget."""
     currency = items[0].summary["currency"]
-    lines = [
-        "The lowest total price of all combinations."
-        if total == cheapest
-        else f"{amount(total - cheapest)} {currency} more than the cheapest combination."
-    ]
+    floor = cheapest if floor is None else floor
+    if total == cheapest:
+        lines = ["The lowest total price of all combinations."]
+    elif total == floor:
+        lines = ["The lowest total price of the options you can hold."]
+    elif floor > cheapest:
+        lines = [f"{money_text(total - floor, currency)} more than the cheapest option you can hold."]
+    else:
+        lines = [f"{money_text(total - cheapest, currency)} more than the cheapest combination."]
     lines += [_flight_line(c.list_id, c.summary) if c.kind == "flight" else _hotel_line(c.summary) for c in items]
     if budget is not None:
-        of = f"{budget_text} ({amount(budget)} {currency} in all)" if budget_text else f"{amount(budget)} {currency}"
+        in_all = money_text(budget, currency)
+        of = f"{budget_text} ({in_all} in all)" if budget_text else in_all
         lines.append(
             f"Within your budget of {of}."
             if total <= budget
-            else f"Over your budget of {of} by {amount(total - budget)} {currency}."
+            else f"Over your budget of {of} by {money_text(total - budget, currency)}."
         )
     return lines
 

@@ -60,7 +60,11 @@ def summarize_offer(offer: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def summarize_rate(rate: Dict[str, Any]) -> Dict[str, Any]:
-    """``nightly_avg`` and ``nightly_max`` are per room and night before tax (what travel policies cap)."""
+    """``nightly_avg`` and ``nightly_max`` are per room and night before tax (what travel policies cap).
+
+    ``room_charges`` (every room, every night, before tax) plus ``taxes_and_fees`` is ``total``:
+    what a card shows adds up to what is held.
+    """
     price = rate["price"]
     per_room = max(1, int(rate.get("rooms") or 1))
     nightly = [money(n) / per_room for n in price["nightly"]] or [money(0)]
@@ -77,6 +81,9 @@ def summarize_rate(rate: Dict[str, Any]) -> Dict[str, Any]:
         "currency": price["currency"],
         "nightly_avg": amount(sum(nightly) / len(nightly)),
         "nightly_max": amount(max(nightly)),
+        "rooms": per_room,
+        "room_charges": amount(sum(money(n) for n in price["nightly"])),
+        "taxes_and_fees": amount(money(price["total_amount"]) - sum(money(n) for n in price["nightly"])),
         "nights": rate.get("nights") or len(price["nightly"]),
         "check_in": rate["check_in"],
         "check_out": rate["check_out"],

@@ -51,7 +51,14 @@ def test_scenario_1_one_message_shows_bundle_cards(new_page, base_url, screensho
     card = page.locator(LATEST_BUNDLES).first
     expect(card.locator(".bundle__total")).to_have_text(re.compile(r"^\$[\d,]+\.\d\d$"))
     expect(card.locator(".leg")).to_have_count(2)
-    expect(card.locator(".leg__time").first).to_have_text(re.compile(r"^\d\d:\d\d"))
+    # Flight times as stated at each airport, labelled with its zone ("9:46 AM EST"), never a bare clock.
+    expect(card.locator(".leg__time").first).to_have_text(re.compile(r"^\d{1,2}:\d\d [AP]M [A-Z]{3,4}"))
+    expect(card).not_to_contain_text("local time at each airport")
+    expect(card.locator(".leg__meta").first).to_contain_text(re.compile(r"\d+ (h|min)"))  # "4 h 5 min"
+    # The hotel's total adds up: nights (× rooms) at the room charges + taxes and fees = what is held.
+    hotel_sum = card.locator(".hotel__sum").inner_text()
+    parts = [float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+\.\d\d)", hotel_sum)]
+    assert len(parts) == 3 and abs(parts[0] + parts[1] - parts[2]) < 0.005, hotel_sum
     expect(card.locator(".leg__meta").first).to_contain_text(re.compile(r"(Nonstop|\d stops?)"))
     expect(card.locator(".hotel .stars")).to_have_attribute("aria-label", re.compile(r"\d-star hotel"))
     expect(card.locator(".hotel__meta")).to_contain_text(re.compile(r"Refundable|Non-refundable"))
@@ -60,6 +67,20 @@ def test_scenario_1_one_message_shows_bundle_cards(new_page, base_url, screensho
     summary = page.locator("[data-widget=trip_summary]").last
     expect(summary).to_contain_text("4 adults")
     expect(summary).to_contain_text("Newark (EWR) → Denver (DEN)")
+    # Money in the assistant's own words is formatted like the cards ("$1,234.56"), and says whom it covers.
+    lead = page.locator(".msg--assistant").filter(has=page.locator("[data-widget=bundles]")).last.locator(".msg__text")
+    expect(lead).to_have_text(re.compile(r"cheapest \$[\d,]+\.\d\d in all for 4 adults\.$"))
+    expect(page.locator("#messages")).not_to_contain_text(re.compile(r"\d\.\d\d USD|\dh\d\dm"))
+    # The page lands on the best option (the summary and option B1), not the last option.
+    best = page.locator(LATEST_BUNDLES).first
+    in_view = page.evaluate("""() => {
+        const box = document.getElementById("chat-scroll").getBoundingClientRect();
+        const best = document.querySelector(".widget--bundles:not(.is-stale) .bundle").getBoundingClientRect();
+        const last = [...document.querySelectorAll(".widget--bundles:not(.is-stale) .bundle")].pop().getBoundingClientRect();
+        return {bestTop: best.top >= box.top - 1 && best.top < box.bottom - 120, lastBelow: last.top >= box.bottom};
+    }""")
+    assert in_view == {"bestTop": True, "lastBelow": True}, in_view
+    expect(best.locator(".bundle__title")).to_be_in_viewport()
     expect(summary.locator(".summary__assumptions li").first).to_be_visible()
     expect(page.locator("#trip-phase")).to_have_text("Options ready")
     expect(page.locator(".msg--user")).to_have_count(1)
@@ -98,8 +119,14 @@ def hold_first_holdable(page, screenshot=None) -> None:
         hold = risk.get_by_role("button", name="Hold these")
         if not hold.count():
             continue
+        replies = page.locator("#messages > li.msg--assistant").count()
         hold.focus()
         page.keyboard.press("Enter")  # buttons are buttons: Enter works
+        # Wait for the hold's own answer (holds, or why not) before choosing anything else: selecting
+        # the next option while the hold is under way would release it and ask the approver again.
+        page.wait_for_function(
+            "n => document.querySelectorAll('#messages > li.msg--assistant').length > n", arg=replies
+        )
         wait_until_idle(page)
         if page.locator("[data-widget=holds]").count():
             return
@@ -188,12 +215,17 @@ def test_a_grant_while_typing_buys_nothing_and_paying_survives_a_reload(new_page
     review.click()
     pay = page.get_by_role("button", name=f"Pay {amount} with Visa •• 4242")
     expect(pay).to_be_visible()
+    expect(pay).to_be_in_viewport(ratio=1)  # the Pay button fits the window (the page itself never scrolls)
     expect(page.locator("#pay [data-pay-refund]")).to_contain_text(re.compile(r"refund", re.I))
     expect(page.locator("#pay [data-pay-total]")).to_contain_text(f"Total {amount} for 4 adults")
     screenshot(page, "14-pay-panel")
     page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(300)  # the drawer's slide when the layout turns narrow
     screenshot(page, "14-pay-panel-phone")
+    pay_box = pay.bounding_box()
+    assert pay_box and pay_box["y"] + pay_box["height"] <= 844, "the Pay button is reachable on a phone"
     page.set_viewport_size({"width": 1280, "height": 900})
+    assert page.evaluate("document.scrollingElement.scrollTop") == 0
     pay.click()
     booking = page.locator("[data-widget=booking]")
     expect(booking).to_be_visible()
@@ -202,7 +234,45 @@ def test_a_grant_while_typing_buys_nothing_and_paying_survives_a_reload(new_page
     expect(page.locator("#trip-phase")).to_have_text("Booked")
     expect(page.get_by_role("button", name=re.compile(r"^(Review and pay|Pay )"))).to_have_count(0)
     assert not [frame for frame in frames if "tdk_apv_" in frame]  # no token ever reached the page
+    booked = page.locator(".msg--assistant").filter(has=booking).last.locator(".msg__text")
+    expect(booked).to_have_text(
+        re.compile(r"^Booked: booking references .+; \$[\d,]+\.\d\d paid for 4 adults with Visa •• 4242\.$")
+    )
+    expect(page.locator("#messages")).not_to_contain_text("bkg_")  # the internal booking id is never shown
     screenshot(page, "15-booked")
+
+    # Cancelling starts with a quote that says what is lost, never the internal id.
+    booking.get_by_role("button", name="Cancel booking…").click()
+    quote = page.locator("[data-widget=cancellation]").last
+    expect(quote).to_contain_text(re.compile(r"Refund if you cancel now \$[\d,]+\.\d\d of \$[\d,]+\.\d\d paid"))
+    expect(quote).to_contain_text(
+        re.compile(r"You lose \$[\d,]+\.\d\d \(non-refundable fares and cancellation fees\)|you lose nothing")
+    )
+    expect(quote.get_by_role("button", name="Confirm cancellation")).to_be_visible()
+    expect(page.locator("#messages")).not_to_contain_text("bkg_")
+    screenshot(page, "15b-cancellation-quote")
+
+
+def test_released_holds_say_so_and_ask_for_no_payment(new_page, base_url, screenshot):
+    page = new_page()
+    trip_id = trip_on_hold(page, base_url)
+    staff = new_page()
+    staff.goto(f"{base_url}/admin/login/?next=/admin/trips/trip/{trip_id}/change/")
+    staff.locator("#id_username").fill("sam")
+    staff.locator("#id_password").fill("sam-demo")
+    staff.locator("input[type=submit]").click()
+    staff.get_by_role("button", name="Release holds…").click()
+    staff.locator("textarea[name=reason]").fill("The hotel asked us to free the rooms")
+    staff.get_by_role("button", name="Release holds").click()
+
+    released = page.locator("[data-widget=holds]").last
+    expect(released.locator(".card__title")).to_have_text("Holds released")
+    expect(released).not_to_contain_text("Pay by")
+    expect(released).not_to_contain_text("On hold")
+    expect(released.locator(".chip").first).to_have_text("Released")
+    expect(released).to_contain_text("No longer held: nothing to pay")
+    expect(page.locator(".msg--system").last).to_contain_text("The hotel asked us to free the rooms")
+    screenshot(page, "07-holds-released")
 
 
 INITECH = """

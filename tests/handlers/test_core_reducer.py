@@ -179,11 +179,11 @@ def test_quotes_then_ranker_then_present_in_the_same_turn(trip):
     )
     assert summary["widget"]["travelers"]["adults"] == 3
     assert summary["text"] == "Here's what I understood — 2 options below."
-    assert bundles["text"] == "Here are 2 options for JFK ⇄ SFO, cheapest $900.00 USD."
+    assert bundles["text"] == "Here are 2 options for JFK ⇄ SFO, cheapest $900.00 in all for 3 adults."
 
 
 def test_amounts_and_routes_read_as_a_traveller_reads_them(trip):
-    assert money("1234.56", "USD") == "$1,234.56 USD" and money("99", "CAD") == "99.00 CAD"
+    assert money("1234.56", "USD") == "$1,234.56" and money("99", "CAD") == "CA$99.00"
     assert route_label(trip) == "JFK ⇄ SFO"
     trip["itinerary"]["segments"].append(seg(3, "JFK", "BOS", "2027-03-20"))
     trip["itinerary"]["segments"][1]["destination"] = place("LAX")

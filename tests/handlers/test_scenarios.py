@@ -3,6 +3,7 @@ frozen clock: today = 2026-12-01 in America/New_York). Behaviour, not prices."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
@@ -78,8 +79,8 @@ def test_1_one_message_to_bundles():
     )
     n = len(bundles["bundles"])
     assert shown[0]["text"] == f"Here's what I understood — {n} options below."
-    assert shown[1]["text"].startswith(f"Here are {n} options for EWR ⇄ DEN, cheapest $") and shown[1]["text"].endswith(
-        " USD."
+    assert re.fullmatch(
+        rf"Here are {n} options for EWR ⇄ DEN, cheapest \$[\d,]+\.\d\d in all for 4 adults\.", shown[1]["text"]
     )
     assert trip["working_memory"]["holds"] == [] and trip["working_memory"]["bookings"] == []
     assert trip["status"]["phase"] == "presenting" and turn["stopped_reason"] is None
@@ -163,7 +164,7 @@ def test_5_hold_places_holds_on_every_item_with_deadlines(presented):
     bundle = next(b for b in h.intent()["working_memory"]["ranked_bundles"] if b["bundle_id"] == bundle_id)
     assert len(widget["holds"]) == len(bundle["flights"]) + len(bundle["hotels"])
     assert all(x["payment_required_by"] for x in widget["holds"]) and widget["earliest_deadline"]
-    assert h.intent()["status"]["phase"] == "held" and "held until" in texts(turn)
+    assert h.intent()["status"]["phase"] == "held" and "Held for 2 adults: the 2 flights until" in texts(turn)
 
 
 def test_5_hold_on_is_not_a_hold(presented):
@@ -373,7 +374,13 @@ def test_deadlines_in_chat_are_in_the_trip_timezone(tz, zone):
     select_holdable(h)
     turn = h.hold()
     [held_text] = [m["text"] for m in turn["ui_messages"] if m["kind"] == "message"]
-    assert "+00:00" not in held_text and held_text.count(zone) == 4, held_text
+    # Every deadline is in the trip's zone and labelled (one per group of holds, one to pay by).
+    assert "+00:00" not in held_text and "T" not in held_text.split(":")[0], held_text
+    assert re.fullmatch(
+        rf"Held for 2 adults: (the [\w ]+ until \w{{3}} \w{{3}} \d+, \d+:\d\d [AP]M {zone}(?: and )?)+; "
+        rf"\$[\d,]+\.\d\d in all\. Once your approver says yes, you can pay here before .+ {zone}\.",
+        held_text,
+    ), held_text
     deadline = parse_now(h.widgets("holds")[0]["earliest_deadline"]).astimezone(ZoneInfo(tz))
     assert f"before {deadline:%a %b} {deadline.day}, {deadline.hour % 12 or 12}:{deadline:%M %p} {zone}" in held_text
 
@@ -440,11 +447,63 @@ def test_a_change_after_purchase_takes_the_cancellation_path(held):
     trip = h.intent()
     assert trip["party"]["travelers"]["adults"] == 2 and len(trip["working_memory"]["bookings"]) == 1
     assert "cancel" in texts(turn)
+    assert booking_id not in texts(turn), "the internal booking id is never shown"
     quote = h.cancel(booking_id)
     assert h.tools_run(turn=quote) == ["booking_cancel"]
     quote_id = h.intent()["working_memory"]["cancellation"]["quote_id"]
     h.cancel(booking_id, quote_id)
     assert h.intent()["working_memory"]["bookings"][0]["status"] == "cancelled"
+
+
+def test_the_booked_message_names_booking_references_and_who_it_covers(held):
+    h, _ = held
+    turn = h.purchase(h.grant())
+    booking = h.intent()["working_memory"]["bookings"][0]
+    [text] = [m["text"] for m in turn["ui_messages"] if m["text"].startswith("Booked")]
+    assert booking["booking_id"] not in text and "bkg_" not in text
+    assert all(f"{o['item_type']} {o['record_locator']}" in text for o in booking["orders"])
+    assert re.search(r"; \$[\d,]+\.\d\d paid for 2 adults with \w+ •• \d{4}\.$", text), text
+
+
+def test_the_cancellation_quote_says_what_is_lost(held):
+    h, _ = held
+    h.purchase(h.grant())
+    booking = h.intent()["working_memory"]["bookings"][0]
+    turn = h.cancel(booking["booking_id"])
+    [quote] = h.widgets("cancellation", turn=turn)
+    paid, refund, lost = (float(quote[k]) for k in ("paid_amount", "refund_amount", "lost_amount"))
+    assert paid == float(booking["total"]) and round(refund + lost, 2) == paid
+    text = texts(turn)
+    if lost:
+        assert re.search(
+            r"Cancelling now refunds \$[\d,]+\.\d\d of the \$[\d,]+\.\d\d paid; you would lose \$[\d,]+\.\d\d "
+            r"\(non-refundable fares and cancellation fees\)\.",
+            text,
+        ), text
+    else:
+        assert "you lose nothing" in text, text
+    assert re.search(r"valid until \w{3} \w{3} \d+, \d+:\d\d [AP]M [A-Z]{3}", text), text
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Je voudrais un vol pour deux", "Sorry, I only understand English for now, so nothing changed."),
+        ("Привет, хочу билет", "Sorry, I only understand English for now, so nothing changed."),
+        (
+            "Quiero un vuelo de Madrid a Paris para dos personas",
+            "I only understand English for now, so I may have missed",
+        ),
+    ],
+)
+def test_text_in_another_language_is_told_only_english_is_understood(text, said):
+    turn = Harness().say(text)
+    assert said in texts(turn), texts(turn)
+
+
+def test_an_english_message_the_desk_misreads_is_not_called_foreign():
+    turn = Harness().say("blah blah something")
+    assert "English" not in texts(turn) and "didn't understand" in texts(turn)
 
 
 def test_relative_dates_follow_the_frozen_local_day():

@@ -175,8 +175,8 @@ def test_two_legs_with_the_same_airline_are_named_apart_and_nothing_repeats():
     out = check({**BUNDLE, "flights": legs})
     guarantees = [f["message"] for f in out["warnings"] if f["code"] == "price_guarantee_shorter_than_hold"]
     assert guarantees == [
-        "The price of EWR → DEN (Alaska Airlines) is guaranteed for 4h00m of the hold; after that it may change.",
-        "The price of DEN → EWR (Alaska Airlines) is guaranteed for 4h00m of the hold; after that it may change.",
+        "The price of EWR → DEN (Alaska Airlines) is guaranteed for 4 h of the hold; after that it may change.",
+        "The price of DEN → EWR (Alaska Airlines) is guaranteed for 4 h of the hold; after that it may change.",
     ]
     assert len(messages(out)) == len(set(messages(out)))
 
@@ -198,4 +198,4 @@ def test_a_per_person_budget_counts_every_traveller():
 
     assert "over_budget" not in codes(run({"budget_per_person": "350"})["warnings"])  # 1,050 for three
     over = [w for w in run({"budget_per_person": "300"})["warnings"] if w["code"] == "over_budget"]
-    assert over and "300.00 per person (900.00 for 3)" in over[0]["message"]
+    assert over and over[0]["message"] == "$1,000.00 is over your budget of $300.00 per person ($900.00 for 3 people)."

@@ -315,9 +315,15 @@ def test_cheapest_and_fastest_get_a_slot_even_far_down_the_cost_order():
     assert by_label == {"Best overall": "s000", "Cheapest": "cheap", "Fastest": "fast"}
     assert bundles[0]["label"] == "Best overall"
     fastest = next(b for b in bundles if b["label"] == "Fastest")
-    assert fastest["why"][0] == "Fastest: 2h00m of flying and 0 stop(s) in all, 3h00m less than the best overall."
+    assert fastest["why"][0] == "Fastest: 2 h of flying and 0 stop(s) in all, 3 h less than the best overall."
     cheapest = next(b for b in bundles if b["label"] == "Cheapest")
-    assert cheapest["why"][0] == "Cheapest: the lowest total price you can hold; anything cheaper must be paid at once."
+    assert cheapest["why"][0] == (
+        "Cheapest: the lowest total price you can hold; cheaper combinations must be paid at once and cannot be held."
+    )
+    # The card's comparison agrees with its label: nothing says it costs more than "the cheapest".
+    assert cheapest["why"][1] == "The lowest total price of the options you can hold."
+    assert not any("more than the cheapest combination" in line for b in bundles for line in b["why"])
+    assert fastest["why"][1] == "$550.00 more than the cheapest option you can hold."
 
 
 def test_refundable_and_better_hotel_options_when_the_best_is_neither():

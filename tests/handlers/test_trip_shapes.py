@@ -186,10 +186,10 @@ def test_a_per_person_budget_reaches_the_ranker_and_the_policy_check():
     (ranker,) = calls(h.last, "trip_option_ranker")
     assert ranker["arguments"]["party"]["travelers"]["adults"] == 2
     b1 = h.intent()["working_memory"]["ranked_bundles"][0]
-    assert any("400.00 per person (800.00 USD in all)" in line for line in b1["why"])
+    assert any("$400.00 per person ($800.00 in all)" in line for line in b1["why"])
     h.select("B1")
     over = [w for w in h.intent()["working_memory"]["risk_report"]["warnings"] if w["code"] == "over_budget"]
-    assert over and "400.00 per person (800.00 for 2)" in over[0]["message"]
+    assert over and "$400.00 per person ($800.00 for 2 people)" in over[0]["message"]
 
 
 # -- flight preferences ----------------------------------------------------------------------------
@@ -269,7 +269,7 @@ def test_children_on_a_hotel_only_trip_are_not_asked_their_age():
     ("fields", "label", "value"),
     [
         ({"itinerary": {"lodging": {"city": PLACE["COS"]}}}, "Hotel city", "Colorado Springs"),
-        ({"constraints": {"hotel_max_per_night": "250"}}, "Hotel price", "up to 250.00 USD a night"),
+        ({"constraints": {"hotel_max_per_night": "250"}}, "Hotel price", "up to $250.00 a night"),
         (
             {"preferences": {"flight": {"airlines_avoid": ["UA"], "airlines": ["DL"]}}},
             "Airlines",

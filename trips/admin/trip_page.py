@@ -15,6 +15,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from handlers.common.clock import day_text, iso, local_time_text
+from handlers.common.formats import airport_clock_text, party_text
 from handlers.common.intent import new_trip_intent
 from handlers.common.shape import trip_details
 from handlers.trip_read import segments_of, stays_of
@@ -37,12 +38,8 @@ def _code(place: Any) -> str:
     return str((place or {}).get("code") or (place or {}).get("name") or "?") if isinstance(place, dict) else "?"
 
 
-PARTY_WORDS = {"adults": ("adult", "adults"), "children": ("child", "children"), "infants": ("infant", "infants")}
-
-
 def _travellers(travelers: dict) -> str:
-    counts = [(travelers.get(kind) or 0, words) for kind, words in PARTY_WORDS.items()]
-    return ", ".join(f"{n} {one if n == 1 else many}" for n, (one, many) in counts if n) or "not known yet"
+    return party_text(travelers, nobody="not known yet")
 
 
 def _selected(wm: dict) -> Optional[str]:
@@ -50,7 +47,7 @@ def _selected(wm: dict) -> Optional[str]:
     if not bundle_id:
         return None
     bundle = next((b for b in wm.get("ranked_bundles") or [] if b.get("bundle_id") == bundle_id), None)
-    return f"{bundle_id} · {bundle['total']} {bundle['currency']}" if bundle else bundle_id
+    return f"{bundle_id} · {money_text(bundle['total'], bundle['currency'])}" if bundle else bundle_id
 
 
 def trip_glance(trip: Trip) -> dict[str, Any]:
@@ -109,23 +106,24 @@ def _flight_line(offer: dict) -> str:
     stops = "nonstop" if not s.get("stops") else f"{s['stops']} stop(s)"
     return (
         f"{offer.get('offer_id')} · {s.get('carrier_name')} {', '.join(s.get('flight_numbers') or [])} · "
-        f"{s.get('origin')} → {s.get('destination')} {str(s.get('depart_at', ''))[:16].replace('T', ' ')} · {stops} · "
-        f"{s.get('total')} {s.get('currency')}{' · refundable' if s.get('refundable') else ''}"
+        f"{s.get('origin')} → {s.get('destination')} {day_text(str(s.get('depart_at', ''))[:10])} "
+        f"{airport_clock_text(s.get('depart_at'), s.get('origin'))} · {stops} · "
+        f"{money_text(s.get('total'), s.get('currency'))}{' · refundable' if s.get('refundable') else ''}"
     )
 
 
 def _hotel_line(rate: dict) -> str:
     s = rate.get("summary") or {}
     return (
-        f"{rate.get('rate_id')} · {s.get('hotel_name')} {s.get('stars')}★ · {s.get('board_type')} · "
-        f"{s.get('total')} {s.get('currency')}{' · refundable' if s.get('refundable') else ''}"
+        f"{rate.get('rate_id')} · {s.get('hotel_name')} {s.get('stars')}★ · {str(s.get('board_type') or '').replace('_', ' ')} · "
+        f"{money_text(s.get('total'), s.get('currency'))}{' · refundable' if s.get('refundable') else ''}"
     )
 
 
 def _bundle_line(bundle: dict) -> str:
     items = [(f.get("summary") or {}).get("carrier_name") for f in bundle.get("flights") or []]
     items += [(h.get("summary") or {}).get("hotel_name") for h in bundle.get("hotels") or []]
-    return f"{bundle.get('bundle_id')} · {bundle.get('total')} {bundle.get('currency')} · " + " + ".join(
+    return f"{bundle.get('bundle_id')} · {money_text(bundle.get('total'), bundle.get('currency'))} · " + " + ".join(
         str(item) for item in items
     )
 

@@ -26,7 +26,7 @@ def itinerary_ics(booking: Booking, *, stamp: datetime) -> bytes:
     calendar.add("prodid", PRODID)
     calendar.add("version", "2.0")
     calendar.add("method", "PUBLISH")
-    calendar.add("x-wr-calname", f"TripDesk booking {booking.booking_id}")
+    calendar.add("x-wr-calname", f"TripDesk trip {', '.join(booking.record_locators or []) or booking.trip_id}")
     items = {item.get("hold_id"): item for item in (booking.approval.snapshot or {}).get("items") or []}
     for order in booking.orders or []:
         item = items.get(order.get("hold_id")) or {}
@@ -38,7 +38,7 @@ def itinerary_ics(booking: Booking, *, stamp: datetime) -> bytes:
         event.add("dtstamp", stamp)
         locator = order.get("record_locator")
         if locator:
-            event.add("description", f"Confirmation {locator} · TripDesk booking {booking.booking_id}")
+            event.add("description", f"Booking reference {locator} · booked with TripDesk")
         calendar.add_component(event)
     return calendar.to_ical()
 

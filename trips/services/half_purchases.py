@@ -15,6 +15,7 @@ from django.db import transaction
 
 from handlers.tools import tool_outcome
 from handlers.trip_read import unbooked_purchases
+from trips.formats import money_text
 from trips.models import ApprovalRequest, AuditEvent, Booking, ChatMessage, Hold, ToolRun, Trip
 from trips.services.chat import chat_message_add
 from trips.services.purchases import PURCHASE_TOOL
@@ -151,4 +152,4 @@ def _hold_told(hold: Hold) -> dict:
 
 def _items_told(holds: list[Hold]) -> str:
     """``the flight, 420.00 USD and the hotel, 610.00 USD``: what the traveller and staff read."""
-    return " and ".join(f"the {hold.item_type}, {hold.amount} {hold.currency}" for hold in holds)
+    return " and ".join(f"the {hold.item_type}, {money_text(hold.amount, hold.currency)}" for hold in holds)

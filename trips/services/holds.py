@@ -25,6 +25,7 @@ from handlers.common.clock import parse_now
 from handlers.supplier import SupplierError
 from handlers.trip_read import unbooked_purchases
 from trips.access import trip_may
+from trips.formats import duration_text, trip_zone, when_text
 from trips.models import ApprovalRequest, Booking, ChatMessage, Hold, Trip
 from trips.notifications import HOLDS_EXPIRING, notify_on_commit
 from trips.services.approvals import approval_close, approval_request_create
@@ -171,7 +172,7 @@ def holds_warn_due(*, now: datetime, ahead: timedelta) -> int:
         payment_required_by__gt=now,
         payment_required_by__lte=now + ahead,
     )
-    for hold in due:
+    for hold in due.select_related("trip__organisation"):
         with transaction.atomic(durable=True):
             if not Hold.objects.filter(pk=hold.pk, warned_at__isnull=True).update(warned_at=now):
                 continue
@@ -186,7 +187,10 @@ def holds_warn_due(*, now: datetime, ahead: timedelta) -> int:
                 trip_id=hold.trip_id,
                 role=ChatMessage.Role.ASSISTANT,
                 kind=ChatMessage.Kind.STATUS,
-                text=f"Heads up: your hold on the {hold.item_type} ends in {minutes} minutes. Buy before then.",
+                text=(
+                    f"Heads up: your hold on the {hold.item_type} ends in {duration_text(minutes)}, at "
+                    f"{when_text(hold.payment_required_by, trip_zone(hold.trip))}. Pay before then."
+                ),
                 widget={"type": "holds", "holds": [hold_as_widget(hold)], "earliest_deadline": None},
             )
             notify_on_commit(HOLDS_EXPIRING, hold.pk)

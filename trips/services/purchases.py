@@ -312,7 +312,10 @@ def _answer_without_turn(*, trip: Trip, user, message: ChatMessage, verdict: Ver
                 trip_id=trip.pk,
                 role=ChatMessage.Role.ASSISTANT,
                 kind=ChatMessage.Kind.MESSAGE,
-                text=f"This was already bought: booking {booking.booking_id}. Nothing was charged again.",
+                text=(
+                    "This was already bought (booking references "
+                    f"{', '.join(booking.record_locators or []) or 'on the booking card'}). Nothing was charged again."
+                ),
                 widget={"type": "booking", "booking": booking_as_core(booking)},
             )
         return

@@ -46,7 +46,8 @@ def action_event(action: dict[str, Any]) -> tuple[dict[str, Any], str]:
         data = {"booking_id": str(action.get("booking_id") or "")}
         if action.get("quote_id"):
             data["quote_id"] = str(action["quote_id"])
-        return {"type": "USER_CANCEL_BOOKING", "data": data}, f"Cancel booking {data['booking_id']}"
+        label = "Confirm cancellation" if data.get("quote_id") else "Cancel booking"  # never the internal id
+        return {"type": "USER_CANCEL_BOOKING", "data": data}, label
     raise UnknownAction(f"unknown action {kind!r}")
 
 

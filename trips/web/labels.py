@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any
 
 from handlers.trip_read import segments_of, stays_of
+from handlers.wording import place_label
 from trips.models import Phase, Trip
 from trips.services.chat import trip_status_frame
 
@@ -32,8 +33,9 @@ def phase_label(phase: str) -> str:
 
 
 def _code(place: Any) -> str:
+    """An airport by its code; a metro (QSF) by its city's name, never the code."""
     if isinstance(place, dict):
-        return str(place.get("code") or place.get("name") or "")
+        return place_label(place, compact=True) if place.get("code") or place.get("name") else ""
     return str(place or "")
 
 
@@ -58,7 +60,7 @@ def _stay_label(stays: Any) -> str:
     if not (isinstance(stays, list) and stays and isinstance(stays[0], dict)):
         return ""
     first = stays[0]
-    where = first.get("location_hint") or first.get("location_code")
+    where = first.get("location_hint") or _code(first.get("location")) or first.get("location_code")
     if not where:
         return ""
     try:

@@ -143,6 +143,19 @@ export class Conversation {
     this.refreshProgress();
   }
 
+  /**
+   * Where the page lands when the newest message is a list of options: its best card (the
+   * first: the ranker's rank 1) and the trip summary just before it. ``null`` otherwise.
+   */
+  landingTarget() {
+    const newest = this.bySeq.get(this.lastSeq);
+    const best = newest?.querySelector(".widget--bundles .bundle");
+    if (!best) return null;
+    const before = newest.previousElementSibling;
+    const summary = before?.querySelector("[data-widget=trip_summary]") ? before : newest;
+    return { best, summary };
+  }
+
   /** Remember how offers and rates were shown, so holds can name them the same way. */
   learnItems(widget) {
     for (const bundle of widget.bundles || []) {

@@ -1,5 +1,7 @@
-// Display formats. Flight times are shown in the airport's own local time, exactly as the
-// supplier states them, so they are read from the ISO string rather than the browser's zone.
+// Display formats, the same as the server's (handlers/common/formats.py): money by locale with
+// its currency, durations in words ("4 h 5 min"), times labelled with their zone. Flight times
+// are the airport's own local time, exactly as the supplier states them, so they are read from
+// the ISO string (never the browser's zone) and labelled with the zone the server names.
 
 const LOCALE = document.documentElement.lang || "en-US";
 // The trip's zone (its TripIntent's request.timezone): deadlines and message times are read there,
@@ -25,9 +27,13 @@ export function money(amount, currency) {
   }
 }
 
-export function localClock(iso) {
+/** "9:46 AM EST": a flight time as stated at its airport (the ISO string's own clock), labelled. */
+export function localClock(iso, zone = "") {
   const match = /T(\d{2}):(\d{2})/.exec(iso || "");
-  return match ? `${match[1]}:${match[2]}` : "";
+  if (!match) return "";
+  const hours = Number(match[1]);
+  const clock = `${hours % 12 || 12}:${match[2]} ${hours < 12 ? "AM" : "PM"}`;
+  return zone ? `${clock} ${zone}` : clock;
 }
 
 export function localDate(iso) {
@@ -45,12 +51,14 @@ export function dayShift(departIso, arriveIso) {
   return Number.isFinite(days) && days > 0 ? `+${days}` : "";
 }
 
+/** "4 h", "4 h 5 min", "45 min": as the chat's words say durations. */
 export function duration(minutes) {
-  const total = Number(minutes);
+  const total = Math.round(Number(minutes));
   if (!Number.isFinite(total) || total <= 0) return "";
   const hours = Math.floor(total / 60);
-  const mins = Math.round(total % 60);
-  return hours ? `${hours}h ${String(mins).padStart(2, "0")}m` : `${mins}m`;
+  const mins = total % 60;
+  if (!hours) return `${mins} min`;
+  return mins ? `${hours} h ${mins} min` : `${hours} h`;
 }
 
 export function stops(count) {

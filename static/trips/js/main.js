@@ -101,12 +101,33 @@ function say(text) {
  * the action bar or purchase form opening) keeps them at the bottom; once they scroll up to
  * read, new messages no longer move the page under them. Measured around each change, so it
  * does not depend on when scroll events fire.
+ *
+ * New options land on the best one, not the last: the trip summary and the best card are
+ * scrolled into view (the best card alone when both do not fit). The page stays there until the
+ * traveller scrolls or a newer message arrives.
  */
+let landedAt = null; // the scrollTop the page landed on new options at
+
 function follow(change, { force = false } = {}) {
   const { scroller } = ui;
-  const stick = force || scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 96;
+  const untouched = landedAt !== null && Math.abs(scroller.scrollTop - landedAt) < 2;
+  const stick = force || untouched || scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 96;
+  const newest = conversation.lastSeq;
   const result = change();
-  if (stick) scroller.scrollTop = scroller.scrollHeight;
+  if (!stick) return result;
+  if (untouched && !force && conversation.lastSeq === newest) return result; // nothing newer: stay on the options
+  const target = conversation.landingTarget();
+  if (target) {
+    const top = (el) => el.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
+    const best = target.best.getBoundingClientRect();
+    const from = target.summary && best.bottom - target.summary.getBoundingClientRect().top <= scroller.clientHeight
+      ? target.summary : target.best;
+    scroller.scrollTop = Math.max(0, top(from) - 8);
+    landedAt = scroller.scrollTop;
+  } else {
+    scroller.scrollTop = scroller.scrollHeight;
+    landedAt = null;
+  }
   return result;
 }
 

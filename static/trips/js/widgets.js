@@ -9,6 +9,9 @@ import { travellersCard } from "./travellers.js";
 
 const place = (p) => (p && typeof p === "object" ? p.code || p.name || "" : p || "");
 const placeName = (p) => (p && typeof p === "object" ? p.name || p.code || "" : p || "");
+/** "Newark (EWR)" (older summaries carry no ``origin_label``). */
+const placeLabel = (p) => (p && typeof p === "object" && p.code && p.name && p.name !== p.code
+  ? `${p.name} (${p.code})` : placeName(p));
 const list = (value) => (Array.isArray(value) ? value : []);
 
 function chip(text, tone = "neutral") {
@@ -31,17 +34,21 @@ function findings(items, tone, title) {
     h("ul", {}, list(items).map((f) => h("li", {}, typeof f === "string" ? f : f.message || fmt.humanize(f.code)))));
 }
 
+/** A flight: its times as stated at each airport, each labelled with that airport's zone ("9:46 AM EST"). */
 function flightLeg(flight) {
   const s = flight.summary || {};
+  const zones = flight.zones || {};
   const numbers = list(s.flight_numbers).join(", ");
   const from = place(s.origin) || "";
   const to = place(s.destination) || "";
+  const time = (iso, zone) => [fmt.localClock(iso), zone ? " " : "", zone ? h("span", { class: "leg__zone" }, zone) : null];
   return h("li", { class: "leg" },
     h("div", { class: "leg__times" },
-      h("span", { class: "leg__time", "aria-label": `${fmt.localClock(s.depart_at)} local time at ${from}` }, fmt.localClock(s.depart_at)),
+      h("span", { class: "leg__time", "aria-label": `Departs ${fmt.localClock(s.depart_at, zones.depart)} at ${from}` },
+        time(s.depart_at, zones.depart)),
       h("span", { class: "leg__line", "aria-hidden": "true" }),
-      h("span", { class: "leg__time", "aria-label": `${fmt.localClock(s.arrive_at)} local time at ${to}` }, fmt.localClock(s.arrive_at),
-        h("sup", { class: "leg__shift" }, fmt.dayShift(s.depart_at, s.arrive_at)))),
+      h("span", { class: "leg__time", "aria-label": `Arrives ${fmt.localClock(s.arrive_at, zones.arrive)} at ${to}` },
+        time(s.arrive_at, zones.arrive), h("sup", { class: "leg__shift" }, fmt.dayShift(s.depart_at, s.arrive_at)))),
     h("div", { class: "leg__route" },
       from && to ? h("strong", {}, `${from} → ${to}`) : null,
       h("span", {}, fmt.localDate(s.depart_at))),
@@ -59,7 +66,18 @@ function hotel(item) {
     h("div", { class: "hotel__meta" },
       s.board_type ? chip(fmt.humanize(s.board_type)) : null,
       chip(s.refundable ? "Refundable" : "Non-refundable", s.refundable ? "good" : "warn"),
-      s.nights ? h("span", {}, `${fmt.nights(s.nights)}${nightly(s)}`) : null));
+      s.nights ? h("span", {}, `${fmt.nights(s.nights)}${nightly(s)}`) : null),
+    hotelSum(s));
+}
+
+/** The hotel's total as a sum that adds up: room charges (nights × rooms) + taxes and fees = what is held. */
+function hotelSum(s) {
+  if (s.room_charges === undefined || s.taxes_and_fees === undefined || !s.total) return null;
+  const rooms = Number(s.rooms) || 1;
+  const what = `${fmt.nights(s.nights)}${rooms > 1 ? ` × ${rooms} rooms` : ""}`;
+  return h("p", { class: "hotel__sum muted small" },
+    `${what}: ${fmt.money(s.room_charges, s.currency)} + ${fmt.money(s.taxes_and_fees, s.currency)} taxes and fees = `,
+    h("strong", {}, fmt.money(s.total, s.currency)));
 }
 
 /** The nightly figure the policy check uses (the dearest night, per room), and the average when it differs. */
@@ -143,7 +161,7 @@ function bundleCard(bundle, ctx) {
       h("p", {}, "Outside your company's policy, so it can't be held:"),
       h("ul", {}, list(bundle.policy.blocking).map((f) => h("li", {}, f.message || fmt.humanize(f.code))))) : null,
     list(bundle.flights).length ? h("section", { class: "bundle__section", "aria-label": "Flights" },
-      h("h4", { class: "bundle__label" }, "Flights ", h("span", { class: "bundle__note" }, "· local time at each airport")),
+      h("h4", { class: "bundle__label" }, "Flights"),
       h("ol", { class: "legs" }, list(bundle.flights).map(flightLeg))) : null,
     list(bundle.hotels).length ? h("section", { class: "bundle__section", "aria-label": "Hotel" },
       h("h4", { class: "bundle__label" }, list(bundle.hotels).length > 1 ? "Hotels" : "Hotel"),
@@ -172,7 +190,7 @@ const renderers = {
         party ? [h("dt", {}, "Travellers"), h("dd", {}, party)] : null,
         list(widget.segments).map((seg, i) => [
           h("dt", {}, `Flight ${i + 1}`),
-          h("dd", {}, `${placeName(seg.origin)} (${place(seg.origin)}) → ${placeName(seg.destination)} (${place(seg.destination)})`,
+          h("dd", {}, `${seg.origin_label || placeLabel(seg.origin)} → ${seg.destination_label || placeLabel(seg.destination)}`,
             seg.depart_date ? h("span", { class: "muted" }, ` · ${fmt.localDate(seg.depart_date)}`) : null)]),
         list(widget.stays).map((stay) => [
           h("dt", {}, "Hotel"),
@@ -201,24 +219,40 @@ const renderers = {
       ok ? null : withinPolicy(widget, ctx));
   },
 
+  /** Live holds with their deadlines; holds that were released or lapsed say so, with no "Pay by". */
   holds(widget, ctx) {
-    return h("div", { class: "widget card holds", dataset: { widget: "holds" } },
-      h("h3", { class: "card__title" }, "On hold"),
-      h("ul", { class: "holds__list" }, list(widget.holds).map((hold) => {
+    const holds = list(widget.holds);
+    const live = (hold) => !hold.status || hold.status === "held";
+    const ended = holds.filter((hold) => !live(hold));
+    const title = !ended.length ? "On hold"
+      : ended.length === holds.length ? (ended.every((x) => x.status === "expired") ? "Holds expired" : "Holds released")
+        : "Holds changed";
+    const endedWords = { released: "Released", expired: "Expired", purchased: "Bought", cancelled: "Cancelled" };
+    const totals = new Map();
+    for (const hold of holds.filter(live)) {
+      const t = hold.held_total || {};
+      totals.set(t.currency, (totals.get(t.currency) || 0) + Number(t.amount || 0));
+    }
+    return h("div", { class: `widget card holds${ended.length ? " holds--ended" : ""}`, dataset: { widget: "holds", ended: String(ended.length) } },
+      h("h3", { class: "card__title" }, title),
+      h("ul", { class: "holds__list" }, holds.map((hold) => {
         const total = hold.held_total || {};
         return h("li", { class: "hold" },
           h("div", {},
             h("strong", {}, fmt.humanize(hold.item_type || "item")),
             " ", h("span", { class: "muted" }, ctx.describe(hold.offer_id || hold.rate_id) || ""),
-            h("div", { class: "muted small" }, hold.instant
-              ? `Not held: bought when you pay, at its price then · offer ends ${fmt.dateTime(hold.payment_required_by)}`
-              : `Pay by ${fmt.dateTime(hold.payment_required_by)}`)),
+            h("div", { class: "muted small" }, !live(hold) ? "No longer held: nothing to pay"
+              : hold.instant ? `Not held: bought when you pay, at its price then · offer ends ${fmt.dateTime(hold.payment_required_by)}`
+                : `Pay by ${fmt.dateTime(hold.payment_required_by)}`)),
           h("div", { class: "hold__right" },
-            hold.instant ? chip("Paid at once", "warn") : null,
-            total.amount ? h("span", { class: "hold__amount" }, fmt.money(total.amount, total.currency)) : null,
-            hold.status && hold.status !== "held" ? chip(fmt.humanize(hold.status), "warn") : countdown(hold.payment_required_by)));
+            hold.instant && live(hold) ? chip("Paid at once", "warn") : null,
+            total.amount ? h("span", { class: `hold__amount${live(hold) ? "" : " is-struck"}` }, fmt.money(total.amount, total.currency)) : null,
+            live(hold) ? countdown(hold.payment_required_by) : chip(endedWords[hold.status] || fmt.humanize(hold.status), "warn")));
       })),
-      widget.earliest_deadline ? h("p", { class: "holds__deadline" },
+      totals.size === 1 && holds.length > 1 && !ended.length ? h("p", { class: "holds__total" },
+        `Total held${ctx.party ? ` for ${ctx.party}` : ""} `,
+        h("strong", {}, fmt.money([...totals.values()][0], [...totals.keys()][0]))) : null,
+      widget.earliest_deadline && !ended.length ? h("p", { class: "holds__deadline" },
         "Everything is held until ", h("strong", {}, fmt.dateTime(widget.earliest_deadline)), " ",
         countdown(widget.earliest_deadline)) : null);
   },
@@ -251,17 +285,16 @@ const renderers = {
     const orders = list(b.orders).filter((o) => o.record_locator);
     const rows = orders.length
       ? orders.map((o) => [[fmt.humanize(o.item_type || "item"), ctx.describe(o.item_id)].filter(Boolean).join(" · "), o.record_locator])
-      : list(b.record_locators).map((code) => ["Record locator", code]);
+      : list(b.record_locators).map((code) => ["Booking reference", code]);
     const card = b.payment_method;
     return h("div", { class: "widget card booking", dataset: { widget: "booking" } },
       h("div", { class: "card__row" },
         h("h3", { class: "card__title" }, "Booked"),
         chip(fmt.humanize(b.status || "confirmed"), b.status === "cancelled" ? "warn" : "good")),
-      h("p", {}, "Total paid ", h("strong", {}, fmt.money(b.total, b.currency)),
+      h("p", {}, "Total paid ", h("strong", {}, fmt.money(b.total, b.currency)), ctx.party ? ` for ${ctx.party}` : "",
         card?.last4 ? h("span", { class: "muted" }, ` · ${fmt.humanize(card.brand || "card")} •••• ${card.last4}`) : null),
-      h("dl", { class: "locators", "aria-label": "Record locators" },
+      h("dl", { class: "locators", "aria-label": "Booking references" },
         rows.map(([label, code]) => [h("dt", {}, label), h("dd", { class: "locator" }, code)])),
-      h("p", { class: "muted small" }, `Booking ${b.booking_id || ""}`),
       b.booking_id && b.status !== "cancelled" ? h("div", { class: "card__actions" },
         button("Cancel booking…", () => ctx.act({ type: "cancel_booking", booking_id: b.booking_id }, "Cancel booking"), { tone: "ghost" })) : null);
   },
@@ -271,7 +304,11 @@ const renderers = {
     const confirmed = c.status === "cancelled" || c.confirmed;
     return h("div", { class: "widget card", dataset: { widget: "cancellation" } },
       h("h3", { class: "card__title" }, confirmed ? "Booking cancelled" : "Cancellation quote"),
-      c.refund_amount !== undefined ? h("p", {}, "Refund ", h("strong", {}, fmt.money(c.refund_amount, c.currency))) : null,
+      c.refund_amount !== undefined ? h("p", {}, confirmed ? "Refunded " : "Refund if you cancel now ", h("strong", {}, fmt.money(c.refund_amount, c.currency)),
+        c.paid_amount !== undefined && !confirmed ? ` of ${fmt.money(c.paid_amount, c.currency)} paid` : "") : null,
+      !confirmed && Number(c.lost_amount) > 0 ? h("p", { class: "cancellation__lost" }, "You lose ", h("strong", {}, fmt.money(c.lost_amount, c.currency)),
+        " (non-refundable fares and cancellation fees)") : null,
+      !confirmed && c.lost_amount !== undefined && Number(c.lost_amount) === 0 ? h("p", {}, "Everything paid is refunded; you lose nothing.") : null,
       c.expires_at && !confirmed ? h("p", { class: "muted small" }, `Quote valid until ${fmt.dateTime(c.expires_at)}`) : null,
       !confirmed && c.quote_id ? h("div", { class: "card__actions" },
         button("Confirm cancellation", () => ctx.act({ type: "cancel_booking", booking_id: c.booking_id, quote_id: c.quote_id }, "Confirm cancellation"), { tone: "danger" })) : null);

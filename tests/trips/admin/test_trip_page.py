@@ -190,7 +190,7 @@ def test_the_trip_intent_keeps_its_order_and_folds_working_memory():
     assert top.index("working_memory") < top.index("audit") == len(intent) - 1 + top.count("flight_quotes")
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert re.search(r'<details class="tripdesk-section"><summary><strong>working_memory</strong>', html)
-    assert "off_1 · United UA1 · EWR → DEN 2027-01-30 08:00 · nonstop · 400.00 USD" in html
+    assert "off_1 · United UA1 · EWR → DEN Sat Jan 30 8:00 AM EST · nonstop · $400.00" in html
     assert "slices" not in html
 
 
@@ -257,5 +257,5 @@ def test_the_glance_shows_a_hotel_only_trip_and_every_preference(client, support
     text = _text(_trip_page(client, trip))
     glance = text[text.index("At a glance") : text.index("Times in")]
     assert "Route none: hotel only" in glance and "Hotel Austin · Thu Dec 10 → Sat Dec 12" in glance
-    assert "Hotel price up to 250.00 USD a night" in glance and "Budget 900.00 USD per person" in glance
+    assert "Hotel price up to $250.00 a night" in glance and "Budget $900.00 per person" in glance
     assert "Rooms 2 rooms" in glance

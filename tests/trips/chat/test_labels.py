@@ -63,3 +63,12 @@ def test_a_hotel_only_trip_is_named_by_its_hotel():
     assert trip_label(Trip(pk=9, intent=intent)) == "Hotel in Austin · Dec 10"
     widget = {"type": "trip_summary", "segments": [], "stays": [stay]}
     assert itinerary_label(widget["segments"], widget["stays"]) == "Hotel in Austin · Dec 10"
+
+
+def test_a_metro_code_is_never_a_title():
+    to_sf = segment(
+        {"type": "city", "code": "JFK", "name": "New York"},
+        {"type": "city", "code": "QSF", "name": "San Francisco"},
+        "2027-03-11",
+    )
+    assert trip_label(trip_with(to_sf)) == "JFK → San Francisco · Mar 11"

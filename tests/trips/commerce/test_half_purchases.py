@@ -83,7 +83,7 @@ def test_after_the_grace_period_the_trip_is_flagged_and_the_traveller_told_once(
     assert len(flag.payload["not_bought"]) == 2
     assert len(flag.payload["supplier_orders"]) == 1 and flag.payload["supplier_orders"][0] in flag.payload["reason"]
     [message] = told(trip)
-    assert f"the {paid.item_type}, {paid.amount}" in message.text and "won't be charged twice" in message.text
+    assert f"the {paid.item_type}, ${paid.amount:,}" in message.text and "won't be charged twice" in message.text
 
 
 def test_a_successful_resubmission_leaves_nothing_to_flag(half_bought, traveller, card, frozen, supplier_times_out):

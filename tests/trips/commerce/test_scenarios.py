@@ -46,7 +46,9 @@ def test_scenario_6_approve_and_buy_exactly_once(trip, traveller, approver, card
 
     again = purchase_submit(trip=trip, user=traveller, approval_token=token, payment_method_id=str(card.pk))
     assert Booking.objects.count() == 1 and len(charges()) == len(holds), "a replay charges nothing"
-    assert booking.booking_id in replies_after(again)[0].text
+    replayed = replies_after(again)[0].text
+    assert booking.booking_id not in replayed, "the internal booking id is never shown"
+    assert all(locator in replayed for locator in booking.record_locators)
     types = list(AuditEvent.objects.filter(trip=trip).values_list("type", flat=True))
     assert types.count("purchase.succeeded") == 1 and types.count("purchase.replayed") == 1
     assert {"approval.requested", "approval.granted", "approval.used", "hold.created"} <= set(types)
