@@ -101,6 +101,9 @@ def test_scenario_1_one_message_shows_bundle_cards(new_page, base_url, screensho
     screenshot(page, "04-phone-latest")
     page.locator(LATEST_BUNDLES).first.scroll_into_view_if_needed()
     screenshot(page, "04-phone-bundle-card")
+    page.get_by_label("Message TripDesk").focus()
+    say(page, "Is breakfast included?")  # what the traveller sends shows at the bottom, not the options
+    expect(page.locator(".msg--user").last).to_be_in_viewport()
 
 
 def hold_first_holdable(page, screenshot=None) -> None:

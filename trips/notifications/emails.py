@@ -25,10 +25,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from trips.formats import money_text, when_text
+from trips.formats import money_text, trip_zone, when_text
 from trips.models import ApprovalRequest, AuditEvent, Booking, Hold, Trip
 from trips.services.approvals import approver_check
-from trips.sheets import approval_sheet, person_name, trip_zone
+from trips.sheets import approval_sheet, person_name
 
 from . import (
     APPROVAL_DENIED,

@@ -116,7 +116,7 @@ function follow(change, { force = false } = {}) {
   const result = change();
   if (!stick) return result;
   if (untouched && !force && conversation.lastSeq === newest) return result; // nothing newer: stay on the options
-  const target = conversation.landingTarget();
+  const target = force ? null : conversation.landingTarget(); // what the traveller just sent shows at the bottom
   if (target) {
     const top = (el) => el.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
     const best = target.best.getBoundingClientRect();

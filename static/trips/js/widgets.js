@@ -275,7 +275,9 @@ const renderers = {
         chip(fmt.humanize(status), tone)),
       a.amount ? h("p", {}, "Up to ", h("strong", {}, fmt.money(a.amount, a.currency))) : null,
       a.reason ? h("p", { class: "muted" }, a.reason) : null,
-      a.expires_at ? h("p", { class: "muted small" }, `Valid until ${fmt.dateTime(a.expires_at)}`) : null,
+      a.expires_at ? h("p", { class: "muted small" }, status === "pending"
+        ? `Needs a yes before ${fmt.dateTime(a.expires_at)}, when the first hold lapses`
+        : `Valid until ${fmt.dateTime(a.expires_at)}`) : null,
       a.kind !== "hold" && ["granted", "approved"].includes(status) ? payAction(a, ctx) : null,
       canAutoApprove ? autoApproval(a, ctx) : null);
   },

@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from handlers.supplier import SupplierError
-from tests.trips.commerce.helpers import RecordingSupplier, held_intent
+from tests.trips.commerce.helpers import RecordingSupplier, held_intent, hold_for
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold
 from trips.services.approvals import approvals_expire_due
 from trips.services.holds import hold_release, holds_expire_due, holds_sync
@@ -78,3 +78,18 @@ def test_expiry_is_written_down_once(held_trip, pending_approval, clock):
     pending_approval.refresh_from_db()
     assert pending_approval.status == ApprovalRequest.Status.EXPIRED
     assert ChatMessage.objects.filter(trip=held_trip, text__contains="has expired").count() == 2
+
+
+def test_the_request_is_announced_in_money_and_local_time(held_trip):
+    [said] = ChatMessage.objects.filter(trip=held_trip, widget__type="approval").values_list("text", flat=True)
+    assert said == (
+        "I've asked your approver to approve $1,030.00. You'll see their answer here; "
+        "the holds last until Wed Dec 2, 9:00 AM EST."
+    )
+
+
+def test_the_request_says_whom_it_covers(trip, clock):
+    trip.intent["party"] = {**(trip.intent.get("party") or {}), "travelers": {"adults": 2, "children": 1}}
+    hold_for(trip, now=clock())
+    [said] = ChatMessage.objects.filter(trip=trip, widget__type="approval").values_list("text", flat=True)
+    assert said.startswith("I've asked your approver to approve $1,030.00 for 2 adults, 1 child. "), said

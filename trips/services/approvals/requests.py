@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from handlers.common.clock import local_time_text
+from handlers.common.formats import party_text
 from handlers.wording import money as money_text
 from trips.models import ApprovalRequest, ChatMessage, Hold, Trip
 from trips.notifications import APPROVAL_REQUESTED, notify_on_commit
@@ -74,7 +75,8 @@ def approval_request_create(
     if kind == ApprovalRequest.Kind.PURCHASE:
         zone = (trip_intent.get("request") or {}).get("timezone") or "UTC"
         text = (
-            f"I've asked your approver to approve {money_text(snapshot['total'], approval.currency)}. "
+            f"I've asked your approver to approve {money_text(snapshot['total'], approval.currency)}"
+            f"{' for ' + party if (party := party_text(snapshot.get('travelers'))) else ''}. "
             "You'll see their answer here; the holds last until "
             f"{local_time_text(snapshot['earliest_deadline'], zone)}."
         )
