@@ -12,6 +12,19 @@ def _fast_passwords(settings):
 
 
 @pytest.fixture(autouse=True)
+def _celery_join_flag_cleared():
+    """Each test starts with Celery's process-wide "inside a task" flag down.
+
+    Eager tasks that overlap in two threads (the live server's turn threads, an approval email's
+    settling timer) save and restore that one global out of order and can leave it raised; the
+    next test's ``EagerResult.get()`` then refuses with "Never call result.get() within a task!".
+    """
+    from celery._state import _set_task_join_will_block
+
+    _set_task_join_will_block(False)
+
+
+@pytest.fixture(autouse=True)
 def _emails_at_commit(settings):
     """Approval emails leave at commit here; tests of the settling wait set it themselves."""
     settings.TRIPDESK = {**settings.TRIPDESK, "APPROVAL_EMAIL_SETTLE_SECONDS": 0}
