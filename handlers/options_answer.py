@@ -15,7 +15,7 @@ from .wording import money
 
 Bundle = Dict[str, Any]
 
-HINT = 'Pick one by its name ("B2"), its letter ("option B") or what sets it apart ("the fastest"), or tell me what to change.'
+HINT = 'Pick one by its name ("B2"), its place ("the second one") or what sets it apart ("the fastest"), or tell me what to change.'
 
 
 def _flights(b: Bundle) -> List[Dict[str, Any]]:

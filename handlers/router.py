@@ -80,8 +80,9 @@ _OPTION_NOUN = r"(?: one| bundle| option| choice| deal| package| combo| combinat
 SUPERLATIVE_RE = re.compile(
     rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the |that |this )?(?:one with (?:the |a )?)?({_QUALITY}){_OPTION_NOUN}{_TAIL}$"
 )
-# "option B", "choice c": letters count from A on screen (B1, B2… are option 1, 2…).
-LETTER_RE = re.compile(rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?(?:option|choice|bundle) ([a-e]){_TAIL}$")
+# "option B", "choice c", a lone "B": the cards are titled "Option B1", "Option B2"…, so a letter
+# alone names none of them; it is answered with the names on screen, never mapped to a position.
+LETTER_RE = re.compile(rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?(?:(?:option|choice|bundle) )?([a-e]){_TAIL}$")
 _LABELS = {
     "cheapest": "Cheapest",
     "fastest": "Fastest",
@@ -184,8 +185,8 @@ def _bundle_reference(text: str, bundles: List[Dict[str, Any]], pending_slots: s
         word = m.group(1)
         return f"B{len(bundles) if word == 'last' else _ORDINALS[word]}"
     m = LETTER_RE.match(text)
-    if m:
-        return f"B{ord(m.group(1)) - ord('a') + 1}"
+    if m and not pending_slots:
+        return f"Option {m.group(1).upper()}"  # not a card's name: the Reducer lists the names on screen
     m = SUPERLATIVE_RE.match(text)
     if m:
         quality = _QUALITIES[m.group(1)]

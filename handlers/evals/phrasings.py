@@ -23,8 +23,9 @@ Expectation keys (all must hold for the case to pass):
 - ``ask``: slots the last question must ask; ``ask_not``: slots it must not ask;
 - ``disclose``: ``{"slot", "patterns"}``: the slot was asked, or every pattern appears in what
   the traveller was told (assumptions and the last replies): an ambiguous name is never guessed silently;
-- ``selected`` / ``selected_label``: the bundle picked by words; ``reply_any`` / ``reply_not``:
-  the last turn answered, and not with the given text.
+- ``selected`` / ``selected_label``: the bundle picked by words; ``selected_is``: the pick is the
+  cheapest / fastest / refundable of those on screen (ties count); ``reply_any`` / ``reply_not``:
+  the last turn answered, and not with the given text; ``reply_has``: a pattern the last reply holds.
 """
 
 from __future__ import annotations
@@ -128,7 +129,28 @@ def observed(doc: Dict[str, Any], turn: Dict[str, Any]) -> Dict[str, Any]:
         "_replied": bool(messages),
         "selected": selected,
         "selected_label": (bundles.get(selected) or {}).get("label") if selected else None,
+        "_selected_is": _qualities(bundles.get(selected), list(bundles.values())) if selected else [],
+        "_last_reply": " ".join(m.get("text") or "" for m in messages),
     }
+
+
+def _minutes(bundle: Dict[str, Any]) -> float:
+    return sum(float((f.get("summary") or {}).get("duration_minutes") or 0) for f in bundle.get("flights") or [])
+
+
+def _qualities(bundle: Any, bundles: List[Dict[str, Any]]) -> List[str]:
+    """What the selected bundle is among those on screen: "cheapest", "fastest", "refundable"."""
+    if not isinstance(bundle, dict) or not bundles:
+        return []
+    out = []
+    if float(bundle.get("total") or "inf") <= min(float(b.get("total") or "inf") for b in bundles):
+        out.append("cheapest")
+    flying = [b for b in bundles if b.get("flights")]
+    if bundle.get("flights") and _minutes(bundle) <= min(map(_minutes, flying)):
+        out.append("fastest")
+    if bundle.get("refundable"):
+        out.append("refundable")
+    return out
 
 
 def _same(key: str, want: Any, got: Any) -> bool:
@@ -160,6 +182,12 @@ def check(expect: Dict[str, Any], seen: Dict[str, Any]) -> List[str]:
         elif key == "reply_any":
             if not seen["_replied"]:
                 wrong.append("no reply")
+        elif key == "selected_is":  # the pick has that quality among the options on screen (ties count)
+            if want not in seen["_selected_is"]:
+                wrong.append(f"selected {seen['selected']!r} is not the {want} (it is {seen['_selected_is']})")
+        elif key == "reply_has":
+            if not re.search(want, seen["_last_reply"], re.I):
+                wrong.append(f"reply lacks {want!r}: {seen['_last_reply'][:160]!r}")
         elif key == "reply_not":
             if want.lower() in seen["_told"].lower():
                 wrong.append(f"replied {want!r}")

@@ -41,7 +41,11 @@ class Intake(DecisionBase):
             return
         if data.get("unknown_bundle_id"):
             on_screen = ", ".join(b["bundle_id"] for b in doc["working_memory"]["ranked_bundles"])
-            self.say(f"{data['unknown_bundle_id']} isn't one of the bundles on screen ({on_screen}). Nothing changed.")
+            named = data["unknown_bundle_id"]
+            if named.startswith("Option "):  # a letter: the cards are "Option B1", "Option B2"...
+                self.say(f"There is no {named} on screen: the options are {on_screen}. Which one do you mean?")
+                return
+            self.say(f"{named} isn't one of the bundles on screen ({on_screen}). Nothing changed.")
             return
         if not text.strip():
             self.say(

@@ -248,8 +248,6 @@ WORDED = {
         ("I'll take the refundable option", "B3"),
         ("the fastest", "B4"),  # no "Fastest" label on screen: the shortest flying time
         ("go with the cheapest please", "B2"),
-        ("option B", "B2"),
-        ("option c please", "B3"),
         ("the second one", "B2"),
         ("the one with the better hotel", "B4"),
         ("the best one", "B1"),
@@ -265,5 +263,10 @@ def test_wishes_that_sound_like_qualities_stay_messages(text):
     assert route_text(text, WORDED)["type"] == "USER_MESSAGE"
 
 
-def test_a_letter_off_screen_is_flagged():
-    assert route_text("option E", WORDED)["data"]["unknown_bundle_id"] == "B5"
+@pytest.mark.parametrize("text", ["option B", "option c please", "b", "I'll take option A"])
+def test_a_letter_names_no_card_and_is_flagged(text):
+    # the cards are titled "Option B1", "Option B2"…: a letter alone is none of them, and is
+    # never mapped to a position (the Reducer answers with the names on screen)
+    routed = route_text(text, WORDED)
+    assert routed["type"] == "USER_MESSAGE"
+    assert routed["data"]["unknown_bundle_id"] == f"Option {text.split()[-1 if 'please' not in text else -2].upper()}"
