@@ -51,6 +51,14 @@ def _upsert(items: List[Dict[str, Any]], key: str, entry: Dict[str, Any]) -> Lis
     return [i for i in items if i.get(key) != entry[key]] + [entry]
 
 
+def _ruled_out(output: Dict[str, Any]) -> Dict[str, Any]:
+    """What a search found before the traveller's hard filters and how many each ruled out."""
+    ruled = output.get("ruled_out")
+    if not isinstance(ruled, dict) or not isinstance(output.get("found"), int):
+        return {}
+    return {"found": output["found"], "ruled_out": {str(k): int(v) for k, v in ruled.items() if isinstance(v, int)}}
+
+
 class Applier:
     """``run({"trip_intent", "tool_name", "tool_call", "result", "now"})``.
 
@@ -161,6 +169,7 @@ class Applier:
             "segment_id": output.get("segment_id") or call["arguments"].get("segment_id"),
             "offers": list(output.get("offers") or []),
             "count": int(output.get("count", len(output.get("offers") or []))),
+            **_ruled_out(output),
             "args_hash": args_hash(call.get("arguments") or {}),
             "searched_at": iso(now) if now else None,
         }
@@ -173,6 +182,7 @@ class Applier:
         entry = {
             "stay_id": output.get("stay_id") or call["arguments"].get("stay_id"),
             "rates": list(output.get("rates") or []),
+            **_ruled_out(output),
             "count": int(output.get("count", len(output.get("rates") or []))),
             "args_hash": args_hash(call.get("arguments") or {}),
             "searched_at": iso(now) if now else None,

@@ -190,3 +190,35 @@ def booked_text(doc: Dict[str, Any], booking: Dict[str, Any]) -> str:
         f"{lead}{money(booking.get('total'), booking.get('currency'))} paid"
         f"{' for ' + party if party else ''}{paid_with}."
     )
+
+
+def preference_words(doc: Dict[str, Any], name: str) -> str:
+    """A search filter as the traveller set it ("nonstop only", "avoiding Delta", "at most $150 a night")."""
+    from .common.shape import carrier_rules, nightly_cap
+    from .extract.prefs import AIRLINE_NAMES
+
+    flight = (doc.get("preferences") or {}).get("flight") or {}
+    hotel = (doc.get("preferences") or {}).get("hotel") or {}
+    if name == "max_stops":
+        stops = flight.get("max_stops")
+        return "nonstop only" if not stops else f"at most {stops} stop{'s' if stops != 1 else ''}"
+    if name == "airlines":
+        rules = carrier_rules(flight)
+        names = lambda codes: " or ".join(AIRLINE_NAMES.get(c, c) for c in codes)  # noqa: E731
+        if rules["required"]:
+            return f"only {names(rules['required'])}"
+        return f"avoiding {names(rules['avoid'])}" if rules["avoid"] else "your airline choice"
+    if name == "red_eye":
+        return "no red-eyes"
+    if name == "time_window":
+        times = [t for t in (flight.get("time_of_day") or {}).values() if t]
+        return f"leaving in the {' / '.join(dict.fromkeys(times))}" if times else "your departure time"
+    if name == "min_stars":
+        return f"{hotel.get('min_stars')}+ stars"
+    if name == "refundable":
+        return "refundable rooms only"
+    if name == "max_nightly":
+        cap = nightly_cap(doc.get("constraints") or {})
+        currency = (doc.get("constraints") or {}).get("currency")
+        return f"at most {money(cap, currency)} a night" if cap is not None else "your nightly cap"
+    return name.replace("_", " ")

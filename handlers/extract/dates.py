@@ -334,6 +334,7 @@ class Doubt:
     end: int
     text: str
     kind: str
+    readings: Tuple[date, ...] = ()  # the days it could mean, in the order to offer them
 
 
 def find_dates(
@@ -370,7 +371,8 @@ def find_dates(
                 continue  # "a rating of 4.7.": a score, not the 4th of July
             value = _resolve(kind, m, today, order)
             if value is None and kind in ("numeric", "dotted") and _ambiguous_order(m):
-                doubts.append(Doubt(m.start(), m.end(), m.group(0), "order"))
+                readings = tuple(d for d in (_resolve(kind, m, today, "mdy"), _resolve(kind, m, today, "dmy")) if d)
+                doubts.append(Doubt(m.start(), m.end(), m.group(0), "order", readings))
             if value is not None:
                 floating = kind in _FLOATING and not m.groupdict().get("year")
                 if kind == "weekday":  # "Saturday" (not "next Saturday") counts from the day it follows
@@ -424,7 +426,10 @@ def _weekdays_checked(text: str, found: List[DateMention], doubts: List[Doubt]) 
                 weekday = WEEKDAYS.get(name, _WD_ABBR.get(name))
                 out.pop()
                 if weekday is not None and weekday != d.value.weekday():
-                    doubts.append(Doubt(prev.start, d.end, text[prev.start : d.end], "weekday"))
+                    # "Tuesday Feb 3" (a Wednesday): the Tuesday nearest it, or the 3rd
+                    shift = (weekday - d.value.weekday() + 3) % 7 - 3
+                    readings = (d.value + timedelta(days=shift), d.value)
+                    doubts.append(Doubt(prev.start, d.end, text[prev.start : d.end], "weekday", readings))
                     continue
                 out.append(DateMention(prev.start, d.end, d.value, text[prev.start : d.end], d.floating))
                 continue

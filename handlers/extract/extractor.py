@@ -28,7 +28,7 @@ from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS
 from .dates import Doubt, find_dates, find_durations, order_for
 from .party import read_party
 from .places import find_places
-from .prefs import NO_HOTEL, read_airlines, read_preferences
+from .prefs import NO_HOTEL, read_airlines, read_preferences, read_relax
 from .questions import pending_slots
 from .roles import assign_dates, assign_places, complete_stay, hotels_named, read_legs
 from .schema import empty_fields
@@ -68,6 +68,8 @@ def extract_fields(
     msg = clean(text)
     if not msg:
         return fields, notes
+    relax, relax_spans = read_relax(msg)
+    msg = mask(msg, relax_spans)  # "drop the nonstop", "no hotel cap": not read again as wishes
     slots = pending_slots(pending_question)
     current = current if isinstance(current, dict) else {}
     if message_topic(msg, pending_question, conversation) != "trip":
@@ -107,6 +109,7 @@ def extract_fields(
 
     fields.update(prefs)
     fields.update(airlines)
+    fields["relax"] = relax
     if fields["flights_needed"] and ((current.get("itinerary") or {}).get("flights_needed", True)) is not False:
         fields["flights_needed"] = None  # flights are the default: only news when the trip had none
     fields.update(read_party(people_text))

@@ -165,11 +165,32 @@ def _preferences(fields: Dict[str, Any], patch: Dict[str, Any], cur: Dict[str, A
             constraints[key] = f"{float(fields[key]):.2f}"
     if fields.get("currency"):
         constraints["currency"] = fields["currency"]
+    _relaxed(fields.get("relax") or [], flight, hotel, constraints)
     for key, value in (("flight", flight), ("hotel", hotel)):
         if value:
             patch.setdefault("preferences", {})[key] = value
     if constraints:
         patch["constraints"] = constraints
+
+
+def _relaxed(names: List[str], flight: Dict[str, Any], hotel: Dict[str, Any], constraints: Dict[str, Any]) -> None:
+    """Filters the traveller let go of ("stops are fine", "any airline") back to their defaults,
+    unless the same message sets them anew ("one stop is fine")."""
+    resets = {
+        "max_stops": (flight, {"max_stops": None}),
+        "airlines": (flight, {"airlines_required": [], "airlines_avoid": []}),
+        "red_eye": (flight, {"avoid_red_eye": False}),
+        "time_window": (flight, {"time_of_day": {"outbound": None, "return": None}}),
+        "min_stars": (hotel, {"min_stars": None}),
+        "refundable": (hotel, {"refundable_only": False}),
+        "max_nightly": (constraints, {"hotel_max_per_night": None}),
+    }
+    for name in names:
+        target, values = resets.get(name, ({}, {}))
+        for key, value in values.items():
+            target.setdefault(key, value)
+    if "refundable" in names:
+        constraints.setdefault("refundable_preference", "either")
 
 
 def _carriers(fields: Dict[str, Any], current: Dict[str, Any], flight: Dict[str, Any]) -> None:

@@ -422,3 +422,52 @@ def _refundable(text: str) -> Optional[str]:
     if flight and not hotel:
         return "flight"
     return "all"
+
+
+# "stops are fine", "any airline", "no hotel cap": a hard filter the traveller lets go of (offered
+# when a search comes back empty because of one). Each name is a search filter.
+_OK = r"(?:are|is)\s+(?:fine|ok|okay|alright|all\s+right)"
+_DROP = r"(?:drop|forget|remove|lose|lift|skip|relax|no\s+need\s+for)"
+_RELAX = {
+    "max_stops": re.compile(
+        rf"\b(?:stops?|connections?|layovers?)\s+{_OK}\b|\b{_DROP}\s+(?:the\s+)?(?:nonstop|non-stop|direct)(?:\s+(?:only|requirement|filter|preference))?\b|"
+        r"\b(?:doesn'?t|does\s+not|don'?t)\s+(?:have|need)\s+to\s+be\s+(?:nonstop|non-stop|direct)\b|\bany\s+number\s+of\s+stops\b",
+        re.I,
+    ),
+    "airlines": re.compile(
+        rf"\bany\s+(?:airline|carrier)s?\b|\b{_DROP}\s+(?:the\s+)?airlines?(?:\s+(?:filter|preference|requirement))?\b|"
+        r"\b(?:airline|carrier)\s+(?:doesn'?t|does\s+not)\s+matter\b",
+        re.I,
+    ),
+    "red_eye": re.compile(rf"\bred[\s-]?eyes?\s+{_OK}\b", re.I),
+    "time_window": re.compile(
+        rf"\bany\s+time(?:\s+of\s+(?:the\s+)?day)?\b|\b(?:time|timing)\s+(?:doesn'?t|does\s+not)\s+matter\b|"
+        rf"\b{_DROP}\s+(?:the\s+)?(?:time|departure\s+time|time\s+of\s+day)(?:\s+(?:window|filter|preference))?\b",
+        re.I,
+    ),
+    "min_stars": re.compile(
+        rf"\bany\s+(?:star\s+rating|number\s+of\s+stars|stars)\b|\bstars?\s+(?:don'?t|doesn'?t)\s+matter\b|"
+        rf"\b{_DROP}\s+(?:the\s+)?stars?(?:\s+(?:rating|filter|minimum))?\b",
+        re.I,
+    ),
+    "refundable": re.compile(
+        rf"\bnon[\s-]?refundable\s+(?:is|are|would\s+be)\s+(?:fine|ok|okay)\b|\b{_DROP}\s+(?:the\s+)?refundable(?:\s+only)?\b",
+        re.I,
+    ),
+    "max_nightly": re.compile(
+        rf"\b(?:no|{_DROP})\s+(?:the\s+)?(?:hotel\s+|nightly\s+|price\s+|room\s+)?(?:cap|limit|max(?:imum)?)\b|"
+        r"\bany\s+price\s+(?:for\s+the\s+)?(?:hotel|room)\b|\b(?:hotel|nightly)\s+price\s+(?:doesn'?t|does\s+not)\s+matter\b",
+        re.I,
+    ),
+}
+
+
+def read_relax(text: str) -> Tuple[Optional[List[str]], List[Tuple[int, int]]]:
+    """(filters let go of, their spans) — the spans are not read again as wishes ("drop the nonstop")."""
+    names, spans = [], []
+    for name, rx in _RELAX.items():
+        for m in rx.finditer(text):
+            spans.append(m.span())
+            if name not in names:
+                names.append(name)
+    return names or None, spans

@@ -10,6 +10,9 @@ from __future__ import annotations
 import copy
 from typing import Any, Dict
 
+# Search filters a traveller can let go of (``relax``), named as the searches report them.
+RELAX_FILTERS = ("max_stops", "airlines", "red_eye", "time_window", "min_stars", "refundable", "max_nightly")
+
 
 def _nullable(schema: Dict[str, Any]) -> Dict[str, Any]:
     if "enum" in schema:
@@ -91,6 +94,11 @@ REQUIREMENTS_SCHEMA: Dict[str, Any] = {
         "stays": {"type": ["array", "null"], "items": _STAY},
         "hotel_min_stars": {"type": ["integer", "null"], "minimum": 1, "maximum": 5},
         "hotel_near": {"type": ["string", "null"]},
+        "relax": {
+            "type": ["array", "null"],
+            "items": {"enum": list(RELAX_FILTERS)},
+            "description": "search filters the traveller lets go of ('stops are fine', 'any airline', 'no hotel cap')",
+        },
     },
 }
 REQUIREMENTS_SCHEMA["required"] = list(REQUIREMENTS_SCHEMA["properties"])

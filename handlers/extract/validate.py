@@ -14,7 +14,7 @@ from handlers.common import geo
 
 from .places import lookup
 from .prefs import AIRLINE_NAMES
-from .schema import TIMES_OF_DAY, empty_fields
+from .schema import RELAX_FILTERS, TIMES_OF_DAY, empty_fields
 
 _CABINS = ("economy", "premium_economy", "business", "first")
 _REFUNDABLE = ("hotel", "flight", "all")
@@ -57,6 +57,8 @@ def clean_fields(raw: Any) -> Dict[str, Any]:
     fields["hotel_near"] = near.strip()[:120] if isinstance(near, str) and near.strip() else None
     ages = [a for a in raw.get("child_ages") or [] if isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 18]
     fields["child_ages"] = ages or None
+    relax = [r for r in raw.get("relax") or [] if r in RELAX_FILTERS] if isinstance(raw.get("relax"), list) else []
+    fields["relax"] = list(dict.fromkeys(relax)) or None
     fields["legs"] = _legs(raw.get("legs"))
     fields["stays"] = _stays(raw.get("stays"))
     return fields

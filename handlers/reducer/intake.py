@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from datetime import datetime
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Sequence
 
 from ..common.clock import day_text, local_today
 from ..echo import echo_line
@@ -20,6 +20,7 @@ from ..wording import (
     bundle_line,
     bundles_line,
     error_message,
+    preference_words,
     segment_route,
     stay_place,
     trip_summary,
@@ -75,19 +76,28 @@ class Intake(DecisionBase):
     def on_intent_ready(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
         self.plan(doc, now, user_asked=True)
 
-    def plan(self, doc: Dict[str, Any], now: datetime, *, user_asked: bool, just_ranked: bool = False) -> None:
+    def plan(
+        self,
+        doc: Dict[str, Any],
+        now: datetime,
+        *,
+        user_asked: bool,
+        just_ranked: bool = False,
+        date_doubts: Sequence[Dict[str, Any]] = (),
+    ) -> None:
         """Ask what is missing, else run the next searches, else rank, else present."""
         status, wm = doc["status"], doc["working_memory"]
         missing = missing_slots(doc)
         status["missing_required"] = missing
         if missing:
             asked = missing[:MAX_QUESTIONS]
+            texts = _questions(asked, date_doubts)
             status.update(
                 phase="intake",
                 state="needs_input",
-                pending_question={"slots": asked, "text": " ".join(QUESTIONS[s] for s in asked)},
+                pending_question={"slots": asked, "text": " ".join(texts[s] for s in asked)},
             )
-            questions = [{"slot": s, "text": QUESTIONS[s]} for s in asked]
+            questions = [{"slot": s, "text": texts[s]} for s in asked]
             self.say(status["pending_question"]["text"], {"type": "questions", "questions": questions})
             return
         status["pending_question"] = None
@@ -135,15 +145,28 @@ class Intake(DecisionBase):
         doc["status"].update(phase="intake", state="needs_input")
         segs = {s["segment_id"]: s for s in segments_of(doc)}
         stays = {s["stay_id"]: s for s in stays_of(doc)}
-        lines = []
+        lines, filters = [], []
         for q in empty:
             if "segment_id" in q and q["segment_id"] in segs:
-                lines.append(f"no flights {segment_route(segs[q['segment_id']])}")
+                what = f"flights {segment_route(segs[q['segment_id']])}"
             elif q.get("stay_id") in stays:
                 s = stays[q["stay_id"]]
-                lines.append(
-                    f"no hotels in {stay_place(s)} from {day_text(s['check_in'])} to {day_text(s['check_out'])}"
-                )
+                what = f"hotels in {stay_place(s)} from {day_text(s['check_in'])} to {day_text(s['check_out'])}"
+            else:
+                continue
+            named = [f"{preference_words(doc, k)} rules out {n}" for k, n in (q.get("ruled_out") or {}).items() if n]
+            if q.get("found") and named:
+                # the supplier had some: say which of the traveller's own filters emptied it
+                lines.append(f"{q['found']} {what}, but {' and '.join(named)}")
+                filters += [k for k in q["ruled_out"] if q["ruled_out"][k]]
+            else:
+                lines.append(f"no {what}")
+        if filters:
+            names = list(dict.fromkeys(filters))
+            drop = " or ".join(f'"{preference_words(doc, k)}"' for k in names)
+            say = " or ".join(f'"{RELAX_HINTS[k]}"' for k in names if k in RELAX_HINTS)
+            self.say(f"I found {'; '.join(lines)}. Shall I drop {drop}? Say {say} and I'll search again.")
+            return
         self.say(
             "I found " + "; ".join(lines or ["nothing"]) + ". Try other dates, another airport or fewer preferences."
         )
@@ -156,6 +179,7 @@ class Intake(DecisionBase):
         changed = [p for p in applied.get("changed_paths") or [] if not p.startswith(("request.", "status."))]
         if changed and looks_non_english(text):
             self.say(ENGLISH_PARTLY, kind="status")
+        doubts = (data.get("output") or {}).get("date_doubts") or []
         if changed:
             on_screen = "ranked_bundles" in (applied.get("invalidations") or []) or bool(
                 doc["working_memory"]["ranked_bundles"]
@@ -163,10 +187,13 @@ class Intake(DecisionBase):
             line = echo_line(applied.get("changes") or [], doc, options_on_screen=on_screen)
             if line:
                 self.say(line, kind="status")
-            self.plan(doc, now, user_asked=True)
+            self.plan(doc, now, user_asked=True, date_doubts=doubts)
             return
         if work_pending(doc):
             self.plan(doc, now, user_asked=True)
+            return
+        if doubts and missing_slots(doc):
+            self.plan(doc, now, user_asked=True, date_doubts=doubts)  # "03/04": the two days it could be
             return
         bundles = doc["working_memory"]["ranked_bundles"]
         if applied.get("understood") is False and looks_non_english(text):
@@ -198,3 +225,28 @@ class Intake(DecisionBase):
             "To change it, cancel the booking first: I'll show the refund before anything is cancelled.",
             {"type": "cancellation", "booking_id": booking.get("booking_id"), "action": "quote"},
         )
+
+
+_DATE_SLOTS = ("depart_date", "return_date", "check_in", "check_out")
+# What to say to let go of a filter that emptied a search (the extractor reads each as ``relax``).
+RELAX_HINTS = {
+    "max_stops": "stops are fine",
+    "airlines": "any airline",
+    "red_eye": "red-eyes are fine",
+    "time_window": "any time",
+    "min_stars": "any stars",
+    "refundable": "non-refundable is fine",
+    "max_nightly": "no hotel cap",
+}
+
+
+def _questions(asked: List[str], date_doubts: Sequence[Dict[str, Any]]) -> Dict[str, str]:
+    """Each slot's question; a date the traveller wrote that could be two days is asked by naming
+    both ("Do you mean Tue Mar 4 or Thu Apr 3?"), in the order the dates were written."""
+    texts = {s: QUESTIONS[s] for s in asked}
+    doubts = [d for d in date_doubts if isinstance(d, dict) and len(d.get("readings") or []) == 2]
+    for slot in [s for s in asked if s in _DATE_SLOTS][: len(doubts)]:
+        doubt = doubts.pop(0)
+        first, second = (day_text(r) for r in doubt["readings"])
+        texts[slot] = f'Do you mean {first} or {second} by "{str(doubt.get("text") or "")[:40]}"?'
+    return texts

@@ -16,20 +16,23 @@ def _code(place: Any) -> str:
     return (place.get("code") if isinstance(place, dict) else place) or ""
 
 
-def _keep(summary: Dict[str, Any], args: Dict[str, Any]) -> bool:
-    """Hard filters only: stops, required and avoided carriers, the departure window, red-eyes.
+def _ruled_out(summary: Dict[str, Any], args: Dict[str, Any]) -> List[str]:
+    """The hard filters an offer fails: "max_stops", "airlines", "red_eye", "time_window".
 
     Preferred airlines (``airlines``) are not a filter: the ranker favours them, others stay.
     """
+    out = []
     max_stops = args.get("max_stops")
     if max_stops is not None and summary["stops"] > int(max_stops):
-        return False
+        out.append("max_stops")
     rules = carrier_rules({k: args.get(k) for k in ("airlines", "airlines_required", "airlines_avoid")})
     if not carrier_allowed(summary["carrier"], rules):
-        return False
+        out.append("airlines")
     if args.get("avoid_red_eye") and summary["red_eye"]:
-        return False
-    return in_window(summary["depart_at"][11:16], args.get("depart_time_window"))  # origin's local "HH:MM"
+        out.append("red_eye")
+    if not in_window(summary["depart_at"][11:16], args.get("depart_time_window")):  # origin's local "HH:MM"
+        out.append("time_window")
+    return out
 
 
 class FlightQuoteSearch(SpecialistTool):
@@ -46,11 +49,24 @@ class FlightQuoteSearch(SpecialistTool):
             now=now,
         )
         offers: List[Dict[str, Any]] = []
+        ruled_out: Dict[str, int] = {}  # how many offers each filter rules out, so an empty search can say why
         for offer in found:
             summary = summarize_offer(offer)
-            if _keep(summary, args):
+            failed = _ruled_out(summary, args)
+            for name in failed:
+                ruled_out[name] = ruled_out.get(name, 0) + 1
+            if not failed:
                 offers.append({**offer, "summary": summary})
-        return ok(payload, {"segment_id": args["segment_id"], "offers": offers, "count": len(offers)})
+        return ok(
+            payload,
+            {
+                "segment_id": args["segment_id"],
+                "offers": offers,
+                "count": len(offers),
+                "found": len(found),
+                "ruled_out": ruled_out,
+            },
+        )
 
     @classmethod
     def run_tests(cls) -> None:

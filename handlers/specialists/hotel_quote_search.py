@@ -30,14 +30,33 @@ class HotelQuoteSearch(SpecialistTool):
         refundable_only = bool(args.get("refundable_only"))
         cap = nightly_cap({"hotel_max_per_night": args.get("max_nightly")})
         rates: List[Dict[str, Any]] = []
+        ruled_out: Dict[str, int] = {}  # how many rates each filter rules out, so an empty search can say why
         for rate in found:
             summary = summarize_rate(rate)
-            if summary["stars"] < min_stars or not (summary["refundable"] or not refundable_only):
-                continue
-            if cap is not None and money(summary["nightly_max"]) > cap:  # per room and night, before tax
-                continue
-            rates.append({**rate, "summary": summary})
-        return ok(payload, {"stay_id": args["stay_id"], "rates": rates, "count": len(rates)})
+            failed = [
+                name
+                for name, fails in (
+                    ("min_stars", summary["stars"] < min_stars),
+                    ("refundable", refundable_only and not summary["refundable"]),
+                    # per room and night, before tax
+                    ("max_nightly", cap is not None and money(summary["nightly_max"]) > cap),
+                )
+                if fails
+            ]
+            for name in failed:
+                ruled_out[name] = ruled_out.get(name, 0) + 1
+            if not failed:
+                rates.append({**rate, "summary": summary})
+        return ok(
+            payload,
+            {
+                "stay_id": args["stay_id"],
+                "rates": rates,
+                "count": len(rates),
+                "found": len(found),
+                "ruled_out": ruled_out,
+            },
+        )
 
     @classmethod
     def run_tests(cls) -> None:

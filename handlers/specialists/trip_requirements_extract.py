@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Tuple
 from handlers.common.clock import local_today
 from handlers.common.types import ok
 from handlers.extract import clean_fields, extract_fields, fields_to_patch, understood
+from handlers.extract.dates import Doubt
 
 from . import SELF_TEST_NOW, SpecialistTool
 
@@ -30,7 +31,8 @@ class TripRequirementsExtract(SpecialistTool):
         current = args.get("current") if isinstance(args.get("current"), dict) else {}
         text = args.get("text") if isinstance(args.get("text"), str) else ""
         told: List[str] = []  # what the reader assumed and must say ("Assumed Columbus, Ohio ...")
-        fields, notes, accounting, source = self._fields(args, text, today, timezone, current, told)
+        doubts: List[Doubt] = []  # dates that could mean two days ("03/04", "Tuesday Feb 3")
+        fields, notes, accounting, source = self._fields(args, text, today, timezone, current, told, doubts)
         patch = fields_to_patch(fields, current, today)
         known = ((current.get("status") or {}).get("assumptions")) or []
         if told:
@@ -48,11 +50,24 @@ class TripRequirementsExtract(SpecialistTool):
                 "notes": notes,
                 "source": source,
                 "accounting": accounting,
+                # asked by naming the days it could be ("Do you mean Tue Mar 4 or Thu Apr 3?")
+                "date_doubts": [
+                    {"text": d.text, "kind": d.kind, "readings": [r.isoformat() for r in d.readings]}
+                    for d in doubts
+                    if len(d.readings) == 2
+                ],
             },
         )
 
     def _fields(
-        self, args: Dict[str, Any], text: str, today: date, timezone: str, current: Dict[str, Any], told: List[str]
+        self,
+        args: Dict[str, Any],
+        text: str,
+        today: date,
+        timezone: str,
+        current: Dict[str, Any],
+        told: List[str],
+        doubts: List[Doubt],
     ) -> Tuple[Dict[str, Any], List[str], List[Dict[str, Any]], str]:
         """(fields, notes, accounting, "llm" | "offline")."""
         accounting: List[Dict[str, Any]] = []
@@ -84,6 +99,7 @@ class TripRequirementsExtract(SpecialistTool):
             conversation=args.get("conversation"),
             locale=args.get("locale") or "en-US",
             assumptions=told,
+            doubts=doubts,
         )
         return fields, notes + more, accounting, "offline"
 

@@ -53,7 +53,7 @@ def test_a_valid_call_reaches_the_specialist_with_the_injected_clock():
     result = shc.handler_call("default", {"id": "acme"}, "flight_quote_search", HANDLER, ARGS)
     assert result["output"]["tool_name"] == "flight_quote_search"
     success, output = tool_outcome(result)
-    assert success and output == {"segment_id": "seg_1", "offers": [], "count": 0}
+    assert success and output == {"segment_id": "seg_1", "offers": [], "count": 0, "found": 0, "ruled_out": {}}
     assert supplier.calls[0]["origin"] == "EWR" and supplier.calls[0]["now"].isoformat() == "2026-12-01T14:00:00+00:00"
 
 

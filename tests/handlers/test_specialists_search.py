@@ -121,9 +121,17 @@ def test_departure_window_filters_on_local_time():
     assert len(kept) == sum(window["from"] <= t <= window["to"] for t in times) < len(times)
 
 
-def test_no_flights_is_a_success_with_count_zero():
+def test_no_flights_is_a_success_with_count_zero_and_says_which_filter_ruled_them_out():
     out = flights(airlines_required=["ZZ"])
-    assert out["success"] and out["output"] == {"segment_id": "S1", "offers": [], "count": 0}
+    found = out["output"]["found"]
+    assert found > 0
+    assert out["success"] and out["output"] == {
+        "segment_id": "S1",
+        "offers": [],
+        "count": 0,
+        "found": found,
+        "ruled_out": {"airlines": found},
+    }
 
 
 def test_a_supplier_timeout_is_a_retryable_failure():

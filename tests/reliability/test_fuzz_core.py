@@ -33,6 +33,7 @@ FIELDS = {
     "airlines",
     "max_stops",
     "avoid_red_eye",
+    "relax",
     "budget_total",
     "currency",
     "refundable",
