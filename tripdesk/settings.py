@@ -38,6 +38,11 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "axes",  # sign-in throttling (AXES_* below)
     "csp",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
+    # Second factor (OTP_* below): TOTP apps, recovery codes (static tokens) and passkeys.
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "django_otp_webauthn",
     "trips",
 ]
 
@@ -48,10 +53,12 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",  # request.user.otp_device: the second factor this sign-in proved
     "trips.admin.timezone.StaffTimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "trips.web.twofactor.SecondFactorMiddleware",  # no admin, no staff power without it (trips.twofactor)
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out sign-in with 429
 ]
 
@@ -99,6 +106,17 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False
+
+# Two-factor sign-in (django-otp, django-otp-webauthn; trips.twofactor): required for support
+# staff, approvers, organisation admins and superusers, optional for travellers. A TOTP code is
+# accepted once, with one 30 s step of clock drift; every device backs off after failures.
+OTP_TOTP_ISSUER = env.str("TRIPDESK_OTP_ISSUER", default="TripDesk")
+# Passkeys (WebAuthn) need a domain name as the relying party and a secure origin: https, or
+# http://localhost in development (not http://127.0.0.1: browsers refuse IP addresses).
+OTP_WEBAUTHN_RP_ID = env.str("TRIPDESK_PASSKEY_RP_ID", default="localhost")
+OTP_WEBAUTHN_RP_NAME = "TripDesk"
+OTP_WEBAUTHN_ALLOWED_ORIGINS = env.list("TRIPDESK_PASSKEY_ORIGINS", default=["http://localhost:8000"])
+OTP_WEBAUTHN_ALLOW_PASSWORDLESS_LOGIN = False  # a passkey is the second step after the password
 
 # Content-Security-Policy (django-csp): scripts only from our own static files, never inline
 # (the chat and the admin have none); styles may be inline (the admin's JSON blocks use them);

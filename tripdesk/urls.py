@@ -14,5 +14,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", swagger, name="api-docs"),
     path("api/", include("trips.api.urls")),
+    path("account/two-factor/passkeys/", include("trips.web.passkeys")),
     path("", include("trips.web.urls")),
 ]

@@ -6,10 +6,14 @@ organisation's trips — nothing else. Being an approver in Globex gives no powe
 trips, even to someone who also travels for Acme. Superusers hold every power everywhere.
 
 - ``may(user, power, organisation_id=…)`` / ``require(…)``: one power in one organisation.
+- ``role_grants``: the same by role alone, for whom to notify (not whether to let act).
 - ``organisations_where(user, power)``: the organisations in which ``user`` holds ``power``.
 - ``trips_visible_to`` / ``trip_get_for_user``: the trips a user may read (their own, and every
   trip of an organisation where their role reads trips).
 - ``may_write_in(user, trip)``: only the trip's traveller writes in it (messages, actions).
+- Staff powers need a second factor: a user whose sign-in has not proved one
+  (``second_factor_verified``, django-otp's ``user.otp_device``) holds no power anywhere and
+  reads only their own trips, whatever their role (``trips.twofactor``).
 - ``OrganisationRoleBackend``: the Django auth backend that answers ``user.has_perm`` for the
   admin's model-level checks from the same table (a staff page or action button shows when the
   user holds that power in *some* organisation; the service then checks the trip's own).
@@ -77,6 +81,16 @@ def _signed_in(user: Optional[AbstractBaseUser | AnonymousUser]) -> bool:
     return bool(user is not None and user.is_authenticated and user.is_active)
 
 
+def second_factor_verified(user: Optional[AbstractBaseUser | AnonymousUser]) -> bool:
+    """Whether this sign-in proved a second factor (django-otp sets ``user.otp_device``)."""
+    return getattr(user, "otp_device", None) is not None
+
+
+def _staff_powers_on(user: Optional[AbstractBaseUser | AnonymousUser]) -> bool:
+    """Signed in with a verified second factor: only then do roles (and superuser status) count."""
+    return _signed_in(user) and second_factor_verified(user)
+
+
 def role_in(user: AbstractBaseUser | AnonymousUser, organisation_id: int) -> Optional[str]:
     """``user``'s role in the organisation, or ``None`` when they are not a member."""
     if not _signed_in(user):
@@ -89,9 +103,19 @@ def role_in(user: AbstractBaseUser | AnonymousUser, organisation_id: int) -> Opt
 
 
 def may(user: AbstractBaseUser | AnonymousUser, power: str, *, organisation_id: int) -> bool:
-    """Whether ``user`` holds ``power`` in this organisation (by their role there)."""
-    if not _signed_in(user):
-        return False
+    """Whether ``user`` holds ``power`` in this organisation (by their role there), signed in with a second factor."""
+    return _staff_powers_on(user) and _role_grants(user, power, organisation_id)
+
+
+def role_grants(user: AbstractBaseUser | AnonymousUser, power: str, *, organisation_id: int) -> bool:
+    """Whether ``user``'s role grants ``power`` here once they sign in with their second factor.
+
+    For whom to tell (an approval request's email), never for whether to let someone act: that is ``may``.
+    """
+    return _signed_in(user) and _role_grants(user, power, organisation_id)
+
+
+def _role_grants(user, power: str, organisation_id: int) -> bool:
     if user.is_superuser:
         return True
     return power in ROLE_POWERS.get(role_in(user, organisation_id) or "", frozenset())
@@ -107,7 +131,7 @@ def organisations_where(user: AbstractBaseUser | AnonymousUser, power: str) -> Q
     """Ids of the organisations where ``user`` holds ``power`` (a subquery; superusers: all)."""
     from trips.models import Organisation
 
-    if not _signed_in(user):
+    if not _staff_powers_on(user):
         return Organisation.objects.none().values("pk")
     if user.is_superuser:
         return Organisation.objects.values("pk")
@@ -123,6 +147,8 @@ def trips_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Trip]:
     """Trips ``user`` may read: their own; every trip of an organisation where their role reads trips."""
     if not _signed_in(user):
         return Trip.objects.none()
+    if not _staff_powers_on(user):
+        return Trip.objects.filter(owner_id=user.pk)
     if user.is_superuser:
         return Trip.objects.all()
     return Trip.objects.filter(Q(owner_id=user.pk) | Q(organisation_id__in=staff_organisation_ids(user)))
@@ -185,7 +211,7 @@ class OrganisationRoleBackend(BaseBackend):
     """
 
     def get_all_permissions(self, user_obj, obj=None) -> set[str]:
-        if not _signed_in(user_obj) or user_obj.is_anonymous:
+        if not _staff_powers_on(user_obj) or user_obj.is_anonymous:
             return set()
         if obj is not None:
             organisation_id = _organisation_of(obj)

@@ -23,6 +23,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from trips import twofactor
 from trips.access import may_write_in, trip_get_for_user
 from trips.models import ChatMessage, Trip
 from trips.services.actions import traveller_act
@@ -57,6 +58,10 @@ def off_the_shared_thread(func):
     return DatabaseSyncToAsync(func, thread_sensitive=False)
 
 
+class SecondStepMissing(Exception):
+    """The user enrolled a second factor but this session has not proved it."""
+
+
 class CloseCode:
     """Application close codes (4000-4999), mirroring the HTTP status they resemble."""
 
@@ -82,6 +87,9 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
             self.trip = await self.trip_for(user, self.scope["url_route"]["kwargs"]["trip_id"])
         except Trip.DoesNotExist:  # unknown, or someone else's: the same answer, so ids cannot be probed
             await self.refuse_connection(CloseCode.NO_SUCH_TRIP)
+            return
+        except SecondStepMissing:  # signed in with the password but not yet with the second factor
+            await self.refuse_connection(CloseCode.NOT_SIGNED_IN)
             return
         if OPEN_BY_USER[user.pk] >= settings.TRIPDESK["WEBSOCKETS_PER_USER"]:
             await self.refuse_connection(CloseCode.TOO_MANY_CONNECTIONS)
@@ -250,6 +258,10 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
 
     @database_sync_to_async
     def trip_for(self, user: Any, trip_id: int) -> Trip:
+        """The trip, as the session's second factor allows (staff read only with it verified)."""
+        twofactor.socket_verify(user, self.scope.get("session"))
+        if not user.otp_device and twofactor.enrolled(user):
+            raise SecondStepMissing
         return trip_get_for_user(user, trip_id)
 
     @database_sync_to_async

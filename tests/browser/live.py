@@ -4,7 +4,9 @@ pytest-django's ``live_server`` speaks HTTP only; the chat needs websockets, so 
 server runs in a subprocess on the embedded default (in-memory channel layer, eager Celery).
 """
 
+import base64
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -12,7 +14,9 @@ import time
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Optional
+
+from django_otp.oath import TOTP
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -42,6 +46,39 @@ def manage(workdir: Path, *args: str) -> str:
     if done.returncode:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
     return done.stdout
+
+
+_last_window: dict[str, int] = {}
+_keys: dict[str, bytes] = {}  # the keys of authenticator apps set up through the page, by username
+
+
+def second_step(page, workdir: Optional[Path], username: str) -> None:
+    """After the password, give the second factor as a person would.
+
+    A demo staff user types the code ``seed_demo --otp-code`` prints (``workdir``: the live
+    TripDesk's); someone without one sets up an authenticator app on the page that asks, its key
+    read off the page and its codes computed here.
+    """
+    page.wait_for_url(re.compile(r"/account/two-factor/"))
+    if "/verify/" not in page.url:
+        _keys[username] = base64.b32decode(page.get_by_test_id("totp-secret").inner_text().replace(" ", ""))
+        page.get_by_label("Code from the app").fill(_code(workdir, username))
+        page.get_by_role("button", name="Turn on two-factor sign-in").click()
+        page.get_by_role("link", name=re.compile("continue")).click()
+        return
+    page.get_by_label(re.compile("Code from your authenticator app")).fill(_code(workdir, username))
+    page.get_by_role("button", name="Verify").click()
+
+
+def _code(workdir: Optional[Path], username: str) -> str:
+    """The user's current code; a code is good once, so after one of this 30 s window, the next window's."""
+    while _last_window.get(username) == int(time.time() // 30):
+        time.sleep(0.5)
+    _last_window[username] = int(time.time() // 30)
+    if username in _keys:
+        return f"{TOTP(_keys[username], step=30, digits=6).token():06d}"
+    assert workdir is not None, f"{username} is no demo user: pass the live TripDesk's workdir"
+    return manage(workdir, "seed_demo", "--otp-code", username).strip()
 
 
 def tripdesk_env(workdir: Path, *, search_delay: float = 0.0, site_url: str = "", extra: dict | None = None) -> dict:

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .live import sign_in
+from .live import second_step, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -168,21 +168,24 @@ def trip_on_hold(page, base_url: str, username: str = "alice") -> int:
     return trip_id
 
 
-def approver_grants(new_page, base_url: str, trip_id: int, username: str = "ann", password: str = "ann-demo"):
-    """The approver (Ann by default) opens the trip in the back office, follows its purchase
-    approval and grants it; returns the approver's page."""
+def approver_grants(
+    new_page, base_url: str, trip_id: int, live_dir=None, *, username: str = "ann", password: str = "ann-demo"
+):
+    """The approver (Ann by default) opens the trip in the back office, gives the second factor
+    (``second_step``), follows its purchase approval and grants it; returns the approver's page."""
     approver = new_page()
     approver.goto(f"{base_url}/admin/login/?next=/admin/trips/trip/{trip_id}/change/")
     approver.locator("#id_username").fill(username)
     approver.locator("#id_password").fill(password)
     approver.locator("input[type=submit]").click()
+    second_step(approver, live_dir, username)
     approver.locator(".tripdesk-glance").get_by_role("link", name=re.compile(r"^Purchase approval #\d+$")).click()
     approver.get_by_role("button", name=re.compile(r"^Grant \$[\d,]+\.\d\d$")).click()
     expect(approver.locator("[data-status]")).to_have_attribute("data-status", "granted")
     return approver
 
 
-def test_a_grant_while_typing_buys_nothing_and_paying_survives_a_reload(new_page, base_url, screenshot):
+def test_a_grant_while_typing_buys_nothing_and_paying_survives_a_reload(new_page, base_url, screenshot, live_dir):
     """Issue 12, the blocker: a grant pushed mid-sentence never takes the keyboard; paying is its own act.
 
     The approver grants in the back office while the traveller is typing; Enter sends the words and buys nothing. The pay button names the amount and the
@@ -197,7 +200,7 @@ def test_a_grant_while_typing_buys_nothing_and_paying_survives_a_reload(new_page
     composer = page.get_by_label("Message TripDesk")
     composer.focus()
     page.keyboard.type("Can I add a checked")
-    approver = approver_grants(new_page, base_url, trip_id)  # granted while the traveller types
+    approver = approver_grants(new_page, base_url, trip_id, live_dir)  # granted while the traveller types
     expect(approver.locator("#content-main")).not_to_contain_text("tdk_apv_")  # no token to pass on by hand
     review = page.get_by_role("button", name=re.compile(r"^Review and pay \$[\d,]+\.\d\d…$"))
     expect(review).to_be_visible()

@@ -93,7 +93,7 @@ def test_a_duffel_trip_from_first_message_to_cancellation(new_page, duffel_url, 
     approval = page.locator("[data-widget=approval]").last
     expect(approval).to_have_attribute("data-status", "pending")
     expect(page.locator("[data-auto-approve]")).to_have_count(0)  # only an approver can say yes
-    approver_grants(new_page, duffel_url, trip_id, "ulf", "ulf-demo")
+    approver_grants(new_page, duffel_url, trip_id, username="ulf", password="ulf-demo")  # enrols on the way
     expect(page.locator("[data-widget=approval]").last).to_have_attribute("data-status", "granted")
     page.locator("[data-widget=approval]").last.get_by_role("button", name="Review and pay…").click()
     page.get_by_role("button", name=re.compile(r"^Pay \$[\d,]+\.\d\d with Visa •• 4242$")).click()

@@ -11,10 +11,10 @@ from .test_chat import LATEST_BUNDLES, approver_grants, hold_first_holdable, say
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def buy(page, new_page, base_url: str, trip_id: int) -> None:
+def buy(page, new_page, base_url: str, trip_id: int, live_dir) -> None:
     """Hold the first option that can be held, have Ann grant it, buy: the booking shows."""
     hold_first_holdable(page)
-    approver_grants(new_page, base_url, trip_id)
+    approver_grants(new_page, base_url, trip_id, live_dir)
     page.get_by_role("button", name=re.compile(r"^Review and pay \$[\d,]+\.\d\d…$")).click()
     page.get_by_role("button", name=re.compile(r"^Pay \$[\d,]+\.\d\d with Visa •• 4242$")).click()
     booking = page.locator("[data-widget=booking]")
@@ -24,7 +24,7 @@ def buy(page, new_page, base_url: str, trip_id: int) -> None:
     expect(page.locator("#trip-phase")).to_have_text("Booked")
 
 
-def test_a_hotel_only_trip_goes_from_the_first_message_to_a_booking(new_page, base_url, screenshot):
+def test_a_hotel_only_trip_goes_from_the_first_message_to_a_booking(new_page, base_url, screenshot, live_dir):
     page = new_page()
     trip_id = start_trip(page, base_url)
     say(page, "Just need a room in Austin Dec 10 to Dec 12 for two, no flights")
@@ -39,12 +39,12 @@ def test_a_hotel_only_trip_goes_from_the_first_message_to_a_booking(new_page, ba
     expect(card.locator(".hotel")).to_have_count(1)
     expect(page.locator("#trip-title")).to_have_text("Hotel in Austin · Dec 10")
     screenshot(page, "20-hotel-only-options")
-    buy(page, new_page, base_url, trip_id)
+    buy(page, new_page, base_url, trip_id, live_dir)
     expect(page.locator("[data-widget=booking]").locator(".locator")).to_have_count(1)  # one room, one locator
     screenshot(page, "21-hotel-only-booked")
 
 
-def test_a_nightly_cap_after_options_keeps_the_dates_and_books(new_page, base_url, screenshot):
+def test_a_nightly_cap_after_options_keeps_the_dates_and_books(new_page, base_url, screenshot, live_dir):
     page = new_page()
     trip_id = start_trip(page, base_url)
     say(page, "2 of us from Newark to Denver on January 30, back February 2, with a hotel")
@@ -60,5 +60,5 @@ def test_a_nightly_cap_after_options_keeps_the_dates_and_books(new_page, base_ur
     expect(summary).to_contain_text("up to $250.00 a night")
     expect(summary).to_contain_text("Newark (EWR) → Denver (DEN)")
     screenshot(page, "22-nightly-cap-options")
-    buy(page, new_page, base_url, trip_id)
+    buy(page, new_page, base_url, trip_id, live_dir)
     screenshot(page, "23-nightly-cap-booked")

@@ -78,10 +78,12 @@ def _revoke(ids: dict) -> None:
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
+    from tests.factories import second_factor_give
     from trips.models import ApprovalRequest
     from trips.services.approvals import approval_revoke
 
     approver = get_user_model().objects.get(username="ann")
+    second_factor_give(approver)  # signed in with her second factor, as in the admin that revokes
     approval = ApprovalRequest.objects.get(pk=ids["approval"])
     approval_revoke(approval=approval, actor=approver, reason="Changed my mind", now=timezone.now())
 

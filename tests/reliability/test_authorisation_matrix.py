@@ -6,6 +6,12 @@ and two people with roles in two organisations: an approver of Globex who travel
 Trip A is Acme's: the multi-organisation people must get no more from it than traveller B does —
 no staff power crosses from one organisation to another.
 
+Staff sign in with a second factor (``trips.twofactor``); every staff role above has proved one.
+Three more people show what happens without it: Acme's own approver and support agent who have
+not set one up (``approver_no_2fa``, ``support_no_2fa``: sent to set it up from the admin, and no
+more than traveller B elsewhere) and an Acme approver who gave the password but not yet the code
+(``approver_half_signed_in``: only the second step and sign-out open).
+
 Routes are enumerated, not listed: a new route that no rule below covers fails
 ``test_every_route_has_a_rule`` until someone says who may open it.
 """
@@ -24,7 +30,7 @@ from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.test import Client
 
-from tests.factories import trip_make, user_make
+from tests.factories import sign_in, trip_make, user_make
 from tests.trips.commerce.helpers import hold_for
 from tripdesk.asgi import application
 from trips.consumers import CloseCode
@@ -43,10 +49,15 @@ ROLES = (
     "approver_elsewhere",
     "support_elsewhere",
     "superuser",
+    "approver_no_2fa",
+    "support_no_2fa",
+    "approver_half_signed_in",
 )
 SEES = frozenset({"traveller_a", "support", "approver", "superuser"})  # may see trip A
 MULTI_ORG = frozenset({"approver_elsewhere", "support_elsewhere"})  # staff in Globex, travellers in Acme
-BLIND = frozenset({"traveller_b", "foreign_staff"}) | MULTI_ORG  # signed in, may not
+NO_2FA = frozenset({"approver_no_2fa", "support_no_2fa"})  # trip A's staff, no second factor set up
+HALF = frozenset({"approver_half_signed_in"})  # enrolled, signed in with the password only
+BLIND = frozenset({"traveller_b", "foreign_staff"}) | MULTI_ORG | NO_2FA  # signed in, may not
 STAFF_ELSEWHERE = frozenset({"foreign_staff"}) | MULTI_ORG  # admin staff, but not of trip A's organisation
 NOT_STAFF = frozenset({"anonymous", "traveller_a", "traveller_b"})
 ANY = frozenset({200, 301, 302, 403, 404, 405})  # anything but a server error
@@ -71,6 +82,9 @@ def _by(roles, value) -> dict:
 
 
 SIGN_IN, ADMIN_SIGN_IN = "/signin/", "/admin/login/"
+TWO_FACTOR, VERIFY = "/account/two-factor/", "/account/two-factor/verify/"
+# Pages: anonymous visitors to the sign-in page, a half signed-in approver to the second step.
+SIGNED_IN_PAGE = {"anonymous": SIGN_IN, **_by(HALF, VERIFY)}
 RULES: list[tuple[str, Expect]] = [
     (r"^admin/login/$", Expect.of({200, 302})),
     (r"^admin/logout/$", Expect.of({200, 302, 405})),
@@ -78,38 +92,73 @@ RULES: list[tuple[str, Expect]] = [
         r"^admin/trips/(trip|hold|approvalrequest)/<path:object_id>/change/$",
         Expect.of(
             {200},
-            **_by(NOT_STAFF, {302}),
+            **_by(NOT_STAFF | NO_2FA | HALF, {302}),
             **_by(STAFF_ELSEWHERE, {302, 403, 404}),
-            redirect_to=_by(NOT_STAFF, ADMIN_SIGN_IN),
+            redirect_to={**_by(NOT_STAFF, ADMIN_SIGN_IN), **_by(NO_2FA, TWO_FACTOR), **_by(HALF, VERIFY)},
         ),
     ),
-    (r"^admin/", Expect.of(ANY, **_by(NOT_STAFF, {302}), redirect_to=_by(NOT_STAFF, ADMIN_SIGN_IN))),
-    (r"^api/(schema|docs)/$", Expect.of({200})),
-    (r"^api/\^trips/.*auto-approve", Expect.of({405}, anonymous={401, 403})),  # POST only
-    (r"^api/\^(trips|holds|approvals)/\(\?P<pk>", Expect.of({200}, anonymous={401, 403}, **_by(BLIND, {404}))),
-    (r"^api/", Expect.of({200}, anonymous={401, 403}, hides_trip_a=True)),
+    (
+        r"^admin/",
+        Expect.of(
+            ANY,
+            **_by(NOT_STAFF | NO_2FA | HALF, {302}),
+            redirect_to={**_by(NOT_STAFF, ADMIN_SIGN_IN), **_by(NO_2FA, TWO_FACTOR), **_by(HALF, VERIFY)},
+        ),
+    ),
+    (r"^api/(schema|docs)/$", Expect.of({200}, **_by(HALF, {403}))),
+    (r"^api/\^trips/.*auto-approve", Expect.of({405}, anonymous={401, 403}, **_by(HALF, {403}))),  # POST only
+    (
+        r"^api/\^(trips|holds|approvals)/\(\?P<pk>",
+        Expect.of({200}, anonymous={401, 403}, **_by(BLIND, {404}), **_by(HALF, {403})),
+    ),
+    (r"^api/", Expect.of({200}, anonymous={401, 403}, **_by(HALF, {403}), hides_trip_a=True)),
     (
         r"^trips/<int:trip_id>/$",
-        Expect.of({200}, anonymous={302}, **_by(BLIND, {404}), redirect_to={"anonymous": SIGN_IN}),
+        Expect.of({200}, anonymous={302}, **_by(BLIND, {404}), **_by(HALF, {302}), redirect_to=SIGNED_IN_PAGE),
     ),
     # Naming a trip's travellers is the trip's traveller's alone (staff read them in the admin).
     (
         r"^trips/<int:trip_id>/travellers/$",
-        Expect.of({404}, traveller_a={200}, anonymous={302}, redirect_to={"anonymous": SIGN_IN}),
+        Expect.of({404}, traveller_a={200}, anonymous={302}, **_by(HALF, {302}), redirect_to=SIGNED_IN_PAGE),
     ),
     # One's own travel data: every signed-in person has theirs (erasing is POST only).
-    (r"^me/data/erase/$", Expect.of({405}, anonymous={302}, redirect_to={"anonymous": SIGN_IN})),
-    (r"^me/data/", Expect.of({200}, anonymous={302}, redirect_to={"anonymous": SIGN_IN})),
-    (r"^trips/new/$", Expect.of({405}, anonymous={302}, redirect_to={"anonymous": SIGN_IN})),  # POST only
-    (r"^$", Expect.of({200}, anonymous={302}, redirect_to={"anonymous": SIGN_IN}, hides_trip_a=True)),
+    (r"^me/data/erase/$", Expect.of({405}, anonymous={302}, **_by(HALF, {302}), redirect_to=SIGNED_IN_PAGE)),
+    (r"^me/data/", Expect.of({200}, anonymous={302}, **_by(HALF, {302}), redirect_to=SIGNED_IN_PAGE)),
+    (r"^trips/new/$", Expect.of({405}, anonymous={302}, **_by(HALF, {302}), redirect_to=SIGNED_IN_PAGE)),
+    (
+        r"^$",
+        Expect.of({200}, anonymous={302}, **_by(HALF, {302}), redirect_to=SIGNED_IN_PAGE, hides_trip_a=True),
+    ),
     (r"^signin/$", Expect.of({302}, anonymous={200})),
     (r"^signout/$", Expect.of({200}, anonymous={302}, redirect_to={"anonymous": SIGN_IN})),
+    # Two-factor sign-in: one's own set-up or management page; the second step is the half signed-in's.
+    (
+        r"^account/two-factor/$",
+        Expect.of({200}, anonymous={302}, **_by(HALF, {302}), redirect_to=SIGNED_IN_PAGE),
+    ),
+    (
+        r"^account/two-factor/verify/$",
+        Expect.of({302}, **_by(HALF, {200}), redirect_to={"anonymous": SIGN_IN, **_by(NO_2FA, TWO_FACTOR)}),
+    ),
+    (
+        r"^account/two-factor/(setup|recovery-codes|disable)/$",  # POST only
+        Expect.of({405}, anonymous={302}, redirect_to={"anonymous": SIGN_IN}),
+    ),
+    (r"^account/two-factor/passkeys/jsi18n/$", Expect.of({200})),
+    # django-otp-webauthn's ceremony (POST only): refused to anonymous visitors and the half signed-in.
+    (r"^account/two-factor/passkeys/registration/", Expect.of({405}, anonymous={401, 403}, **_by(HALF, {403}))),
+    (r"^account/two-factor/passkeys/authentication/", Expect.of({405}, anonymous={401, 403})),
 ]
 WEBSOCKET_RULES: list[tuple[str, Dict[str, Optional[int]]]] = [
     # None: accepted and served (history, then status); a code: accepted, then closed with it.
     (
         r"^ws/trips/<int:trip_id>/$",
-        {**_by(SEES, None), "anonymous": CloseCode.NOT_SIGNED_IN, **_by(BLIND, CloseCode.NO_SUCH_TRIP)},
+        {
+            **_by(SEES, None),
+            "anonymous": CloseCode.NOT_SIGNED_IN,
+            **_by(BLIND, CloseCode.NO_SUCH_TRIP),
+            **_by(HALF, CloseCode.NOT_SIGNED_IN),
+        },
     ),
 ]
 
@@ -151,7 +200,20 @@ def people(traveller, other_traveller, support, approver, globex_support, superu
             Membership.Role.SUPPORT, staff_in=globex, travels_for=acme, username="multi-support"
         ),
         "superuser": superuser,
+        "approver_no_2fa": user_make(
+            organisation=acme, role=Membership.Role.APPROVER, username="ann-no-2fa", second_factor=False
+        ),
+        "support_no_2fa": user_make(
+            organisation=acme, role=Membership.Role.SUPPORT, username="sam-no-2fa", second_factor=False
+        ),
+        "approver_half_signed_in": half_signed_in(user_make(organisation=acme, role=Membership.Role.APPROVER)),
     }
+
+
+def half_signed_in(user):
+    """An enrolled approver whose sign-in stopped after the password (``client_for`` reads the mark)."""
+    user.password_only = True
+    return user
 
 
 @pytest.fixture
@@ -195,7 +257,7 @@ def route_ids(route: Route, ids: Dict[str, str]) -> Dict[str, str]:
 def client_for(user) -> Client:
     client = Client(raise_request_exception=False)  # a server error is a finding, reported with the rest
     if user is not None:
-        client.force_login(user)
+        sign_in(client, user, verified=not getattr(user, "password_only", False))
     return client
 
 

@@ -17,6 +17,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
+from tests.factories import sign_in
 from tripdesk.asgi import application
 from tripdesk.celery import app as celery_app
 from trips.models import AuditEvent, ChatMessage, Trip
@@ -104,7 +105,7 @@ def test_every_api_action_refuses_hostile_input_with_a_4xx_and_stores_nothing(
     payload, traveller, trip, superuser, queued
 ):
     client = Client(raise_request_exception=False)
-    client.force_login(traveller)
+    sign_in(client, traveller)
     before = stored(trip)
     value, wrong = HOSTILE[payload], []
     targets = [(f"/api/trips/{trip.pk}/messages/", body, where) for where, body in action_bodies(value).items()]
@@ -131,7 +132,7 @@ def test_every_api_action_refuses_hostile_input_with_a_4xx_and_stores_nothing(
     assert wrong == []
     assert nothing_invalid_stored() == []
     staff = Client(raise_request_exception=False)
-    staff.force_login(superuser)
+    sign_in(staff, superuser)
     pages = [
         client.get(f"/api/trips/{trip.pk}/messages/"),
         client.get(f"/api/trips/{trip.pk}/events/"),
@@ -159,7 +160,7 @@ def websocket_frames(value: str) -> dict[str, str]:
 
 async def _connect(user, path: str) -> WebsocketCommunicator:
     client = await sync_to_async(Client)()
-    await sync_to_async(client.force_login)(user)
+    await sync_to_async(sign_in)(client, user)
     headers = [
         (b"origin", b"http://testserver"),
         (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),

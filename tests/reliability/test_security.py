@@ -16,7 +16,7 @@ import pytest
 from django.contrib import admin
 from django.test import Client, RequestFactory
 
-from tests.factories import organisation_make, user_make
+from tests.factories import organisation_make, sign_in, user_make
 from trips.models import Membership, Trip
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,7 +95,7 @@ print(settings.DEBUG, plain.status_code, plain["Location"], https.status_code,
 def csrf_client(user=None) -> Client:
     client = Client(enforce_csrf_checks=True)
     if user is not None:
-        client.force_login(user)
+        sign_in(client, user)
     return client
 
 
@@ -167,8 +167,8 @@ def _request_for(user):
 @pytest.mark.django_db
 def test_every_page_carries_a_content_security_policy_without_inline_script(traveller, superuser, trip):
     traveller_client, staff_client = Client(), Client()
-    traveller_client.force_login(traveller)
-    staff_client.force_login(superuser)
+    sign_in(traveller_client, traveller)
+    sign_in(staff_client, superuser)
     pages = [
         (Client(), "/signin/"),
         (traveller_client, "/"),

@@ -1,6 +1,6 @@
 """The notification emails: who is told what, with a link to the right page.
 
-- ``approval.requested``: the organisation's approvers (everyone ``approver_check`` lets decide
+- ``approval.requested``: the organisation's approvers (everyone whose role lets them decide
   it) get the request in words and a link to its decision page;
 - ``approval.granted`` / ``approval.denied``: the traveller, with a link to the trip's chat;
 - ``booking.confirmed``: the traveller, with the itinerary as an ``.ics`` attachment;
@@ -19,15 +19,14 @@ from typing import Optional
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied
 from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from trips.access import DECIDE, role_grants
 from trips.formats import money_text, trip_zone, when_text
 from trips.models import ApprovalRequest, AuditEvent, Booking, Hold, Trip
-from trips.services.approvals import approver_check
 from trips.sheets import approval_sheet, person_name
 
 from . import (
@@ -95,14 +94,13 @@ def approvers_of(approval: ApprovalRequest) -> list:
         .distinct()
         .order_by("pk")
     )
-    allowed = []
-    for user in members:
-        try:
-            approver_check(user=user, approval=approval)
-        except PermissionDenied:
-            continue
-        allowed.append(user)
-    return allowed
+    # Their role, not this moment's sign-in: they decide after signing in with their second factor.
+    owner_id = approval.trip.owner_id
+    return [
+        user
+        for user in members
+        if user.pk != owner_id and role_grants(user, DECIDE, organisation_id=approval.organisation_id)
+    ]
 
 
 def _requested(approval: ApprovalRequest) -> Outgoing:

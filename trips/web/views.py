@@ -19,6 +19,7 @@ from trips.services.trips import trip_create
 
 from .labels import PHASE_LABELS, phase_label, trip_label, trip_status_titled
 from .travellers import travellers_context, trip_party_known
+from .twofactor import after_password
 
 
 @login_required
@@ -73,8 +74,14 @@ def trip_new(request: HttpRequest) -> HttpResponse:
 
 
 class SignInView(LoginView):
+    """The password; then, for staff and anyone who enrolled, the second step (``trips.web.twofactor``)."""
+
     template_name = "registration/signin.html"
     redirect_authenticated_user = True
+
+    def get_success_url(self) -> str:
+        next_url = super().get_success_url()
+        return after_password(self.request, self.get_redirect_url()) or next_url
 
 
 class SignOutView(LogoutView):

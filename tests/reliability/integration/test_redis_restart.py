@@ -16,6 +16,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
+from tests.factories import sign_in
 from tests.integration.conftest import wait_until
 from trips.models import ChatMessage
 
@@ -113,7 +114,7 @@ def _listening(port: int) -> bool:
 
 def session_cookie(user) -> str:
     client = Client()
-    client.force_login(user)
+    sign_in(client, user)
     return f"sessionid={client.cookies['sessionid'].value}"
 
 

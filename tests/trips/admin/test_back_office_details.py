@@ -5,6 +5,7 @@ import re
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 
+from tests.factories import sign_in
 from trips.models import AuditEvent, Trip
 from trips.services.staff import trip_flag
 
@@ -16,7 +17,7 @@ def _page(client, trip) -> str:
 
 
 def test_the_trip_page_offers_the_staff_actions_and_comes_back_to_the_trip(client, support, trip):
-    client.force_login(support)
+    sign_in(client, support)
     page = _page(client, trip)
     assert 'value="flag_for_attention"' in page and "Flag for attention…" in page
     assert 'value="clear_flag"' not in page, "nothing to clear yet"
@@ -35,7 +36,7 @@ def test_the_trip_page_offers_the_staff_actions_and_comes_back_to_the_trip(clien
 
 
 def test_an_elsewhere_link_is_not_followed(client, support, trip):
-    client.force_login(support)
+    sign_in(client, support)
     done = client.post(
         CHANGELIST,
         {
@@ -51,10 +52,10 @@ def test_an_elsewhere_link_is_not_followed(client, support, trip):
 
 def test_unflag_needs_a_reason_and_is_audited(client, support, approver, trip):
     trip_flag(trip=trip, actor=support, reason="Traveller called")
-    client.force_login(approver)
+    sign_in(client, approver)
     client.post(CHANGELIST, {"action": "clear_flag", ACTION_CHECKBOX_NAME: [trip.pk], "apply": "1", "reason": "x"})
     assert Trip.objects.get(pk=trip.pk).flagged, "approvers do not clear support's flags"
-    client.force_login(support)
+    sign_in(client, support)
     client.post(CHANGELIST, {"action": "clear_flag", ACTION_CHECKBOX_NAME: [trip.pk], "apply": "1", "reason": " "})
     assert Trip.objects.get(pk=trip.pk).flagged, "a blank reason changes nothing"
     client.post(CHANGELIST, {"action": "clear_flag", ACTION_CHECKBOX_NAME: [trip.pk], "apply": "1", "reason": "Sorted"})
@@ -65,7 +66,7 @@ def test_unflag_needs_a_reason_and_is_audited(client, support, approver, trip):
 
 def test_audit_actors_are_named_and_times_carry_their_zone(client, support, trip):
     trip_flag(trip=trip, actor=support, reason="Traveller called")
-    client.force_login(support)
+    sign_in(client, support)
     page = _page(client, trip)
     assert "sam (staff)" in page and f"staff:{support.pk}" not in page
     listing = client.get(reverse("admin:trips_auditevent_changelist")).content.decode()
@@ -75,13 +76,13 @@ def test_audit_actors_are_named_and_times_carry_their_zone(client, support, trip
 
 
 def test_money_is_shown_with_its_currency(client, support, populated):
-    client.force_login(support)
+    sign_in(client, support)
     assert "$100.00" in client.get(reverse("admin:trips_hold_changelist")).content.decode()
     assert "$100.00" in client.get(reverse("admin:trips_booking_changelist")).content.decode()
 
 
 def test_the_trip_list_fits_its_triage_columns_in_1280_px(client, support, trip):
-    client.force_login(support)
+    sign_in(client, support)
     page = client.get(CHANGELIST).content.decode()
     assert 'id="nav-sidebar"' not in page, "no sidebar eating the list's width"
     for column in ("phase", "expiring_holds_display", "awaiting_approval_display", "failed_tools_display"):

@@ -3,7 +3,7 @@
 import pytest
 from django.test import Client
 
-from tests.factories import user_make
+from tests.factories import sign_in, user_make
 from trips.models import Membership
 
 
@@ -16,7 +16,7 @@ def org_admin(acme, globex):
 
 def _client(user) -> Client:
     client = Client()
-    client.force_login(user)
+    sign_in(client, user)
     return client
 
 

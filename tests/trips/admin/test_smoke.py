@@ -4,7 +4,7 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
-from tests.factories import trip_make
+from tests.factories import sign_in, trip_make
 from trips.models import AuditEvent, Trip
 
 ROLES = ["superuser", "support", "approver"]
@@ -17,7 +17,7 @@ def _registered_models():
 @pytest.mark.parametrize("role", ROLES)
 def test_every_changelist_opens(role, request, client, populated):
     user = request.getfixturevalue(role)
-    client.force_login(user)
+    sign_in(client, user)
     for model in _registered_models():
         opts = model._meta
         if not user.has_perm(f"trips.view_{opts.model_name}") and not user.is_superuser:
@@ -29,7 +29,7 @@ def test_every_changelist_opens(role, request, client, populated):
 @pytest.mark.parametrize("role", ROLES)
 def test_every_change_page_opens(role, request, client, populated):
     user = request.getfixturevalue(role)
-    client.force_login(user)
+    sign_in(client, user)
     opened = []
     for model in _registered_models():
         obj = model._default_manager.order_by("pk").first()
@@ -43,7 +43,7 @@ def test_every_change_page_opens(role, request, client, populated):
 
 
 def test_trip_page_shows_intent_chat_and_audit(client, support, populated):
-    client.force_login(support)
+    sign_in(client, support)
     body = client.get(reverse("admin:trips_trip_change", args=[populated.pk])).content.decode()
     assert "renglo.trip_intent.v1" in body
     assert "Hello" in body
@@ -52,7 +52,7 @@ def test_trip_page_shows_intent_chat_and_audit(client, support, populated):
 
 def test_staff_see_only_their_organisations_trips(client, support, populated, globex):
     foreign = trip_make(organisation=globex, title="Globex secret trip")
-    client.force_login(support)
+    sign_in(client, support)
     body = client.get(reverse("admin:trips_trip_changelist")).content.decode()
     assert populated.title in body and foreign.title not in body
     assert client.get(reverse("admin:trips_trip_change", args=[foreign.pk])).status_code == 302  # not found → redirect
@@ -66,7 +66,7 @@ def test_staff_see_only_their_organisations_trips(client, support, populated, gl
 @pytest.mark.parametrize("role", ROLES)
 def test_nobody_can_add_change_or_delete_audit_events(role, request, client, populated):
     user = request.getfixturevalue(role)
-    client.force_login(user)
+    sign_in(client, user)
     event = AuditEvent.objects.filter(trip=populated).order_by("seq").first()
     assert client.get(reverse("admin:trips_auditevent_add")).status_code == 403
     assert client.get(reverse("admin:trips_auditevent_delete", args=[event.pk])).status_code == 403
@@ -78,7 +78,7 @@ def test_nobody_can_add_change_or_delete_audit_events(role, request, client, pop
 def test_trip_list_has_no_n_plus_one(client, superuser, acme, django_assert_max_num_queries):
     for n in range(8):
         trip_make(organisation=acme, title=f"trip {n}")
-    client.force_login(superuser)
+    sign_in(client, superuser)
     with django_assert_max_num_queries(12):
         assert client.get(reverse("admin:trips_trip_changelist")).status_code == 200
     assert Trip.objects.count() == 8

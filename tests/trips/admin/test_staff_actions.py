@@ -5,7 +5,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import trip_make
+from tests.factories import sign_in, trip_make
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, ToolRun, Trip
 from trips.services.approvals import approval_request_create
 from trips.services.toolruns import toolrun_record
@@ -21,7 +21,7 @@ def _action(client, action, trips, reason=None):
 
 
 def test_flag_asks_for_a_reason_first(client, support, trip):
-    client.force_login(support)
+    sign_in(client, support)
     page = _action(client, "flag_for_attention", [trip])
     assert page.status_code == 200 and b'name="reason"' in page.content
     assert not Trip.objects.get(pk=trip.pk).flagged
@@ -30,7 +30,7 @@ def test_flag_asks_for_a_reason_first(client, support, trip):
 
 
 def test_flag_with_a_reason_is_audited(client, support, trip):
-    client.force_login(support)
+    sign_in(client, support)
     response = _action(client, "flag_for_attention", [trip], reason="traveller called, unhappy")
     assert response.status_code == 302
     assert Trip.objects.get(pk=trip.pk).flagged
@@ -40,7 +40,7 @@ def test_flag_with_a_reason_is_audited(client, support, trip):
 
 def test_support_cannot_flag_another_organisations_trip(client, support, globex):
     foreign = trip_make(organisation=globex)
-    client.force_login(support)
+    sign_in(client, support)
     _action(client, "flag_for_attention", [foreign], reason="x")
     assert not Trip.objects.get(pk=foreign.pk).flagged
 
@@ -61,7 +61,7 @@ def test_retry_reruns_the_turn_with_user_retry(client, support, trip, django_cap
         attempt=1,
         accounting=[],
     )
-    client.force_login(support)
+    sign_in(client, support)
     with django_capture_on_commit_callbacks(execute=True):
         _action(client, "retry_failed_tool", [trip], reason="supplier is back")
     message = ChatMessage.objects.get(trip=trip, role="system")
@@ -72,7 +72,7 @@ def test_retry_reruns_the_turn_with_user_retry(client, support, trip, django_cap
 
 
 def test_retry_without_a_failed_run_changes_nothing(client, support, trip):
-    client.force_login(support)
+    sign_in(client, support)
     _action(client, "retry_failed_tool", [trip], reason="why not")
     assert not ChatMessage.objects.filter(trip=trip).exists()
     assert not ToolRun.objects.exists()
@@ -80,14 +80,14 @@ def test_retry_without_a_failed_run_changes_nothing(client, support, trip):
 
 @pytest.mark.parametrize("role", ["support", "superuser"])
 def test_staff_actions_are_offered_to_support(role, request, client, trip):
-    client.force_login(request.getfixturevalue(role))
+    sign_in(client, request.getfixturevalue(role))
     body = client.get(reverse(CHANGELIST)).content.decode()
     for action in ("flag_for_attention", "retry_failed_tool", "release_holds"):
         assert f'value="{action}"' in body
 
 
 def test_approvers_do_not_get_support_actions(client, approver, trip):
-    client.force_login(approver)
+    sign_in(client, approver)
     body = client.get(reverse(CHANGELIST)).content.decode()
     assert 'value="flag_for_attention"' not in body
     _action(client, "flag_for_attention", [trip], reason="sneaky")
@@ -110,9 +110,9 @@ def test_support_does_not_see_approver_actions(client, support, approver, trip):
     approval_request_create(trip=trip, kind=ApprovalRequest.Kind.PURCHASE, trip_intent=intent, now=timezone.now())
     approval = ApprovalRequest.objects.get(trip=trip)
     url = reverse("admin:trips_approvalrequest_change", args=[approval.pk])
-    client.force_login(support)
+    sign_in(client, support)
     support_page = client.get(url).content.decode()
-    client.force_login(approver)
+    sign_in(client, approver)
     approver_page = client.get(url).content.decode()
     for decision in ("grant", "deny"):
         assert f'value="{decision}"' not in support_page

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from handlers.common.clock import FrozenClock
 from handlers.common.intent import new_trip_intent
-from tests.factories import trip_make
+from tests.factories import sign_in, trip_make
 from trips.admin.audit import SUMMARY_CHARS, event_summary
 from trips.admin.trip_page import intent_html
 from trips.admin.trips import TIMELINE_EVENTS
@@ -49,7 +49,7 @@ def test_the_trip_page_after_scenario_1_is_short_and_summarised(client, trip, tr
     Trip.objects.filter(pk=trip.pk).update(title="")
     turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
     assert ToolRun.objects.filter(trip=trip, tool="flight_quote_search").count() == 2
-    client.force_login(support)
+    sign_in(client, support)
     body = _trip_page(client, trip)
     assert len(body.encode()) < TRIP_PAGE_MAX_BYTES
     text = _text(body)
@@ -66,7 +66,7 @@ def test_the_trip_page_after_scenario_1_is_short_and_summarised(client, trip, tr
 def test_the_timeline_shows_the_latest_events_and_links_to_all(client, support, trip):
     for n in range(TIMELINE_EVENTS + 10):
         audit_event_create(trip_id=trip.pk, type="note.added", actor="system", payload={"n": n})
-    client.force_login(support)
+    sign_in(client, support)
     body = _trip_page(client, trip)
     total = TIMELINE_EVENTS + 11  # and trip.created
     rows = re.findall(r'<td class="field-seq"><p>(\d+)</p>', body)
@@ -80,7 +80,7 @@ def test_the_timeline_shows_the_latest_events_and_links_to_all(client, support, 
 
 @pytest.mark.django_db
 def test_inline_rows_have_no_original_header(client, support, populated):
-    client.force_login(support)
+    sign_in(client, support)
     body = _trip_page(client, populated)
     assert 'class="original"' not in body
     assert "js-inline-admin-formset" not in body  # inlines.js would add a delete button to each row
@@ -103,7 +103,7 @@ def test_tool_arguments_and_results_only_on_the_runs_own_page(client, support, t
         attempt=1,
         accounting=[],
     )
-    client.force_login(support)
+    sign_in(client, support)
     text = _text(_trip_page(client, trip))
     assert "argument-marker" not in text and "result-marker" not in text
     assert "hotel_quote_search · failed: timeout · 15000 ms" in text
@@ -115,7 +115,7 @@ def test_tool_arguments_and_results_only_on_the_runs_own_page(client, support, t
 @pytest.mark.django_db
 def test_the_event_page_pretty_prints_the_whole_payload(client, support, trip):
     event = AuditEvent.objects.get(trip=trip, seq=1)
-    client.force_login(support)
+    sign_in(client, support)
     body = client.get(reverse("admin:trips_auditevent_change", args=[event.pk])).content.decode()
     assert '<pre class="tripdesk-json"' in body and "&quot;schema&quot;: &quot;renglo.trip_intent.v1&quot;" in body
 
@@ -137,7 +137,7 @@ def test_title_and_llm_cost_read_well(client, support, trip):
         },
     }
     Trip.objects.filter(pk=trip.pk).update(title="", intent=intent, llm_cost=Decimal("0.126500"))
-    client.force_login(support)
+    sign_in(client, support)
     text = _text(_trip_page(client, trip))
     assert "Trip: EWR → DEN · Jan 30" in text
     assert "LLM cost (USD): 0.13" in text and "Llm cost" not in text
@@ -146,7 +146,7 @@ def test_title_and_llm_cost_read_well(client, support, trip):
 
 @pytest.mark.django_db
 def test_the_glance_lists_holds_approval_and_bookings_in_the_trips_timezone(client, support, populated):
-    client.force_login(support)
+    sign_in(client, support)
     text = _text(_trip_page(client, populated))
     glance = text[text.index("At a glance") : text.index("TripIntent")]
     assert "Times in America/New_York" in glance
@@ -233,7 +233,7 @@ def test_the_trip_list_names_untitled_trips_without_loading_their_documents(clie
         trip = trip_make(organisation=acme)
         leg = {"origin": {"code": "EWR"}, "destination": {"code": "DEN"}, "depart_date": f"2027-01-{10 + n}"}
         Trip.objects.filter(pk=trip.pk).update(intent={**trip.intent, "itinerary": {"segments": [leg]}})
-    client.force_login(superuser)
+    sign_in(client, superuser)
     with CaptureQueriesContext(connection) as queries:
         text = _text(client.get(reverse("admin:trips_trip_changelist")).content.decode())
     assert len(queries) <= 12
@@ -253,7 +253,7 @@ def test_the_glance_shows_a_hotel_only_trip_and_every_preference(client, support
     )
     intent["constraints"].update(hotel_max_per_night="250.00", budget_per_person="900.00")
     Trip.objects.filter(pk=trip.pk).update(intent=intent)
-    client.force_login(support)
+    sign_in(client, support)
     text = _text(_trip_page(client, trip))
     glance = text[text.index("At a glance") : text.index("Times in")]
     assert "Route none: hotel only" in glance and "Hotel Austin · Thu Dec 10 → Sat Dec 12" in glance

@@ -8,6 +8,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
+from tests.factories import sign_in
 from tripdesk.asgi import application
 
 SCENARIO_1 = "4 people going from Newark to Denver for 3 nights on January 30"
@@ -15,7 +16,7 @@ SCENARIO_1 = "4 people going from Newark to Denver for 3 nights on January 30"
 
 def session_cookie(user) -> bytes:
     client = Client()
-    client.force_login(user)
+    sign_in(client, user)
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 

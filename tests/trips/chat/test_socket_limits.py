@@ -4,6 +4,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
+from tests.factories import sign_in
 from trips.consumers import OPEN_BY_USER, CloseCode
 
 from .conftest import drain, is_status, refused_with, socket
@@ -28,7 +29,7 @@ async def test_signing_out_closes_the_user_s_open_chats(traveller, trip):
     async with socket(traveller, trip.pk) as ws:
         await drain(ws)
         browser = Client()
-        await sync_to_async(browser.force_login)(traveller)
+        await sync_to_async(sign_in)(browser, traveller)
         await sync_to_async(browser.logout)()
         closed = await ws.receive_output(timeout=5)
         assert closed == {"type": "websocket.close", "code": CloseCode.NOT_SIGNED_IN}

@@ -5,6 +5,7 @@ import json
 import pytest
 from django.urls import reverse
 
+from tests.factories import sign_in
 from trips.models import Trip
 
 pytestmark = pytest.mark.django_db
@@ -23,9 +24,10 @@ def test_pages_need_a_signed_in_user(client, trip):
 
 
 def test_the_owner_sees_the_trip_with_the_socket_to_join(client, traveller, trip, django_assert_max_num_queries):
-    client.force_login(traveller)
-    # session, user, the trip, the trip list, payment methods, what may be paid for now (none here)
-    with django_assert_max_num_queries(6):
+    sign_in(client, traveller)
+    # session, user, whether a second factor is enrolled, the trip, the trip list, payment methods,
+    # what may be paid for now (none here)
+    with django_assert_max_num_queries(7):
         response = client.get(reverse("web:trip", args=[trip.pk]))
     assert response.status_code == 200
     config = config_of(response)
@@ -37,14 +39,14 @@ def test_the_owner_sees_the_trip_with_the_socket_to_join(client, traveller, trip
 
 @pytest.mark.parametrize("who", ["other_traveller", "globex_support"])
 def test_someone_elses_trip_is_not_found(client, request, trip, who):
-    client.force_login(request.getfixturevalue(who))
+    sign_in(client, request.getfixturevalue(who))
     response = client.get(reverse("web:trip", args=[trip.pk]))
     assert response.status_code == 404
     assert b"Denver offsite" not in response.content and b"belongs to someone else" in response.content
 
 
 def test_staff_of_the_organisation_get_a_read_only_page(client, support, trip):
-    client.force_login(support)
+    sign_in(client, support)
     response = client.get(reverse("web:trip", args=[trip.pk]))
     assert response.status_code == 200
     assert config_of(response)["can_write"] is False
@@ -52,14 +54,14 @@ def test_staff_of_the_organisation_get_a_read_only_page(client, support, trip):
 
 
 def test_the_trip_list_shows_only_the_travellers_own_trips(client, traveller, other_traveller, trip):
-    client.force_login(other_traveller)
+    sign_in(client, other_traveller)
     assert b"Denver offsite" not in client.get(reverse("web:home")).content
-    client.force_login(traveller)
+    sign_in(client, traveller)
     assert b"Denver offsite" in client.get(reverse("web:home")).content
 
 
 def test_a_new_trip_is_created_by_post_only(client, traveller):
-    client.force_login(traveller)
+    sign_in(client, traveller)
     assert client.get(reverse("web:trip-new")).status_code == 405
     response = client.post(reverse("web:trip-new"))
     trip = Trip.objects.get(owner=traveller)
@@ -68,7 +70,7 @@ def test_a_new_trip_is_created_by_post_only(client, traveller):
 
 def test_someone_outside_every_organisation_is_told_why_they_cannot_plan(client, django_user_model):
     loner = django_user_model.objects.create_user(username="loner", password="pw")
-    client.force_login(loner)
+    sign_in(client, loner)
     response = client.post(reverse("web:trip-new"), follow=True)
     assert not Trip.objects.exists()
     assert b"not part of an organisation" in response.content

@@ -4,7 +4,7 @@ import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 
-from tests.factories import trip_make
+from tests.factories import sign_in, trip_make
 from tests.trips.commerce.helpers import RecordingSupplier, hold_for
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold
 
@@ -27,7 +27,7 @@ def globex_request(globex, clock):
 
 
 def test_the_queue_shows_only_the_approvers_organisation(client, approver, pending_approval, globex_request):
-    client.force_login(approver)
+    sign_in(client, approver)
     page = client.get(QUEUE).content.decode()
     assert f'href="{page_of(pending_approval)}"' in page and f'href="{page_of(globex_request)}"' not in page
     assert client.get(page_of(globex_request)).status_code == 302  # not in their queryset: back to the index
@@ -47,7 +47,7 @@ def test_the_queue_opens_on_pending_soonest_deadline_first_with_the_triage_colum
     denied = trip_make(owner=trip.owner, organisation=trip.organisation, title="Old trip")
     hold_for(denied, now=clock() - timedelta(hours=1), suffix="old")
     ApprovalRequest.objects.filter(trip=denied).update(status="denied")
-    client.force_login(approver)
+    sign_in(client, approver)
     page = client.get(QUEUE).content.decode()
     assert page.index(page_of(soon)) < page.index(page_of(late)), "the soonest deadline comes first"
     assert "Old trip" not in page and f'href="{page_of(ApprovalRequest.objects.get(trip=denied))}"' not in page
@@ -60,7 +60,7 @@ def test_the_queue_opens_on_pending_soonest_deadline_first_with_the_triage_colum
 
 
 def test_the_decision_page_reads_the_request_in_words(client, approver, pending_approval):
-    client.force_login(approver)
+    sign_in(client, approver)
     page = client.get(page_of(pending_approval)).content.decode()
     assert "alice" in page and "Acme" in page and "Hotel Teatro" in page
     assert "$420.00" in page and "$610.00" in page and "$1,030.00" in page
@@ -75,7 +75,7 @@ def test_the_decision_page_reads_the_request_in_words(client, approver, pending_
 def test_grant_from_the_page_shows_no_token_and_tells_the_traveller(
     client, approver, pending_approval, django_capture_on_commit_callbacks
 ):
-    client.force_login(approver)
+    sign_in(client, approver)
     with django_capture_on_commit_callbacks(execute=True):
         done = decide(client, pending_approval, "grant", "Budget line 42")
     assert done.status_code == 302 and done["Location"] == page_of(pending_approval)
@@ -89,7 +89,7 @@ def test_grant_from_the_page_shows_no_token_and_tells_the_traveller(
 
 
 def test_deny_needs_a_reason(client, approver, pending_approval):
-    client.force_login(approver)
+    sign_in(client, approver)
     blank = decide(client, pending_approval, "deny", "   ")
     assert blank.status_code == 200 and "Say why" in blank.content.decode()
     pending_approval.refresh_from_db()
@@ -104,7 +104,7 @@ def test_deny_needs_a_reason(client, approver, pending_approval):
 
 def test_a_granted_request_can_be_withdrawn_with_a_reason(client, approver, granted):
     approval, _ = granted
-    client.force_login(approver)
+    sign_in(client, approver)
     assert ">Withdraw the approval of $1,030.00</button>" in client.get(page_of(approval)).content.decode()
     decide(client, approval, "revoke", "")
     approval.refresh_from_db()
@@ -115,7 +115,7 @@ def test_a_granted_request_can_be_withdrawn_with_a_reason(client, approver, gran
 
 
 def test_support_staff_can_read_the_queue_but_not_decide(client, support, pending_approval):
-    client.force_login(support)
+    sign_in(client, support)
     assert str(pending_approval.pk) in client.get(QUEUE).content.decode()
     page = client.get(page_of(pending_approval)).content.decode()
     assert "Hotel Teatro" in page and ">Grant" not in page
@@ -125,7 +125,7 @@ def test_support_staff_can_read_the_queue_but_not_decide(client, support, pendin
 
 
 def test_the_home_page_counts_pending_requests(client, approver, support, pending_approval, globex_request):
-    client.force_login(approver)
+    sign_in(client, approver)
     home = client.get(reverse("admin:index")).content.decode()
     assert "TripDesk back office" in home and "Django administration" not in home
     assert "<strong>1</strong> request pending" in home  # Globex's request is not theirs
@@ -134,7 +134,7 @@ def test_the_home_page_counts_pending_requests(client, approver, support, pendin
 
 
 def test_holds_and_bookings_are_read_only(client, support, held_trip):
-    client.force_login(support)
+    sign_in(client, support)
     for name in ("hold", "booking", "approvalrequest"):
         assert client.get(reverse(f"admin:trips_{name}_changelist")).status_code == 200
     hold = Hold.objects.first()
@@ -144,9 +144,9 @@ def test_holds_and_bookings_are_read_only(client, support, held_trip):
 
 
 def test_cards_show_brand_and_last_digits_never_the_provider_reference(client, support, superuser, card):
-    client.force_login(support)
+    sign_in(client, support)
     assert client.get(reverse("admin:trips_paymentmethod_changelist")).status_code == 403
-    client.force_login(superuser)
+    sign_in(client, superuser)
     page = client.get(reverse("admin:trips_paymentmethod_change", args=[card.pk])).content.decode()
     assert "4242" in page and card.sandbox_reference not in page
 
@@ -155,7 +155,7 @@ def test_support_releases_a_hold_from_the_admin_with_a_reason(client, support, h
     supplier = RecordingSupplier()
     monkeypatch.setattr("trips.admin.commerce.tool_deps", lambda clock: type("Deps", (), {"supplier": supplier}))
     hold = Hold.objects.get(hold_id="hld_f1")
-    client.force_login(support)
+    sign_in(client, support)
     changelist = reverse("admin:trips_hold_changelist")
     ask = client.post(changelist, {"action": "release", ACTION_CHECKBOX_NAME: [hold.pk]})
     assert ask.status_code == 200 and 'name="reason"' in ask.content.decode()
@@ -170,7 +170,7 @@ def test_releasing_a_trips_holds_together_tells_the_traveller_once(client, suppo
     monkeypatch.setattr("trips.admin.commerce.tool_deps", lambda clock: type("Deps", (), {"supplier": supplier}))
     holds = list(Hold.objects.filter(trip=held_trip))
     assert len(holds) == 2
-    client.force_login(support)
+    sign_in(client, support)
     changelist = reverse("admin:trips_hold_changelist")
     ids = [h.pk for h in holds]
     client.post(changelist, {"action": "release", ACTION_CHECKBOX_NAME: ids, "apply": "1", "reason": "Trip off"})

@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from handlers.supplier import SandboxSupplier, SupplierError
+from tests.factories import sign_in
 from tests.trips.commerce.flow import to_held
 from trips.models import AuditEvent, Booking, ChatMessage, Hold, Trip
 from trips.services.approvals import approval_grant
@@ -119,7 +120,7 @@ def test_staff_see_the_flag_and_its_reason(half_bought, frozen, client, support)
     frozen.advance(minutes=31)
     hold_deadlines_notify()
     [order_id] = flags(trip)[0].payload["supplier_orders"]
-    client.force_login(support)
+    sign_in(client, support)
 
     flagged_list = client.get(reverse("admin:trips_trip_changelist"), {"flagged__exact": "1"}).content.decode()
     assert reverse("admin:trips_trip_change", args=[trip.pk]) in flagged_list

@@ -6,6 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from tests.factories import sign_in
 from trips.hosting.passengers import DjangoPassengerDirectory
 from trips.models import AuditEvent, Booking, ChatMessage, Companion, TravellerProfile, TripPassenger
 from trips.services.travellers import (
@@ -126,7 +127,7 @@ def test_export_lists_everything_and_erase_keeps_booked_trips(family_trip, trave
 def test_the_chat_card_prefills_from_the_profile_and_saves(client, family_trip, traveller):
     profile_save(user=traveller, data=LEAD)
     companion_save(user=traveller, data=BABY)
-    client.force_login(traveller)
+    sign_in(client, traveller)
     page = client.get(reverse("web:trip", args=[family_trip.pk])).content.decode()
     assert "Who&#x27;s travelling" in page or "Who's travelling" in page
     assert (
@@ -140,7 +141,7 @@ def test_the_chat_card_prefills_from_the_profile_and_saves(client, family_trip, 
 
 
 def test_a_bad_form_says_why_in_words(client, family_trip, traveller):
-    client.force_login(traveller)
+    sign_in(client, traveller)
     form = {f"p0-{k}": v for k, v in LEAD.items()} | {"p0-given_name": "Zoë"} | {f"p1-{k}": v for k, v in BABY.items()}
     response = client.post(reverse("web:trip-travellers", args=[family_trip.pk]), form)
     assert response.status_code == 400 and "write accents without them" in response.content.decode()
@@ -149,12 +150,12 @@ def test_a_bad_form_says_why_in_words(client, family_trip, traveller):
 
 def test_only_the_owner_names_travellers(client, family_trip, other_traveller, support):
     for user in (other_traveller, support):
-        client.force_login(user)
+        sign_in(client, user)
         assert client.get(reverse("web:trip-travellers", args=[family_trip.pk])).status_code == 404
 
 
 def test_my_data_page_downloads_and_erases(client, traveller):
-    client.force_login(traveller)
+    sign_in(client, traveller)
     client.post(reverse("web:my-data"), {"action": "profile", **LEAD})
     page = client.get(reverse("web:my-data")).content.decode()
     assert 'value="Lovelace"' in page and "Erase my travel data" in page
@@ -176,10 +177,10 @@ def test_staff_see_only_their_organisations_passengers(client, family_trip, trav
     name_family(family_trip, traveller)
     profile_save(user=traveller, data=LEAD)
     url = reverse("admin:trips_trippassenger_changelist")
-    client.force_login(support)
+    sign_in(client, support)
     assert "Lovelace" in client.get(url).content.decode()
     assert "Lovelace" in client.get(reverse("admin:trips_travellerprofile_changelist")).content.decode()
-    client.force_login(globex_support)
+    sign_in(client, globex_support)
     assert "Lovelace" not in client.get(url).content.decode()
     assert "Lovelace" not in client.get(reverse("admin:trips_travellerprofile_changelist")).content.decode()
 
@@ -242,7 +243,7 @@ def test_a_companion_remembered_from_the_trip_card_is_audited(family_trip, trave
 def test_the_chat_live_card_loads_and_saves_as_json(client, family_trip, traveller, other_traveller):
     profile_save(user=traveller, data=LEAD)
     url, as_json = reverse("web:trip-travellers", args=[family_trip.pk]), {"HTTP_ACCEPT": "application/json"}
-    client.force_login(traveller)
+    sign_in(client, traveller)
     card = client.get(url, **as_json)
     assert card.status_code == 200 and card["Cache-Control"] == "no-store"
     data = card.json()
@@ -262,16 +263,16 @@ def test_the_chat_live_card_loads_and_saves_as_json(client, family_trip, travell
     assert (saved.json()["named"], saved.json()["wanted"]) == (2, 2)
     assert TripPassenger.objects.filter(trip=family_trip).count() == 2
 
-    client.force_login(other_traveller)
+    sign_in(client, other_traveller)
     assert client.get(url, **as_json).status_code == 404 and client.post(url, form, **as_json).status_code == 404
 
 
 def test_the_chat_page_tells_the_live_card_where_the_form_is_for_the_owner_only(
     client, family_trip, traveller, support
 ):
-    client.force_login(traveller)
+    sign_in(client, traveller)
     page = client.get(reverse("web:trip", args=[family_trip.pk])).content.decode()
     assert '"travellers_url": ' + json.dumps(reverse("web:trip-travellers", args=[family_trip.pk])) in page
-    client.force_login(support)
+    sign_in(client, support)
     watched = client.get(reverse("web:trip", args=[family_trip.pk]))
     assert watched.status_code == 200 and '"travellers_url": null' in watched.content.decode()
