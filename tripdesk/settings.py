@@ -260,8 +260,11 @@ TRIPDESK = {
     "TURN_SWEEP_AFTER_SECONDS": env.int("TRIPDESK_TURN_SWEEP_AFTER_SECONDS", default=120),
     # The embedded server (runserver, eager Celery) resumes turns left queued: at startup, then
     # every this many seconds for turns queued that long on a trip nobody leases (0: off).
-    # Chat websockets one user may hold open at once (per ASGI process); more are closed with 4429.
+    # Chat websockets one user may hold open at once (counted in Redis across every ASGI process with
+    # the Redis channel layer, in the process on the embedded default); more are closed with 4429.
     "WEBSOCKETS_PER_USER": env.int("TRIPDESK_WEBSOCKETS_PER_USER", default=20),
+    # With Redis, a connection's place in that count lapses this long after its process stops renewing it.
+    "WEBSOCKET_SLOT_TTL_SECONDS": env.float("TRIPDESK_WEBSOCKET_SLOT_TTL_SECONDS", default=60.0),
     "EMBEDDED_TURN_SWEEP_SECONDS": env.float("TRIPDESK_EMBEDDED_TURN_SWEEP_SECONDS", default=3.0),
     # An approval request's email waits this long after its commit, so a request the traveller
     # overtakes at once (holds another option a moment later) emails nobody (0: send at commit).

@@ -14,13 +14,11 @@ any other, from streaming that turn's progress as it happens.
 
 import asyncio
 import logging
-from collections import Counter
 from typing import Any, Optional
 from urllib.parse import parse_qs
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from trips import twofactor
@@ -31,12 +29,9 @@ from trips.services.chat import chat_message_frame, trip_group
 from trips.web.labels import itinerary_label, trip_label, trip_status_titled
 from trips.web.protocol import ClientFrame, FrameError, TravellerAction, frame_parse
 from trips.web.ratelimit import SlidingWindow
+from trips.web.socketcap import SocketSlot
 
 logger = logging.getLogger(__name__)
-
-
-# Open chat connections per user in this process; each process caps them at WEBSOCKETS_PER_USER.
-OPEN_BY_USER: Counter = Counter()
 
 
 def user_group(user_id: int) -> str:
@@ -91,10 +86,11 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
         except SecondStepMissing:  # signed in with the password but not yet with the second factor
             await self.refuse_connection(CloseCode.NOT_SIGNED_IN)
             return
-        if OPEN_BY_USER[user.pk] >= settings.TRIPDESK["WEBSOCKETS_PER_USER"]:
+        slot = SocketSlot(user.pk, self.channel_name)
+        if not await slot.take():  # this user's chats in this process, or in all of them (Redis)
             await self.refuse_connection(CloseCode.TOO_MANY_CONNECTIONS)
             return
-        OPEN_BY_USER[user.pk] += 1
+        self.slot = slot
         self.counted_for = user.pk
         self.user = user
         self.is_owner = may_write_in(user, self.trip)
@@ -125,9 +121,7 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "counted_for", None) is not None:
-            OPEN_BY_USER[self.counted_for] -= 1
-            if OPEN_BY_USER[self.counted_for] <= 0:
-                del OPEN_BY_USER[self.counted_for]
+            await self.slot.give_back()
             self.counted_for = None
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
         if hasattr(self, "group"):

@@ -4,6 +4,7 @@ this suite may kill. ``scale_out``, ``celery_worker_process`` (the shared worker
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -105,3 +106,34 @@ def worker_stop(worker: subprocess.Popen) -> None:
             worker.wait(timeout=30)
         except subprocess.TimeoutExpired:
             os.killpg(worker.pid, signal.SIGKILL)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def daphne_start(*, env: dict, log: Path) -> tuple[int, subprocess.Popen]:
+    """A daphne serving TripDesk on a free port (its own process group); returns (port, process) once it listens."""
+    port = free_port()
+    with open(log, "wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "tripdesk.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        wait_until(lambda: listening(port), timeout=30, what="daphne")
+    except BaseException:
+        os.killpg(server.pid, signal.SIGKILL)
+        raise
+    return port, server

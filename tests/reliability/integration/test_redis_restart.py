@@ -8,9 +8,7 @@ Redis would keep its queue) so restarting it disturbs nothing else on the machin
 import asyncio
 import os
 import signal
-import socket
 import subprocess
-import sys
 
 import pytest
 from channels.db import database_sync_to_async
@@ -20,18 +18,12 @@ from tests.factories import sign_in
 from tests.integration.conftest import wait_until
 from trips.models import ChatMessage
 
-from .conftest import ROOT, service_env, worker_start, worker_stop
+from .conftest import daphne_start, free_port, service_env, worker_start, worker_stop
 from .resuming_client import ResumingClient
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 SCENARIO = "2 adults from Boston to Miami, out March 11 back March 16"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class RedisServer:
@@ -85,18 +77,8 @@ def stack(scale_out, tmp_path):
     marks.mkdir()
     env = service_env(REDIS_URL=f"redis://127.0.0.1:{redis.port}/0", TRIPDESK_MIDTOOL_DIR=str(marks))
     worker = worker_start(app="tests.reliability.integration.midtool_worker", log=tmp_path / "worker.log", env=env)
-    port = free_port()
-    with open(tmp_path / "daphne.log", "wb") as log:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "tripdesk.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    port, server = daphne_start(env=env, log=tmp_path / "daphne.log")
     try:
-        wait_until(lambda: _listening(port), timeout=30, what="daphne")
         yield redis, port, marks
     finally:
         os.killpg(server.pid, signal.SIGTERM)
@@ -105,11 +87,6 @@ def stack(scale_out, tmp_path):
         if redis.process.poll() is None:
             redis.stop()
         print(f"\nlogs: {tmp_path}")
-
-
-def _listening(port: int) -> bool:
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 def session_cookie(user) -> str:

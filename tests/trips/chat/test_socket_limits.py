@@ -5,7 +5,8 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 
 from tests.factories import sign_in
-from trips.consumers import OPEN_BY_USER, CloseCode
+from trips.consumers import CloseCode
+from trips.web.socketcap import OPEN_BY_USER
 
 from .conftest import drain, is_status, refused_with, socket
 
