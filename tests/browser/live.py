@@ -68,17 +68,21 @@ def second_step(page, workdir: Optional[Path], username: str) -> None:
         return
     page.get_by_label(re.compile("Code from your authenticator app")).fill(_code(workdir, username))
     page.get_by_role("button", name="Verify").click()
+    page.wait_for_url(lambda url: "/account/two-factor/verify/" not in url)
 
 
 def _code(workdir: Optional[Path], username: str) -> str:
-    """The user's current code; a code is good once, so after one of this 30 s window, the next window's."""
-    while _last_window.get(username) == int(time.time() // 30):
+    """The user's current code. A code is good once: after using one, wait for the next 30 s window
+    (counted from when the code was read, which may be a window later than when it was asked for)."""
+    while _last_window.get(username, -1) >= int(time.time() // 30):
         time.sleep(0.5)
-    _last_window[username] = int(time.time() // 30)
     if username in _keys:
-        return f"{TOTP(_keys[username], step=30, digits=6).token():06d}"
-    assert workdir is not None, f"{username} is no demo user: pass the live TripDesk's workdir"
-    return manage(workdir, "seed_demo", "--otp-code", username).strip()
+        code = f"{TOTP(_keys[username], step=30, digits=6).token():06d}"
+    else:
+        assert workdir is not None, f"{username} is no demo user: pass the live TripDesk's workdir"
+        code = manage(workdir, "seed_demo", "--otp-code", username).strip()
+    _last_window[username] = int(time.time() // 30)
+    return code
 
 
 def tripdesk_env(workdir: Path, *, search_delay: float = 0.0, site_url: str = "", extra: dict | None = None) -> dict:
@@ -107,10 +111,13 @@ def tripdesk_env(workdir: Path, *, search_delay: float = 0.0, site_url: str = ""
 
 
 @contextmanager
-def live_tripdesk(workdir: Path, *, search_delay: float = 0.0, extra_env: dict | None = None) -> Iterator[str]:
+def live_tripdesk(
+    workdir: Path, *, search_delay: float = 0.0, extra_env: dict | None = None, port: int | None = None
+) -> Iterator[str]:
     """Yield the base URL of a running TripDesk seeded with the demo users (password ``<name>-demo``);
-    ``extra_env`` configures the server process (e.g. ``TRIPDESK_SUPPLIER=duffel``)."""
-    port = free_port()
+    ``extra_env`` configures the server process (e.g. ``TRIPDESK_SUPPLIER=duffel``); ``port``: a
+    free one unless given (to name the server's own origin in ``extra_env``)."""
+    port = port or free_port()
     base = f"http://127.0.0.1:{port}"
     env = tripdesk_env(workdir, search_delay=search_delay, site_url=base, extra=extra_env)
     manage(workdir, "migrate", "--noinput")

@@ -10,6 +10,8 @@ import pytest
 from django_otp.oath import TOTP
 from playwright.sync_api import expect
 
+from .live import free_port, live_tripdesk, manage, second_step
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 QUEUE = "/admin/trips/approvalrequest/"
@@ -88,3 +90,57 @@ def test_an_approver_enrols_totp_before_the_approval_queue_opens(new_page, base_
     ]
     assert csp_headers and missing == []
     assert violations == []
+
+
+@pytest.fixture(scope="module")
+def localhost_url(tmp_path_factory):
+    """A TripDesk of its own at http://localhost:<port> (passkeys need a domain, not an IP address),
+    its passkey origin set to that; yields (base URL, workdir)."""
+    workdir = tmp_path_factory.mktemp("browser-passkeys")
+    port = free_port()
+    extra = {"TRIPDESK_PASSKEY_RP_ID": "localhost", "TRIPDESK_PASSKEY_ORIGINS": f"http://localhost:{port}"}
+    with live_tripdesk(workdir, extra_env=extra, port=port):
+        yield f"http://localhost:{port}", workdir
+
+
+def test_a_passkey_is_added_and_then_signs_in(new_page, localhost_url, screenshot):
+    """Chromium's virtual authenticator (DevTools) stands in for a security key or a phone."""
+    base, workdir = localhost_url
+    page = new_page()
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    options = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True}
+    cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {"options": {**options, "hasUserVerification": True, "isUserVerified": True}},
+    )
+
+    page.goto(f"{base}/signin/?next=/account/two-factor/")
+    page.get_by_label("Username").fill("sam")
+    page.get_by_label("Password").fill("sam-demo")
+    page.get_by_role("button", name="Sign in").click()
+    second_step(page, workdir, "sam")  # the demo authenticator first: a new factor needs a verified sign-in
+    expect(page.get_by_role("heading", name="Two-factor sign-in is on")).to_be_visible()
+    expect(page.locator(".twofa__factors")).to_contain_text("Passkeys: none")
+    page.get_by_role("button", name="Add a passkey").click()
+    expect(page.locator(".twofa__factors")).not_to_contain_text("Passkeys: none")  # the page came back
+    screenshot(page, "32-two-factor-passkey-added")
+
+    page.goto(f"{base}/signout/")
+    page.get_by_role("button", name="Sign out").click()
+    page.goto(f"{base}/signin/?next=/admin/trips/approvalrequest/")
+    page.get_by_label("Username").fill("sam")
+    page.get_by_label("Password").fill("sam-demo")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="One more step")).to_be_visible()
+    page.get_by_role("button", name="Use a passkey").click()
+    expect(page).to_have_url(re.compile(r"/admin/trips/approvalrequest/$"))
+    events = manage(workdir, "shell", "-c", PASSKEY_EVENTS)
+    assert [line for line in events.splitlines() if line.startswith("second_factor.")] == ["second_factor.enrolled"]
+
+
+PASSKEY_EVENTS = """
+from trips.models import AccountEvent
+for event in AccountEvent.objects.filter(user__username="sam", payload__factor="passkey"):
+    print(event.type)
+"""

@@ -71,7 +71,7 @@ def test_superusers_need_one_too(db):
 def test_the_set_up_page_draws_its_qr_code_here_and_shows_the_key(bare_approver):
     client = Client()
     sign_in(client, bare_approver)
-    response = client.get(TWO_FACTOR)
+    response = client.get(TWO_FACTOR, HTTP_HOST="localhost")  # the passkey relying party's host: its scripts too
     page = response.content.decode()
     device = TOTPDevice.objects.get(user=bare_approver, confirmed=False)
     key = base64.b32encode(device.bin_key).decode()
@@ -80,6 +80,7 @@ def test_the_set_up_page_draws_its_qr_code_here_and_shows_the_key(bare_approver)
     assert not re.search(r'<img[^>]+src="https?:', page)
     assert "script-src 'self'" in response["Content-Security-Policy"]
     scripts = re.findall(r"<script([^>]*)>", page)
+    assert "otp_webauthn_register.js" in page and 'id="passkey-register-button"' in page
     assert scripts and all("src=" in attrs or 'type="application/json"' in attrs for attrs in scripts), scripts
     assert response["Cache-Control"].startswith("max-age=0")
 
@@ -104,6 +105,18 @@ def test_enrolling_opens_the_back_office_and_shows_recovery_codes_once(bare_appr
     secrets = [device.key, base64.b32encode(device.bin_key).decode(), *codes, *(c.replace("-", "") for c in codes)]
     everything = json.dumps(list(AccountEvent.objects.values("type", "actor", "payload")), default=str) + caplog.text
     assert not [secret for secret in secrets if secret in everything]
+
+
+def test_passkeys_are_offered_only_where_browsers_allow_them(bare_approver, settings):
+    """Browsers refuse passkeys at an IP address: there the page says where they work instead."""
+    settings.OTP_WEBAUTHN_ALLOWED_ORIGINS = ["http://localhost:8000"]
+    client = Client()
+    sign_in(client, bare_approver)
+    at_ip = client.get(TWO_FACTOR, HTTP_HOST="127.0.0.1:8000").content.decode()
+    assert "Passkeys work where TripDesk is opened at http://localhost:8000" in at_ip
+    assert "passkey-register-button" not in at_ip and "otp_webauthn" not in at_ip
+    at_localhost = client.get(TWO_FACTOR, HTTP_HOST="localhost:8000").content.decode()
+    assert "passkey-register-button" in at_localhost
 
 
 def test_a_wrong_first_code_enrols_nothing(bare_approver):

@@ -21,6 +21,7 @@ import segno
 from axes.handlers.proxy import AxesProxyHandler
 from axes.helpers import get_lockout_response
 from axes.utils import reset as axes_reset
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.signals import user_login_failed
@@ -102,6 +103,8 @@ def manage(request: HttpRequest) -> HttpResponse:
         "required": twofactor.required(user),
         "verified_with": factor_kind(user.otp_device),
         "next": _next(request),
+        "passkeys_here": passkeys_here(request),
+        "passkey_origins": settings.OTP_WEBAUTHN_ALLOWED_ORIGINS,
     }
     return render(request, "registration/twofactor_manage.html", context)
 
@@ -161,6 +164,7 @@ def verify(request: HttpRequest) -> HttpResponse:
         "next": next_url,
         "has_totp": TOTPDevice.objects.filter(user=user, confirmed=True).exists(),
         "has_passkey": WebAuthnCredential.objects.filter(user=user, confirmed=True).exists(),
+        "passkeys_here": passkeys_here(request),
     }
     return render(request, "registration/twofactor_verify.html", context, status=400 if error else 200)
 
@@ -223,6 +227,8 @@ def _setup_page(request: HttpRequest, device: TOTPDevice, *, error: str = "", st
         "error": error,
         "required": twofactor.required(request.user),
         "next": _next(request),
+        "passkeys_here": passkeys_here(request),
+        "passkey_origins": settings.OTP_WEBAUTHN_ALLOWED_ORIGINS,
     }
     return render(request, "registration/twofactor_setup.html", context, status=status)
 
@@ -232,6 +238,17 @@ def _codes_page(request: HttpRequest, codes: list[str], *, first: bool) -> HttpR
     response = render(request, "registration/twofactor_codes.html", {"codes": codes, "first": first, "next": next_url})
     response["Cache-Control"] = "no-store"
     return response
+
+
+def passkeys_here(request: HttpRequest) -> bool:
+    """Whether this address can use passkeys: its host is the relying party's domain (or under it).
+
+    Browsers refuse passkeys at an IP address (http://127.0.0.1:8000) or another domain; the
+    pages then say where passkeys work instead of offering a button that cannot.
+    """
+    host = request.get_host().rsplit(":", 1)[0].lower()
+    rp_id = settings.OTP_WEBAUTHN_RP_ID.lower()
+    return bool(rp_id) and (host == rp_id or host.endswith(f".{rp_id}"))
 
 
 def _landing(user) -> str:
