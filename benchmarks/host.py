@@ -109,20 +109,18 @@ def padded_offers(count: int) -> Callable[[], None]:
 
     def build(**kwargs: Any) -> List[Dict[str, Any]]:
         offers = original(**kwargs)
-        if not offers:
-            return offers
-        out = list(offers[:count])
-        i = 0
-        while len(out) < count:
-            base = offers[i % len(offers)]
-            copy = json.loads(json.dumps(base))
-            copy["offer_id"] = f"{base['offer_id']}p{i}"
+        if not offers or len(offers) >= count:
+            return offers[:count]
+        extra = count - len(offers)
+        # Distinct objects, as a supplier's decoded response would be: the copies are encoded and
+        # decoded together, once (what parsing one large response costs), not one by one.
+        copies = json.loads(json.dumps([offers[i % len(offers)] for i in range(extra)]))
+        for i, copy in enumerate(copies):
+            copy["offer_id"] = f"{copy['offer_id']}p{i}"
             price = copy.get("price") or {}
             if price.get("total_amount"):
                 price["total_amount"] = f"{float(price['total_amount']) + 1 + i % 97:.2f}"
-            out.append(copy)
-            i += 1
-        return out
+        return offers + copies
 
     sandbox.build_flight_offers = build
 

@@ -89,6 +89,32 @@ def _about_hotels(bundles: List[Bundle]) -> str:
     return "; ".join(lines) + "."
 
 
+MEALS = {
+    "room_only": "room only, no meals",
+    "breakfast": "breakfast included",
+    "half_board": "breakfast and dinner included",
+    "full_board": "all meals included",
+    "all_inclusive": "all inclusive",
+}
+
+
+def _about_meals(bundles: List[Bundle]) -> str:
+    """What each option's hotel serves, from its rate's board type, options with the same board together."""
+    housed = [b for b in bundles if b.get("hotels")]
+    if not housed:
+        return "These options have no hotel: the trip is flights only."
+    by_board: Dict[str, List[str]] = {}
+    for b in housed:
+        boards = {str(s.get("board_type") or "") for s in _hotels(b)}
+        board = boards.pop() if len(boards) == 1 else "mixed"
+        by_board.setdefault(board, []).append(f"{_name(b)} {_hotels(b)[0].get('hotel_name')}")
+    parts = [
+        f"{MEALS.get(board, 'meals vary by stay' if board == 'mixed' else 'meals not stated').capitalize()}: {', '.join(names)}"
+        for board, names in by_board.items()
+    ]
+    return ". ".join(parts) + "."
+
+
 def _about_airlines(bundles: List[Bundle]) -> str:
     flying = [b for b in bundles if b.get("flights")]
     if not flying:
@@ -104,7 +130,8 @@ TOPICS: List[tuple] = [
     (r"\b(?:refund\w*|flexib\w*|flexible|cancel\w*|change fees?)\b", _about_refunds),
     (r"\b(?:nonstop|non-stop|direct|stops?|connections?|layovers?|connecting)\b", _about_stops),
     (r"\b(?:fast\w*|quick\w*|short\w*|long\w*|duration|hours?|flying time)\b", _about_time),
-    (r"\b(?:hotels?|rooms?|stars?|breakfast|stay|where .* sleep)\b", _about_hotels),
+    (r"\b(?:breakfast|meals?|dinner|board|all[- ]inclusive|food)\b", _about_meals),
+    (r"\b(?:hotels?|rooms?|stars?|stay|where .* sleep)\b", _about_hotels),
     (r"\b(?:airlines?|carriers?|united|delta|american|jetblue|southwest|alaska)\b", _about_airlines),
     (r"\b(?:cheap\w*|price\w*|pricey|cost\w*|expensive|total|budget|afford\w*|money)\b", _about_price),
 ]

@@ -141,18 +141,20 @@ def missing_slots(doc: Dict[str, Any]) -> List[str]:
     if not flights_needed(doc):
         return sorted(_hotel_only_missing(doc), key=SLOTS.index)
     segs = segments_of(doc)
+    trip_type = (doc.get("itinerary") or {}).get("trip_type")
     missing: List[str] = []
-    for seg in segs or [{}]:
+    for index, seg in enumerate(segs or [{}]):
+        # the way home ends where the trip starts: an unknown end there is asked as "where from?"
+        way_home = trip_type == "round_trip" and len(segs) == 2 and index == 1
         for slot, ok_ in (
             ("origin", _code(seg.get("origin"))),
-            ("destination", _code(seg.get("destination"))),
+            ("destination", way_home or _code(seg.get("destination"))),
             ("depart_date", seg.get("depart_date")),
         ):
             if not ok_ and slot not in missing:
                 missing.append(slot)
     if travellers(doc)["adults"] < 1:
         missing.append("adults")
-    trip_type = (doc.get("itinerary") or {}).get("trip_type")
     if trip_type not in ("one_way", "multi_city") and len(segs) <= 1:
         missing.append("return_date")
     elif any(not s["check_in"] or not s["check_out"] or not s["location_code"] for s in stays_of(doc)):

@@ -6,7 +6,6 @@ organisation's trips — nothing else. Being an approver in Globex gives no powe
 trips, even to someone who also travels for Acme. Superusers hold every power everywhere.
 
 - ``may(user, power, organisation_id=…)`` / ``require(…)``: one power in one organisation.
-- ``role_grants``: the same by role alone, for whom to notify (not whether to let act).
 - ``organisations_where(user, power)``: the organisations in which ``user`` holds ``power``.
 - ``trips_visible_to`` / ``trip_get_for_user``: the trips a user may read (their own, and every
   trip of an organisation where their role reads trips).
@@ -105,14 +104,6 @@ def role_in(user: AbstractBaseUser | AnonymousUser, organisation_id: int) -> Opt
 def may(user: AbstractBaseUser | AnonymousUser, power: str, *, organisation_id: int) -> bool:
     """Whether ``user`` holds ``power`` in this organisation (by their role there), signed in with a second factor."""
     return _staff_powers_on(user) and _role_grants(user, power, organisation_id)
-
-
-def role_grants(user: AbstractBaseUser | AnonymousUser, power: str, *, organisation_id: int) -> bool:
-    """Whether ``user``'s role grants ``power`` here once they sign in with their second factor.
-
-    For whom to tell (an approval request's email), never for whether to let someone act: that is ``may``.
-    """
-    return _signed_in(user) and _role_grants(user, power, organisation_id)
 
 
 def _role_grants(user, power: str, organisation_id: int) -> bool:

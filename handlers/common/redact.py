@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -75,6 +76,51 @@ def redact_text(text: str) -> str:
     text = CARD_RE.sub(_mask_card, text)
     text = SECRET_RE.sub(MASK, text)
     return text
+
+
+# What ``MAYBE_SECRET_RE`` looks for, in a case-folded text: the same words, and a run of digits,
+# spaces and hyphens long enough for a card number (a superset of its digit pattern).
+MAYBE_SECRET_WORDS = (
+    *("tdk_apv_", "token", "api_key", "api key", "apikey", "secret", "password", "cvv", "cvc"),
+    *("sk-", "rk-", "bearer", "duffel_"),
+)
+DIGIT_RUN_RE = re.compile(r"\d[\d -]{12}")
+# A key ``redact`` masks, as ``json.dumps`` writes it (``"key": ``).
+SENSITIVE_KEY_TEXTS = tuple(f'"{key}": ' for key in sorted(SENSITIVE_KEYS))
+
+
+def _text_may_hold_secret(blob: str) -> bool:
+    """Whether a JSON text may hold something ``redact`` masks. JSON escapes none of the letters,
+    digits, spaces, hyphens and underscores the patterns need, so every string of the value shows
+    here as it is: False means no string matches ``MAYBE_SECRET_RE`` (so ``redact_text`` leaves
+    each as it is) and no key is a sensitive one, i.e. ``redact`` would change nothing.
+
+    Substring tests on the case-folded text instead of one case-insensitive regex (ten times
+    faster on a search's offers). Case-folding turns every character ``re.IGNORECASE`` matches
+    to an ASCII letter into that letter, except the dotless ``ı`` and the dot of ``İ``
+    (``i`` + U+0307), which are mapped by hand."""
+    low = blob.casefold()
+    if not low.isascii():
+        low = low.replace("\u0131", "i").replace("\u0307", "")
+    if any(word in low for word in MAYBE_SECRET_WORDS) or any(key in low for key in SENSITIVE_KEY_TEXTS):
+        return True
+    return DIGIT_RUN_RE.search(blob) is not None
+
+
+def redact_json(value: Any) -> Any:
+    """What ``redact(value)`` stores in a JSON column, in one pass: the value is encoded once and
+    the text searched once; a value with nothing to mask (search results: numbers, codes, ids, ISO
+    times, names) comes back as a fresh copy decoded from that text, without a walk over its
+    strings. Anything that may hold a secret, or is not plain JSON, goes through ``redact``."""
+    if not isinstance(value, (dict, list)):
+        return redact(value)
+    try:
+        blob = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return redact(value)
+    if _text_may_hold_secret(blob):
+        return redact(value)
+    return json.loads(blob)
 
 
 def redact(value: Any) -> Any:

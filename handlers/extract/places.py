@@ -453,7 +453,11 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             capitalised = all(w[0].isupper() for _, _, w in span)
             # "Koln to Wien", "Málaga to Bruxelles", not "Nice to meet you"
             named = key in accented or any(fold(w) in accented for _, _, w in span)
-            starts_route = route and key not in COMMON_WORDS and (key not in _words() or named)
+            starts_route = (
+                route
+                and key not in COMMON_WORDS
+                and (key not in _words() or named or ((capitalised or lower_text) and _place_after_to(words, i + n)))
+            )
             if not _accept(key, raw, n, capitalised, cued or starts_route, lower_text, named):
                 continue
             if (
@@ -514,6 +518,24 @@ def _before_to(words: List[Tuple[int, int, str]], i: int) -> bool:
 
 
 _FILLERS = frozenset({"the", "city", "of", "town", "airport", "beautiful", "sunny", "lovely", "main", "in"})
+
+
+def _place_after_to(words: List[Tuple[int, int, str]], i: int) -> bool:
+    """ "Malaga to London": the "to" after word ``i`` leads to a known city, so a name that is also a
+    dictionary word ("malaga", a wine; "faro", a card game) starts a route; "Nice to meet you" does not."""
+    for j in range(i, min(len(words), i + 4)):
+        if fold(words[j][2]) != "to":
+            continue
+        for n in range(min(_MAX_WORDS, len(words) - j - 1), 0, -1):
+            key = _known_key(fold(" ".join(w for _, _, w in words[j + 1 : j + 1 + n])))
+            if key and key in _city_keys() and key not in COMMON_WORDS and _well_known_city(key):
+                return True
+        return False
+    return False
+
+
+def _well_known_city(key: str) -> bool:
+    return _population(key) >= _WELL_KNOWN_PEOPLE or _index()[key][0].score >= 40
 
 
 def _cued(words: List[Tuple[int, int, str]], i: int) -> bool:

@@ -165,7 +165,7 @@ class Commerce(Intake):
         if paid:
             self.say(
                 f"A purchase is half done: {describe_items(paid)} {'is' if len(paid) == 1 else 'are'} already bought. "
-                "Submit the purchase form again with the same token to finish it; nothing is charged twice."
+                "Pay again from the approval card to finish it; nothing is charged twice."
             )
         return bool(paid)
 

@@ -86,7 +86,7 @@ class Decision(Commerce):
         if err["tool"] in SEARCH_TOOLS:
             self.plan(doc, now, user_asked=True)
         elif err["tool"] == "booking_confirm_and_purchase":
-            self.say("Please submit the purchase form again with your approver's token.")
+            self.say("Pay again from the approval card to finish the purchase; nothing is charged twice.")
         elif err["tool"] == "booking_cancel":  # a lapsed refund quote is asked for afresh
             booking_id = ((err.get("call") or {}).get("arguments") or {}).get("booking_id")
             self.call("booking_cancel", {"booking_id": booking_id, "action": "quote"})

@@ -202,7 +202,7 @@ class BookingConfirmAndPurchase(SpecialistTool):
             except SupplierError as exc:
                 failed = f"{things([hold]).capitalize()} could not be bought: {exc.message}"
                 if exc.retryable:
-                    raise self._paused(bought, failed, exc) from exc
+                    raise self._paused(bought, hold, failed, exc) from exc
                 replayed = {o["order_id"] for o in bought}
                 raise self._unwind(
                     bought + [o for o in earlier if o["order_id"] not in replayed], exc.code, failed, now
@@ -210,17 +210,26 @@ class BookingConfirmAndPurchase(SpecialistTool):
         return bought
 
     @staticmethod
-    def _paused(bought: List[Dict[str, Any]], failed: str, exc: SupplierError) -> PurchaseAborted:
-        """A retryable failure: what was bought stays bought, and the resubmission finishes the trip."""
-        if bought:
-            kept = (
-                f" {things(bought).capitalize()} {'is' if len(bought) == 1 else 'are'} bought and "
-                f"{'stays' if len(bought) == 1 else 'stay'} bought; submit the purchase again with the same "
-                "token to buy the rest (nothing is charged twice)."
-            )
-        else:
-            kept = " Nothing was charged; submit the purchase again with the same token."
-        return PurchaseAborted(exc.code, failed + kept, retryable=True, bought_orders=[o["order_id"] for o in bought])
+    def _paused(bought: List[Dict[str, Any]], hold: Dict[str, Any], failed: str, exc: SupplierError) -> PurchaseAborted:
+        """A retryable failure: what was bought stays bought, and paying again finishes the trip.
+
+        The failed item's outcome is unknown (a timeout may come after the supplier charged), so
+        the words promise nothing about it; paying again asks the supplier under the same key,
+        which sells it once at most.
+        """
+        kept = (
+            f" {things(bought).capitalize()} {'is' if len(bought) == 1 else 'are'} bought and "
+            f"{'stays' if len(bought) == 1 else 'stay'} bought."
+            if bought
+            else ""
+        )
+        unknown = (
+            f" Whether {things([hold])} was charged is not known yet. Pay again to finish: it uses the same "
+            "approval, and nothing is bought or charged twice."
+        )
+        return PurchaseAborted(
+            exc.code, failed + kept + unknown, retryable=True, bought_orders=[o["order_id"] for o in bought]
+        )
 
     def _unwind(
         self, orders: List[Dict[str, Any]], code: str, reason: str, now: datetime, **details: Any

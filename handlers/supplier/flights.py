@@ -18,7 +18,7 @@ from handlers.common.clock import iso
 from .carriers import LONG_HAUL_KM, Carrier, carriers_for
 from .money import amount, money
 from .pricing import advance_factor, flight_weekday_factor, season_factor
-from .seeded import rng, short_id
+from .seeded import item_id, rng, search_ref
 
 CABIN_FACTOR = {"economy": 1.0, "premium_economy": 1.7, "business": 3.6, "first": 5.5}
 CABIN_LETTER = {"economy": "K", "premium_economy": "W", "business": "J", "first": "F"}
@@ -193,6 +193,7 @@ def build_flight_offers(
     party = tuple(sum(p["type"] == kind for p in people) for kind in PASSENGER_FACTOR)
     key = (seed, "flights", origin, destination, depart_date, cabin, party, now.date())
     r = rng(*key)
+    search = search_ref(*key)
     offers: List[Dict[str, Any]] = []
     wanted = r.randint(6, 10)  # itineraries; each is sold in two fare brands
     for i in range(wanted * ATTEMPTS_PER_ITINERARY):
@@ -211,7 +212,7 @@ def build_flight_offers(
         brands = ["standard", "flex"] if cabin != "economy" else r.sample(["basic", "standard", "flex"], 2)
         seats = min(9, r.randint(1, 14))  # suppliers show at most 9 ("9 or more")
         for brand in brands:
-            offer_id = short_id("off", *key, i, brand)
+            offer_id = item_id("off", search, *key, i, brand)
             price = _fare(
                 r,
                 km=km,

@@ -13,11 +13,12 @@ from typing import Any, Dict, List
 from zoneinfo import ZoneInfo
 
 from handlers.common import geo
-from handlers.common.clock import iso
+from handlers.common.clock import iso, local_time_text
+from handlers.common.formats import money_text
 
 from .money import amount, money
 from .pricing import advance_factor, hotel_night_factor, season_factor
-from .seeded import rng, short_id, unit
+from .seeded import item_id, rng, search_ref, short_id, unit
 
 STAR_SPREAD = (2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 1, 3)
 NIGHTLY_BY_STARS = {1: 65, 2: 95, 3: 145, 4: 225, 5: 390}
@@ -117,6 +118,7 @@ def build_hotel_rates(
     city_factor = 0.75 + 0.8 * unit(seed, "city-price", city["city"], city["country"])
     demand = season_factor(check_in) * advance_factor((check_in - now.date()).days)
     key = (seed, "rates", check_in, check_out, rooms, guests_per_room, now.date())
+    search = search_ref(*key, city["city"], city["country"])
     rates: List[Dict[str, Any]] = []
     for hotel in city_hotels(seed=seed, city=city):
         r = rng(*key, hotel["id"])
@@ -148,7 +150,7 @@ def build_hotel_rates(
             )
             rates.append(
                 {
-                    "rate_id": short_id("rate", *key, hotel["id"], j),
+                    "rate_id": item_id("rate", search, *key, hotel["id"], j),
                     "hotel": hotel,
                     "check_in": check_in.isoformat(),
                     "check_out": check_out.isoformat(),
@@ -168,7 +170,7 @@ def build_hotel_rates(
                         "currency": "USD",
                     },
                     "cancellation_timeline": timeline,
-                    "conditions": _conditions(refundable, timeline, fee, board),
+                    "conditions": _conditions(refundable, timeline, fee, board, tz=city["tz"]),
                     "created_at": iso(now),
                     "expires_at": iso(now + timedelta(minutes=ttl_minutes)),
                     "quantity_available": quantity,
@@ -183,10 +185,13 @@ def build_hotel_rates(
     return rates
 
 
-def _conditions(refundable: bool, timeline: List[Dict[str, str]], fee, board: str) -> List[str]:
-    lines = [f"Free cancellation before {timeline[0]['before']}." if refundable else "Non-refundable."]
+def _conditions(refundable: bool, timeline: List[Dict[str, str]], fee, board: str, *, tz: str) -> List[str]:
+    """The rate's terms in words, as the chat and the back office show them: money as
+    "$75.00", the deadline in the hotel's own zone, labelled ("Thu Jan 28, 6:00 PM MST")."""
+    free_until = local_time_text(timeline[0]["before"], tz) if refundable else ""
+    lines = [f"Free cancellation before {free_until}." if refundable else "Non-refundable."]
     if fee:
-        lines.append(f"Includes a resort fee of {amount(fee)} USD, payable at the property.")
+        lines.append(f"Includes a resort fee of {money_text(amount(fee), 'USD')}, payable at the property.")
     if board != "room_only":
         lines.append(f"Board: {board.replace('_', ' ')}.")
     return lines

@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Dict, Optional, Sequence
 
 from handlers.common.clock import iso
+from handlers.common.formats import money_text
 
 from .errors import SupplierError, live_hold, passenger_refs
 from .money import amount, money
@@ -191,7 +192,7 @@ class InstantReservations:
         if money(quote["amount"]) != money(amount_due):
             raise SupplierError(
                 "price_changed",
-                f"The price is now {quote['amount']} {quote['currency']}, so nothing was bought at the old one.",
+                f"The price is now {money_text(quote['amount'], quote['currency'])}, so nothing was bought at the old one.",
                 current_amount=quote["amount"],
                 currency=quote["currency"],
             )

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 from handlers.common.clock import iso
 from handlers.common.crash import crash_point
+from handlers.common.formats import money_text
 
 from .errors import SupplierError, live_hold, passenger_refs
 from .faults import FaultPlan
@@ -23,13 +24,14 @@ from .hotels import build_hotel_rates
 from .instant import InstantReservations
 from .money import amount, money
 from .refunds import refund_due, refund_rules
-from .seeded import record_locator, short_id, unit
+from .seeded import record_locator, search_of, short_id, unit
 from .state import SupplierState
 
 HOLD_TOOL, PURCHASE_TOOL = "reservation_hold_create", "booking_confirm_and_purchase"
 FLIGHT_TICKETING_CUTOFF = timedelta(hours=3)  # a flight hold must be paid this long before departure
 CANCEL_QUOTE_MINUTES = 15
 VOID_WINDOW = timedelta(hours=24)
+ITEM_FIELDS = {"offer": ("offer_id", "seats_remaining"), "rate": ("rate_id", "quantity_available")}  # id, stock
 
 
 def _at(value: str) -> datetime:
@@ -83,17 +85,15 @@ class SandboxCore:
         now = self._now(now)
         if "empty" in self.faults.draw("flight_quote_search"):
             return []
-        offers = build_flight_offers(
-            seed=self.seed,
-            origin=origin,
-            destination=destination,
-            depart_date=_day(depart_date),
-            passengers=passengers,
-            cabin=cabin,
-            now=now,
-            ttl_minutes=self.offer_ttl_minutes,
-        )
-        published = self._publish("offer", "offer_id", offers, "seats_remaining")
+        search = {
+            "origin": origin,
+            "destination": destination,
+            "depart_date": _day(depart_date).isoformat(),
+            "passengers": passengers,
+            "cabin": cabin,
+            "now": now.isoformat(),  # with its offset: the day a search runs on is the caller's
+        }
+        published = self._publish("offer", search, self._offers("offer", search))
         return [o for o in published if o["seats_remaining"] >= _quantity("flight", o)]
 
     def search_hotels(
@@ -109,35 +109,71 @@ class SandboxCore:
         now = self._now(now)
         if "empty" in self.faults.draw("hotel_quote_search"):
             return []
-        rates = build_hotel_rates(
-            seed=self.seed,
-            location_code=location_code,
-            check_in=_day(check_in),
-            check_out=_day(check_out),
-            rooms=rooms,
-            guests_per_room=guests_per_room,
-            now=now,
-            ttl_minutes=self.rate_ttl_minutes,
-        )
+        search = {
+            "location_code": location_code,
+            "check_in": _day(check_in).isoformat(),
+            "check_out": _day(check_out).isoformat(),
+            "rooms": rooms,
+            "guests_per_room": guests_per_room,
+            "now": now.isoformat(),  # with its offset: the day a search runs on is the caller's
+        }
         return [
             r
-            for r in self._publish("rate", "rate_id", rates, "quantity_available")
+            for r in self._publish("rate", search, self._offers("rate", search))
             if r["quantity_available"] >= r["rooms"]
         ]
 
-    def _publish(self, kind: str, id_field: str, items: List[Dict[str, Any]], stock_field: str) -> List[Dict[str, Any]]:
-        """Store a search's results together and show the stock actually left (purchases consume it)."""
+    def _offers(self, kind: str, search: Dict[str, Any]) -> List[Dict[str, Any]]:
+        """The offers (``kind`` "offer") or rates ("rate") a search finds: a pure function of the
+        seed and the search, so the same search always finds the same items."""
+        if kind == "offer":
+            return build_flight_offers(
+                seed=self.seed,
+                origin=search["origin"],
+                destination=search["destination"],
+                depart_date=_day(search["depart_date"]),
+                passengers=search["passengers"],
+                cabin=search["cabin"],
+                now=_at(search["now"]),
+                ttl_minutes=self.offer_ttl_minutes,
+            )
+        return build_hotel_rates(
+            seed=self.seed,
+            location_code=search["location_code"],
+            check_in=_day(search["check_in"]),
+            check_out=_day(search["check_out"]),
+            rooms=search["rooms"],
+            guests_per_room=search["guests_per_room"],
+            now=_at(search["now"]),
+            ttl_minutes=self.rate_ttl_minutes,
+        )
+
+    def _publish(self, kind: str, search: Dict[str, Any], items: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """Keep the search (not its items: ``get_item`` finds them again from it) and the items'
+        stock counters together, and show the stock actually left (purchases consume it)."""
+        id_field, stock_field = ITEM_FIELDS[kind]
         left = self.state.stock_many({item[id_field]: item[stock_field] for item in items})
         for item in items:
             item[stock_field] = min(item[stock_field], left[item[id_field]])
-        self.state.put_many(kind, {item[id_field]: item for item in items})
+        refs = {search_of(item[id_field]) for item in items}
+        self.state.put_many("search", {ref: {"kind": kind, "search": search} for ref in refs})
         return items
 
     def get_item(self, item_type: str, item_id: str) -> Dict[str, Any]:
-        item = self.state.get("offer" if item_type == "flight" else "rate", item_id)
+        """The offer or rate as its search published it: found again from that search, exactly
+        as offered (price, expiry, hold policy), so a hold checks what the traveller saw."""
+        kind = "offer" if item_type == "flight" else "rate"
+        item = self.state.get(kind, item_id) or self._searched(kind, item_id)  # (or kept whole, as once)
         if item is None:
             raise SupplierError("not_found", f"The {item_type} option {item_id} is unknown; search again.")
         return item
+
+    def _searched(self, kind: str, item_id: str) -> Optional[Dict[str, Any]]:
+        record = self.state.get("search", search_of(item_id))
+        if record is None or record.get("kind") != kind:
+            return None
+        id_field = ITEM_FIELDS[kind][0]
+        return next((item for item in self._offers(kind, record["search"]) if item[id_field] == item_id), None)
 
     def refresh_offer(self, item_type: str, item_id: str, *, now: Optional[datetime] = None) -> Dict[str, Any]:
         """The offer or rate as it stands now: refused once expired or sold out (prices are fixed
@@ -283,7 +319,7 @@ class SandboxCore:
         if money(quote["amount"]) != money(amount_due):
             raise SupplierError(
                 "price_changed",
-                f"The price is now {quote['amount']} {quote['currency']}.",
+                f"The price is now {money_text(quote['amount'], quote['currency'])}.",
                 current_amount=quote["amount"],
                 currency=quote["currency"],
             )

@@ -30,6 +30,21 @@ def short_id(prefix: str, *parts: Any, length: int = 16) -> str:
     return f"{prefix}_{digest(*parts)[:length]}"
 
 
+def search_ref(*parts: Any) -> str:
+    """Eight hex characters naming one search (its seed, kind, place, dates, party and day)."""
+    return digest(*parts)[:8]
+
+
+def item_id(prefix: str, search: str, *parts: Any) -> str:
+    """An offer or rate id that names its search first: ``off_<search><item>``, 16 hex characters
+    like ``short_id``'s, so the sandbox finds the search an id came from (``search_of``)."""
+    return f"{prefix}_{search}{digest(*parts)[:8]}"
+
+
+def search_of(item_id: str) -> str:
+    return item_id.partition("_")[2][:8]
+
+
 def record_locator(*parts: Any) -> str:
     """Six characters from an alphabet without look-alikes, like an airline PNR."""
     alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"

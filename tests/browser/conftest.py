@@ -1,5 +1,6 @@
 """Chromium (the Debian package) driven by Playwright against a live TripDesk served by daphne."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -40,18 +41,55 @@ def chromium():
         browser.close()
 
 
+FAILURES = ROOT / "artifacts" / "failures"
+CHAT_GEOMETRY = """() => {
+  const s = document.getElementById("chat-scroll");
+  if (!s) return null;
+  return {scrollTop: s.scrollTop, scrollHeight: s.scrollHeight, clientHeight: s.clientHeight,
+    items: [...document.querySelectorAll("#messages > li")].map((e) => [e.className, e.dataset.seq || "",
+      Math.round(e.getBoundingClientRect().top), Math.round(e.getBoundingClientRect().height),
+      (e.innerText || "").replace(/\\s+/g, " ").slice(0, 80)])};
+}"""
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.stash.setdefault(_FAILED, report.failed)
+    return report
+
+
+_FAILED = pytest.StashKey[bool]()
+
+
 @pytest.fixture
-def new_page(chromium):
-    """Pages in their own browser contexts (separate cookies: one signed-in person each)."""
+def new_page(chromium, request):
+    """Pages in their own browser contexts (separate cookies: one signed-in person each).
+
+    When the test fails, each page's screenshot and the chat's geometry (every message's place
+    in the scroller) are kept under ``artifacts/failures/``: what the person would have seen."""
     contexts = []
+    pages = []
 
     def make(*, width: int = 1280, height: int = 900):
         context = chromium.new_context(viewport={"width": width, "height": height})
         context.set_default_timeout(20_000)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        pages.append(page)
+        return page
 
     yield make
+    if request.node.stash.get(_FAILED, False):
+        FAILURES.mkdir(parents=True, exist_ok=True)
+        for n, page in enumerate(pages):
+            name = f"{request.node.name}-{n}"
+            try:
+                page.screenshot(path=FAILURES / f"{name}.png")
+                (FAILURES / f"{name}.json").write_text(json.dumps(page.evaluate(CHAT_GEOMETRY), indent=1))
+            except Exception as exc:  # noqa: BLE001 - a closed page leaves nothing to keep
+                (FAILURES / f"{name}.txt").write_text(repr(exc))
     for context in contexts:
         context.close()
 

@@ -62,16 +62,16 @@ def second_step(page, workdir: Optional[Path], username: str) -> None:
     page.wait_for_url(re.compile(r"/account/two-factor/"))
     if "/verify/" not in page.url:
         _keys[username] = base64.b32decode(page.get_by_test_id("totp-secret").inner_text().replace(" ", ""))
-        page.get_by_label("Code from the app").fill(_code(workdir, username))
+        page.get_by_label("Code from the app").fill(otp_code(workdir, username))
         page.get_by_role("button", name="Turn on two-factor sign-in").click()
         page.get_by_role("link", name=re.compile("continue")).click()
         return
-    page.get_by_label(re.compile("Code from your authenticator app")).fill(_code(workdir, username))
+    page.get_by_label(re.compile("Code from your authenticator app")).fill(otp_code(workdir, username))
     page.get_by_role("button", name="Verify").click()
     page.wait_for_url(lambda url: "/account/two-factor/verify/" not in url)
 
 
-def _code(workdir: Optional[Path], username: str) -> str:
+def otp_code(workdir: Optional[Path], username: str) -> str:
     """The user's current code. A code is good once: after using one, wait for the next 30 s window
     (counted from when the code was read, which may be a window later than when it was asked for)."""
     while _last_window.get(username, -1) >= int(time.time() // 30):

@@ -1,7 +1,8 @@
 """The ASGI app the browser tests serve with daphne: TripDesk itself, optionally with slow searches.
 
 ``TRIPDESK_TEST_SEARCH_DELAY`` (seconds) makes each sandbox flight and hotel search take that
-long, so a test can reload the page while a search is really running (scenario 15).
+long, so a test can reload the page while a search is really running (scenario 15); such searches
+are then treated as a remote supplier's, whose "Searching…" line shows before the answer.
 """
 
 import functools
@@ -27,3 +28,9 @@ if DELAY:
 
     SandboxSupplier.search_flights = _slowed(SandboxSupplier.search_flights)
     SandboxSupplier.search_hotels = _slowed(SandboxSupplier.search_hotels)
+
+    import trips.hosting.runner
+
+    # A search that takes a while is shown while it runs (its start committed alone), as a
+    # remote supplier's is; the instant sandbox's start rides on its result.
+    trips.hosting.runner.supplier_is_remote = lambda: True

@@ -60,6 +60,15 @@ def test_scenario_1_one_message_shows_bundle_cards(new_page, base_url, screensho
     parts = [float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+\.\d\d)", hotel_sum)]
     assert len(parts) == 3 and abs(parts[0] + parts[1] - parts[2]) < 0.005, hotel_sum
     expect(card.locator(".leg__meta").first).to_contain_text(re.compile(r"(Nonstop|\d stops?)"))
+    # A flight's times never run into its route, however wide ("11:00 AM EST → 12:40 PM PST +1").
+    crowded = page.locator(LATEST_BUNDLES + " .leg").evaluate_all(
+        """legs => legs.filter((leg) => {
+            const times = [...leg.querySelectorAll(".leg__times *")].map((e) => e.getBoundingClientRect());
+            const route = leg.querySelector(".leg__route").getBoundingClientRect();
+            return times.some((t) => t.right > route.left && t.top < route.bottom && t.bottom > route.top);
+        }).map((leg) => leg.innerText.replace(/\\s+/g, " "))"""
+    )
+    assert not crowded, crowded
     expect(card.locator(".hotel .stars")).to_have_attribute("aria-label", re.compile(r"\d-star hotel"))
     expect(card.locator(".hotel__meta")).to_contain_text(re.compile(r"Refundable|Non-refundable"))
     expect(card.locator(".bundle__why li").first).to_be_visible()
@@ -106,6 +115,28 @@ def test_scenario_1_one_message_shows_bundle_cards(new_page, base_url, screensho
     expect(page.locator(".msg--user").last).to_be_in_viewport()
 
 
+def test_reading_above_is_not_moved_by_messages_from_another_tab(new_page, base_url):
+    """Once the traveller scrolls up to read, new messages (here sent from their other tab) leave the page where it is."""
+    page = new_page()
+    trip_id = start_trip(page, base_url)
+    say(page, SCENARIO_1)
+    expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
+    wait_until_idle(page)
+    other = new_page()
+    sign_in(other, base_url, "alice")
+    other.goto(f"{base_url}/trips/{trip_id}/")
+    expect(other.locator("#connection")).to_have_text("Live")
+    page.locator("#chat-scroll").hover()
+    page.mouse.wheel(0, -20000)
+    page.wait_for_function("document.getElementById('chat-scroll').scrollTop === 0")
+    say(other, "make it 3 people")
+    expect(page.locator(".msg--user")).to_have_count(2)
+    expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
+    wait_until_idle(page)
+    assert page.evaluate("document.getElementById('chat-scroll').scrollTop") == 0
+    expect(page.locator(".msg--user").first).to_be_in_viewport()
+
+
 def hold_first_holdable(page, screenshot=None) -> None:
     """Select bundles in rank order until one can be held, and hold it (by keyboard).
 
@@ -148,7 +179,10 @@ def test_select_then_hold_shows_countdowns(new_page, base_url, screenshot):
     countdowns = holds.locator(".countdown")
     assert countdowns.count() >= 2
     expect(countdowns.first).to_have_text(re.compile(r"^(\d+d \d+h|\d+h \d\dm|\d+m \d\ds) left$"))
-    expect(holds).to_contain_text("Pay by")
+    # Deadlines on cards read as the words beside them do: "Pay by Tue Nov 24, 5:17 PM EST".
+    expect(holds.locator(".hold").first).to_contain_text(
+        re.compile(r"Pay by \w{3} \w{3} \d+, \d+:\d\d [AP]M [A-Z]{3,4}")
+    )
     expect(holds.locator(".hold").first).to_contain_text(re.compile(r"Flight [A-Z]{3} → [A-Z]{3} · [A-Z0-9]{2}\d+"))
     expect(page.locator("#trip-phase")).to_have_text("On hold")
     expect(page.locator("[data-widget=approval]").last).to_have_attribute("data-status", "pending")
@@ -255,6 +289,9 @@ def test_a_grant_while_typing_buys_nothing_and_paying_survives_a_reload(new_page
         re.compile(r"You lose \$[\d,]+\.\d\d \(non-refundable fares and cancellation fees\)|you lose nothing")
     )
     expect(quote.get_by_role("button", name="Confirm cancellation")).to_be_visible()
+    # A card's buttons act on that card: while the quote is open the booking offers no second "Cancel booking…".
+    expect(booking.get_by_role("button", name="Cancel booking…")).to_have_count(0)
+    expect(page.get_by_role("button", name="Try again")).to_have_count(0)
     expect(page.locator("#messages")).not_to_contain_text("bkg_")
     screenshot(page, "15b-cancellation-quote")
 

@@ -111,5 +111,8 @@ def test_a_duffel_trip_from_first_message_to_cancellation(new_page, duffel_url, 
     quote.get_by_role("button", name="Confirm cancellation").click()
     expect(page.locator("[data-widget=cancellation]").last).to_contain_text("Booking cancelled")
     wait_until_idle(page)
+    # Cancelled: nothing on the page offers to cancel or confirm again.
+    expect(page.get_by_role("button", name=re.compile("^(Cancel booking…|Confirm cancellation)$"))).to_have_count(0)
+    expect(page.locator("[data-widget=cancellation]").first).to_contain_text("This booking is cancelled.")
     assert order["cancelled_at"]
     screenshot(page, "32-duffel-cancelled")

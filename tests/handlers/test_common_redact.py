@@ -1,6 +1,8 @@
 """Redaction's fast path: a string that cannot hold a secret is returned untouched, and every
 string redacts exactly as the full set of patterns would."""
 
+import json
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -79,3 +81,73 @@ def test_a_stored_tool_run_keeps_what_replay_reads_and_quotes_by_reference():
         "success": True,
         "output": {"tool_name": "trip_option_ranker", "result": {"success": True, "output": {"bundles": ["B1"]}}},
     }
+
+
+def stored(value):
+    """What a JSON column keeps of ``value``."""
+    return json.loads(json.dumps(value))
+
+
+CLEAN = {
+    "offer_id": "off_3f9a2c1b7d",
+    "price": {"total_amount": "763.60", "currency": "USD"},
+    "segments": [{"origin": "EWR", "depart_at": "2027-01-30T22:20:00-05:00", "flight_number": "B61302"}],
+    "seats_remaining": 4,
+    "lat": 39.87067,
+    "refundable": False,
+    "hotel": "Denver City Hostel, 284 Station Street",
+    "phone": None,
+}
+
+
+def test_a_value_with_nothing_to_mask_is_stored_as_it_is_and_copied():
+    kept = R.redact_json(CLEAN)
+    assert kept == CLEAN and kept is not CLEAN and kept["segments"][0] is not CLEAN["segments"][0]
+    assert not R._text_may_hold_secret(json.dumps(CLEAN, ensure_ascii=False))
+
+
+def test_what_the_one_pass_skips_cannot_hold_a_secret():
+    """Numbers, codes, ids and ISO times never reach a pattern; a value only skips ``redact`` when
+    its whole text has no word, no sensitive key and no card-length digit run."""
+    for value in [
+        {"n": 12345678901, "at": "2027-01-30T22:20:00-05:00", "id": "off_626110ce94dd274f", "code": "B6"},
+        ["USD", "763.60", 4, 0.5, None, True, "PT5H50M", "2027-02-02"],
+    ]:
+        assert not R._text_may_hold_secret(json.dumps(value, ensure_ascii=False))
+        assert R.redact_json(value) == stored(R.redact(value)) == stored(value)
+
+
+def test_secrets_anywhere_in_a_stored_value_are_still_masked():
+    cases = [{"note": text} for text in SECRETS]
+    cases += [
+        {"passengers": [{"born_on": "1980-01-02", "given_name": "Ann"}]},
+        {"Card_Number": "4111111111111111"},
+        {"deep": [{"x": ["card 4111 1111 1111 1111"]}]},
+        {"TO\u212aEN": "x"},  # a Kelvin sign lower-cases to "k": still a sensitive key
+        {"note": "\u017fecret=hunter2"},  # a long s matches "s" when case is ignored
+        {"note": "ap\u0130 key: zzz"},
+        ("tuple", "cvv=123"),
+        {1: "sk-abcdefghijklmnop1234"},
+    ]
+    for value in cases:
+        assert stored(R.redact_json(value)) == stored(R.redact(value)) != stored(value), value
+    numbers = {"ids": [4111111111111111]}  # not strings: nothing to mask, though the text is looked at
+    assert R._text_may_hold_secret(json.dumps(numbers)) and R.redact_json(numbers) == numbers
+
+
+json_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.one_of(fragments, st.text(max_size=8))),
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.dictionaries(
+            st.one_of(st.sampled_from(sorted(R.SENSITIVE_KEYS)), st.text(max_size=6)), children, max_size=4
+        ),
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(json_values, max_size=3).map(lambda items: {"items": items}))
+def test_the_one_pass_stores_exactly_what_redact_would(value):
+    assert stored(R.redact_json(value)) == stored(R.redact(value))

@@ -59,3 +59,19 @@ def test_lookup_of_a_bare_answer_or_code():
     assert lookup("los angeles")["name"] == "Los Angeles"
     assert lookup("EWR") == {"type": "airport", "code": "EWR", "name": "Newark"}
     assert lookup("qwertyuiop") is None
+
+
+def test_a_city_that_is_also_a_dictionary_word_starts_a_route_when_to_leads_to_a_city():
+    """ "malaga" (a wine), "faro" (a card game) and "split" are words too: before "to <a city>" they are the origin."""
+    from handlers.extract.places import find_places
+
+    for text, first in [
+        ("Malaga to London on March 3", "AGP"),
+        ("malaga to london march 3-9, 2 people", "AGP"),
+        ("Faro to London on March 3", "FAO"),
+        ("Split to Paris May 3-8 for 2", "SPU"),
+    ]:
+        codes = [m.place["code"] for m in find_places(text)]
+        assert codes[0] == first and len(codes) == 2, (text, codes)
+    # a word that only looks like a name stays a word
+    assert [m.place["code"] for m in find_places("Nice to meet you! A flight from Boston to Chicago")] == ["BOS", "CHI"]

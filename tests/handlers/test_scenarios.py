@@ -546,7 +546,7 @@ def test_a_purchase_a_timeout_stopped_half_way_is_finished_by_submitting_again(h
     assert [x["status"] for x in h.intent()["working_memory"]["holds"]] == ["purchased", "purchased", "held"]
     assert shown_as_supplier_has(h) and h.intent()["status"]["state"] == "error"
     for step in (h.hold, lambda: h.select("B1")):
-        assert "Submit the purchase form again" in texts(step()) and h.tools_run() == [], (
+        assert "Pay again from the approval card to finish it" in texts(step()) and h.tools_run() == [], (
             "no new hold on a half-bought trip"
         )
     h.purchase(token)

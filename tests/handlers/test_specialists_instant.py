@@ -1,6 +1,7 @@
 """Offers that must be paid at once: reserved beside the holds, approved with the same token rules,
 bought with one instant order at the offer's price refreshed right before ordering."""
 
+import re
 from datetime import datetime
 from decimal import Decimal
 
@@ -121,6 +122,7 @@ def test_a_price_moved_right_before_ordering_buys_nothing(repriced):
     refreshes = repriced("+1.00", after=1)  # the ceiling check sees the old price, the order the new one
     out = purchase(deps, holds, token)["output"]
     assert out["error"]["code"] == "price_changed" and "nothing was bought" in out["error"]["message"]
+    assert re.search(r"The price is now \$[\d,]+\.\d\d, so", out["error"]["message"]), out["error"]["message"]
     assert refreshes == [holds[0]["item_id"]] * 2 and charges(deps) == []
     assert deps.supplier.get_hold(holds[0]["hold_id"], now=NOW)["status"] == "held"
 

@@ -7,6 +7,7 @@ written twice when a write is retried.
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import UTC, datetime
 
@@ -367,6 +368,7 @@ def test_a_price_change_at_payment_is_refused_with_the_new_price(duffel, clock):
     duffel.reprice_orders("+250.00")
     out = buy(deps, held)["output"]
     assert out["error"]["code"] == "price_changed" and out["needs_new_approval"], out
+    assert not re.search(r"\d\.\d\d [A-Z]{3}\b", out["error"]["message"]), out["error"]["message"]
     assert "approved" in out["error"]["message"] and duffel.writes("/air/payments") == []
 
 

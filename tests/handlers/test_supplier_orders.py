@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 
 from handlers.common.clock import FrozenClock
+from handlers.common.formats import money_text
 from handlers.common.stores import InMemoryKeyValueStore
 from handlers.supplier import SandboxSupplier, SupplierError
 from handlers.supplier.money import money
@@ -86,6 +87,7 @@ def test_paying_a_stale_price_is_refused_with_the_current_one(supplier, clock):
             hold_id=hold["hold_id"], amount_due=hold["held_total"]["amount"], payment_method=CARD, idempotency_key="p"
         )
     assert err.value.code == "price_changed" and err.value.details["current_amount"] == current
+    assert err.value.message == f"The price is now {money_text(current, 'USD')}.", "read as the chat reads money"
     assert charges(supplier) == []
 
 

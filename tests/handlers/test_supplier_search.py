@@ -1,5 +1,6 @@
 """The sandbox's searches: real geography, plausible prices, determinism per (seed, search, day)."""
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -146,3 +147,21 @@ def test_refundable_rates_have_a_timeline_and_nonrefundable_ones_none():
             assert timeline[0]["before"] < "2027-01-30T23:59"
         else:
             assert rate["conditions"][0] == "Non-refundable."
+
+
+def test_rate_conditions_read_money_and_time_as_the_chat_does():
+    """Issue 12: the supplier's own words about a rate say "$75.00", never "75.00 USD", and name
+    the free-cancellation deadline in the hotel's time, labelled, never as an ISO string."""
+    rates = sandbox().search_hotels(**STAY)
+    lines = [line for rate in rates for line in rate["conditions"]]
+    assert any(line.startswith("Free cancellation before") for line in lines)
+    assert any("resort fee" in line for line in lines)
+    for line in lines:
+        assert not re.search(r"\d\.\d\d [A-Z]{3}\b", line), line
+        assert not re.search(r"\d{4}-\d\d-\d\d", line), line
+    for rate in rates:
+        if rate["cancellation_timeline"]:
+            first = rate["conditions"][0]
+            assert re.fullmatch(r"Free cancellation before \w{3} \w{3} \d+, \d+:\d\d [AP]M M[SD]T\.", first), first
+        if any("resort fee" in line for line in rate["conditions"]):
+            assert any(re.search(r"resort fee of \$[\d,]+\.\d\d,", line) for line in rate["conditions"])

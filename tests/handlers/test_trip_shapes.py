@@ -313,3 +313,18 @@ def test_several_stays_without_flights_are_searched_ranked_and_held_together():
     )
     book(h)
     assert sorted(x["stay_id"] for x in h.intent()["working_memory"]["holds"]) == ["st_1", "st_2"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["going to London on May 3 returning May 8", "I need to get to Denver on June 2, back June 6, 2 adults"],
+)
+def test_a_round_trip_named_only_by_its_destination_asks_where_from_not_where_to(text):
+    """The way home ends where the trip starts: the one unknown is the origin, asked once."""
+    h = Harness()
+    h.say(text)
+    asked = h.intent()["status"]["pending_question"]["text"]
+    assert "Where are you flying from?" in asked and "Where are you going?" not in asked
+    h.say("from Boston")
+    segments = h.intent()["itinerary"]["segments"]
+    assert [s["origin"]["code"] for s in segments][0] == "BOS" and segments[1]["destination"]["code"] == "BOS"

@@ -27,10 +27,11 @@ def frozen(monkeypatch):
     return clock
 
 
-# Scenario 1 runs 5 tools, prints 7 messages and records 13 audit events: 110 queries on the
-# host's connection when measured, 46 of them BEGIN/COMMIT (the tools' own supplier queries
-# run on the core's tool threads, on their own connections).
-SCENARIO_1_MAX_QUERIES = 120
+# Scenario 1 runs 5 tools, prints 7 messages and records 13 audit events: 34 queries on the
+# host's connection when measured, 8 of them BEGIN/COMMIT: four transactions (the message, the
+# claim, the TripIntent's save with every tool run and the rows it implies, the turn's end). The
+# tools' own supplier queries run on the core's tool threads, on their own connections.
+SCENARIO_1_MAX_QUERIES = 40
 
 
 def test_scenario_1_one_message_to_bundles(trip, traveller, frozen, django_assert_max_num_queries):
@@ -119,6 +120,24 @@ def test_replay_covers_select_and_hold(trip, traveller, frozen):
     out = StringIO()
     call_command("replay_trip", trip.pk, stdout=out)
     assert "3 turns" in out.getvalue() and "matches" in out.getvalue()
+
+
+def test_the_traveller_reads_held_before_the_approval_card(trip, traveller, frozen):
+    """Issue 12: the core's "Held…" answer comes first, then the host's approval request it led to,
+    in the stored order and in the order the frames are pushed."""
+    layer = get_channel_layer()
+    turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
+    turn_submit(trip=trip, user=traveller, action={"type": "select", "bundle_id": "B1"})
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(trip_group(trip.pk), channel)
+    turn_submit(trip=trip, user=traveller, action={"type": "hold"})
+    frames = async_to_sync(_frames_until_status)(layer, channel)
+    said = [(f["text"], (f.get("widget") or {}).get("type")) for f in frames if f.get("role") == "assistant"]
+    held = next(i for i, (text, _) in enumerate(said) if text.startswith("Held"))
+    approval = next(i for i, (_, widget) in enumerate(said) if widget == "approval")
+    assert held < approval, said
+    stored = list(ChatMessage.objects.filter(trip=trip).order_by("seq").values_list("text", "widget__type"))
+    assert [t for t, w in stored if t.startswith("Held") or w == "approval"][0].startswith("Held"), stored
 
 
 def test_replay_trip_reports_a_tampered_intent(trip, traveller, frozen):

@@ -145,6 +145,74 @@ def test_signing_in_asks_for_the_code_after_the_password(approver, trip):
     assert client.get(f"/api/trips/{trip.pk}/").status_code == 200
 
 
+def test_the_back_office_sign_in_takes_password_and_code_in_one_submit(approver, trip):
+    """An approval email's link lands a signed-out approver here: one submit, then the request itself."""
+    device = TOTPDevice.objects.get(user=approver)
+    client = Client()
+    page = client.get("/admin/login/?next=/admin/trips/approvalrequest/").content.decode()
+    assert 'name="otp_token"' in page and 'autocomplete="one-time-code"' in page
+    response = client.post(
+        "/admin/login/",
+        {"username": "ann", "password": "pw", "otp_token": totp_code(device), "next": "/admin/trips/approvalrequest/"},
+    )
+    assert response.status_code == 302 and response["Location"] == "/admin/trips/approvalrequest/"
+    assert client.get("/admin/trips/approvalrequest/").status_code == 200, "verified: no second page"
+    assert client.get(f"/api/trips/{trip.pk}/").status_code == 200
+
+
+def test_a_wrong_code_in_the_one_submit_signs_nobody_in_and_counts(approver, other_traveller):
+    device = TOTPDevice.objects.get(user=approver)
+    wrong = f"{(int(totp_code(device)) + 500_000) % 1_000_000:06d}"
+    client = Client()
+    form = {"username": "ann", "password": "pw", "otp_token": wrong, "next": "/admin/"}
+    first = client.post("/admin/login/", form)
+    assert first.status_code == 200 and "That code did not work" in first.content.decode()
+    assert "_auth_user_id" not in client.session, "the right password alone signed nobody in"
+    statuses = [client.post("/admin/login/", form).status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    right = {**form, "otp_token": totp_code(device)}
+    assert client.post("/admin/login/", right).status_code == 429, "even the right code"
+    assert "_auth_user_id" not in client.session
+    # The second-step page shares the counter: no way round it.
+    _password(client, "ann")
+    assert client.post(VERIFY, {"token": totp_code(device)}).status_code == 429
+    other = Client()
+    sign_in(other, other_traveller)
+    assert other.get("/").status_code == 200, "others are not affected"
+
+
+def test_a_wrong_password_with_a_right_code_is_refused_and_spends_no_code(approver):
+    device = TOTPDevice.objects.get(user=approver)
+    code = totp_code(device)
+    client = Client()
+    response = client.post("/admin/login/", {"username": "ann", "password": "nope", "otp_token": code})
+    assert response.status_code == 200 and "_auth_user_id" not in client.session
+    assert client.post("/admin/login/", {"username": "ann", "password": "pw", "otp_token": code}).status_code == 302
+
+
+def test_the_one_submit_takes_a_recovery_code_once(bare_approver):
+    client = Client()
+    sign_in(client, bare_approver)
+    _, codes = _enrol(client)
+    client.logout()
+    form = {"username": "ann", "password": "pw", "otp_token": codes[0], "next": "/admin/"}
+    assert client.post("/admin/login/", form)["Location"] == "/admin/"
+    assert client.get("/admin/").status_code == 200
+    assert AccountEvent.objects.get(user=bare_approver, type=Type.RECOVERY_CODE_USED).payload == {
+        "recovery_codes_left": 9
+    }
+    client.logout()
+    assert client.post("/admin/login/", form).status_code == 200, "used up"
+
+
+def test_an_empty_code_leaves_the_second_step_to_its_page(approver):
+    """For a passkey: the password signs in, the back office stays shut until the second factor."""
+    client = Client()
+    response = client.post("/admin/login/", {"username": "ann", "password": "pw", "next": "/admin/"})
+    assert response.status_code == 302
+    assert client.get("/admin/")["Location"].startswith(VERIFY)
+
+
 def test_a_code_is_good_once(approver):
     device = TOTPDevice.objects.get(user=approver)
     code = totp_code(device)

@@ -40,10 +40,10 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Organisation)
 class OrganisationAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "timezone", "created_at"]
+    list_display = ["name", "slug", "timezone", "locale", "created_at"]
     search_fields = ["name", "slug"]
     readonly_fields = ["policy_pretty", "created_at"]
-    fields = ["name", "slug", "timezone", "policy", "policy_pretty", "created_at"]
+    fields = ["name", "slug", "timezone", "locale", "policy", "policy_pretty", "created_at"]
     inlines = [MembershipInline]
 
     def get_queryset(self, request):

@@ -18,6 +18,7 @@ from handlers.common.clock import day_text, iso, local_time_text
 from handlers.common.formats import airport_clock_text, party_text
 from handlers.common.intent import new_trip_intent
 from handlers.common.shape import trip_details
+from handlers.quotes import found
 from handlers.trip_read import segments_of, stays_of
 from trips.formats import money_text
 from trips.models import Trip
@@ -134,25 +135,34 @@ def _lines(lines: Iterable[str]) -> SafeString:
     )
 
 
-def _quotes(quotes: list, *, key: str, items: str, line: Callable[[dict], str]) -> tuple[str, SafeString]:
-    count = sum(len(q.get(items) or []) for q in quotes)
+def _quotes(quotes: list, *, kind: str, key: str, items: str, line: Callable[[dict], str]) -> tuple[str, SafeString]:
+    """Each search with how many it found (``count``: the document keeps only the offers something
+    names, the rest stay on the search's tool run) and the ones kept, one line each."""
+    count = sum(found(q, kind) for q in quotes)
     body = format_html_join(
         "",
-        "<p><strong>{}</strong> · {} {} · searched {}</p>{}",
+        "<p><strong>{}</strong> · {} {} found, {} kept in the trip · searched {}</p>{}",
         (
-            (q.get(key), len(q.get(items) or []), items, q.get("searched_at"), _lines(map(line, q.get(items) or [])))
+            (
+                q.get(key),
+                found(q, kind),
+                items,
+                len(q.get(items) or []),
+                q.get("searched_at"),
+                _lines(map(line, q.get(items) or [])),
+            )
             for q in quotes
         ),
     )
-    return f"{len(quotes)} search(es), {count} {items}", body
+    return f"{len(quotes)} search(es), {count} {items} found", body
 
 
 def _memory_section(key: str, value: Any) -> tuple[str, SafeString]:
     """A working-memory entry's one-line digest and its body."""
     if key == "flight_quotes" and value:
-        return _quotes(value, key="segment_id", items="offers", line=_flight_line)
+        return _quotes(value, kind=key, key="segment_id", items="offers", line=_flight_line)
     if key == "hotel_quotes" and value:
-        return _quotes(value, key="stay_id", items="rates", line=_hotel_line)
+        return _quotes(value, kind=key, key="stay_id", items="rates", line=_hotel_line)
     if key == "ranked_bundles" and value:
         return f"{len(value)} bundle(s)", _lines(map(_bundle_line, value))
     digest = f"{len(value)} item(s)" if isinstance(value, list) else ("empty" if value in (None, {}) else "")

@@ -19,10 +19,13 @@ class DjangoAGU:
     """With ``writes`` (a running turn) a message is stored by the turn's next transaction: a
     progress line with its tool's start, the answer with the turn's end. Without, at once."""
 
-    def __init__(self, *, message_id: Optional[int] = None, writes: Optional[TurnWrites] = None) -> None:
+    def __init__(
+        self, *, message_id: Optional[int] = None, writes: Optional[TurnWrites] = None, first_attempt: bool = False
+    ) -> None:
         self.message_id, self.writes = message_id, writes
         self.progress_printed: Counter[str] = Counter()
-        self.progress_shown: Optional[Counter[str]] = None  # an earlier attempt's lines, read once
+        # An earlier attempt's lines, read once; none when the turn is known to be its first attempt.
+        self.progress_shown: Optional[Counter[str]] = Counter() if first_attempt else None
 
     def print_chat(self, trip_id: str, message: Dict[str, Any]) -> None:
         if self.message_id is not None and message.get("kind") == "progress":

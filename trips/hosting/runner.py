@@ -20,7 +20,6 @@ from handlers.local_shc import LocalShc
 from handlers.runner import Runner
 from trips.models import ChatMessage, Trip
 from trips.services.batch import TurnWrites
-from trips.services.holds import holds_sync
 from trips.services.purchases import (
     is_purchase,
     purchase_answer,
@@ -28,14 +27,14 @@ from trips.services.purchases import (
     purchase_recheck,
     purchase_shown,
 )
-from trips.services.turns import turn_claim, turn_complete, turn_next, turn_release, turn_start
+from trips.services.turns import Claim, turn_claim, turn_complete, turn_next, turn_release, turn_start
 
 from .agu import DjangoAGU
 from .approvals import DjangoApprovalVerifier, DjangoPaymentMethods, purchase_pass
 from .passengers import DjangoPassengerDirectory
-from .shc import QUICK_TOOLS, DjangoSHC
+from .shc import DjangoSHC, quick_tools
 from .stores import DjangoQuoteStore, DjangoToolStore, DjangoTripStore
-from .suppliers import DjangoBookingRecords, supplier_from_settings
+from .suppliers import DjangoBookingRecords, supplier_from_settings, supplier_is_remote
 from .transient import transient_retried
 
 Clock = Callable[[], datetime]
@@ -47,9 +46,10 @@ def build_runner(
     tool_store: Optional[DjangoToolStore] = None,
     writes: Optional[TurnWrites] = None,
     causation_id: str = "",
+    trip: Optional[Trip] = None,
 ) -> Runner:
     return Runner(
-        trip_store=DjangoTripStore(writes=writes, causation_id=causation_id),
+        trip_store=DjangoTripStore(writes=writes, causation_id=causation_id, trip=trip),
         tool_store=tool_store or DjangoToolStore(),
         limits=settings.TRIPDESK["RUNNER_LIMITS"],
         followup=followup_agent_from_env(settings.TRIPDESK["LLM"], clock=clock),
@@ -84,22 +84,52 @@ def turn_payload(*, trip: Trip, event: Dict[str, Any], now: datetime, actor: str
 
 
 def with_thread_connection(run: Callable[[], Dict[str, Any]]) -> Dict[str, Any]:
-    """Tools run on pooled threads: drop a stale connection before, close the thread's own after,
-    so a database restart never leaves a tool thread holding a dead connection."""
+    """Tools run on pooled threads that keep their database connection between calls, as long as
+    ``CONN_MAX_AGE`` allows (closing it after every call made PostgreSQL start a backend for each
+    tool: several per turn). A connection the server dropped (a restart, a terminated backend) is
+    noticed without a round trip and replaced before the call; one a call broke is closed after it."""
+    for connection in connections.all(initialized_only=True):
+        if not _alive(connection):
+            connection.close()
     close_old_connections()
     try:
         return run()
     finally:
-        connections.close_all()
+        close_old_connections()
+
+
+def _alive(connection: Any) -> bool:
+    """Whether a PostgreSQL connection still has its server, read from what the socket already holds."""
+    from psycopg import pq
+
+    raw = getattr(connection, "connection", None)
+    pgconn = getattr(raw, "pgconn", None)
+    if pgconn is None:
+        return True  # not open yet, or not PostgreSQL: Django's own checks apply
+    try:  # the first reads take the server's goodbye, a later one meets the closed socket
+        for _ in range(3):
+            pgconn.consume_input()
+    except Exception:  # noqa: BLE001 - any failure to read means the connection is gone
+        return False
+    return pgconn.status == pq.ConnStatus.OK
 
 
 def turn_execute(
-    *, trip: Trip, message: ChatMessage, event: Dict[str, Any], clock: Clock = timezone.now
-) -> Dict[str, Any]:
+    *,
+    trip: Trip,
+    message: ChatMessage,
+    event: Dict[str, Any],
+    clock: Clock = timezone.now,
+    first_attempt: bool = False,
+    lease_until: Optional[datetime] = None,
+) -> Claim:
     """Run one turn through the core, recording its input (for replay) and its outcome.
 
     Redelivered (its worker died mid-turn), it runs again from the start: the core's save is
-    versioned, and progress lines an earlier attempt showed are not shown again (``DjangoAGU``).
+    versioned, and progress lines an earlier attempt showed are not shown again (``DjangoAGU``;
+    ``first_attempt``: none can have been). ``trip`` is read just before (its TripIntent is the
+    core's first load). ``lease_until``: the last turn of its lease, whose end also looks for the
+    messages queued meanwhile (``turn_complete``); returns them.
     """
     now = clock()
     payload = turn_payload(trip=trip, event=event, now=now, actor=f"user:{trip.owner_id}")
@@ -114,43 +144,60 @@ def turn_execute(
         clock=clock,
         around_call=with_thread_connection,
     )
-    agu = DjangoAGU(message_id=message.pk, writes=writes)
-    # Without an LLM the extractor is a quick computation: its start need not be committed alone.
-    quick = QUICK_TOOLS | ({"trip_requirements_extract"} if deps.llm_extractor is None else set())
+    agu = DjangoAGU(message_id=message.pk, writes=writes, first_attempt=first_attempt)
+    quick = quick_tools(llm_extractor=deps.llm_extractor is not None, remote_supplier=supplier_is_remote())
     shc = DjangoSHC(inner=local, trip_id=trip.pk, message_id=message.pk, writes=writes, quick=quick)
     with bind_host(agu=agu, shc=shc):
-        runner = build_runner(clock=clock, tool_store=tool_store, writes=writes, causation_id=f"message:{message.pk}")
+        runner = build_runner(
+            clock=clock, tool_store=tool_store, writes=writes, causation_id=f"message:{message.pk}", trip=trip
+        )
         result = runner.run(payload)
-    # The core has saved its result: from here a transient database error retries the step that
-    # hit it, never the whole turn (which would run the core, and apply its effects, twice).
-    output = result.get("output") or {}
-    if isinstance(output.get("trip_intent"), dict):
-        transient_retried(lambda: holds_sync(trip=trip, trip_intent=output["trip_intent"], now=now))
-    transient_retried(lambda: turn_complete(trip_id=trip.pk, message_id=message.pk, result=result, writes=writes))
-    return result
+    # The core has saved its result, and with it the hold, approval and booking rows it implies
+    # (``trip_intent_save``): from here a transient database error retries the step that hit it,
+    # never the whole turn (which would run the core, and apply its effects, twice).
+    return transient_retried(
+        lambda: turn_complete(
+            trip_id=trip.pk, message_id=message.pk, result=result, writes=writes, lease_until=lease_until, now=now
+        )
+    )
 
 
 def turn_run(*, trip_id: int, clock: Optional[Clock] = None) -> int:
     """Run the trip's queued turns in order; returns how many ran (0: already done, or busy elsewhere).
 
-    Looking again and giving the lease back are one step (``turn_next``), so a message queued
-    while we ran is either seen here or claimed by its own task: never left behind.
+    Looking again and giving the lease back are one step (``turn_next``, or the last turn's end),
+    so a message queued while we ran is either seen here or claimed by its own task: never left behind.
     """
+    clock = clock or timezone.now
     ran = 0
-    messages, lease_until = turn_claim(trip_id=trip_id, now=timezone.now())
-    while messages and lease_until is not None:
+    claim = turn_claim(trip_id=trip_id, now=timezone.now())
+    while claim.messages and claim.lease_until is not None:
+        lease_until, looked = claim.lease_until, None  # looked: the last turn's end looked for more
         try:
-            for message in messages:
-                trip = Trip.objects.select_related("organisation", "owner").get(pk=trip_id)
+            for i, message in enumerate(claim.messages):
+                first = i == 0 and claim.trip is not None
+                trip = claim.trip if first else Trip.objects.select_related("organisation", "owner").get(pk=trip_id)
                 if is_purchase(message):
-                    purchase_turn(trip=trip, message=message, clock=clock or timezone.now)
+                    purchase_turn(trip=trip, message=message, clock=clock)
+                    looked = None
                 else:
-                    turn_execute(trip=trip, message=message, event=message.event or {}, clock=clock or timezone.now)
+                    last = i == len(claim.messages) - 1
+                    ended = turn_execute(
+                        trip=trip,
+                        message=message,
+                        event=message.event or {},
+                        clock=clock,
+                        first_attempt=first and claim.nothing_after(message),
+                        lease_until=lease_until if last else None,
+                    )
+                    looked = ended if last else None
         except BaseException:
             turn_release(trip_id=trip_id, lease_until=lease_until)
             raise
-        ran += len(messages)
-        messages, lease_until = turn_next(trip_id=trip_id, lease_until=lease_until, now=timezone.now())
+        ran += len(claim.messages)
+        claim = (
+            looked if looked is not None else turn_next(trip_id=trip_id, lease_until=lease_until, now=timezone.now())
+        )
     return ran
 
 

@@ -6,7 +6,8 @@ Every call leaves a ``tool.called`` audit event before it runs, then a ToolRun r
 
 In a running turn (``writes``) a tool that may take a while or acts on the world commits its
 start at once (the traveller sees its progress line; a crash mid-call leaves the trace); a quick
-computation (``quick``: the ranker, the policy check, the offline extractor) queues it. A read
+computation (``quick_tools``: the ranker, the policy check, the offline extractor, the sandbox's
+searches) queues it. A read
 tool's run is queued for the turn's next transaction; a tool that changed something at the
 supplier (holds, purchases, cancellations) records its run at once.
 """
@@ -34,6 +35,18 @@ READ_TOOLS = frozenset(
     }
 )
 QUICK_TOOLS = frozenset({"trip_option_ranker", "policy_and_risk_check"})
+SEARCH_TOOLS = frozenset({"flight_quote_search", "hotel_quote_search"})
+
+
+def quick_tools(*, llm_extractor: bool, remote_supplier: bool) -> frozenset[str]:
+    """The tools whose start need not be committed alone: computations that answer at once. The
+    extractor without an LLM reads the message offline; the sandbox supplier searches in-process."""
+    quick = set(QUICK_TOOLS)
+    if not llm_extractor:
+        quick.add("trip_requirements_extract")
+    if not remote_supplier:
+        quick |= SEARCH_TOOLS
+    return frozenset(quick)
 
 
 class DjangoSHC:

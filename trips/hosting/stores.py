@@ -2,34 +2,40 @@
 
 from typing import Any, Dict, List, Optional
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
-from django.utils import timezone
 
 from handlers.common.defaults import DEFAULT_DEVELOPER_PROMPT, DEFAULT_SYSTEM_PROMPT
-from handlers.common.intent import PHASES, STATES
-from handlers.common.stores import StaleVersion
 from handlers.tools import args_hash, tool_outcome
 from trips.models import SupplierState, ToolDefinition, ToolRun, Trip
-from trips.services.audit import audit_record
-from trips.services.batch import TurnWrites, atomic_with
+from trips.services.batch import TurnWrites
+from trips.services.intents import trip_intent_save
+
+from .transient import transient_retried
 
 
 class DjangoTripStore:
-    """TripIntent documents in ``Trip.intent``, saved with optimistic versioning.
+    """TripIntent documents in ``Trip.intent``, saved through ``trip_intent_save``.
 
-    ``save`` is one ``UPDATE … WHERE version = expected``: when another turn saved first, no
-    row matches and ``StaleVersion`` sends the Runner back to a fresh load (no lost update).
-    ``phase`` and ``state`` are copied to indexed columns for the back office. The turn's audit
-    events (``events``) join the trip's trail as ``core.<type>`` in the same transaction. With
-    ``writes`` (a running turn), the turn's queued writes are stored in it too.
+    The save is versioned (``StaleVersion`` sends the Runner back to a fresh load) and stores,
+    in one transaction, the core's audit events, the turn's queued writes (``writes``) and the
+    hold, approval and booking rows derived from the document; a transient database error
+    retries that transaction. ``trip``: the row the turn already read (its organisation and
+    TripIntent): the first ``get`` of that trip returns its document without reading it again.
     """
 
-    def __init__(self, *, writes: Optional[TurnWrites] = None, causation_id: str = "") -> None:
-        self.writes, self.causation_id = writes, causation_id
+    def __init__(
+        self, *, writes: Optional[TurnWrites] = None, causation_id: str = "", trip: Optional[Trip] = None
+    ) -> None:
+        self.writes, self.causation_id, self.trip = writes, causation_id, trip
+        self._preloaded = trip
 
     def get(self, trip_id: str) -> Optional[Dict[str, Any]]:
-        row = Trip.objects.filter(pk=trip_id).values("intent", "version").first()
+        preloaded, self._preloaded = self._preloaded, None
+        if preloaded is not None and str(preloaded.pk) == str(trip_id):
+            row = {"intent": preloaded.intent, "version": preloaded.version}
+        else:
+            row = Trip.objects.filter(pk=trip_id).values("intent", "version").first()
         if row is None or not row["intent"]:
             return None
         doc = row["intent"]
@@ -43,27 +49,21 @@ class DjangoTripStore:
         expected_version: Optional[int] = None,
         events: Optional[List[Dict[str, Any]]] = None,
     ) -> int:
-        if expected_version is None:
-            expected_version = Trip.objects.values_list("version", flat=True).get(pk=trip_id)
-        new_version = expected_version + 1
-        stored = {**doc, "version": new_version}  # serialised by the UPDATE; ``doc`` itself is not changed
-        status = stored.get("status") or {}
-        fields: Dict[str, Any] = {"intent": stored, "version": new_version, "last_activity_at": timezone.now()}
-        if status.get("phase") in PHASES:
-            fields["phase"] = status["phase"]
-        if status.get("state") in STATES:
-            fields["state"] = status["state"]
-        with atomic_with(self.writes, durable=False):
-            if not Trip.objects.filter(pk=trip_id, version=expected_version).update(**fields):
-                raise StaleVersion(f"trip {trip_id}: version {expected_version} is no longer current")
-            for event in events or []:
-                audit_record(
-                    trip_id=int(trip_id),
-                    type=f"core.{event.get('type') or 'event'}"[:64],
-                    actor="worker",
-                    causation_id=self.causation_id,
-                    payload={k: v for k, v in event.items() if k != "type"},
-                )
+        trip = self.trip if self.trip is not None and str(self.trip.pk) == str(trip_id) else None
+        if trip is None:
+            trip = Trip.objects.only("pk", "organisation_id").get(pk=trip_id)
+
+        def save_once() -> int:
+            return trip_intent_save(
+                trip=trip,
+                doc=doc,
+                expected_version=expected_version,
+                events=events,
+                causation_id=self.causation_id,
+                writes=self.writes,
+            )
+
+        new_version = save_once() if connection.in_atomic_block else transient_retried(save_once)
         doc["version"] = new_version
         return new_version
 

@@ -19,9 +19,14 @@ from trips.models import Booking
 from .stores import DjangoKeyValueStore
 
 
+def supplier_is_remote() -> bool:
+    """Whether the tools' supplier answers over the network (its calls take a while), not in-process."""
+    return settings.TRIPDESK.get("SUPPLIER", "sandbox") == "duffel"
+
+
 def supplier_from_settings(*, clock: Callable[[], datetime], passengers: Any = None) -> Supplier:
     conf = settings.TRIPDESK
-    if conf.get("SUPPLIER", "sandbox") == "duffel":
+    if supplier_is_remote():
         from handlers.supplier.duffel import DuffelClient, DuffelSupplier
 
         duffel = conf["DUFFEL"]

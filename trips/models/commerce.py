@@ -152,7 +152,7 @@ class PaymentMethod(models.Model):
         ordering = ["owner", "created_at"]
 
     def __str__(self) -> str:
-        return self.label or f"{self.brand} •••• {self.last4}"
+        return self.label or f"{self.brand.title()} •• {self.last4}"
 
     def as_core(self) -> dict:
         """The shape ``handlers.common.host.PaymentMethods.get`` promises."""

@@ -47,20 +47,28 @@ class TripQuerySet(models.QuerySet):
         ``touch`` also sets ``last_activity_at``. With ``by`` > 1 the caller owns the block of
         numbers ending at the one returned.
         """
+        return self.counters_next(trip_id=trip_id, by={field: by}, touch=touch)[field]
+
+    def counters_next(self, *, trip_id: int, by: dict[str, int], touch: Optional[datetime] = None) -> dict[str, int]:
+        """``counter_next`` for several counters of one trip in the same statement (a turn's
+        transaction numbers its audit events and chat messages with one ``UPDATE … RETURNING``)."""
         connection = connections[self.db]
         quote = connection.ops.quote_name
-        column = quote(self.model._meta.get_field(field).column)
-        assignments, params = [f"{column} = {column} + %s"], [int(by)]
+        fields = list(by)
+        columns = [quote(self.model._meta.get_field(field).column) for field in fields]
+        assignments = [f"{column} = {column} + %s" for column in columns]
+        params: list[object] = [int(by[field]) for field in fields]
         if touch is not None:
             assignments.append(f"{quote('last_activity_at')} = %s")
             params.append(connection.ops.adapt_datetimefield_value(touch))
-        sql = f"UPDATE {quote(self.model._meta.db_table)} SET {', '.join(assignments)} WHERE {quote('id')} = %s RETURNING {column}"
+        table = quote(self.model._meta.db_table)
+        sql = f"UPDATE {table} SET {', '.join(assignments)} WHERE {quote('id')} = %s RETURNING {', '.join(columns)}"
         with connection.cursor() as cursor:
             cursor.execute(sql, [*params, trip_id])
             row = cursor.fetchone()
         if row is None:
             raise self.model.DoesNotExist(f"no trip {trip_id}")
-        return row[0]
+        return dict(zip(fields, row, strict=True))
 
 
 class Trip(models.Model):

@@ -20,11 +20,12 @@ from typing import Optional
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMessage
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from trips.access import DECIDE, role_grants
+from trips.access import DECIDE, roles_with
 from trips.formats import money_text, trip_zone, when_text
 from trips.models import ApprovalRequest, AuditEvent, Booking, Hold, Trip
 from trips.sheets import approval_sheet, person_name
@@ -86,21 +87,22 @@ def _message(subject: str, template: str, context: dict, to: str) -> EmailMessag
 
 
 def approvers_of(approval: ApprovalRequest) -> list:
-    """Members of the request's organisation who may decide it (the decision's own rule), with an email."""
-    members = (
+    """Members of the request's organisation who may decide it (the decision's own rule), with an email.
+
+    Their role, not this moment's sign-in: they decide after signing in with their second factor.
+    One query, whatever the organisation's size: the role is matched in the same membership row
+    as the organisation (a role elsewhere grants nothing here).
+    """
+    in_organisation = Q(memberships__organisation_id=approval.organisation_id)
+    deciders = in_organisation & (Q(is_superuser=True) | Q(memberships__role__in=roles_with(DECIDE)))
+    return list(
         get_user_model()
-        .objects.filter(memberships__organisation_id=approval.organisation_id, is_active=True)
+        .objects.filter(deciders, is_active=True)
         .exclude(email="")
+        .exclude(pk=approval.trip.owner_id)
         .distinct()
         .order_by("pk")
     )
-    # Their role, not this moment's sign-in: they decide after signing in with their second factor.
-    owner_id = approval.trip.owner_id
-    return [
-        user
-        for user in members
-        if user.pk != owner_id and role_grants(user, DECIDE, organisation_id=approval.organisation_id)
-    ]
 
 
 def _requested(approval: ApprovalRequest) -> Outgoing:

@@ -25,12 +25,14 @@ def audit_record(
     payload: Optional[dict[str, Any]] = None,
     causation_id: str = "",
     actor_user: Optional[AbstractBaseUser] = None,
+    seq: Optional[int] = None,
 ) -> AuditEvent:
     """Append an event to the trip's trail, inside the caller's transaction.
 
     The next ``seq`` comes from ``Trip.last_event_seq`` (``counter_next``): the trip's row
     stays locked until the caller commits, so concurrent writers queue up and a rolled-back
-    write takes its number with it — the sequence has no gaps and no duplicates.
+    write takes its number with it — the sequence has no gaps and no duplicates. ``seq``: the
+    number the caller took (``Trip.objects.counters_next``, with the chat's in the same statement).
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit_record() must run inside the transaction of the write it records")
@@ -43,10 +45,10 @@ def audit_record(
         payload=redact(payload or {}),
     )
     buffered = _buffer.get()
-    if buffered is not None:
+    if buffered is not None and seq is None:
         buffered.append(event)  # numbered and stored when the buffer closes
         return event
-    event.seq = Trip.objects.counter_next(trip_id=trip_id, field="last_event_seq")
+    event.seq = seq if seq is not None else Trip.objects.counter_next(trip_id=trip_id, field="last_event_seq")
     event.save(force_insert=True)
     return event
 
@@ -55,28 +57,54 @@ _buffer: ContextVar[Optional[list[AuditEvent]]] = ContextVar("audit_buffer", def
 
 
 @contextmanager
-def audit_buffer() -> Iterator[None]:
-    """Gather the events ``audit_record`` records inside, then store them in order: per trip one
-    ``UPDATE … RETURNING`` for the block of numbers and one INSERT. Inside the caller's transaction;
-    a buffer already open gathers for both."""
+def audit_gathered() -> Iterator[Optional[list[AuditEvent]]]:
+    """Gather the events ``audit_record`` records inside into the list yielded (None: a buffer
+    already open gathers them); ``audit_events_store`` stores them."""
     if _buffer.get() is not None:
-        yield
+        yield None
         return
     events: list[AuditEvent] = []
     token = _buffer.set(events)
     try:
-        yield
+        yield events
     finally:
         _buffer.reset(token)
-    by_trip: dict[int, list[AuditEvent]] = {}
+
+
+def audit_events_store(events: list[AuditEvent], *, last_seq: dict[int, int]) -> None:
+    """Number gathered events (``last_seq``: per trip the last number of the block taken for them) and
+    insert them in one statement."""
+    taken = {
+        trip_id: last - sum(1 for event in events if event.trip_id == trip_id) for trip_id, last in last_seq.items()
+    }
     for event in events:
-        by_trip.setdefault(event.trip_id, []).append(event)
-    for trip_id, trail in by_trip.items():
-        last = Trip.objects.counter_next(trip_id=trip_id, field="last_event_seq", by=len(trail))
-        for offset, event in enumerate(trail):
-            event.seq = last - len(trail) + 1 + offset
+        taken[event.trip_id] += 1
+        event.seq = taken[event.trip_id]
     if events:
         AuditEvent.objects.bulk_create(events)
+
+
+def per_trip(rows: list[Any]) -> dict[int, int]:
+    """How many of ``rows`` (audit events, chat messages) each trip has."""
+    counts: dict[int, int] = {}
+    for row in rows:
+        counts[row.trip_id] = counts.get(row.trip_id, 0) + 1
+    return counts
+
+
+@contextmanager
+def audit_buffer() -> Iterator[None]:
+    """Gather the events ``audit_record`` records inside, then store them in order: per trip one
+    ``UPDATE … RETURNING`` for the block of numbers and one INSERT. Inside the caller's transaction;
+    a buffer already open gathers for both."""
+    with audit_gathered() as events:
+        yield
+    if events:
+        last_seq = {
+            trip_id: Trip.objects.counter_next(trip_id=trip_id, field="last_event_seq", by=n)
+            for trip_id, n in per_trip(events).items()
+        }
+        audit_events_store(events, last_seq=last_seq)
 
 
 def audit_event_create(

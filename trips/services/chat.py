@@ -122,8 +122,10 @@ def chat_message_add(
     event: Optional[dict[str, Any]] = None,
     client_id: str = "",
     turn_status: str = ChatMessage.TurnStatus.NONE,
+    seq: Optional[int] = None,
 ) -> ChatMessage:
-    """Save a chat message inside the caller's transaction and push it after commit."""
+    """Save a chat message inside the caller's transaction and push it after commit. ``seq``: the
+    number the caller took (``Trip.objects.counters_next``, with the audit's in the same statement)."""
     message = ChatMessage(
         trip_id=trip_id,
         role=role,
@@ -135,18 +137,74 @@ def chat_message_add(
         turn_status=turn_status,
     )
     buffered = _buffer.get()
-    if buffered is not None:
+    if buffered is not None and seq is None:
         buffered.append(message)  # numbered, stored and pushed when the buffer closes
         return message
-    message.seq = message_seq_next(trip_id=trip_id)
+    message.seq = seq if seq is not None else message_seq_next(trip_id=trip_id)
     message.save(force_insert=True)
     broadcast_on_commit(trip_id, chat_message_frame(message))
     return message
 
 
-_buffer: ContextVar[Optional[list[Union[ChatMessage, tuple[int, dict[str, Any]]]]]] = ContextVar(
-    "chat_buffer", default=None
-)
+_buffer: ContextVar[Optional["Gathered"]] = ContextVar("chat_buffer", default=None)
+
+
+Gathered = list[Union[ChatMessage, tuple[int, dict[str, Any]]]]
+
+
+@contextmanager
+def chat_gathered() -> Iterator[Optional[Gathered]]:
+    """Gather the messages ``chat_message_add`` adds inside, and the frames ``broadcast_on_commit``
+    is given, into the list yielded (None: a buffer already open gathers them); ``chat_store``
+    stores them."""
+    if _buffer.get() is not None:
+        yield None
+        return
+    with chat_set_aside() as added:
+        yield added
+
+
+@contextmanager
+def chat_set_aside() -> Iterator[Gathered]:
+    """Gather what is said inside into the list yielded, apart from any buffer open around it: the
+    caller decides when it is said (``chat_gathered_join``)."""
+    added: Gathered = []
+    token = _buffer.set(added)
+    try:
+        yield added
+    finally:
+        _buffer.reset(token)
+
+
+def chat_gathered_join(added: Gathered) -> None:
+    """Add messages and frames gathered earlier (``chat_gathered``) to the buffer open now, in order:
+    they are numbered, stored and pushed with its transaction."""
+    buffered = _buffer.get()
+    if buffered is None:
+        raise RuntimeError("chat_gathered_join() must run inside a turn's transaction (atomic_with)")
+    buffered.extend(added)
+
+
+def chat_gathered_messages(added: Gathered) -> list[ChatMessage]:
+    return [item for item in added if isinstance(item, ChatMessage)]
+
+
+def chat_store(added: Gathered, *, last_seq: dict[int, int]) -> None:
+    """Number the gathered messages (``last_seq``: per trip the last ``seq`` of the block taken for
+    them), insert them in one statement, and push them and the gathered frames, in the order they
+    came, after commit."""
+    messages = chat_gathered_messages(added)
+    taken = {trip_id: last - sum(1 for m in messages if m.trip_id == trip_id) for trip_id, last in last_seq.items()}
+    for message in messages:
+        taken[message.trip_id] += 1
+        message.seq = taken[message.trip_id]
+    if messages:
+        ChatMessage.objects.bulk_create(messages)
+    for item in added:
+        if isinstance(item, ChatMessage):
+            broadcast_on_commit(item.trip_id, chat_message_frame(item))
+        else:
+            broadcast_on_commit(*item)
 
 
 @contextmanager
@@ -155,30 +213,18 @@ def chat_buffer() -> Iterator[None]:
     ``UPDATE … RETURNING`` for the block of ``seq`` numbers and one INSERT; their frames, and those
     ``broadcast_on_commit`` was given inside, leave together after commit in the order they came.
     Inside the caller's transaction; a buffer already open gathers for both."""
-    if _buffer.get() is not None:
+    with chat_gathered() as added:
         yield
+    if added is None:
         return
-    added: list[Union[ChatMessage, tuple[int, dict[str, Any]]]] = []
-    token = _buffer.set(added)
-    try:
-        yield
-    finally:
-        _buffer.reset(token)
-    messages = [item for item in added if isinstance(item, ChatMessage)]
-    by_trip: dict[int, list[ChatMessage]] = {}
-    for message in messages:
-        by_trip.setdefault(message.trip_id, []).append(message)
-    for trip_id, chat in by_trip.items():
-        last = Trip.objects.counter_next(trip_id=trip_id, field="last_message_seq", touch=timezone.now(), by=len(chat))
-        for offset, message in enumerate(chat):
-            message.seq = last - len(chat) + 1 + offset
-    if messages:
-        ChatMessage.objects.bulk_create(messages)
-    for item in added:
-        if isinstance(item, ChatMessage):
-            broadcast_on_commit(item.trip_id, chat_message_frame(item))
-        else:
-            broadcast_on_commit(*item)
+    counts: dict[int, int] = {}
+    for message in chat_gathered_messages(added):
+        counts[message.trip_id] = counts.get(message.trip_id, 0) + 1
+    last_seq = {
+        trip_id: Trip.objects.counter_next(trip_id=trip_id, field="last_message_seq", touch=timezone.now(), by=n)
+        for trip_id, n in counts.items()
+    }
+    chat_store(added, last_seq=last_seq)
 
 
 def chat_message_create(*, trip_id: int, message: dict[str, Any]) -> ChatMessage:

@@ -1,9 +1,9 @@
 """Holds: the Hold rows that mirror ``working_memory.holds``, and the requests they start.
 
 The mission core owns the holds (it places and releases them at the supplier and records
-them in the TripIntent); after every turn ``holds_sync`` copies what changed into rows the
-admin can filter and the purchase path can check, and opens the approval request the new
-holds need. Deadlines are judged on every read (``Hold.is_live``); ``holds_expire_due`` only
+them in the TripIntent); the transaction that saves the TripIntent derives from it the rows the
+admin can filter and the purchase path can check (``holds_follow``), and opens the approval
+request the new holds need. Deadlines are judged on every read (``Hold.is_live``); ``holds_expire_due`` only
 writes down what the clock already decided.
 
 The other direction: a hold that changes outside a turn (staff release it, its deadline
@@ -37,25 +37,34 @@ RELEASE_PERMISSION = "trips.release_hold"
 
 
 def holds_sync(*, trip: Trip, trip_intent: dict, now: Optional[datetime] = None) -> list[Hold]:
-    """Mirror the TripIntent's holds and bookings into rows; open the approvals they need.
+    """``holds_follow`` in a transaction of its own, with the trip's row locked (the TripIntent
+    was stored earlier: fixtures, and rows rebuilt by hand)."""
+    with transaction.atomic(durable=True):
+        Trip.objects.select_for_update().filter(pk=trip.pk).values_list("pk", flat=True).get()
+        return holds_follow(trip=trip, trip_intent=trip_intent, now=now)
 
-    Idempotent: running it twice after a turn changes nothing the second time. The trip's row
-    is locked for the duration, so two turns finishing together cannot open two requests.
-    Returns the holds that appeared.
+
+def holds_follow(*, trip: Trip, trip_intent: dict, now: Optional[datetime] = None) -> list[Hold]:
+    """Derive the trip's hold and booking rows, and the approvals they need, from its TripIntent.
+
+    Inside the transaction that saves the TripIntent (``intents.trip_intent_save``), whose UPDATE
+    holds the trip's row locked: the rows never disagree with a committed TripIntent, and two
+    turns finishing together cannot open two requests. Idempotent: run twice, the second changes
+    nothing. Returns the holds that appeared.
     """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("holds_follow() must run inside the transaction that saves the TripIntent")
     now = now or timezone.now()
     wm = trip_intent.get("working_memory") or {}
     core_holds = {h["hold_id"]: h for h in wm.get("holds") or [] if h.get("hold_id")}
-    with transaction.atomic(durable=True):
-        Trip.objects.select_for_update().filter(pk=trip.pk).values_list("pk", flat=True).get()
-        rows = {hold.hold_id: hold for hold in Hold.objects.filter(trip=trip)}
-        created = [_hold_create(trip=trip, data=data) for hold_id, data in core_holds.items() if hold_id not in rows]
-        for hold_id, row in rows.items():
-            status = (core_holds.get(hold_id) or {}).get("status", Hold.Status.RELEASED)
-            if row.status == Hold.Status.HELD and status != Hold.Status.HELD:
-                _hold_status_set(row, status=status, actor="worker", reason="The trip changed.")
-        _approvals_follow(trip=trip, trip_intent=trip_intent, new_holds=created, now=now)
-        _bookings_follow(trip=trip, bookings=wm.get("bookings") or [])
+    rows = {hold.hold_id: hold for hold in Hold.objects.filter(trip=trip)}
+    created = [_hold_create(trip=trip, data=data) for hold_id, data in core_holds.items() if hold_id not in rows]
+    for hold_id, row in rows.items():
+        status = (core_holds.get(hold_id) or {}).get("status", Hold.Status.RELEASED)
+        if row.status == Hold.Status.HELD and status != Hold.Status.HELD:
+            _hold_status_set(row, status=status, actor="worker", reason="The trip changed.")
+    _approvals_follow(trip=trip, trip_intent=trip_intent, holds=[*rows.values(), *created], new_holds=created, now=now)
+    _bookings_follow(trip=trip, bookings=wm.get("bookings") or [])
     return created
 
 
@@ -277,14 +286,16 @@ def _hold_status_set(hold: Hold, *, status: str, actor: str, reason: str, user=N
     )
 
 
-def _approvals_follow(*, trip: Trip, trip_intent: dict, new_holds: list[Hold], now: datetime) -> None:
+def _approvals_follow(
+    *, trip: Trip, trip_intent: dict, holds: list[Hold], new_holds: list[Hold], now: datetime
+) -> None:
     """Close the requests the trip's new state has overtaken; open the ones it needs.
 
     A purchase request stands for one exact set of live holds: when that set changes it is
     superseded, and new holds get a new request. A hold request is used once the holds it
     allowed appear, and superseded if the traveller moved on before anyone decided.
     """
-    live = sorted(h.hold_id for h in Hold.objects.filter(trip=trip, status=Hold.Status.HELD) if h.is_live(now))
+    live = sorted(h.hold_id for h in holds if h.status == Hold.Status.HELD and h.is_live(now))
     # A purchase stopped half way keeps its approval: the resubmission replays what it paid for.
     paid = unbooked_purchases(trip_intent) if trip_intent.get("working_memory") else []
     covered = sorted(set(live) | {h["hold_id"] for h in paid if h.get("hold_id")})

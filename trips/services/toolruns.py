@@ -7,7 +7,7 @@ from typing import Any, Optional
 from django.db import transaction
 from django.db.models import F
 
-from handlers.common.redact import redact
+from handlers.common.redact import redact, redact_json
 from handlers.tools import stored_arguments, stored_result
 from trips.models import ToolRun, Trip
 
@@ -125,8 +125,8 @@ def _toolrun_rows(**fields: Any) -> ToolRun:
 
 def toolrun_kept(*, arguments: dict[str, Any], result: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """What a tool run row keeps of a call's arguments and result: compact and redacted, a copy
-    (the core may go on using the result)."""
-    return redact(stored_arguments(arguments)), redact(stored_result(result))
+    (the core may go on using the result). Each is redacted once, as the JSON it is stored as."""
+    return redact_json(stored_arguments(arguments)), redact_json(stored_result(result))
 
 
 def _decimal(value: Any) -> Decimal:

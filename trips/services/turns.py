@@ -6,6 +6,7 @@ claiming), runs the trip's queued messages in ``seq`` order and marks each done,
 delivered twice, or late, finds nothing left to do.
 """
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Optional
 
@@ -13,6 +14,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from handlers.common.redact import redact
 from trips.access import may_write_in
@@ -99,8 +101,12 @@ def turn_submit(
             return existing
     try:
         with transaction.atomic(durable=True):
+            seqs = Trip.objects.counters_next(
+                trip_id=trip.pk, by={"last_message_seq": 1, "last_event_seq": 1}, touch=timezone.now()
+            )
             message = chat_message_add(
                 trip_id=trip.pk,
+                seq=seqs["last_message_seq"],
                 role=ChatMessage.Role.USER,
                 kind=kind,
                 text=shown,
@@ -111,6 +117,7 @@ def turn_submit(
             )
             audit_record(
                 trip_id=trip.pk,
+                seq=seqs["last_event_seq"],
                 type="message.received",
                 actor=actor_for(user),
                 actor_user=user,
@@ -125,26 +132,51 @@ def turn_submit(
     return message
 
 
-def turn_claim(*, trip_id: int, now: datetime) -> tuple[list[ChatMessage], Optional[datetime]]:
+@dataclass
+class Claim:
+    """A turn lease and the messages it covers, in ``seq`` order (none: nothing to do, or the lease is gone).
+
+    ``trip``: the trip's row as the claim read it under its lock (organisation, TripIntent,
+    counters), so the first turn needs not read it again; None when the claim did not read it.
+    """
+
+    messages: list[ChatMessage]
+    lease_until: Optional[datetime]
+    trip: Optional[Trip] = None
+
+    def nothing_after(self, message: ChatMessage) -> bool:
+        """Nothing was added to the chat after ``message`` when the trip was claimed (no earlier
+        attempt of its turn showed a progress line)."""
+        return self.trip is not None and self.trip.last_message_seq == message.seq
+
+
+def turn_claim(*, trip_id: int, now: datetime) -> Claim:
     """Take the trip's turn lease and return its queued messages in ``seq`` order.
 
-    Returns ``([], None)`` when nothing is queued (a duplicate or late delivery finds its
+    Returns an empty claim when nothing is queued (a duplicate or late delivery finds its
     message done) or the trip is gone. Raises ``TripBusy`` while another worker's lease is live.
     """
     with transaction.atomic(durable=True):
-        trip = Trip.objects.select_for_update().only("pk", "turn_lease_until").filter(pk=trip_id).first()
-        if trip is None:
-            return [], None
-        pending = list(
-            ChatMessage.objects.filter(trip_id=trip_id, turn_status=ChatMessage.TurnStatus.QUEUED).order_by("seq")
+        trip = (
+            Trip.objects.select_for_update(of=("self",))
+            .select_related("organisation", "owner")
+            .filter(pk=trip_id)
+            .first()
         )
+        if trip is None:
+            return Claim([], None)
+        pending = _queued(trip_id)
         if not pending:
-            return [], None
+            return Claim([], None)
         if trip.turn_lease_until is not None and trip.turn_lease_until > now:
             raise TripBusy(f"trip {trip_id} is running another turn")
         trip.turn_lease_until = now + timedelta(seconds=settings.TRIPDESK["TURN_LEASE_SECONDS"])
         trip.save(update_fields=["turn_lease_until"])
-        return pending, trip.turn_lease_until
+        return Claim(pending, trip.turn_lease_until, trip)
+
+
+def _queued(trip_id: int) -> list[ChatMessage]:
+    return list(ChatMessage.objects.filter(trip_id=trip_id, turn_status=ChatMessage.TurnStatus.QUEUED).order_by("seq"))
 
 
 def turns_stalled(*, now: datetime, after: timedelta) -> dict[int, int]:
@@ -174,20 +206,23 @@ def turn_leases_reclaim() -> int:
     return len(trip_ids)
 
 
-def turn_next(*, trip_id: int, lease_until: datetime, now: datetime) -> tuple[list[ChatMessage], Optional[datetime]]:
+def turn_next(*, trip_id: int, lease_until: datetime, now: datetime) -> Claim:
     """After a lease holder ran its messages: the messages queued meanwhile, under a renewed lease,
-    or ``([], None)`` with the lease given back. One transaction with the trip's row locked, so a
+    or an empty claim with the lease given back. One transaction with the trip's row locked, so a
     message queued concurrently is either returned here or finds the lease free for its own task."""
     with transaction.atomic(durable=True):
         trip = Trip.objects.select_for_update().only("pk", "turn_lease_until").filter(pk=trip_id).first()
-        if trip is None or trip.turn_lease_until != lease_until:
-            return [], None  # the lease lapsed and another worker holds it now: its turns are its own
-        pending = list(
-            ChatMessage.objects.filter(trip_id=trip_id, turn_status=ChatMessage.TurnStatus.QUEUED).order_by("seq")
-        )
-        trip.turn_lease_until = now + timedelta(seconds=settings.TRIPDESK["TURN_LEASE_SECONDS"]) if pending else None
-        trip.save(update_fields=["turn_lease_until"])
-        return pending, trip.turn_lease_until
+        return _lease_follow(trip, lease_until=lease_until, now=now)
+
+
+def _lease_follow(trip: Optional[Trip], *, lease_until: datetime, now: datetime) -> Claim:
+    """``turn_next`` on the trip's row, locked by the caller's transaction."""
+    if trip is None or trip.turn_lease_until != lease_until:
+        return Claim([], None)  # the lease lapsed and another worker holds it now: its turns are its own
+    pending = _queued(trip.pk)
+    trip.turn_lease_until = now + timedelta(seconds=settings.TRIPDESK["TURN_LEASE_SECONDS"]) if pending else None
+    trip.save(update_fields=["turn_lease_until"])
+    return Claim(pending, trip.turn_lease_until)
 
 
 def turn_release(*, trip_id: int, lease_until: datetime) -> None:
@@ -219,14 +254,27 @@ def turn_start(*, trip_id: int, message_id: int, payload: dict[str, Any], writes
 
 
 def turn_complete(
-    *, trip_id: int, message_id: int, result: dict[str, Any], writes: Optional[TurnWrites] = None
-) -> Trip:
+    *,
+    trip_id: int,
+    message_id: int,
+    result: dict[str, Any],
+    writes: Optional[TurnWrites] = None,
+    lease_until: Optional[datetime] = None,
+    now: Optional[datetime] = None,
+) -> Claim:
     """Store the turn's queued writes (its answer), mark the message done, audit the outcome and
-    tell browsers the trip's new status: one transaction, its frames sent after it commits."""
+    tell browsers the trip's new status: one transaction, its frames sent after it commits.
+
+    ``lease_until``: the turn was the last its lease covered, and the same transaction does
+    ``turn_next``'s look for messages queued meanwhile (returned under a renewed lease, or the
+    lease given back; ``now``: the time the renewed lease counts from). Without it the claim
+    returned is empty.
+    """
     output = result.get("output") if isinstance(result.get("output"), dict) else {}
     with atomic_with(writes):
         ChatMessage.objects.filter(pk=message_id).update(turn_status=ChatMessage.TurnStatus.DONE)
-        trip = Trip.objects.only("pk", "phase", "state", "version").get(pk=trip_id)
+        trips = Trip.objects.only("pk", "phase", "state", "version", "turn_lease_until")
+        trip = (trips.select_for_update() if lease_until is not None else trips).get(pk=trip_id)
         audit_record(
             trip_id=trip_id,
             type="turn.completed" if result.get("success") else "turn.failed",
@@ -242,7 +290,10 @@ def turn_complete(
             },
         )
         broadcast_on_commit(trip_id, trip_status_frame(trip))
-    return trip
+        following = Claim([], None)
+        if lease_until is not None:
+            following = _lease_follow(trip, lease_until=lease_until, now=now or timezone.now())
+    return following
 
 
 def turn_fail(*, trip_id: int, message_id: int, reason: str) -> None:

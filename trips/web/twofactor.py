@@ -7,6 +7,9 @@
   app code, a recovery code, or a passkey). Failures count with django-axes like wrong
   passwords (own counter per username and address, so a correct password does not reset it)
   and each device also backs off on its own (django-otp).
+- ``PasswordAndCodeForm``: the back office's sign-in (where an approval email's link lands a
+  signed-out approver) takes the username, the password and the app code (or a recovery code)
+  in one submit; left empty, the second step follows on its own page (for a passkey).
 - ``SecondFactorMiddleware``: an enrolled user who has not verified this sign-in reaches only
   these pages and sign-out (the API answers 403); staff who have not enrolled are sent to set
   up from the admin. Their staff powers are off anyway until verified (``trips.access``), so
@@ -21,8 +24,10 @@ import segno
 from axes.handlers.proxy import AxesProxyHandler
 from axes.helpers import get_lockout_response
 from axes.utils import reset as axes_reset
+from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.signals import user_login_failed
 from django.core.exceptions import ValidationError
@@ -34,6 +39,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_otp import login as otp_login
+from django_otp.models import Device
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from django_otp_webauthn.models import WebAuthnCredential
 from django_otp_webauthn.views import CompleteCredentialRegistrationView
@@ -144,20 +150,13 @@ def verify(request: HttpRequest) -> HttpResponse:
         return get_lockout_response(request, None, credentials)
     error = ""
     if request.method == "POST":
-        device = second_factor_verify(user=user, token=request.POST.get("token", ""))
+        device = _code_check(request, user, request.POST.get("token", ""))
         if device is None:
-            user_login_failed.send(sender=__name__, credentials=credentials, request=request)
             if getattr(request, "axes_locked_out", False):
                 return get_lockout_response(request, None, credentials)
-            error = "That code did not work. Type the current 6 digits from your app, or one of your recovery codes."
+            error = WRONG_CODE
         else:
             otp_login(request, device)
-            axes_reset(username=credentials["username"])
-            if factor_kind(device) == "recovery_code":
-                left = recovery_codes_left(user)
-                messages.warning(
-                    request, f"You signed in with a recovery code; {left} left. Issue new ones from Two-factor sign-in."
-                )
             return redirect(next_url or _landing(user))
     context = {
         "error": error,
@@ -200,6 +199,63 @@ def disable(request: HttpRequest) -> HttpResponse:
     else:
         messages.info(request, "Two-factor sign-in is off: your password alone signs you in.")
     return redirect("web:twofactor")
+
+
+WRONG_CODE = "That code did not work. Type the current 6 digits from your app, or one of your recovery codes."
+
+
+class PasswordAndCodeForm(AdminAuthenticationForm):
+    """The back office's sign-in: username, password and, for the enrolled, the code, in one submit.
+
+    The password is checked first (django-axes counts its failures); then the code, throttled
+    like the second-step page (its own django-axes counter, each device's back-off) and
+    consumed if it is a recovery code. Nobody is signed in until both are right. An empty code
+    signs in with the password only, and ``SecondFactorMiddleware`` then asks for the second
+    factor on its page (where a passkey works): no staff power without it either way.
+    """
+
+    otp_token = forms.CharField(
+        label="Code from your authenticator app",
+        required=False,
+        max_length=32,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "one-time-code", "autocapitalize": "none", "aria-describedby": "otp-token-help"}
+        ),
+        help_text="Or one of your recovery codes. Leave it empty to use a passkey on the next page.",
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        user = self.get_user()
+        token = (cleaned.get("otp_token") or "").strip()
+        if user is None or not token or not twofactor.enrolled(user):
+            return cleaned
+        credentials = {"username": _throttle_key(user)}
+        if AxesProxyHandler.is_locked(self.request, credentials):
+            self.request.axes_locked_out = True  # AxesMiddleware answers with the lockout page
+            self.request.axes_credentials = credentials
+            raise forms.ValidationError("Too many wrong codes: wait a while, then try again.", code="locked")
+        device = _code_check(self.request, user, token)
+        if device is None:
+            raise forms.ValidationError(WRONG_CODE, code="invalid_code")
+        user.otp_device = device  # django-otp's sign-in handler keeps it in the session
+        return cleaned
+
+
+def _code_check(request: HttpRequest, user, token: str) -> Optional[Device]:
+    """The device that accepts ``token``; a failure counts towards the lockout, a success resets it."""
+    credentials = {"username": _throttle_key(user)}
+    device = second_factor_verify(user=user, token=token)
+    if device is None:
+        user_login_failed.send(sender=__name__, credentials=credentials, request=request)
+        return None
+    axes_reset(username=credentials["username"])
+    if factor_kind(device) == "recovery_code":
+        left = recovery_codes_left(user)
+        messages.warning(
+            request, f"You signed in with a recovery code; {left} left. Issue new ones from Two-factor sign-in."
+        )
+    return device
 
 
 class PasskeyRegistrationComplete(CompleteCredentialRegistrationView):

@@ -25,6 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from handlers.common import geo
 from handlers.common.clock import iso
+from handlers.common.formats import money_text
 
 from ..errors import SupplierError, live_hold, passenger_refs
 from ..instant import InstantReservations
@@ -173,7 +174,7 @@ class DuffelCore:
     def get_item(self, item_type: str, item_id: str) -> Dict[str, Any]:
         item = self.state.get("offer" if item_type == "flight" else "rate", item_id)
         if item is None:
-            raise SupplierError("not_found", f"The {item_type} option {item_id} is unknown; search again.")
+            raise SupplierError("not_found", f"That {item_type} option is no longer offered; search again.")
         return item
 
     def refresh_offer(self, item_type: str, item_id: str, *, now: Optional[datetime] = None) -> Dict[str, Any]:
@@ -401,7 +402,7 @@ class DuffelCore:
         if money(order["total_amount"]) != money(amount_due):
             raise SupplierError(
                 "price_changed",
-                f"The airline's price is now {order['total_amount']} {order['total_currency']}.",
+                f"The airline's price is now {money_text(order['total_amount'], order['total_currency'])}.",
                 current_amount=order["total_amount"],
                 currency=order["total_currency"],
             )
@@ -415,7 +416,9 @@ class DuffelCore:
             if error.code == "price_changed":
                 fresh = self._call("booking", lambda: self.client.get(f"/air/orders/{hold['hold_id']}"))
                 error.details.update(current_amount=fresh["total_amount"], currency=fresh["total_currency"])
-                error.message = f"The airline's price is now {fresh['total_amount']} {fresh['total_currency']}."
+                error.message = (
+                    f"The airline's price is now {money_text(fresh['total_amount'], fresh['total_currency'])}."
+                )
             if error.code != "already_paid":
                 raise error from exc
         return self._call("booking", lambda: self.client.get(f"/air/orders/{hold['hold_id']}"))
@@ -426,7 +429,7 @@ class DuffelCore:
         if money(hold["held_total"]["amount"]) != money(amount_due):
             raise SupplierError(
                 "price_changed",
-                f"The hotel's price is now {hold['held_total']['amount']} {hold['held_total']['currency']}.",
+                f"The hotel's price is now {money_text(hold['held_total']['amount'], hold['held_total']['currency'])}.",
                 current_amount=hold["held_total"]["amount"],
                 currency=hold["held_total"]["currency"],
             )

@@ -140,7 +140,44 @@ export class Conversation {
     if (frame.widget?.type === "holds") this.retire(".risk .card__actions");
     if (frame.widget?.type === "booking") this.retire(".approval .card__actions");
     if (frame.widget?.type === "approval") this.retireOlderAutoApprovals();
+    if (frame.widget?.type === "cancellation" || frame.widget?.type === "booking") this.syncCancellations();
+    // "Try again" retries the last failure: once anything newer is said, it is gone (say "try again" still works).
+    this.retireAllBut(".card--error .card__actions", this.lastSeq);
     this.refreshProgress();
+  }
+
+  /**
+   * A booking's cancel actions act on that booking's current state: while a quote is open, the
+   * booking card offers no second "Cancel booking…" and only the newest quote can be confirmed;
+   * an expired or replaced quote says so; once cancelled, nothing offers to cancel it again.
+   */
+  syncCancellations() {
+    clearTimeout(this.quoteTimer);
+    const now = Date.now();
+    const byBooking = new Map();
+    for (const card of this.list.querySelectorAll("[data-widget=cancellation]")) {
+      const id = card.dataset.bookingId;
+      if (id) byBooking.set(id, [...(byBooking.get(id) || []), card]);
+    }
+    let nextExpiry = Infinity;
+    for (const [id, cards] of byBooking) {
+      const cancelled = cards.some((c) => c.dataset.state === "cancelled");
+      const newest = cards[cards.length - 1];
+      const expiry = Date.parse(newest.dataset.expiresAt || "");
+      const open = !cancelled && newest.dataset.state === "quote" && !(expiry <= now);
+      if (open && Number.isFinite(expiry)) nextExpiry = Math.min(nextExpiry, expiry);
+      for (const card of cards) {
+        const actions = card.querySelector("[data-confirm-for]");
+        if (!actions || (open && card === newest)) continue;
+        const why = cancelled ? "This booking is cancelled."
+          : card === newest ? "This quote has expired: ask for a new one with Cancel booking…" : "A newer quote replaced this one.";
+        actions.replaceWith(h("p", { class: "muted small" }, why));
+      }
+      this.list.querySelectorAll("[data-cancel-for]").forEach((el) => {
+        if (el.dataset.cancelFor === id) el.hidden = open || cancelled;
+      });
+    }
+    if (nextExpiry < Infinity) this.quoteTimer = setTimeout(() => this.syncCancellations(), nextExpiry - now + 500);
   }
 
   /**
@@ -148,6 +185,7 @@ export class Conversation {
    * first: the ranker's rank 1) and the trip summary just before it. ``null`` otherwise.
    */
   landingTarget() {
+    if (this.pending.size) return null; // what the traveller just sent stays in view, below any late history
     const newest = this.bySeq.get(this.lastSeq);
     const best = newest?.querySelector(".widget--bundles .bundle");
     if (!best) return null;
@@ -176,7 +214,7 @@ export class Conversation {
     });
   }
 
-  /** Remove the actions of every card matched by ``selector`` except those in message ``seq``. */
+  /** Remove the actions of every card matched by ``selector`` except those in message ``seq`` (``null``: all). */
   retireAllBut(selector, seq) {
     const keep = seq === null ? null : this.bySeq.get(seq);
     this.list.querySelectorAll(selector).forEach((el) => {

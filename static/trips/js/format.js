@@ -71,12 +71,15 @@ export function nights(count) {
   return n === 1 ? "1 night" : `${n} nights`;
 }
 
+/** "Tue Nov 24, 5:17 PM EST": an instant in the trip's zone, written exactly as the server writes it
+ * (``handlers.common.clock.local_time_text``), so a card and the words beside it read alike. */
 export function dateTime(iso) {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return "";
-  return at.toLocaleString(LOCALE, {
-    weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short", timeZone: ZONE,
-  });
+  const parts = Object.fromEntries(new Intl.DateTimeFormat("en-US", {
+    weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", hour12: true, timeZoneName: "short", timeZone: ZONE,
+  }).formatToParts(at).map((p) => [p.type, p.value]));
+  return `${parts.weekday} ${parts.month} ${parts.day}, ${parts.hour}:${parts.minute} ${parts.dayPeriod} ${parts.timeZoneName}`;
 }
 
 export function shortTime(iso) {

@@ -107,11 +107,24 @@ function say(text) {
  * traveller scrolls or a newer message arrives.
  */
 let landedAt = null; // the scrollTop the page landed on new options at
+// At the bottom because we put it there (after the traveller sent something, or following along):
+// stays true while anything grows below, until the traveller scrolls up themselves.
+let pinned = false;
+let pinnedAt = 0;
+
+function unpinOnScrollUp() {
+  const { scroller } = ui;
+  scroller.addEventListener("scroll", () => {
+    if (pinned && scroller.scrollTop < pinnedAt - 2) pinned = false;
+  }, { passive: true });
+  for (const type of ["wheel", "touchmove"]) scroller.addEventListener(type, () => { pinned = false; }, { passive: true });
+}
 
 function follow(change, { force = false } = {}) {
   const { scroller } = ui;
   const untouched = landedAt !== null && Math.abs(scroller.scrollTop - landedAt) < 2;
-  const stick = force || untouched || scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 96;
+  const atBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 96;
+  const stick = force || pinned || untouched || atBottom;
   const newest = conversation.lastSeq;
   const result = change();
   if (!stick) return result;
@@ -124,9 +137,12 @@ function follow(change, { force = false } = {}) {
       ? target.summary : target.best;
     scroller.scrollTop = Math.max(0, top(from) - 8);
     landedAt = scroller.scrollTop;
+    pinned = false;
   } else {
     scroller.scrollTop = scroller.scrollHeight;
     landedAt = null;
+    pinned = true;
+    pinnedAt = scroller.scrollTop;
   }
   return result;
 }
@@ -230,6 +246,7 @@ function updateCount() {
 
 applyStatus(config.status);
 startCountdowns(ui.list);
+unpinOnScrollUp();
 socket.connect();
 if (config.can_write) {
   wireComposer();

@@ -289,22 +289,24 @@ const renderers = {
       ? orders.map((o) => [[fmt.humanize(o.item_type || "item"), ctx.describe(o.item_id)].filter(Boolean).join(" · "), o.record_locator])
       : list(b.record_locators).map((code) => ["Booking reference", code]);
     const card = b.payment_method;
-    return h("div", { class: "widget card booking", dataset: { widget: "booking" } },
+    return h("div", { class: "widget card booking", dataset: { widget: "booking", bookingId: b.booking_id || "" } },
       h("div", { class: "card__row" },
         h("h3", { class: "card__title" }, "Booked"),
         chip(fmt.humanize(b.status || "confirmed"), b.status === "cancelled" ? "warn" : "good")),
       h("p", {}, "Total paid ", h("strong", {}, fmt.money(b.total, b.currency)), ctx.party ? ` for ${ctx.party}` : "",
-        card?.last4 ? h("span", { class: "muted" }, ` · ${fmt.humanize(card.brand || "card")} •••• ${card.last4}`) : null),
+        card?.last4 ? h("span", { class: "muted" }, ` · ${fmt.humanize(card.brand || "card")} •• ${card.last4}`) : null),
       h("dl", { class: "locators", "aria-label": "Booking references" },
         rows.map(([label, code]) => [h("dt", {}, label), h("dd", { class: "locator" }, code)])),
-      b.booking_id && b.status !== "cancelled" ? h("div", { class: "card__actions" },
+      b.booking_id && b.status !== "cancelled" ? h("div", { class: "card__actions", dataset: { cancelFor: b.booking_id } },
         button("Cancel booking…", () => ctx.act({ type: "cancel_booking", booking_id: b.booking_id }, "Cancel booking"), { tone: "ghost" })) : null);
   },
 
   cancellation(widget, ctx) {
     const c = widget.cancellation || widget.quote || widget;
     const confirmed = c.status === "cancelled" || c.confirmed;
-    return h("div", { class: "widget card", dataset: { widget: "cancellation" } },
+    // ``Conversation.syncCancellations``: only the newest live quote of a booking can be confirmed.
+    return h("div", { class: "widget card", dataset: { widget: "cancellation", bookingId: c.booking_id || "",
+      state: confirmed ? "cancelled" : "quote", expiresAt: c.expires_at || "" } },
       h("h3", { class: "card__title" }, confirmed ? "Booking cancelled" : "Cancellation quote"),
       c.refund_amount !== undefined ? h("p", {}, confirmed ? "Refunded " : "Refund if you cancel now ", h("strong", {}, fmt.money(c.refund_amount, c.currency)),
         c.paid_amount !== undefined && !confirmed ? ` of ${fmt.money(c.paid_amount, c.currency)} paid` : "") : null,
@@ -312,7 +314,7 @@ const renderers = {
         " (non-refundable fares and cancellation fees)") : null,
       !confirmed && c.lost_amount !== undefined && Number(c.lost_amount) === 0 ? h("p", {}, "Everything paid is refunded; you lose nothing.") : null,
       c.expires_at && !confirmed ? h("p", { class: "muted small" }, `Quote valid until ${fmt.dateTime(c.expires_at)}`) : null,
-      !confirmed && c.quote_id ? h("div", { class: "card__actions" },
+      !confirmed && c.quote_id ? h("div", { class: "card__actions", dataset: { confirmFor: c.booking_id || "" } },
         button("Confirm cancellation", () => ctx.act({ type: "cancel_booking", booking_id: c.booking_id, quote_id: c.quote_id }, "Confirm cancellation"), { tone: "danger" })) : null);
   },
 

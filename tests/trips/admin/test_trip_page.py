@@ -192,6 +192,18 @@ def test_the_trip_intent_keeps_its_order_and_folds_working_memory():
     assert re.search(r'<details class="tripdesk-section"><summary><strong>working_memory</strong>', html)
     assert "off_1 · United UA1 · EWR → DEN Sat Jan 30 8:00 AM EST · nonstop · $400.00" in html
     assert "slices" not in html
+    assert "1 search(es), 1 offers found" in html
+
+
+def test_a_search_says_how_many_offers_it_found_not_how_many_the_trip_kept():
+    intent = new_trip_intent("t1", datetime(2026, 12, 1, tzinfo=UTC))
+    kept = {"offer_id": "off_7", "summary": {"origin": "EWR", "destination": "DEN", "total": "400.00"}}
+    intent["working_memory"]["flight_quotes"] = [
+        {"segment_id": "seg_1", "searched_at": "2026-12-01T14:00:00+00:00", "count": 42, "offers": [kept]}
+    ]
+    text = _text(str(intent_html(intent)))
+    assert "1 search(es), 42 offers found" in text
+    assert "seg_1 · 42 offers found, 1 kept in the trip" in text
 
 
 @pytest.mark.parametrize(

@@ -182,3 +182,26 @@ def test_a_request_overtaken_while_its_email_settles_emails_nobody(people, trip,
     assert "$300.00" in mail.subject
     emailed = {e.causation_id: e.payload["recipients"] for e in AuditEvent.objects.filter(type="notification.emailed")}
     assert emailed == {f"approval.requested:{first.pk}": 0, f"approval.requested:{survivor.pk}": 1}
+
+
+@pytest.mark.django_db
+def test_approvers_are_found_by_their_role_in_this_organisation_in_one_query(
+    people, trip, clock, globex, django_assert_max_num_queries
+):
+    """A user who approves for Globex but travels for Acme is not asked to decide Acme's request,
+    and finding the deciders costs the same however many travellers the organisation has."""
+    from trips.notifications.emails import approvers_of
+
+    hold_for(trip, now=clock())
+    approval = ApprovalRequest.objects.get(trip=trip)
+    two_hats = user_make(organisation=globex, role=Membership.Role.APPROVER, username="hana")
+    two_hats.email = "hana@example.com"
+    two_hats.save(update_fields=["email"])
+    Membership.objects.create(user=two_hats, organisation=trip.organisation, role=Membership.Role.TRAVELLER)
+    for n in range(30):
+        member = user_make(organisation=trip.organisation, username=f"t{n}")
+        member.email = f"t{n}@acme.example"
+        member.save(update_fields=["email"])
+    with django_assert_max_num_queries(2):
+        deciders = approvers_of(approval)
+    assert [u.username for u in deciders] == ["ann"]

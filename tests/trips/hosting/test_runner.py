@@ -1,14 +1,12 @@
-"""``turn_execute``: once the core has saved, a transient error retries the completion, not the turn."""
-
-from datetime import datetime
-from zoneinfo import ZoneInfo
+"""``turn_execute``: a transient error in the TripIntent's save retries that transaction (with the
+rows derived from it), and once the core has saved, one in the turn's end retries the end: never the turn."""
 
 import pytest
 from django.db import OperationalError
 
-from handlers.common.clock import FrozenClock
 from trips.hosting import runner
 from trips.models import AuditEvent, ChatMessage, Trip
+from trips.services import intents
 from trips.services.turns import turn_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)  # tools run in the core's worker threads
@@ -17,18 +15,11 @@ SCENARIO = "4 people going from Newark to Denver for 3 nights on January 30"
 
 
 @pytest.fixture
-def frozen(monkeypatch):
-    clock = FrozenClock(datetime(2026, 12, 1, 9, 0, tzinfo=ZoneInfo("America/New_York")))
-    monkeypatch.setattr("trips.hosting.runner.timezone.now", clock)
-    return clock
-
-
-@pytest.fixture
 def locked_once(monkeypatch):
-    """``name`` (a step ``turn_execute`` calls after the core) fails once with "database is locked"."""
+    """``name`` (a step of the turn, in ``module``) fails once with "database is locked"."""
 
-    def arm(name):
-        real, calls = getattr(runner, name), []
+    def arm(module, name):
+        real, calls = getattr(module, name), []
 
         def flaky(**kwargs):
             calls.append(kwargs)
@@ -36,15 +27,17 @@ def locked_once(monkeypatch):
                 raise OperationalError("database is locked")
             return real(**kwargs)
 
-        monkeypatch.setattr(runner, name, flaky)
+        monkeypatch.setattr(module, name, flaky)
         return calls
 
     return arm
 
 
-@pytest.mark.parametrize("step", ["turn_complete", "holds_sync"])
-def test_a_transient_error_after_the_core_saved_applies_the_turn_once(trip, traveller, frozen, locked_once, step):
-    calls = locked_once(step)
+@pytest.mark.parametrize("module, step", [(runner, "turn_complete"), (intents, "holds_follow")])
+def test_a_transient_error_in_the_turns_last_writes_applies_the_turn_once(
+    trip, traveller, frozen, locked_once, module, step
+):
+    calls = locked_once(module, step)
     message = turn_submit(trip=trip, user=traveller, text=SCENARIO)
 
     assert len(calls) == 2, "the failed step ran again"

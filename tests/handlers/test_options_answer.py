@@ -1,0 +1,38 @@
+"""Questions about the options on screen are answered from what the options say."""
+
+from handlers.options_answer import answer_about_options
+
+
+def _bundle(bundle_id: str, label: str, hotel: str, board: str) -> dict:
+    summary = {"hotel_name": hotel, "stars": 3, "board_type": board, "nightly_avg": "120.00", "currency": "USD"}
+    return {
+        "bundle_id": bundle_id,
+        "label": label,
+        "total": "900.00",
+        "currency": "USD",
+        "hotels": [{"summary": summary}],
+    }
+
+
+BUNDLES = [
+    _bundle("B1", "Best overall", "Hotel Teatro", "breakfast"),
+    _bundle("B2", "Cheapest", "Denver City Hostel", "room_only"),
+    _bundle("B3", "Better hotel", "The Oxford", "breakfast"),
+]
+
+
+def test_a_meal_question_is_answered_by_each_options_board():
+    reply = answer_about_options("Is breakfast included?", BUNDLES)
+    assert "Breakfast included: B1 (Best overall) Hotel Teatro, B3 (Better hotel) The Oxford." in reply
+    assert "Room only, no meals: B2 (Cheapest) Denver City Hostel." in reply
+    assert "a night" not in reply  # the meals, not the hotels' prices
+
+
+def test_other_meal_words_reach_the_same_answer():
+    for text in ("do any of these come with meals", "which hotel has all-inclusive?", "what about dinner"):
+        assert "Room only, no meals: B2" in answer_about_options(text, BUNDLES), text
+
+
+def test_flights_only_options_say_there_is_no_hotel():
+    flights_only = [{"bundle_id": "B1", "total": "300.00", "currency": "USD", "flights": [{"summary": {}}]}]
+    assert "no hotel" in answer_about_options("is breakfast included", flights_only)

@@ -1,0 +1,60 @@
+"""What a search turn stores: each offer once (in its search's tool run), the ranker's record by
+reference, the supplier its searches; a hold still checks what was offered."""
+
+from collections import Counter
+from typing import Any, Iterator
+
+import pytest
+
+from trips.models import Hold, SupplierState, ToolRun, Trip
+from trips.services.turns import turn_submit
+
+pytestmark = pytest.mark.django_db(transaction=True)  # tools run in the core's worker threads
+
+SCENARIO_1 = "4 people going from Newark to Denver for 3 nights on January 30"
+
+
+def full_items(value: Any) -> Iterator[str]:
+    """Ids of every whole offer (its carrier and slices) or rate (its hotel) anywhere in ``value``."""
+    if isinstance(value, dict):
+        if "offer_id" in value and "owner" in value and "slices" in value:
+            yield value["offer_id"]
+        if "rate_id" in value and isinstance(value.get("hotel"), dict) and "name" in value["hotel"]:
+            yield value["rate_id"]
+        for v in value.values():
+            yield from full_items(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from full_items(v)
+
+
+def test_a_search_turn_stores_each_offer_once_and_the_ranker_by_reference(trip, traveller, frozen):
+    turn_submit(trip=trip, user=traveller, text=SCENARIO_1)
+    runs = list(ToolRun.objects.filter(trip=trip).order_by("pk"))
+    stored = Counter(i for run in runs for i in full_items([run.arguments, run.result]))
+    searched = [run for run in runs if run.tool in ("flight_quote_search", "hotel_quote_search")]
+    found = Counter(i for run in searched for i in full_items(run.result))
+    assert len(found) >= 20 and stored == found and set(stored.values()) == {1}, "each offer in one run, once"
+
+    ranker = next(run for run in runs if run.tool == "trip_option_ranker")
+    assert not list(full_items([ranker.arguments, ranker.result])), "the ranker's record names offers, no copies"
+    assert all(isinstance(q["offers"], int) for q in ranker.arguments["flight_quotes"])
+
+    # The supplier keeps each search (an offer is found again from it), not its offers.
+    assert not SupplierState.objects.filter(key__startswith="sandbox:offer:").exists()
+    searches = SupplierState.objects.filter(key__startswith="sandbox:search:")
+    assert searches.count() == len(searched) and not list(full_items([row.value for row in searches]))
+
+
+def test_a_hold_is_placed_at_the_price_that_was_offered(trip, traveller, frozen):
+    turn_submit(trip=trip, user=traveller, text=SCENARIO_1)
+    turn_submit(trip=trip, user=traveller, action={"type": "select", "bundle_id": "B1"})
+    turn_submit(trip=trip, user=traveller, action={"type": "hold"})
+    wm = Trip.objects.get(pk=trip.pk).intent["working_memory"]
+    bundle = next(b for b in wm["ranked_bundles"] if b["bundle_id"] == "B1")
+    offered = {f["offer_id"]: f["summary"]["total"] for f in bundle["flights"]}
+    offered |= {h["rate_id"]: h["summary"]["total"] for h in bundle["hotels"]}
+    holds = list(Hold.objects.filter(trip=trip))
+    assert holds, "the selected bundle was held"
+    for hold in holds:
+        assert f"{hold.amount:.2f}" == offered[hold.offer_id]
