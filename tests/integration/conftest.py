@@ -70,6 +70,7 @@ def _database_quiet_before_flush(request):
         return
     request.getfixturevalue("transactional_db")
     yield
+    _worker_drained()
     from django.db import connection
 
     busy = (
@@ -87,6 +88,24 @@ def _database_quiet_before_flush(request):
                 cursor.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", [pids])
                 return
             time.sleep(0.2)
+
+
+def _worker_drained(timeout: float = 30.0) -> None:
+    """Wait until no Celery worker holds a task: running, reserved, or waiting for its countdown.
+
+    A delayed task (an approval email waits a few seconds to settle) fires after the test's
+    assertions hold; if it starts its transaction while pytest-django truncates, PostgreSQL
+    kills one side as a deadlock and every later test meets the rows left behind.
+    """
+    from tripdesk.celery import app
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        inspect = app.control.inspect(timeout=0.5)
+        held = [inspect.active(), inspect.reserved(), inspect.scheduled()]
+        if all(not any(tasks for tasks in (replies or {}).values()) for replies in held):
+            return
+        time.sleep(0.2)
 
 
 @pytest.fixture(scope="session")
