@@ -20,6 +20,8 @@ def _backend_pid() -> int:
 
 def _running(pid: int) -> bool:
     with connection.cursor() as cursor:
+        # Inside the test's transaction PostgreSQL keeps the first snapshot of pg_stat_activity.
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
         cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
         return cursor.fetchone()[0] == 1
 
