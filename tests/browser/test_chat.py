@@ -110,9 +110,22 @@ def test_scenario_1_one_message_shows_bundle_cards(new_page, base_url, screensho
     screenshot(page, "04-phone-latest")
     page.locator(LATEST_BUNDLES).first.scroll_into_view_if_needed()
     screenshot(page, "04-phone-bundle-card")
+    page.set_viewport_size({"width": 375, "height": 640})  # a small phone: the answer below will not fit
     page.get_by_label("Message TripDesk").focus()
     say(page, "Is breakfast included?")  # what the traveller sends shows at the bottom, not the options
     expect(page.locator(".msg--user").last).to_be_in_viewport()
+    # The answer is taller than a phone's chat area (the travellers card takes part of it): the
+    # question stays in view with the answer starting below it, not scrolled off above.
+    expect(page.locator(".msg--assistant").last).to_contain_text("Breakfast included")
+    wait_until_idle(page)
+    geometry = page.evaluate("""() => {
+        const box = document.getElementById("chat-scroll").getBoundingClientRect();
+        const asked = [...document.querySelectorAll(".msg--user")].pop().getBoundingClientRect();
+        const answer = [...document.querySelectorAll(".msg--assistant")].pop().getBoundingClientRect();
+        return {askedInView: asked.top >= box.top - 1 && asked.bottom <= box.bottom + 1,
+                answerStartsInView: answer.top < box.bottom, answerTaller: answer.bottom > box.bottom};
+    }""")
+    assert geometry == {"askedInView": True, "answerStartsInView": True, "answerTaller": True}, geometry
 
 
 def test_reading_above_is_not_moved_by_messages_from_another_tab(new_page, base_url):

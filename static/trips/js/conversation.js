@@ -194,6 +194,18 @@ export class Conversation {
     return { best, summary };
   }
 
+  /**
+   * When everything after the traveller's latest message no longer fits the scroller, the
+   * scrollTop that puts that message at the top (so the question and the start of its answer
+   * stay in view); ``0`` while it all fits (then the page follows the bottom).
+   */
+  replyOutgrows(scroller) {
+    const asked = [...this.list.querySelectorAll(".msg--user")].pop();
+    if (!asked) return 0;
+    const top = asked.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop - 8;
+    return scroller.scrollHeight - top > scroller.clientHeight ? Math.max(1, top) : 0;
+  }
+
   /** Remember how offers and rates were shown, so holds can name them the same way. */
   learnItems(widget) {
     for (const bundle of widget.bundles || []) {

@@ -138,6 +138,11 @@ function follow(change, { force = false } = {}) {
     scroller.scrollTop = Math.max(0, top(from) - 8);
     landedAt = scroller.scrollTop;
     pinned = false;
+  } else if (!force && conversation.replyOutgrows(scroller)) {
+    // The answer is taller than the space: keep what the traveller asked in view, the answer reads on below.
+    scroller.scrollTop = conversation.replyOutgrows(scroller);
+    landedAt = scroller.scrollTop;
+    pinned = false;
   } else {
     scroller.scrollTop = scroller.scrollHeight;
     landedAt = null;
