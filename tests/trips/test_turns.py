@@ -11,7 +11,7 @@ from channels.layers import get_channel_layer
 from django.core.management import CommandError, call_command
 
 from handlers.common.clock import FrozenClock
-from trips.models import AuditEvent, ChatMessage, ToolRun, Trip
+from trips.models import AuditEvent, ChatMessage, SupplierState, ToolRun, Trip
 from trips.services.chat import trip_group
 from trips.services.turns import turn_submit
 from trips.tasks.turns import run_turn
@@ -27,18 +27,23 @@ def frozen(monkeypatch):
     return clock
 
 
-# Scenario 1 runs 5 tools, prints 7 messages and records 13 audit events: 34 queries on the
+# Scenario 1 runs 5 tools, prints 7 messages and records 13 audit events: 36 statements on the
 # host's connection when measured, 8 of them BEGIN/COMMIT: four transactions (the message, the
-# claim, the TripIntent's save with every tool run and the rows it implies, the turn's end). The
-# tools' own supplier queries run on the core's tool threads, on their own connections.
-SCENARIO_1_MAX_QUERIES = 40
+# claim, the TripIntent's save with every tool run, the searches' offers and the rows it implies,
+# the turn's end). The tools' supplier reads run on the core's tool threads, on their own
+# connections; their writes wait for the TripIntent's save.
+SCENARIO_1_MAX_QUERIES = 36
+SCENARIO_1_MAX_COMMITS = 4
 
 
 def test_scenario_1_one_message_to_bundles(trip, traveller, frozen, django_assert_max_num_queries):
-    with django_assert_max_num_queries(SCENARIO_1_MAX_QUERIES):
+    with django_assert_max_num_queries(SCENARIO_1_MAX_QUERIES) as statements:
         message = turn_submit(
             trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30"
         )
+    commits = [q for q in statements.captured_queries if q["sql"] == "COMMIT"]
+    assert len(commits) <= SCENARIO_1_MAX_COMMITS
+    assert SupplierState.objects.filter(counter__isnull=True).exists(), "the searches' offers are stored"
     trip.refresh_from_db()
     intent = trip.intent
     segments = intent["itinerary"]["segments"]

@@ -57,12 +57,12 @@ def build_runner(
     )
 
 
-def tool_deps(*, clock: Clock) -> ToolDeps:
+def tool_deps(*, clock: Clock, writes: Optional[TurnWrites] = None) -> ToolDeps:
     """What tools may reach: the configured supplier (``TRIPDESK_SUPPLIER``), approvals, payments,
     the bookings (host rows) and the trip's passengers (references, details only for the supplier)."""
     passengers = DjangoPassengerDirectory()
     return ToolDeps(
-        supplier=supplier_from_settings(clock=clock, passengers=passengers),
+        supplier=supplier_from_settings(clock=clock, passengers=passengers, writes=writes),
         clock=clock,
         approvals=DjangoApprovalVerifier(),
         payments=DjangoPaymentMethods(),
@@ -136,7 +136,7 @@ def turn_execute(
     writes = TurnWrites()  # progress, chat and turn.started ride on the turn's next transaction
     turn_start(trip_id=trip.pk, message_id=message.pk, payload=payload, writes=writes)
     tool_store = DjangoToolStore()
-    deps = tool_deps(clock=clock)
+    deps = tool_deps(clock=clock, writes=writes)
     local = LocalShc(
         deps,
         tools=tool_store.get_tools(),

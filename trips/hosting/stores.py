@@ -126,12 +126,21 @@ class DjangoKeyValueStore:
     ``counters_init`` only reads: the counters it found missing are created (at their initial
     value, never over one another writer created meanwhile) by this store's next write, so a
     search stores its stock and its offers in one transaction.
+
+    With ``writes`` (a running turn) ``put_many`` waits for the turn's next transaction (the one
+    that stores the search's tool run), and any other write of this store stores it first; ``get``
+    sees it meanwhile. A turn that fails before then leaves neither the offers nor their search.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, writes: Optional[TurnWrites] = None) -> None:
         self._counters_due: Dict[str, int] = {}
+        self.writes = writes
+        self._values_due: Dict[str, Dict[str, Any]] = {}
 
     def _create_counters_due(self) -> None:
+        if self._values_due:
+            due, self._values_due = self._values_due, {}
+            self._values_store(due)
         if self._counters_due:
             due, self._counters_due = self._counters_due, {}
             SupplierState.objects.bulk_create(
@@ -143,6 +152,8 @@ class DjangoKeyValueStore:
         return transaction.atomic()
 
     def get(self, key: str) -> Optional[Dict[str, Any]]:
+        if key in self._values_due:
+            return self._values_due[key]
         row = SupplierState.objects.filter(key=key).values("value", "counter").first()
         if row is None:
             return None
@@ -155,16 +166,30 @@ class DjangoKeyValueStore:
 
     def put_many(self, values: Dict[str, Dict[str, Any]]) -> None:
         """One upsert for a whole search's offers (instead of a statement pair per offer), with the
-        counters ``counters_init`` found missing, in one transaction."""
+        counters ``counters_init`` found missing, in one transaction (with ``writes``: the turn's next)."""
+        if self.writes is not None:
+            if not self._values_due and values:
+                self.writes.add(self._due_store)
+            self._values_due.update(values)
+            return
         with transaction.atomic():
             self._create_counters_due()
-            if values:
-                SupplierState.objects.bulk_create(
-                    [SupplierState(key=key, value=value, counter=None) for key, value in values.items()],
-                    update_conflicts=True,
-                    unique_fields=["key"],
-                    update_fields=["value", "counter", "updated_at"],
-                )
+            self._values_store(values)
+
+    def _due_store(self) -> None:
+        """The queued ``put_many`` values and missing counters (none left if another write stored
+        them), in the turn's transaction that runs the queue (``atomic_with``)."""
+        self._create_counters_due()
+
+    @staticmethod
+    def _values_store(values: Dict[str, Dict[str, Any]]) -> None:
+        if values:
+            SupplierState.objects.bulk_create(
+                [SupplierState(key=key, value=value, counter=None) for key, value in values.items()],
+                update_conflicts=True,
+                unique_fields=["key"],
+                update_fields=["value", "counter", "updated_at"],
+            )
 
     def counters_init(self, initials: Dict[str, int]) -> Dict[str, int]:
         """The counters' current values, a missing one at its initial value (created by the next write)."""

@@ -15,6 +15,7 @@ from django.conf import settings
 from handlers.supplier import SandboxSupplier
 from handlers.supplier.protocol import Supplier
 from trips.models import Booking
+from trips.services.batch import TurnWrites
 
 from .stores import DjangoKeyValueStore
 
@@ -24,16 +25,19 @@ def supplier_is_remote() -> bool:
     return settings.TRIPDESK.get("SUPPLIER", "sandbox") == "duffel"
 
 
-def supplier_from_settings(*, clock: Callable[[], datetime], passengers: Any = None) -> Supplier:
+def supplier_from_settings(
+    *, clock: Callable[[], datetime], passengers: Any = None, writes: Optional[TurnWrites] = None
+) -> Supplier:
+    """``writes``: a running turn's queue, which the supplier's batched writes (a search's offers) join."""
     conf = settings.TRIPDESK
     if supplier_is_remote():
         from handlers.supplier.duffel import DuffelClient, DuffelSupplier
 
         duffel = conf["DUFFEL"]
         client = DuffelClient(duffel["ACCESS_TOKEN"], base_url=duffel["BASE_URL"], timeout=duffel["TIMEOUT_S"])
-        return DuffelSupplier(client, DjangoKeyValueStore(), clock=clock, passengers=passengers)
+        return DuffelSupplier(client, DjangoKeyValueStore(writes=writes), clock=clock, passengers=passengers)
     return SandboxSupplier(
-        DjangoKeyValueStore(), seed=conf["SUPPLIER_SEED"], clock=clock, faults=conf["SUPPLIER_FAULTS"]
+        DjangoKeyValueStore(writes=writes), seed=conf["SUPPLIER_SEED"], clock=clock, faults=conf["SUPPLIER_FAULTS"]
     )
 
 

@@ -76,8 +76,8 @@ def price_jump(monkeypatch):
     """The sandbox's own fault injection: every purchase re-prices 15–25 % higher."""
     build = runner.tool_deps
 
-    def with_fault(*, clock):
-        deps = build(clock=clock)
+    def with_fault(*, clock, writes=None):
+        deps = build(clock=clock, writes=writes)
         deps.supplier = SandboxSupplier(
             store=deps.supplier.state.store,
             seed=deps.supplier.seed,

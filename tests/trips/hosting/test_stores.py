@@ -3,7 +3,8 @@ import pytest
 from handlers.common.defaults import DEFAULT_TOOLS
 from handlers.common.stores import StaleVersion
 from trips.hosting.stores import DjangoKeyValueStore, DjangoToolStore, DjangoTripStore
-from trips.models import Trip
+from trips.models import SupplierState, Trip
+from trips.services.batch import TurnWrites, atomic_with
 
 
 def test_new_trip_has_an_empty_intent_with_the_organisations_policy(trip):
@@ -99,3 +100,24 @@ def test_missing_counters_wait_for_the_next_write_and_never_overwrite(db):
     assert other.incr("stock:9", -2, initial=5) == 3  # another writer got there first
     kv.put_many({"offer:9": {"price": "1.00"}})
     assert kv.get("stock:9") == {"n": 3}, "the late create keeps the other writer's count"
+
+
+def test_in_a_turn_batch_writes_wait_for_the_turns_next_transaction(db, django_assert_max_num_queries):
+    writes = TurnWrites()
+    kv = DjangoKeyValueStore(writes=writes)
+    assert kv.counters_init({"stock:5": 3}) == {"stock:5": 3}
+    with django_assert_max_num_queries(0):
+        kv.put_many({"offer:5": {"price": "5.00"}})
+    assert kv.get("offer:5") == {"price": "5.00"}, "the store sees its own queued values"
+    assert not SupplierState.objects.filter(key__in=["offer:5", "stock:5"]).exists()
+    with atomic_with(writes):
+        pass
+    assert DjangoKeyValueStore().get("offer:5") == {"price": "5.00"}
+    assert DjangoKeyValueStore().get("stock:5") == {"n": 3}
+
+
+def test_any_other_write_stores_the_queued_batch_first(db):
+    kv = DjangoKeyValueStore(writes=TurnWrites())
+    kv.put_many({"offer:6": {"price": "6.00"}})
+    assert kv.incr("stock:6", -1, initial=2) == 1  # a hold in the same turn
+    assert DjangoKeyValueStore().get("offer:6") == {"price": "6.00"}
