@@ -456,9 +456,30 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             starts_route = (
                 route
                 and key not in COMMON_WORDS
-                and (key not in _words() or named or ((capitalised or lower_text) and _place_after_to(words, i + n)))
+                and (
+                    key not in _words()
+                    or named
+                    or ((capitalised or lower_text) and _place_after_to(words, i + n, text))
+                )
             )
-            if not _accept(key, raw, n, capitalised, cued or starts_route, lower_text, named):
+            # "Nice to London", "reno to denver": a well-known town that is also a plain word, right before
+            # "to <a known city>", is the origin ("nice to meet you" stays a phrase); in a message typed
+            # all in lower case, right after "<a place> to" it is the destination ("boston to rome")
+            common_route = (
+                n == 1
+                and key in COMMON_WORDS
+                and key not in _NEVER_PLACES
+                and _well_known_city(key)
+                and (
+                    (
+                        (capitalised or (lower_text and (i == 0 or cued)))
+                        and _to_next(text, words, i + 1)
+                        and _place_after_to(words, i + 1, text, lower_text)
+                    )
+                    or (lower_text and _after_place_to(text, words, i, out))
+                )
+            )
+            if not common_route and not _accept(key, raw, n, capitalised, cued or starts_route, lower_text, named):
                 continue
             if (
                 key not in _city_keys()
@@ -520,18 +541,52 @@ def _before_to(words: List[Tuple[int, int, str]], i: int) -> bool:
 _FILLERS = frozenset({"the", "city", "of", "town", "airport", "beautiful", "sunny", "lovely", "main", "in"})
 
 
-def _place_after_to(words: List[Tuple[int, int, str]], i: int) -> bool:
+def _place_after_to(words: List[Tuple[int, int, str]], i: int, text: str = "", lower_text: bool = False) -> bool:
     """ "Malaga to London": the "to" after word ``i`` leads to a known city, so a name that is also a
-    dictionary word ("malaga", a wine; "faro", a card game) starts a route; "Nice to meet you" does not."""
+    dictionary word ("malaga", a wine; "faro", a card game) starts a route; "Nice to meet you" does not.
+    A city that is also a word counts only written as a name ("Nice to Rome", not "nice to have")."""
     for j in range(i, min(len(words), i + 4)):
         if fold(words[j][2]) != "to":
             continue
         for n in range(min(_MAX_WORDS, len(words) - j - 1), 0, -1):
-            key = _known_key(fold(" ".join(w for _, _, w in words[j + 1 : j + 1 + n])))
-            if key and key in _city_keys() and key not in COMMON_WORDS and _well_known_city(key):
-                return True
+            span = words[j + 1 : j + 1 + n]
+            key = _known_key(fold(" ".join(w for _, _, w in span)))
+            if not key or key not in _city_keys() or not _well_known_city(key):
+                continue
+            if key in COMMON_WORDS and (
+                key in _NEVER_PLACES or not (lower_text or all(w[0].isupper() for _, _, w in span))
+            ):
+                continue
+            if n > 1 and any(text[span[k][1] : span[k + 1][0]].strip(" -") for k in range(n - 1)):
+                continue  # a name does not run across punctuation
+            return True
         return False
     return False
+
+
+def _after_place_to(text: str, words: List[Tuple[int, int, str]], i: int, out: List[Mention]) -> bool:
+    """Word ``i`` follows "<the last place found> to" ("boston to rome")."""
+    return (
+        i >= 2
+        and bool(out)
+        and fold(words[i - 1][2]) == "to"
+        and out[-1].end == words[i - 2][1]
+        and not text[words[i - 2][1] : words[i][0]].strip(" to")
+        and (i + 1 >= len(words) or fold(words[i + 1][2]) not in _THINGS)
+    )
+
+
+# Nouns after which a word is an adjective ("paris to nice hotels"), not a town.
+_THINGS = frozenset(
+    "hotel hotels place places room rooms restaurant restaurants spot spots area areas view views weather food "
+    "beach beaches people".split()
+)
+
+
+def _to_next(text: str, words: List[Tuple[int, int, str]], j: int) -> bool:
+    """Word ``j`` is "to", with nothing but spaces (or a region: "Mobile, AL to") before it."""
+    j += _qualifier_words(text, words, j)
+    return j < len(words) and fold(words[j][2]) == "to" and not text[words[j - 1][1] : words[j][0]].strip()
 
 
 def _well_known_city(key: str) -> bool:

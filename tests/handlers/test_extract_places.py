@@ -75,3 +75,37 @@ def test_a_city_that_is_also_a_dictionary_word_starts_a_route_when_to_leads_to_a
         assert codes[0] == first and len(codes) == 2, (text, codes)
     # a word that only looks like a name stays a word
     assert [m.place["code"] for m in find_places("Nice to meet you! A flight from Boston to Chicago")] == ["BOS", "CHI"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Nice to London on May 3 for 2, back May 9", ["NCE", "LON"]),
+        ("Reno to Denver Feb 12-15", ["RNO", "DEN"]),
+        ("Darwin to Sydney 4 Feb", ["DRW", "SYD"]),
+        ("Mobile, AL to Atlanta", ["BFM", "ATL"]),
+        ("Nice to Rome", ["NCE", "ROM"]),  # both names are words too
+        ("nice to paris march 10", ["NCE", "PAR"]),  # a lower-case message that opens with the route
+        ("from reno to seattle", ["RNO", "SEA"]),
+        ("boston to rome may 3-10", ["BOS", "ROM"]),  # lower case, right after "<a place> to"
+        ("london to nice may 3", ["LON", "NCE"]),
+    ],
+)
+def test_a_town_that_is_a_plain_word_starts_or_ends_a_route_between_places(text, expected):
+    assert [m.place["code"] for m in find_places(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("nice to meet you", []),
+        ("Nice to meet you, I need London to Paris", ["LON", "PAR"]),
+        ("It would be nice to go to Rome", ["ROM"]),  # Rome after the cue, not Nice
+        ("Nice to have a hotel near London", ["LON"]),
+        ("paris to nice hotels", ["PAR"]),  # an adjective before a noun
+        ("Reading to Edinburgh", ["EDI"]),  # a town too small to assume (and Reading, PA has the airport)
+        ("switch to mobile", []),
+    ],
+)
+def test_the_same_words_as_phrases_stay_words(text, expected):
+    assert [m.place["code"] for m in find_places(text)] == expected
