@@ -23,13 +23,6 @@ from typing import Any, Dict, Tuple
 from .common.host import ToolDeps
 from .common.types import fail, guarded, ok
 
-
-def args_hash(arguments: Dict[str, Any]) -> str:
-    """A stable fingerprint of a tool call's arguments (same call ⇒ same hash)."""
-    blob = json.dumps(arguments, sort_keys=True, default=str, separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
-
 QUOTE_LISTS = {"flight_quotes": "offers", "hotel_quotes": "rates"}
 
 
@@ -52,6 +45,15 @@ def stored_arguments(arguments: Dict[str, Any]) -> Dict[str, Any]:
                 for q in kept[key]
             ]
     return kept
+
+
+def args_hash(arguments: Dict[str, Any]) -> str:
+    """A stable fingerprint of a tool call's arguments (same call ⇒ same hash). Quotes handed to
+    the ranker count as :func:`stored_arguments` keeps them, by reference (their search, its time
+    and how many offers, as ``ranking_key`` compares them): encoding every offer to fingerprint a
+    ranker call cost more than ranking them. Arguments without quotes hash as they are."""
+    blob = json.dumps(stored_arguments(arguments), sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
 def stored_result(result: Any) -> Any:

@@ -1,6 +1,7 @@
 """Redaction's fast path: a string that cannot hold a secret is returned untouched, and every
 string redacts exactly as the full set of patterns would."""
 
+import hashlib
 import json
 
 from hypothesis import given, settings
@@ -151,3 +152,35 @@ json_values = st.recursive(
 @given(st.lists(json_values, max_size=3).map(lambda items: {"items": items}))
 def test_the_one_pass_stores_exactly_what_redact_would(value):
     assert stored(R.redact_json(value)) == stored(R.redact(value))
+
+
+def test_a_ranker_call_is_fingerprinted_by_its_quotes_searches_not_by_every_offer():
+    """``args_hash`` (the ranker's call id, the host's attempt count) reads quotes by reference: a
+    new search, another time or another number of offers is another call; the same search is not."""
+    from handlers.tools import args_hash
+
+    def ranker(offers, searched_at="2026-12-01T14:00:00Z", search="h1", top_k=5):
+        quote = {"segment_id": "S1", "args_hash": search, "searched_at": searched_at, "offers": offers}
+        return {"flight_quotes": [quote], "hotel_quotes": [], "top_k": top_k}
+
+    offers = [{"offer_id": f"off_{i}", "price": {"total_amount": f"{100 + i}.00"}} for i in range(3)]
+    same = [dict(o) for o in offers]
+    assert args_hash(ranker(offers)) == args_hash(ranker(same))
+    assert (
+        len(
+            {
+                args_hash(ranker(offers)),
+                args_hash(ranker(offers[:2])),
+                args_hash(ranker(offers, searched_at="2026-12-01T15:00:00Z")),
+                args_hash(ranker(offers, search="h2")),
+                args_hash(ranker(offers, top_k=3)),
+            }
+        )
+        == 5
+    )
+    search = {"segment_id": "S1", "origin": "EWR", "passengers": {"adults": 4}}
+    assert args_hash(search) == args_hash(dict(reversed(list(search.items()))))
+    assert args_hash(search) != args_hash({**search, "origin": "JFK"})
+    # Searches hash exactly as before, so the fingerprints stored with a trip's quotes still match.
+    blob = json.dumps(search, sort_keys=True, default=str, separators=(",", ":"))
+    assert args_hash(search) == hashlib.sha256(blob.encode()).hexdigest()[:16]

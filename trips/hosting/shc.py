@@ -12,8 +12,6 @@ tool's run is queued for the turn's next transaction; a tool that changed someth
 supplier (holds, purchases, cancellations) records its run at once.
 """
 
-import hashlib
-import json
 import time
 import uuid
 from collections import Counter
@@ -21,7 +19,7 @@ from typing import Any, Dict, Optional
 
 from handlers.common.host import SHC
 from handlers.common.types import fail
-from handlers.tools import tool_outcome
+from handlers.tools import args_hash, tool_outcome
 from trips.services.batch import TurnWrites
 from trips.services.toolruns import tool_call_start, toolrun_kept, toolrun_record
 
@@ -70,7 +68,7 @@ class DjangoSHC:
     ) -> Dict[str, Any]:
         call_id = f"call_{uuid.uuid4().hex[:16]}"
         # An attempt is the same call again (same tool, same arguments): the second leg's search is attempt 1.
-        same_call = f"{tool}:{hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()}"
+        same_call = f"{tool}:{args_hash(args)}"
         self.attempts[same_call] += 1
         attempt = self.attempts[same_call]
         tool_call_start(
