@@ -9,7 +9,7 @@ from handlers.common.defaults import DEFAULT_DEVELOPER_PROMPT, DEFAULT_SYSTEM_PR
 from handlers.tools import args_hash, tool_outcome
 from trips.models import SupplierState, ToolDefinition, ToolRun, Trip
 from trips.services.batch import TurnWrites
-from trips.services.intents import trip_intent_save
+from trips.services.intents import implies_rows, trip_intent_save
 
 from .transient import transient_retried
 
@@ -29,6 +29,9 @@ class DjangoTripStore:
     ) -> None:
         self.writes, self.causation_id, self.trip = writes, causation_id, trip
         self._preloaded = trip
+        # Per trip: the version last loaded, and whether that document implied no hold, approval
+        # or booking rows (a save replacing it with another such document needs not read them).
+        self._loaded: Dict[str, tuple[int, bool]] = {}
 
     def get(self, trip_id: str) -> Optional[Dict[str, Any]]:
         preloaded, self._preloaded = self._preloaded, None
@@ -36,10 +39,14 @@ class DjangoTripStore:
             row = {"intent": preloaded.intent, "version": preloaded.version}
         else:
             row = Trip.objects.filter(pk=trip_id).values("intent", "version").first()
-        if row is None or not row["intent"]:
+        if row is None:
+            return None
+        if not row["intent"]:
+            self._loaded[str(trip_id)] = (row["version"], True)
             return None
         doc = row["intent"]
         doc["version"] = row["version"]
+        self._loaded[str(trip_id)] = (row["version"], not implies_rows(doc))
         return doc
 
     def save(
@@ -61,6 +68,8 @@ class DjangoTripStore:
                 events=events,
                 causation_id=self.causation_id,
                 writes=self.writes,
+                replaces_rows_none=expected_version is not None
+                and self._loaded.get(str(trip_id)) == (expected_version, True),
             )
 
         new_version = save_once() if connection.in_atomic_block else transient_retried(save_once)

@@ -2,7 +2,7 @@
 
 from datetime import datetime
 from decimal import Decimal
-from typing import Optional
+from typing import Any, Optional
 
 from django.conf import settings
 from django.db import connections, models
@@ -52,23 +52,57 @@ class TripQuerySet(models.QuerySet):
     def counters_next(self, *, trip_id: int, by: dict[str, int], touch: Optional[datetime] = None) -> dict[str, int]:
         """``counter_next`` for several counters of one trip in the same statement (a turn's
         transaction numbers its audit events and chat messages with one ``UPDATE … RETURNING``)."""
+        taken = self.counters_next_with(trip_id=trip_id, by=by, touch=touch)
+        if taken is None:
+            raise self.model.DoesNotExist(f"no trip {trip_id}")
+        return taken
+
+    def counters_next_with(
+        self,
+        *,
+        trip_id: int,
+        by: dict[str, int],
+        touch: Optional[datetime] = None,
+        fields: Optional[dict[str, Any]] = None,
+        where: Optional[dict[str, Any]] = None,
+    ) -> Optional[dict[str, int]]:
+        """``counters_next`` that also sets ``fields`` of the row, only if its columns still hold
+        ``where`` (``{"version": 3}``): the TripIntent's versioned save and the lease's hand-back
+        take the turn's sequence numbers in their own UPDATE. None when no row matched (nothing
+        changed, no number taken)."""
         connection = connections[self.db]
         quote = connection.ops.quote_name
-        fields = list(by)
-        columns = [quote(self.model._meta.get_field(field).column) for field in fields]
-        assignments = [f"{column} = {column} + %s" for column in columns]
-        params: list[object] = [int(by[field]) for field in fields]
+        counters = [name for name, n in by.items() if n]
+        assignments: list[str] = []
+        params: list[object] = []
+        for name in counters:
+            column = quote(self.model._meta.get_field(name).column)
+            assignments.append(f"{column} = {column} + %s")
+            params.append(int(by[name]))
+        values = dict(fields or {})
         if touch is not None:
-            assignments.append(f"{quote('last_activity_at')} = %s")
-            params.append(connection.ops.adapt_datetimefield_value(touch))
+            values.setdefault("last_activity_at", touch)
+        for name, value in values.items():
+            field = self.model._meta.get_field(name)
+            assignments.append(f"{quote(field.column)} = %s")
+            params.append(field.get_db_prep_save(value, connection))
+        conditions = [f"{quote('id')} = %s"]
+        params.append(trip_id)
+        for name, value in (where or {}).items():
+            field = self.model._meta.get_field(name)
+            conditions.append(f"{quote(field.column)} = %s")
+            params.append(field.get_db_prep_value(value, connection))
+        if not assignments:
+            return {}
+        returned = [quote(self.model._meta.get_field(name).column) for name in counters] or [quote("id")]
         table = quote(self.model._meta.db_table)
-        sql = f"UPDATE {table} SET {', '.join(assignments)} WHERE {quote('id')} = %s RETURNING {', '.join(columns)}"
+        sql = f"UPDATE {table} SET {', '.join(assignments)} WHERE {' AND '.join(conditions)} RETURNING {', '.join(returned)}"
         with connection.cursor() as cursor:
-            cursor.execute(sql, [*params, trip_id])
+            cursor.execute(sql, params)
             row = cursor.fetchone()
         if row is None:
-            raise self.model.DoesNotExist(f"no trip {trip_id}")
-        return dict(zip(fields, row, strict=True))
+            return None
+        return dict(zip(counters, row[: len(counters)], strict=True))
 
 
 class Trip(models.Model):

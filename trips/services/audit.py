@@ -71,6 +71,11 @@ def audit_gathered() -> Iterator[Optional[list[AuditEvent]]]:
         _buffer.reset(token)
 
 
+def audit_gathered_open() -> Optional[list[AuditEvent]]:
+    """The list the open ``audit_gathered`` collects into (None outside one)."""
+    return _buffer.get()
+
+
 def audit_events_store(events: list[AuditEvent], *, last_seq: dict[int, int]) -> None:
     """Number gathered events (``last_seq``: per trip the last number of the block taken for them) and
     insert them in one statement."""

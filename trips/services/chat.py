@@ -41,11 +41,12 @@ def chat_message_frame(message: ChatMessage) -> dict[str, Any]:
     }
 
 
-def trip_status_frame(trip: Trip) -> dict[str, Any]:
+def trip_status_frame(trip: Trip, *, no_approvals: bool = False) -> dict[str, Any]:
     """The frame that tells browsers the trip's phase, state or version changed (no ``seq``).
 
     ``purchase`` is what the traveller may pay for now (a granted purchase approval), or None:
-    the chat offers to pay only while it is set.
+    the chat offers to pay only while it is set. ``no_approvals``: the caller knows the trip has
+    no open approval (its TripIntent implies none: ``intents.implies_rows``), so none is read.
     """
     from trips.services.approvals.requests import approval_purchase_offer  # approvals import chat
 
@@ -55,7 +56,7 @@ def trip_status_frame(trip: Trip) -> dict[str, Any]:
         "phase": trip.phase,
         "state": trip.state,
         "version": trip.version,
-        "purchase": approval_purchase_offer(trip_id=trip.pk, now=timezone.now()),
+        "purchase": None if no_approvals else approval_purchase_offer(trip_id=trip.pk, now=timezone.now()),
     }
 
 
@@ -174,6 +175,11 @@ def chat_set_aside() -> Iterator[Gathered]:
         yield added
     finally:
         _buffer.reset(token)
+
+
+def chat_gathered_open() -> Optional[Gathered]:
+    """The list the open ``chat_gathered`` (or ``chat_set_aside``) collects into (None outside one)."""
+    return _buffer.get()
 
 
 def chat_gathered_join(added: Gathered) -> None:

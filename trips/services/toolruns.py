@@ -12,7 +12,7 @@ from handlers.tools import stored_arguments, stored_result
 from trips.models import ToolRun, Trip
 
 from .audit import audit_record
-from .batch import TurnWrites, atomic_with
+from .batch import TurnWrites, atomic_with, toolrun_gather, toolrun_gathering
 
 
 def tool_call_start(
@@ -90,10 +90,12 @@ def toolrun_record(
 
 
 def _toolrun_rows(**fields: Any) -> ToolRun:
-    """The row and its events (``toolrun_record``'s fields, arguments and result as stored)."""
+    """The row and its events (``toolrun_record``'s fields, arguments and result as stored). In a
+    turn's transaction (``atomic_with``) the row joins the other runs it gathered, inserted in one
+    statement before the events (which then name it); otherwise it is inserted at once."""
     trip_id, call_id, tool = fields["trip_id"], fields["call_id"], fields["tool"]
     success, error, latency_ms = fields["success"], fields["error"], fields["latency_ms"]
-    run = ToolRun.objects.create(
+    run = ToolRun(
         trip_id=trip_id,
         message_id=fields["message_id"],
         call_id=call_id,
@@ -105,13 +107,18 @@ def _toolrun_rows(**fields: Any) -> ToolRun:
         latency_ms=latency_ms,
         attempt=fields["attempt"],
     )
-    audit_record(
+    gathered = toolrun_gathering()
+    if not gathered:
+        run.save(force_insert=True)
+    event = audit_record(
         trip_id=trip_id,
         type="tool.returned" if success else "tool.failed",
         actor="worker",
         causation_id=call_id,
         payload={"tool": tool, "tool_run_id": run.pk, "latency_ms": latency_ms, "error": error},
     )
+    if gathered:
+        toolrun_gather(run, event)
     llm_cost = Decimal("0")
     for entry in fields["accounting"]:
         if entry.get("type") != "llm":

@@ -21,7 +21,7 @@ from trips.access import may_write_in
 from trips.models import ChatMessage, Trip
 
 from .audit import actor_for, audit_record
-from .batch import TurnWrites, atomic_with
+from .batch import TurnWrites, atomic_with, gathered_flush
 from .chat import broadcast_on_commit, chat_message_add, trip_status_frame
 from .dispatch import turn_enqueue_on_commit
 
@@ -215,13 +215,15 @@ def turn_next(*, trip_id: int, lease_until: datetime, now: datetime) -> Claim:
         return _lease_follow(trip, lease_until=lease_until, now=now)
 
 
-def _lease_follow(trip: Optional[Trip], *, lease_until: datetime, now: datetime) -> Claim:
-    """``turn_next`` on the trip's row, locked by the caller's transaction."""
+def _lease_follow(trip: Optional[Trip], *, lease_until: datetime, now: datetime, save: bool = True) -> Claim:
+    """``turn_next`` on the trip's row, locked by the caller's transaction. ``save=False``: the
+    caller stores ``trip.turn_lease_until`` itself (with the turn's sequence numbers)."""
     if trip is None or trip.turn_lease_until != lease_until:
         return Claim([], None)  # the lease lapsed and another worker holds it now: its turns are its own
     pending = _queued(trip.pk)
     trip.turn_lease_until = now + timedelta(seconds=settings.TRIPDESK["TURN_LEASE_SECONDS"]) if pending else None
-    trip.save(update_fields=["turn_lease_until"])
+    if save:
+        trip.save(update_fields=["turn_lease_until"])
     return Claim(pending, trip.turn_lease_until)
 
 
@@ -289,10 +291,16 @@ def turn_complete(
                 "error": output.get("error"),
             },
         )
-        broadcast_on_commit(trip_id, trip_status_frame(trip))
-        following = Claim([], None)
+        no_approvals = writes is not None and writes.rows_none  # the TripIntent saved this turn implies none
+        broadcast_on_commit(trip_id, trip_status_frame(trip, no_approvals=no_approvals))
+        following, lease = Claim([], None), None
         if lease_until is not None:
-            following = _lease_follow(trip, lease_until=lease_until, now=now or timezone.now())
+            ours = trip.turn_lease_until == lease_until
+            following = _lease_follow(trip, lease_until=lease_until, now=now or timezone.now(), save=False)
+            if ours:
+                lease = {"turn_lease_until": trip.turn_lease_until}
+        # The lease's hand-back (or renewal) takes the turn's sequence numbers in the same UPDATE.
+        gathered_flush(trip_id=trip_id, fields=lease)
     return following
 
 

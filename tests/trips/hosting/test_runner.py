@@ -33,7 +33,7 @@ def locked_once(monkeypatch):
     return arm
 
 
-@pytest.mark.parametrize("module, step", [(runner, "turn_complete"), (intents, "holds_follow")])
+@pytest.mark.parametrize("module, step", [(runner, "turn_complete"), (intents, "gathered_flush")])
 def test_a_transient_error_in_the_turns_last_writes_applies_the_turn_once(
     trip, traveller, frozen, locked_once, module, step
 ):
