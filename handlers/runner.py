@@ -404,14 +404,17 @@ class _Turn:
         """A finished turn never leaves the trip running: its state says what the chat said last.
 
         A retryable error offered "try again", so the trip is in error; anything else still
-        "running" waits for the traveller (a question, a limit's "continue").
+        "running" waits for the traveller (a question, a limit's "continue"). So does a failure the
+        chat answered with something other than a retry: a hold refused for want of travellers'
+        names asks for them (retrying cannot help until they are given), a final error says what to
+        change. The page offers "Try again" only in the error state.
         """
         said = [m for m in self.messages if m["kind"] != "progress"]
         widget = (said[-1].get("widget") or {}) if said else {}
         status = self.doc["status"]
         if widget.get("type") == "error" and widget.get("retryable"):
             status["state"] = "error"
-        elif status.get("state") == "running":
+        elif status.get("state") in ("running", "error") and said:
             status["state"] = "needs_input"
 
     def finish(self, event: Dict[str, Any]) -> Dict[str, Any]:

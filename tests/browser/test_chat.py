@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .live import second_step, sign_in
+from .live import back_office_sign_in, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -199,6 +199,14 @@ def test_select_then_hold_shows_countdowns(new_page, base_url, screenshot):
     expect(holds.locator(".hold").first).to_contain_text(re.compile(r"Flight [A-Z]{3} → [A-Z]{3} · [A-Z0-9]{2}\d+"))
     expect(page.locator("#trip-phase")).to_have_text("On hold")
     expect(page.locator("[data-widget=approval]").last).to_have_attribute("data-status", "pending")
+    # The traveller reads the core's "Held…" first, then the approval request it led to.
+    said = page.locator("#messages > li.msg--assistant").evaluate_all(
+        "els => els.map(e => [e.querySelector('[data-widget]')?.dataset.widget || '', e.innerText])"
+    )
+    held = next(i for i, (_, text) in enumerate(said) if "Held for 4 adults" in text)
+    asked = next(i for i, (widget, _) in enumerate(said) if widget == "approval")
+    assert held < asked, said
+    expect(page.locator("[data-widget=approval]").last.locator(".chip")).to_have_text("Pending")
     # Nothing to buy while the approval is pending: no purchase action anywhere on screen.
     expect(page.get_by_role("button", name=re.compile(r"pay|purchase|buy", re.I))).to_have_count(0)
     expect(page.locator("[data-auto-approve]")).to_have_count(0)  # Acme's policy: an approver always decides
@@ -221,11 +229,7 @@ def approver_grants(
     """The approver (Ann by default) opens the trip in the back office, gives the second factor
     (``second_step``), follows its purchase approval and grants it; returns the approver's page."""
     approver = new_page()
-    approver.goto(f"{base_url}/admin/login/?next=/admin/trips/trip/{trip_id}/change/")
-    approver.locator("#id_username").fill(username)
-    approver.locator("#id_password").fill(password)
-    approver.locator("input[type=submit]").click()
-    second_step(approver, live_dir, username)
+    back_office_sign_in(approver, base_url, f"/admin/trips/trip/{trip_id}/change/", username, live_dir, password)
     approver.locator(".tripdesk-glance").get_by_role("link", name=re.compile(r"^Purchase approval #\d+$")).click()
     approver.get_by_role("button", name=re.compile(r"^Grant \$[\d,]+\.\d\d$")).click()
     expect(approver.locator("[data-status]")).to_have_attribute("data-status", "granted")
@@ -308,16 +312,36 @@ def test_a_grant_while_typing_buys_nothing_and_paying_survives_a_reload(new_page
     expect(page.locator("#messages")).not_to_contain_text("bkg_")
     screenshot(page, "15b-cancellation-quote")
 
+    # "Keep my booking" closes the quote: "Cancel booking…" comes back (focused), also after a reload.
+    quote.get_by_role("button", name="Keep my booking").click()
+    expect(quote.get_by_role("button", name="Confirm cancellation")).to_have_count(0)
+    expect(quote).to_contain_text("You kept the booking: nothing was cancelled.")
+    expect(booking.get_by_role("button", name="Cancel booking…")).to_be_focused()
+    page.reload()
+    expect(page.locator("#connection")).to_have_text("Live")
+    expect(page.get_by_role("button", name="Confirm cancellation")).to_have_count(0)
+    expect(booking.get_by_role("button", name="Cancel booking…")).to_be_visible()
+    # A quote left open until it lapses gives "Cancel booking…" back the same way.
+    page.clock.install()
+    booking.get_by_role("button", name="Cancel booking…").click()
+    expect(page.locator("[data-widget=cancellation]")).to_have_count(2)
+    expect(
+        page.locator("[data-widget=cancellation]").last.get_by_role("button", name="Confirm cancellation")
+    ).to_be_visible()
+    wait_until_idle(page)
+    expect(booking.get_by_role("button", name="Cancel booking…")).to_have_count(0)
+    page.clock.fast_forward("16:00")  # the sandbox's quote holds 15 minutes
+    expect(page.locator("[data-widget=cancellation]").last).to_contain_text("This quote has expired")
+    expect(page.get_by_role("button", name="Confirm cancellation")).to_have_count(0)
+    expect(booking.get_by_role("button", name="Cancel booking…")).to_be_visible()
+
 
 def test_released_holds_say_so_and_ask_for_no_payment(new_page, base_url, screenshot, live_dir):
     page = new_page()
     trip_id = trip_on_hold(page, base_url)
     staff = new_page()
-    staff.goto(f"{base_url}/admin/login/?next=/admin/trips/trip/{trip_id}/change/")
-    staff.locator("#id_username").fill("sam")
-    staff.locator("#id_password").fill("sam-demo")
-    staff.locator("input[type=submit]").click()
-    second_step(staff, live_dir, "sam")  # support staff give a second factor, then back to the trip
+    # Support staff give a second factor, then are back on the trip.
+    back_office_sign_in(staff, base_url, f"/admin/trips/trip/{trip_id}/change/", "sam", live_dir)
     staff.get_by_role("button", name="Release holds…").click()
     staff.locator("textarea[name=reason]").fill("The hotel asked us to free the rooms")
     staff.get_by_role("button", name="Release holds").click()

@@ -75,6 +75,9 @@ def test_a_duffel_trip_from_first_message_to_cancellation(new_page, duffel_url, 
     card = page.locator("[data-widget=travellers]").last  # pushed live: nobody named, nothing held
     expect(card).to_contain_text("0 of 4 named")
     wait_until_idle(page)
+    # Retrying cannot help until everyone is named: no "Try again" (on a card or in the action bar).
+    expect(page.get_by_role("button", name="Try again")).to_have_count(0)
+    expect(page.locator("#action-retry")).to_be_hidden()
     assert not duffel.writes("/air/orders")
     expect(card.get_by_label("Last name, as on the passport").first).to_have_value("Lambert")  # the profile
     expect(card.locator("[name=p3-given_name]")).to_have_value("Igor")  # the saved companions

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from handlers.supplier.passengers import type_for_age
 from trips.access import trip_get_for_user
-from trips.models import Companion, TravellerProfile, Trip
+from trips.models import Companion, Phase, TravellerProfile, Trip
 from trips.services.travellers import (
     FIELDS,
     companion_delete,
@@ -30,6 +30,13 @@ from trips.services.travellers import (
 )
 
 TEXT_FIELDS = [f for f in FIELDS if f != "loyalty_programmes"]
+BEFORE_HOLDS = {
+    Phase.INTAKE,
+    Phase.QUOTING,
+    Phase.PRESENTING,
+    Phase.SELECTED,
+    Phase.AWAITING_HOLD_APPROVAL,
+}
 SEAT_LABELS = {"adult": "Adult", "child": "Child (2–17)", "infant": "Lap infant (under 2)"}
 LEAD_TEXT = (
     "One entry per seat, names exactly as on each passport or ID. Airlines check the date of birth against "
@@ -185,6 +192,8 @@ def travellers_context(trip: Trip, user, *, seats=None, errors=None) -> Dict[str
         "lead_text": LEAD_TEXT,
         "named": trip.passengers.count(),
         "wanted": len(seats_wanted(trip)),
+        # Once something is held or booked the card no longer asks (it opens only before holds).
+        "before_holds": trip.phase in BEFORE_HOLDS,
     }
 
 

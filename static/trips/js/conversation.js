@@ -6,10 +6,22 @@ import { h } from "./dom.js";
 import * as fmt from "./format.js";
 import { renderWidget } from "./widgets.js";
 
+const DISMISSED_QUOTES = "tripdesk.dismissedQuotes";
+
+function readDismissedQuotes() {
+  try {
+    const stored = JSON.parse(localStorage.getItem(DISMISSED_QUOTES) || "[]");
+    return Array.isArray(stored) ? stored.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
 export class Conversation {
   constructor(listEl, ctx) {
     this.list = listEl;
-    this.ctx = ctx;
+    this.dismissedQuotes = new Set(readDismissedQuotes());
+    this.ctx = { ...ctx, dismissQuote: (id) => this.dismissQuote(id), quoteDismissed: (id) => this.dismissedQuotes.has(id) };
     this.bySeq = new Map();
     this.pending = new Map(); // client_id -> element
     this.lastSeq = 0;
@@ -162,6 +174,9 @@ export class Conversation {
     let nextExpiry = Infinity;
     for (const [id, cards] of byBooking) {
       const cancelled = cards.some((c) => c.dataset.state === "cancelled");
+      for (const card of cards) {
+        if (card.dataset.state === "quote" && this.dismissedQuotes.has(card.dataset.quoteId)) card.dataset.state = "dismissed";
+      }
       const newest = cards[cards.length - 1];
       const expiry = Date.parse(newest.dataset.expiresAt || "");
       const open = !cancelled && newest.dataset.state === "quote" && !(expiry <= now);
@@ -170,7 +185,8 @@ export class Conversation {
         const actions = card.querySelector("[data-confirm-for]");
         if (!actions || (open && card === newest)) continue;
         const why = cancelled ? "This booking is cancelled."
-          : card === newest ? "This quote has expired: ask for a new one with Cancel booking…" : "A newer quote replaced this one.";
+          : card.dataset.state === "dismissed" ? "You kept the booking: nothing was cancelled."
+            : card === newest ? "This quote has expired: ask for a new one with Cancel booking…" : "A newer quote replaced this one.";
         actions.replaceWith(h("p", { class: "muted small" }, why));
       }
       this.list.querySelectorAll("[data-cancel-for]").forEach((el) => {
@@ -178,6 +194,23 @@ export class Conversation {
       });
     }
     if (nextExpiry < Infinity) this.quoteTimer = setTimeout(() => this.syncCancellations(), nextExpiry - now + 500);
+  }
+
+  /**
+   * "Keep my booking": the quote closes and the booking offers "Cancel booking…" again. Nothing
+   * is sent (an unconfirmed quote lapses by itself); the choice is remembered in this browser so
+   * a reload does not reopen the quote.
+   */
+  dismissQuote(quoteId) {
+    if (!quoteId) return;
+    this.dismissedQuotes.add(quoteId);
+    try {
+      localStorage.setItem(DISMISSED_QUOTES, JSON.stringify([...this.dismissedQuotes].slice(-50)));
+    } catch { /* storage refused (private mode): dismissed for this page only */ }
+    const card = this.list.querySelector(`[data-widget=cancellation][data-quote-id="${CSS.escape(quoteId)}"]`);
+    this.syncCancellations();
+    const again = card && this.list.querySelector(`[data-cancel-for="${CSS.escape(card.dataset.bookingId)}"] button`);
+    again?.focus();
   }
 
   /**

@@ -88,8 +88,13 @@ function nightly(s) {
   return ` · up to ${top}/night per room (average ${fmt.money(s.nightly_avg, s.currency)})`;
 }
 
-/** A "why" line's tone: negatives never get a tick. */
-function whyTone(line) {
+/**
+ * A "why" line's tone: negatives never get a tick. The first line is the option's headline
+ * ("Cheapest: the lowest total price you can hold; cheaper combinations cannot be held"): what it
+ * says of other options is no warning about this one.
+ */
+function whyTone(line, headline = false) {
+  if (headline) return /\b(lowest total|refundable|fastest|best balance)\b/i.test(line) ? "is-good" : "";
   if (/\b(over your budget|non-refundable|cannot be held|red-eye|more than the cheapest|above)\b/i.test(line)) return "is-bad";
   if (/\b(within your budget|lowest total|refundable|nonstop|free cancellation)\b/i.test(line)) return "is-good";
   return "";
@@ -168,7 +173,7 @@ function bundleCard(bundle, ctx) {
       list(bundle.hotels).map(hotel)) : null,
     list(bundle.why).length ? h("section", { class: "bundle__section bundle__why", "aria-label": "Why this option" },
       h("h4", { class: "bundle__label" }, "Why this option"),
-      h("ul", {}, list(bundle.why).map((w) => h("li", { class: whyTone(w) }, w)))) : null,
+      h("ul", {}, list(bundle.why).map((w, i) => h("li", { class: whyTone(w, i === 0) }, w)))) : null,
     h("footer", { class: "bundle__foot" },
       button(`Select option ${bundle.bundle_id}`, () => ctx.act({ type: "select", bundle_id: bundle.bundle_id }, `Select option ${bundle.bundle_id}`),
         { extraClass: "bundle__select" })));
@@ -304,9 +309,11 @@ const renderers = {
   cancellation(widget, ctx) {
     const c = widget.cancellation || widget.quote || widget;
     const confirmed = c.status === "cancelled" || c.confirmed;
-    // ``Conversation.syncCancellations``: only the newest live quote of a booking can be confirmed.
+    // ``Conversation.syncCancellations``: only the newest live quote of a booking can be confirmed;
+    // "Keep my booking" closes the quote (nothing is sent: an unconfirmed quote simply lapses).
+    const state = confirmed ? "cancelled" : ctx.quoteDismissed?.(c.quote_id) ? "dismissed" : "quote";
     return h("div", { class: "widget card", dataset: { widget: "cancellation", bookingId: c.booking_id || "",
-      state: confirmed ? "cancelled" : "quote", expiresAt: c.expires_at || "" } },
+      quoteId: c.quote_id || "", state, expiresAt: c.expires_at || "" } },
       h("h3", { class: "card__title" }, confirmed ? "Booking cancelled" : "Cancellation quote"),
       c.refund_amount !== undefined ? h("p", {}, confirmed ? "Refunded " : "Refund if you cancel now ", h("strong", {}, fmt.money(c.refund_amount, c.currency)),
         c.paid_amount !== undefined && !confirmed ? ` of ${fmt.money(c.paid_amount, c.currency)} paid` : "") : null,
@@ -315,7 +322,8 @@ const renderers = {
       !confirmed && c.lost_amount !== undefined && Number(c.lost_amount) === 0 ? h("p", {}, "Everything paid is refunded; you lose nothing.") : null,
       c.expires_at && !confirmed ? h("p", { class: "muted small" }, `Quote valid until ${fmt.dateTime(c.expires_at)}`) : null,
       !confirmed && c.quote_id ? h("div", { class: "card__actions", dataset: { confirmFor: c.booking_id || "" } },
-        button("Confirm cancellation", () => ctx.act({ type: "cancel_booking", booking_id: c.booking_id, quote_id: c.quote_id }, "Confirm cancellation"), { tone: "danger" })) : null);
+        button("Confirm cancellation", () => ctx.act({ type: "cancel_booking", booking_id: c.booking_id, quote_id: c.quote_id }, "Confirm cancellation"), { tone: "danger" }),
+        ctx.dismissQuote ? button("Keep my booking", () => ctx.dismissQuote(c.quote_id), { tone: "ghost" }) : null) : null);
   },
 
   travellers: travellersCard,

@@ -276,3 +276,19 @@ def test_the_chat_page_tells_the_live_card_where_the_form_is_for_the_owner_only(
     sign_in(client, support)
     watched = client.get(reverse("web:trip", args=[family_trip.pk]))
     assert watched.status_code == 200 and '"travellers_url": null' in watched.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("phase", "asks"), [("presenting", True), ("selected", True), ("held", False), ("purchased", False)]
+)
+def test_the_page_card_asks_for_names_only_before_anything_is_held(client, family_trip, traveller, phase, asks):
+    """Once something is held or booked (the sandbox needs no names) the card stays folded and says
+    only how many are named: it no longer opens over the chat asking for names "before anything is held"."""
+    family_trip.phase = phase
+    family_trip.save(update_fields=["phase"])
+    sign_in(client, traveller)
+    page = client.get(reverse("web:trip", args=[family_trip.pk])).content.decode()
+    card = page.split('<details class="card travellers-card"')[1].split(">", 1)
+    assert (" open" in card[0]) is asks
+    assert ("name everyone before anything is held" in card[1].split("</summary>")[0]) is asks
+    assert "0 of 2 named" in card[1].split("</summary>")[0]
