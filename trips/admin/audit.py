@@ -4,9 +4,11 @@ Lists and the trip page show each event as one line (``event_summary``); the eve
 shows its whole redacted payload.
 """
 
+import re
 from typing import Any, Callable
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.utils.text import Truncator
 
 from trips.models import AuditEvent
@@ -76,6 +78,7 @@ def _generic(payload: dict) -> str:
 
 
 SUMMARIES: dict[str, Callable[[dict], str]] = {
+    "core.event_routed": lambda p: f"{p.get('event')} from {p.get('actor') or 'the system'}",
     "trip.created": lambda p: f"in {p.get('organisation')} · {_quoted(p['title']) if p.get('title') else 'no title'}",
     "message.received": lambda p: _core_event(p.get("event")),
     "turn.started": lambda p: _core_event(p.get("event")),
@@ -110,7 +113,20 @@ def event_summary(event: AuditEvent) -> str:
         text = summarise(payload)
     except (AttributeError, KeyError, TypeError):  # an older or odd payload: fall back to its plain values
         text = _generic(payload)
-    return Truncator(text).chars(SUMMARY_CHARS)
+    return Truncator(_USER_REF.sub(lambda match: _user_named(event, int(match.group(1))), text)).chars(SUMMARY_CHARS)
+
+
+_USER_REF = re.compile(r"\buser:(\d+)\b")
+
+
+def _user_named(event: AuditEvent, user_id: int) -> str:
+    """A "user:1" in a payload as the person's name: the trip's owner from the row already loaded
+    (lists select it), anyone else looked up (rare: the core acts for the owner)."""
+    trip = event.trip
+    if user_id == trip.owner_id:
+        return f"{person_name(trip.owner)} (traveller)"
+    user = get_user_model().objects.filter(pk=user_id).first()
+    return person_name(user) if user is not None else "a former user"
 
 
 @admin.register(AuditEvent)
@@ -118,7 +134,7 @@ class AuditEventAdmin(TripScopedAdmin):
     list_display = ["trip", "seq", "type", "who", "summary", "created_at"]
     list_filter = ["type", "created_at"]
     search_fields = ["trip__id", "type", "actor", "causation_id"]
-    list_select_related = ["trip", "actor_user"]
+    list_select_related = ["trip__owner", "actor_user"]
     ordering = ["-created_at", "-seq"]
     fields = ["trip", "seq", "type", "who", "actor", "causation_id", "created_at", "summary", "payload_pretty"]
     readonly_fields = fields

@@ -89,7 +89,7 @@ class AuditInline(TripScopedInline):
             super()
             .get_queryset(request)
             .filter(seq__gt=F("trip__last_event_seq") - TIMELINE_EVENTS)
-            .select_related("actor_user")
+            .select_related("actor_user", "trip__owner")
         )
 
     @admin.display(description="who")

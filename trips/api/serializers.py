@@ -51,7 +51,9 @@ class MessageCreateSerializer(serializers.Serializer):
     the same limits, the same normalisation; ``validated_data["act"]`` is the parsed action.
     """
 
-    text = serializers.CharField(required=False, max_length=MAX_TEXT_CHARS, help_text="At most 4,000 characters.")
+    text = serializers.CharField(
+        required=False, max_length=MAX_TEXT_CHARS, help_text=f"At most {MAX_TEXT_CHARS:,} characters."
+    )
     action = serializers.DictField(
         required=False,
         help_text='{"type": "select", "bundle_id"} | {"type": "hold"} | {"type": "retry"} | '

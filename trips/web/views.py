@@ -18,6 +18,7 @@ from trips.models import Organisation, Trip
 from trips.services.trips import trip_create
 
 from .labels import PHASE_LABELS, phase_label, trip_label, trip_status_titled
+from .protocol import MAX_TEXT_CHARS
 from .travellers import travellers_context, trip_party_known
 from .twofactor import after_password
 
@@ -42,6 +43,8 @@ def trip_detail(request: HttpRequest, trip_id: int) -> HttpResponse:
         "status": trip_status_titled(trip),
         "can_write": is_owner,
         "phase_labels": PHASE_LABELS,
+        # The composer's limit is the websocket's and the API's (longer text is refused, never cut).
+        "max_text_chars": MAX_TEXT_CHARS,
         # Deadlines and message times read in the trip's zone, as the chat's own words give them.
         "timezone": ((trip.intent or {}).get("request") or {}).get("timezone") or "UTC",
         "payment_methods": [{"id": method.pk, "brand": method.brand, "last4": method.last4} for method in methods],

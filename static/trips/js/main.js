@@ -8,8 +8,8 @@ import { money, setZone } from "./format.js";
 import { TripSocket, newClientId } from "./socket.js";
 import { travellersApi } from "./travellers.js";
 
-const MAX_TEXT = 4000;
 const config = JSON.parse(document.getElementById("trip-config").textContent);
+const MAX_TEXT = config.max_text_chars || 4000; // the websocket's and the API's limit (trips/web/protocol.py)
 const $ = (id) => document.getElementById(id);
 setZone(config.timezone);
 

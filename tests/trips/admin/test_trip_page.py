@@ -231,6 +231,19 @@ def test_event_summaries(type_, payload, expected):
     assert event_summary(AuditEvent(type=type_, payload=payload)) == expected
 
 
+@pytest.mark.django_db
+def test_a_routed_event_names_the_traveller_not_a_user_id(trip, traveller, other_traveller):
+    """Issue 12: audit lines read "USER_REQUEST_HOLD from alice (traveller)", never "actor: user:1" or an ISO time."""
+    routed = {"event": "USER_REQUEST_HOLD", "actor": f"user:{traveller.pk}", "at": "2026-11-26T20:10:21+00:00"}
+    assert event_summary(AuditEvent(trip=trip, type="core.event_routed", payload=routed)) == (
+        "USER_REQUEST_HOLD from alice (traveller)"
+    )
+    other = {"note": f"seen by user:{other_traveller.pk} and user:999999"}
+    assert event_summary(AuditEvent(trip=trip, type="staff.noted", payload=other)) == (
+        "note: seen by bob and a former user"
+    )
+
+
 def test_a_summary_is_one_short_line():
     text = "word " * 200
     summary = event_summary(AuditEvent(type="trip.created", payload={"organisation": "acme", "title": text * 3}))

@@ -76,3 +76,15 @@ def test_a_demo_approver_signs_in_with_the_printed_second_factor(db, settings):
     assert other.post("/account/two-factor/verify/", {"token": recovery[0]}).status_code == 302
     with pytest.raises(CommandError):
         call_command("seed_demo", "--otp-code", "alice", stdout=StringIO())
+
+
+def test_seed_demo_prints_the_address_tripdesk_serves_on(db, monkeypatch):
+    """``TRIPDESK_ADDR`` (what ./scripts/run serves on) is the address printed, not always port 8000."""
+    monkeypatch.setenv("TRIPDESK_ADDR", "0.0.0.0:8123")
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    assert "sign in at http://0.0.0.0:8123/" in out.getvalue() and ":8000" not in out.getvalue()
+    monkeypatch.delenv("TRIPDESK_ADDR")
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    assert "sign in at http://127.0.0.1:8000/" in out.getvalue()
