@@ -3,7 +3,9 @@ string redacts exactly as the full set of patterns would."""
 
 import hashlib
 import json
+from unittest import mock
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -184,3 +186,87 @@ def test_a_ranker_call_is_fingerprinted_by_its_quotes_searches_not_by_every_offe
     # Searches hash exactly as before, so the fingerprints stored with a trip's quotes still match.
     blob = json.dumps(search, sort_keys=True, default=str, separators=(",", ":"))
     assert args_hash(search) == hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def old_text_may_hold_secret(blob):
+    """The one-pass check before the byte-translated digit test and bare key names."""
+    low = blob.casefold()
+    if not low.isascii():
+        low = low.replace("\u0131", "i").replace("\u0307", "")
+    keys = tuple(f'"{key}": ' for key in sorted(R.SENSITIVE_KEYS))
+    if any(word in low for word in R.MAYBE_SECRET_WORDS) or any(key in low for key in keys):
+        return True
+    return R.DIGIT_RUN_RE.search(blob) is not None
+
+
+texts = st.lists(
+    st.one_of(
+        fragments,
+        st.sampled_from(['"born_on": ', '"Card_Number":', "٤١١١ ١١١١ ١١١١ ١١١١", "-" * 14, " " * 14, "1 2 3 4 5 6 7"]),
+        st.text(max_size=6),
+    ),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(texts)
+def test_the_faster_text_check_finds_whatever_the_former_one_found(text):
+    if old_text_may_hold_secret(text):
+        assert R._text_may_hold_secret(text)
+        with mock.patch.object(R, "DEDUPE_ABOVE", 0):  # searched as distinct comma-separated pieces
+            assert R._text_may_hold_secret(text)
+
+
+SECRET_VALUES = [
+    {"note": "card 4111 1111 1111 1111"},
+    {"note": "4111-1111-1111-1111"},
+    {"passengers": [{"born_on": "1980-01-02"}]},
+    {"Phone_Number": "+1 555 0100"},
+    {"remarks": "api key: zzz"},
+    {"x": "Bearer abcdefghijklmnopqrstuvwxyz"},
+]
+
+
+def test_a_secret_among_many_repeated_offers_is_still_found_and_masked():
+    """Long texts are searched as their distinct comma-separated pieces: one secret among a
+    thousand copies of a clean offer, first, last or in the middle, is still found."""
+    offers = [dict(CLEAN, offer_id=f"off_{i % 7}") for i in range(1000)]
+    assert not R._text_may_hold_secret(R.redact_json_text(offers))
+    for secret in SECRET_VALUES:
+        for at in (0, 500, 999):
+            value = {"offers": offers[:at] + [dict(CLEAN, **secret)] + offers[at:]}
+            text = R.redact_json_text(value)
+            assert len(text) > R.DEDUPE_ABOVE and json.loads(text) == stored(R.redact(value)) != stored(value)
+            assert R.MASK in text, secret
+
+
+def test_card_numbers_are_found_by_the_byte_test_and_in_other_scripts_by_the_regex():
+    for blob in ['{"n":"card 4111 1111 1111 1111"}', '{"n":"4111-1111-1111-1111"}', '{"ids":[4111111111111111]}']:
+        assert R._text_may_hold_secret(blob), blob
+    arabic_indic = "\u0664" + "\u0661" * 15  # 4111 1111 1111 1111 in Arabic-Indic digits (\\d)
+    assert R._text_may_hold_secret(json.dumps({"n": arabic_indic}, ensure_ascii=False))
+    masked = json.loads(R.redact_json_text({"n": f"card {arabic_indic}"}))
+    assert masked == stored(R.redact({"n": f"card {arabic_indic}"})) and arabic_indic not in masked["n"]
+    for blob in ['{"at":"2027-01-30T22:20:00-05:00","n":123456789012}', '{"line":"-------------- ok"}']:
+        assert not R._text_may_hold_secret(blob), blob
+
+
+def test_the_stored_text_is_compact_and_sensitive_keys_are_masked_without_spaces_after_colons():
+    assert R.redact_json_text(CLEAN) == json.dumps(CLEAN, ensure_ascii=False, separators=(",", ":"))
+    for value in [
+        {"passengers": [{"born_on": "1980-01-02", "given_name": "Ann"}]},
+        {"p": {"Passport_Number": "X1234567"}},
+        {"p": {"unique_identifier": "A1"}},
+        {"h": {"authorization": "abc"}},
+    ]:
+        text = R.redact_json_text(value)
+        assert json.loads(text) == stored(R.redact(value)) != stored(value) and R.MASK in text, value
+
+
+def test_values_json_cannot_encode_are_not_stored_silently():
+    from decimal import Decimal
+
+    with pytest.raises(TypeError):
+        R.redact_json_text({"price": Decimal("1.00")})
+    assert json.loads(R.redact_json_text({"x": float("nan")}).replace("NaN", "null")) == {"x": None}

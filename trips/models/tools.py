@@ -3,6 +3,7 @@
 from django.db import models
 
 from .chat import ChatMessage
+from .json_text import JSONTextEncoder
 from .trip import Trip
 
 
@@ -59,8 +60,12 @@ class ToolRun(models.Model):
     )
     call_id = models.CharField(max_length=64)
     tool = models.CharField(max_length=100, db_index=True)
-    arguments = models.JSONField(default=dict, help_text="Redacted: never a token or card number.")
-    result = models.JSONField(null=True, blank=True, help_text="The handler result (redacted).")
+    arguments = models.JSONField(
+        default=dict, encoder=JSONTextEncoder, help_text="Redacted: never a token or card number."
+    )
+    result = models.JSONField(
+        null=True, blank=True, encoder=JSONTextEncoder, help_text="The handler result (redacted)."
+    )
     status = models.CharField(max_length=16, choices=Status.choices, db_index=True)
     error = models.JSONField(null=True, blank=True)
     latency_ms = models.PositiveIntegerField(default=0)

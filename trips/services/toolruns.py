@@ -7,9 +7,10 @@ from typing import Any, Optional
 from django.db import transaction
 from django.db.models import F
 
-from handlers.common.redact import redact, redact_json
+from handlers.common.redact import redact, redact_json_text
 from handlers.tools import stored_arguments, stored_result
 from trips.models import ToolRun, Trip
+from trips.models.json_text import JSONText
 
 from .audit import audit_record
 from .batch import TurnWrites, atomic_with, toolrun_gather, toolrun_gathering
@@ -59,7 +60,7 @@ def toolrun_record(
     latency_ms: int,
     attempt: int,
     accounting: list[dict[str, Any]],
-    kept: Optional[tuple[dict[str, Any], dict[str, Any]]] = None,
+    kept: Optional[tuple[Any, Any]] = None,
     durable: bool = True,
 ) -> ToolRun:
     """Record a finished tool call, its audit event, and the LLM usage it reported.
@@ -130,10 +131,15 @@ def _toolrun_rows(**fields: Any) -> ToolRun:
     return run
 
 
-def toolrun_kept(*, arguments: dict[str, Any], result: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """What a tool run row keeps of a call's arguments and result: compact and redacted, a copy
-    (the core may go on using the result). Each is redacted once, as the JSON it is stored as."""
-    return redact_json(stored_arguments(arguments)), redact_json(stored_result(result))
+def toolrun_kept(*, arguments: dict[str, Any], result: dict[str, Any]) -> tuple[Any, Any]:
+    """What a tool run row keeps of a call's arguments and result: compact and redacted, taken when
+    the call ends (the core may go on using the result). Each is redacted once, as the JSON text it
+    is stored as, and goes to its column as that text (``JSONText``): encoded once, never decoded."""
+    return _json_text(stored_arguments(arguments)), _json_text(stored_result(result))
+
+
+def _json_text(value: Any) -> Optional[JSONText]:
+    return None if value is None else JSONText(redact_json_text(value))
 
 
 def _decimal(value: Any) -> Decimal:
