@@ -29,8 +29,8 @@ if DELAY:
     SandboxSupplier.search_flights = _slowed(SandboxSupplier.search_flights)
     SandboxSupplier.search_hotels = _slowed(SandboxSupplier.search_hotels)
 
-    import trips.hosting.runner
+    import trips.hosting.turns
 
     # A search that takes a while is shown while it runs (its start committed alone), as a
     # remote supplier's is; the instant sandbox's start rides on its result.
-    trips.hosting.runner.supplier_is_remote = lambda: True
+    trips.hosting.turns.supplier_is_remote = lambda: True

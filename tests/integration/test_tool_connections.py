@@ -7,7 +7,7 @@ import pytest
 from django.db import connection, connections
 
 from tests.integration.conftest import wait_until
-from trips.hosting.runner import with_thread_connection
+from trips.hosting.factory import with_thread_connection
 
 pytestmark = pytest.mark.integration
 

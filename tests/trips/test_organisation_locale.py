@@ -18,7 +18,7 @@ MESSAGE = "2 adults from Boston to Chicago on 03/04 returning 07/04, no hotel"
 @pytest.fixture
 def frozen(monkeypatch):
     clock = FrozenClock(datetime(2026, 12, 1, 9, 0, tzinfo=ZoneInfo("America/New_York")))
-    monkeypatch.setattr("trips.hosting.runner.timezone.now", clock)
+    monkeypatch.setattr("trips.hosting.turns.timezone.now", clock)
     return clock
 
 

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)  # tools run in the core's 
 def frozen(monkeypatch):
     """Django's clock (``timezone.now``, so every turn's ``now``) reads 2026-12-01 09:00 New York (SCENARIOS.md)."""
     clock = FrozenClock(datetime(2026, 12, 1, 9, 0, tzinfo=ZoneInfo("America/New_York")))
-    monkeypatch.setattr("trips.hosting.runner.timezone.now", clock)
+    monkeypatch.setattr("trips.hosting.turns.timezone.now", clock)
     return clock
 
 

@@ -25,7 +25,7 @@ from django.utils.html import format_html
 
 from trips.access import may, staff_organisation_ids
 from trips.formats import money_text, when_text
-from trips.hosting.runner import tool_deps
+from trips.hosting.factory import tool_deps
 from trips.models import ApprovalRequest, Booking, Hold, PaymentMethod
 from trips.services.approvals import DECIDE_PERMISSION, approval_deny, approval_grant, approval_revoke
 from trips.services.holds import RELEASE_PERMISSION, holds_release

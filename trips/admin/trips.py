@@ -18,7 +18,7 @@ from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from trips.access import FLAG, RELEASE, RETRY, may, trips_visible_to
-from trips.hosting.runner import tool_deps
+from trips.hosting.factory import tool_deps
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold, ToolRun, Trip
 from trips.services.staff import toolrun_retry, trip_flag, trip_holds_release, trip_unflag
 from trips.web.labels import trip_label

@@ -62,7 +62,7 @@ def reconcile_once() -> int:
     """Reconcile interrupted purchases with the supplier (see ``purchases_reconcile``); returns how many."""
     from trips.services.purchase_reconcile import purchases_reconcile, reconcile_grace
 
-    from .runner import tool_deps
+    from .factory import tool_deps
 
     supplier = tool_deps(clock=timezone.now).supplier
     return purchases_reconcile(supplier=supplier, now=timezone.now(), grace=reconcile_grace())

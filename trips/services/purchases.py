@@ -15,7 +15,7 @@ Order of events, and why:
    approval) and ``run_turn`` is queued after commit: leased, one turn per trip at a time, never
    in the web server's request thread on the scale-out stack, resumed by the turn sweeps if its
    process dies.
-3. The worker's purchase turn (``trips.hosting.runner.purchase_turn``) checks again
+3. The worker's purchase turn (``trips.hosting.turns.purchase_turn``) checks again
    (``purchase_recheck``: the world may have moved while it was queued; a used approval answers
    with its booking, so however often a purchase is submitted, one approval makes one booking),
    then runs the core's purchase tool, which claims the approval under its row lock, re-prices,

@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.utils import timezone
 
-from trips.hosting.runner import tool_deps
+from trips.hosting.factory import tool_deps
 from trips.services.purchase_reconcile import purchases_reconcile, reconcile_grace
 
 

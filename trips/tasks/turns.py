@@ -7,8 +7,8 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.utils import timezone
 
-from trips.hosting.runner import turn_run
 from trips.hosting.transient import is_transient
+from trips.hosting.turns import turn_run
 from trips.services.turns import TripBusy, turn_fail, turns_stalled
 
 MAX_RETRIES = 5

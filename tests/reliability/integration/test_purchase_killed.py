@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from tests.integration.conftest import held_and_granted, wait_until
 from tests.reliability.test_purchase_kill import STEPS
-from trips.hosting.runner import tool_deps
+from trips.hosting.factory import tool_deps
 from trips.models import ApprovalRequest, AuditEvent, Booking, ChatMessage, Hold, PaymentMethod, SupplierState, Trip
 from trips.services.actions import traveller_act
 from trips.services.approvals import approval_revoke

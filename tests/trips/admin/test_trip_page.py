@@ -40,7 +40,7 @@ def _text(html: str) -> str:
 def frozen(monkeypatch):
     """Every turn's ``now`` is 2026-12-01 09:00 New York (SCENARIOS.md)."""
     clock = FrozenClock(datetime(2026, 12, 1, 9, 0, tzinfo=ZoneInfo("America/New_York")))
-    monkeypatch.setattr("trips.hosting.runner.timezone.now", clock)
+    monkeypatch.setattr("trips.hosting.turns.timezone.now", clock)
     return clock
 
 

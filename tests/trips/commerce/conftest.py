@@ -11,7 +11,7 @@ from handlers.common.clock import FrozenClock
 from handlers.supplier import SandboxSupplier
 from tests.factories import trip_make, user_make
 from tests.trips.commerce.helpers import NOW, hold_for
-from trips.hosting import runner
+from trips.hosting import turns
 from trips.models import ApprovalRequest, Membership, PaymentMethod
 from trips.services.approvals import approval_grant
 
@@ -74,7 +74,7 @@ def other_trip(other_traveller, acme):
 @pytest.fixture
 def price_jump(monkeypatch):
     """The sandbox's own fault injection: every purchase re-prices 15–25 % higher."""
-    build = runner.tool_deps
+    build = turns.tool_deps
 
     def with_fault(*, clock, writes=None):
         deps = build(clock=clock, writes=writes)
@@ -86,4 +86,4 @@ def price_jump(monkeypatch):
         )
         return deps
 
-    monkeypatch.setattr(runner, "tool_deps", with_fault)
+    monkeypatch.setattr(turns, "tool_deps", with_fault)

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from tests.trips.commerce.flow import press, to_held
-from trips.hosting.runner import tool_deps
+from trips.hosting.factory import tool_deps
 from trips.models import ApprovalRequest, ChatMessage, Hold, Trip
 from trips.services.holds import hold_release, holds_expire_due
 from trips.tasks.deadlines import hold_deadlines_notify

@@ -17,7 +17,7 @@ from django.utils import timezone
 from handlers.specialists.booking_confirm_and_purchase import purchase_key
 from handlers.supplier import SupplierError
 from tests.trips.commerce.flow import to_held
-from trips.hosting.runner import tool_deps
+from trips.hosting.factory import tool_deps
 from trips.models import ApprovalRequest, AuditEvent, Booking, ChatMessage, Hold, Trip
 from trips.services.approvals import approval_claim, approval_grant
 from trips.services.chat import chat_message_add

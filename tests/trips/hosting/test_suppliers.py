@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from handlers.supplier import SandboxSupplier, Supplier
 from handlers.supplier.duffel import DuffelSupplier
-from trips.hosting.runner import tool_deps
+from trips.hosting.factory import tool_deps
 
 GOOD = "duffel_test_" + "a1B2c3D4e5F6g7H8i9J0"
 

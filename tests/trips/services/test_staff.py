@@ -4,7 +4,7 @@ from django.utils import timezone
 
 from handlers.supplier import SupplierError
 from tests.trips.commerce.flow import to_held
-from trips.hosting.runner import tool_deps
+from trips.hosting.factory import tool_deps
 from trips.models import AuditEvent, ChatMessage, Hold, Trip
 from trips.services.holds import holds_release
 from trips.services.staff import trip_flag, trip_holds_release

@@ -1,23 +1,20 @@
-"""The runner factory: the core's Runner bound to Django's stores, AGU and recording SHC.
+"""A turn, as the ``run_turn`` task runs it: claim the trip, run its queued messages through the
+core in order, record each outcome, give the lease back (``turn_run``).
 
-``turn_run`` is what the ``run_turn`` task calls; ``turn_execute`` runs one turn for one
-message with an explicit event. A queued purchase runs as ``purchase_turn``: its event is
-handed to the core with a one-turn pass in place of the approval token, which is never stored.
+``turn_execute`` runs one turn for one message with an explicit event. A queued purchase runs as
+``purchase_turn``: its event is handed to the core with a one-turn pass in place of the approval
+token, which is never stored. The core's bindings to Django are ``trips.hosting.factory``.
 """
 
 from datetime import datetime
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Dict, Optional
 
-from django.conf import settings
-from django.db import close_old_connections, connections
 from django.utils import timezone
 
 from handlers.common.clock import iso
 from handlers.common.crash import crash_point
-from handlers.common.host import ToolDeps, bind_host
-from handlers.llm.factory import followup_agent_from_env, llm_extractor_from_env
+from handlers.common.host import bind_host
 from handlers.local_shc import LocalShc
-from handlers.runner import Runner
 from trips.models import ChatMessage, Trip
 from trips.services.batch import TurnWrites
 from trips.services.purchases import (
@@ -30,46 +27,12 @@ from trips.services.purchases import (
 from trips.services.turns import Claim, turn_claim, turn_complete, turn_next, turn_release, turn_start
 
 from .agu import DjangoAGU
-from .approvals import DjangoApprovalVerifier, DjangoPaymentMethods, purchase_pass
-from .passengers import DjangoPassengerDirectory
+from .approvals import purchase_pass
+from .factory import Clock, build_runner, tool_deps, with_thread_connection
 from .shc import DjangoSHC, quick_tools
-from .stores import DjangoQuoteStore, DjangoToolStore, DjangoTripStore
-from .suppliers import DjangoBookingRecords, supplier_from_settings, supplier_is_remote
+from .stores import DjangoToolStore
+from .suppliers import supplier_is_remote
 from .transient import transient_retried
-
-Clock = Callable[[], datetime]
-
-
-def build_runner(
-    *,
-    clock: Clock,
-    tool_store: Optional[DjangoToolStore] = None,
-    writes: Optional[TurnWrites] = None,
-    causation_id: str = "",
-    trip: Optional[Trip] = None,
-) -> Runner:
-    return Runner(
-        trip_store=DjangoTripStore(writes=writes, causation_id=causation_id, trip=trip),
-        tool_store=tool_store or DjangoToolStore(),
-        limits=settings.TRIPDESK["RUNNER_LIMITS"],
-        followup=followup_agent_from_env(settings.TRIPDESK["LLM"], clock=clock),
-        quote_store=DjangoQuoteStore(),
-    )
-
-
-def tool_deps(*, clock: Clock, writes: Optional[TurnWrites] = None) -> ToolDeps:
-    """What tools may reach: the configured supplier (``TRIPDESK_SUPPLIER``), approvals, payments,
-    the bookings (host rows) and the trip's passengers (references, details only for the supplier)."""
-    passengers = DjangoPassengerDirectory()
-    return ToolDeps(
-        supplier=supplier_from_settings(clock=clock, passengers=passengers, writes=writes),
-        clock=clock,
-        approvals=DjangoApprovalVerifier(),
-        payments=DjangoPaymentMethods(),
-        llm_extractor=llm_extractor_from_env(settings.TRIPDESK["LLM"], clock=clock),
-        passengers=passengers,
-        bookings=DjangoBookingRecords(),
-    )
 
 
 def turn_payload(*, trip: Trip, event: Dict[str, Any], now: datetime, actor: str) -> Dict[str, Any]:
@@ -81,37 +44,6 @@ def turn_payload(*, trip: Trip, event: Dict[str, Any], now: datetime, actor: str
         "now": iso(now),
         "actor": actor,
     }
-
-
-def with_thread_connection(run: Callable[[], Dict[str, Any]]) -> Dict[str, Any]:
-    """Tools run on pooled threads that keep their database connection between calls, as long as
-    ``CONN_MAX_AGE`` allows (closing it after every call made PostgreSQL start a backend for each
-    tool: several per turn). A connection the server dropped (a restart, a terminated backend) is
-    noticed without a round trip and replaced before the call; one a call broke is closed after it."""
-    for connection in connections.all(initialized_only=True):
-        if not _alive(connection):
-            connection.close()
-    close_old_connections()
-    try:
-        return run()
-    finally:
-        close_old_connections()
-
-
-def _alive(connection: Any) -> bool:
-    """Whether a PostgreSQL connection still has its server, read from what the socket already holds."""
-    from psycopg import pq
-
-    raw = getattr(connection, "connection", None)
-    pgconn = getattr(raw, "pgconn", None)
-    if pgconn is None:
-        return True  # not open yet, or not PostgreSQL: Django's own checks apply
-    try:  # the first reads take the server's goodbye, a later one meets the closed socket
-        for _ in range(3):
-            pgconn.consume_input()
-    except Exception:  # noqa: BLE001 - any failure to read means the connection is gone
-        return False
-    return pgconn.status == pq.ConnStatus.OK
 
 
 def turn_execute(

@@ -4,7 +4,7 @@ rows derived from it), and once the core has saved, one in the turn's end retrie
 import pytest
 from django.db import OperationalError
 
-from trips.hosting import runner
+from trips.hosting import turns
 from trips.models import AuditEvent, ChatMessage, Trip
 from trips.services import intents
 from trips.services.turns import turn_submit
@@ -33,7 +33,7 @@ def locked_once(monkeypatch):
     return arm
 
 
-@pytest.mark.parametrize("module, step", [(runner, "turn_complete"), (intents, "gathered_flush")])
+@pytest.mark.parametrize("module, step", [(turns, "turn_complete"), (intents, "gathered_flush")])
 def test_a_transient_error_in_the_turns_last_writes_applies_the_turn_once(
     trip, traveller, frozen, locked_once, module, step
 ):
