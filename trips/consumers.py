@@ -14,29 +14,27 @@ any other, from streaming that turn's progress as it happens.
 
 import asyncio
 import logging
+from importlib import import_module
 from typing import Any, Optional
 from urllib.parse import parse_qs
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from trips import twofactor
 from trips.access import may_write_in, trip_get_for_user
 from trips.models import ChatMessage, Trip
 from trips.services.actions import traveller_act
-from trips.services.chat import chat_message_frame, trip_group
+from trips.services.chat import chat_message_frame, trip_group, user_group
 from trips.web.labels import itinerary_label, trip_label, trip_status_titled
 from trips.web.protocol import ClientFrame, FrameError, TravellerAction, frame_parse
 from trips.web.ratelimit import SlidingWindow
 from trips.web.socketcap import SocketSlot
 
 logger = logging.getLogger(__name__)
-
-
-def user_group(user_id: int) -> str:
-    """Every chat connection of one user: told when that user signs out."""
-    return f"user-{user_id}"
 
 
 # Live frames only the trip's owner may receive: they carry a secret (none is pushed any more,
@@ -203,6 +201,15 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
         """The user signed out (``trips.web.signals``): their open chats close, nothing more is accepted."""
         await self.close(code=CloseCode.NOT_SIGNED_IN)
 
+    async def factors_changed(self, event: dict[str, Any]) -> None:
+        """The user enrolled or removed a second factor (maybe in another browser): this chat stays
+        open only while its session would still be let in (``sockets_recheck_on_commit``)."""
+        key = getattr(self.scope.get("session"), "session_key", None)
+        if key and key == event.get("keep_session"):
+            return  # the session that made the change
+        if not await self.session_still_admits():
+            await self.close(code=CloseCode.NOT_SIGNED_IN)
+
     async def trip_frame(self, event: dict[str, Any]) -> None:
         """A frame pushed to the trip's group (``broadcast_on_commit``).
 
@@ -252,11 +259,23 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
 
     @database_sync_to_async
     def trip_for(self, user: Any, trip_id: int) -> Trip:
-        """The trip, as the session's second factor allows (staff read only with it verified)."""
-        twofactor.socket_verify(user, self.scope.get("session"))
-        if not user.otp_device and twofactor.enrolled(user):
-            raise SecondStepMissing
-        return trip_get_for_user(user, trip_id)
+        return _trip_for_session(user, self.scope.get("session"), trip_id)
+
+    @database_sync_to_async
+    def session_still_admits(self) -> bool:
+        """Read the user and the session afresh and ask what ``connect`` asked."""
+        session = self.scope.get("session")
+        key = getattr(session, "session_key", None)
+        if not key:
+            return False
+        user = get_user_model().objects.filter(pk=self.user.pk, is_active=True).first()
+        if user is None:
+            return False
+        try:
+            _trip_for_session(user, import_module(settings.SESSION_ENGINE).SessionStore(key), self.trip.pk)
+        except (Trip.DoesNotExist, SecondStepMissing):
+            return False
+        return True
 
     @database_sync_to_async
     def history(self, after_seq: int) -> list[dict[str, Any]]:
@@ -273,6 +292,14 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
         """No token is returned here: the page pays with the approval's id (``purchase_submit_as_owner``)."""
         act = TravellerAction(client_id=frame.client_id, text=frame.text, action=frame.action)
         return traveller_act(trip=self.trip, user=self.user, act=act).message
+
+
+def _trip_for_session(user: Any, session: Any, trip_id: int) -> Trip:
+    """The trip, as the session's second factor allows (staff read only with it verified)."""
+    twofactor.socket_verify(user, session)
+    if not user.otp_device and twofactor.enrolled(user):
+        raise SecondStepMissing
+    return trip_get_for_user(user, trip_id)
 
 
 class NoSuchRoute(AsyncJsonWebsocketConsumer):

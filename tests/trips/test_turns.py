@@ -80,6 +80,34 @@ def test_a_repeated_client_id_is_one_message_and_one_turn(trip, traveller, froze
     assert AuditEvent.objects.filter(trip=trip, type="turn.started").count() == 1
 
 
+def test_a_resent_message_whose_task_was_lost_runs_its_turn(trip, traveller, frozen, monkeypatch):
+    """The broker was down when the message committed, so its turn task never left; the browser
+    sends it again with the same client_id and the turn runs (once)."""
+    from trips.services import dispatch
+
+    deliver = dispatch._senders["turn"]
+    monkeypatch.setitem(dispatch._senders, "turn", lambda trip_id, message_id: None)  # lost on the way
+    first = turn_submit(trip=trip, user=traveller, text="I'm going to San Francisco", client_id="c-lost")
+    assert ChatMessage.objects.get(pk=first.pk).turn_status == ChatMessage.TurnStatus.QUEUED
+    monkeypatch.setitem(dispatch._senders, "turn", deliver)  # the broker is back
+    again = turn_submit(trip=trip, user=traveller, text="I'm going to San Francisco", client_id="c-lost")
+    assert again.pk == first.pk
+    assert ChatMessage.objects.get(pk=first.pk).turn_status == ChatMessage.TurnStatus.DONE
+    assert ChatMessage.objects.filter(trip=trip, role="user").count() == 1
+    assert AuditEvent.objects.filter(trip=trip, type="turn.started").count() == 1
+
+
+def test_a_resent_message_on_a_trip_a_worker_holds_is_not_sent_again(trip, traveller, frozen, monkeypatch):
+    from trips.services import dispatch
+
+    sent: list[int] = []
+    monkeypatch.setitem(dispatch._senders, "turn", lambda trip_id, message_id: sent.append(message_id))
+    first = turn_submit(trip=trip, user=traveller, text="I'm going to San Francisco", client_id="c-held")
+    Trip.objects.filter(pk=trip.pk).update(turn_lease_until=frozen().replace(year=2030))  # a worker runs it
+    turn_submit(trip=trip, user=traveller, text="I'm going to San Francisco", client_id="c-held")
+    assert sent == [first.pk], "the worker holding the trip takes the message; nothing is sent twice"
+
+
 def test_running_the_task_again_changes_nothing(trip, traveller, frozen):
     message = turn_submit(trip=trip, user=traveller, text="I'm going to San Francisco")
     version = Trip.objects.get(pk=trip.pk).version

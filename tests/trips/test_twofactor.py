@@ -350,3 +350,50 @@ async def test_the_chat_socket_waits_for_the_second_step(traveller, acme):
 
     assert await first_output(verified=False) == {"type": "websocket.close", "code": CloseCode.NOT_SIGNED_IN}
     assert (await first_output(verified=True))["type"] == "websocket.send"
+
+
+def test_enrolling_leaves_other_sessions_only_the_second_step(traveller):
+    """A session signed in before the second factor existed (another browser, maybe not the
+    traveller's) gets only the code page once it is set up elsewhere."""
+    trip = trip_make(owner=traveller, organisation=Membership.objects.get(user=traveller).organisation)
+    earlier, here = Client(), Client()
+    sign_in(earlier, traveller)
+    assert earlier.get(f"/trips/{trip.pk}/").status_code == 200
+    sign_in(here, traveller)
+    _enrol(here)
+    assert here.get(f"/trips/{trip.pk}/").status_code == 200, "the enrolling session proved the code"
+    assert earlier.get(f"/trips/{trip.pk}/")["Location"].startswith(VERIFY)
+    assert earlier.get("/api/trips/").status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_enrolling_closes_the_open_chats_of_sessions_without_it(traveller, acme):
+    """An open chat of the earlier session is closed (4401) when the factor is set up in another
+    session; the enrolling session's own chat stays open."""
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from tripdesk.asgi import application
+    from trips.consumers import CloseCode
+
+    trip = await sync_to_async(trip_make)(owner=traveller, organisation=acme)
+
+    async def chat(client) -> WebsocketCommunicator:
+        cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+        ws = WebsocketCommunicator(
+            application, f"/ws/trips/{trip.pk}/", headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)]
+        )
+        assert (await ws.connect(timeout=10))[0]
+        while (await ws.receive_json_from(timeout=10)).get("type") != "status":
+            pass  # the history, then the trip's status
+        return ws
+
+    earlier, here = Client(), Client()
+    await sync_to_async(sign_in)(earlier, traveller)
+    await sync_to_async(sign_in)(here, traveller)
+    earlier_chat, here_chat = await chat(earlier), await chat(here)
+    await sync_to_async(_enrol)(here)
+    assert await earlier_chat.receive_output(timeout=10) == {"type": "websocket.close", "code": CloseCode.NOT_SIGNED_IN}
+    assert await here_chat.receive_nothing(timeout=0.5), "the session that gave the code keeps its chat"
+    await here_chat.disconnect()

@@ -70,6 +70,31 @@ class _Frames:
         _frames_send_now(self.frames)
 
 
+def user_group(user_id: int) -> str:
+    """Every chat connection of one user: told when that user signs out or changes their second factor."""
+    return f"user-{user_id}"
+
+
+def sockets_recheck_on_commit(user_id: int, *, keep_session: str = "") -> None:
+    """After commit, ask each open chat of the user to check its sign-in again (``TripChatConsumer.factors_changed``).
+
+    A second factor enrolled in one tab must end the chats of sessions that never gave it, and a
+    factor removed ends the staff powers the chats were opened with. ``robust``: a channel layer
+    that is down costs the live close; the next connect checks the session anyway.
+    ``keep_session``: the session that made the change (it proves the new factor as soon as the
+    change's response is saved), whose chats stay open.
+    """
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(
+                user_group(user_id), {"type": "factors.changed", "keep_session": keep_session}
+            )
+
+    transaction.on_commit(send, robust=True)
+
+
 def broadcast_on_commit(trip_id: int, frame: dict[str, Any]) -> None:
     """Send ``frame`` to the trip's group once the current transaction commits (at once outside one).
 

@@ -98,6 +98,7 @@ def turn_submit(
     if client_id:
         existing = ChatMessage.objects.filter(trip=trip, client_id=client_id).first()
         if existing is not None:
+            _turn_resend_if_lost(existing)
             return existing
     try:
         with transaction.atomic(durable=True):
@@ -130,6 +131,18 @@ def turn_submit(
             raise
         return ChatMessage.objects.get(trip=trip, client_id=client_id)  # the same send, raced in from another tab
     return message
+
+
+def _turn_resend_if_lost(message: ChatMessage) -> None:
+    """A message sent again (same ``client_id``) that is still queued on a trip no worker holds:
+    send its turn again. Its first task may have been lost (the broker was down when the send
+    committed); a turn delivered twice runs once, so sending again is always safe."""
+    if message.turn_status != ChatMessage.TurnStatus.QUEUED:
+        return
+    if Trip.objects.filter(pk=message.trip_id, turn_lease_until__gt=timezone.now()).exists():
+        return  # a worker runs the trip's turns now and takes this message with them
+    with transaction.atomic():
+        turn_enqueue_on_commit(message.trip_id, message.pk)
 
 
 @dataclass

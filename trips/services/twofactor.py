@@ -24,6 +24,7 @@ from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from .audit import account_audit_record, actor_for
+from .chat import sockets_recheck_on_commit
 
 RECOVERY_CODE_COUNT = 10
 # No 0/o, 1/l/i: codes are read off paper.
@@ -52,8 +53,19 @@ def factor_kind(device: Device) -> str:
     return "passkey"
 
 
-def _record(*, user: AbstractBaseUser, type: str, actor_user: Optional[AbstractBaseUser], payload: dict) -> None:
+def _record(
+    *,
+    user: AbstractBaseUser,
+    type: str,
+    actor_user: Optional[AbstractBaseUser],
+    payload: dict,
+    session_key: str = "",
+) -> None:
+    """Record an account event; a factor enrolled or removed also rechecks the user's open chats
+    (those of sessions that no longer count are closed; ``session_key``'s, the changer's, stay)."""
     account_audit_record(user=user, type=type, actor=actor_for(actor_user), payload=payload)
+    if type in {Type.SECOND_FACTOR_ENROLLED, Type.SECOND_FACTOR_DISABLED}:
+        sockets_recheck_on_commit(user.pk, keep_session=session_key)
 
 
 def totp_device_pending(*, user: AbstractBaseUser) -> TOTPDevice:
@@ -65,8 +77,13 @@ def totp_device_pending(*, user: AbstractBaseUser) -> TOTPDevice:
     return device
 
 
-def totp_enrol(*, user: AbstractBaseUser, device_id: int, token: str) -> tuple[TOTPDevice, list[str]]:
+def totp_enrol(
+    *, user: AbstractBaseUser, device_id: int, token: str, session_key: str = ""
+) -> tuple[TOTPDevice, list[str]]:
     """Confirm the pending authenticator app with a code from it; returns the device and new recovery codes.
+
+    ``session_key``: the session enrolling, which proves the factor with this code; the user's
+    other sessions must give it before doing anything more.
 
     A wrong code changes nothing but the device's throttle (django-otp backs off after each
     failure), and raises ``ValidationError``.
@@ -85,6 +102,7 @@ def totp_enrol(*, user: AbstractBaseUser, device_id: int, token: str) -> tuple[T
                 type=Type.SECOND_FACTOR_ENROLLED,
                 actor_user=user,
                 payload={"factor": "totp", "recovery_codes": len(codes)},
+                session_key=session_key,
             )
     if not matched:  # outside the transaction: the throttle's count must stay
         raise ValidationError("That code did not match. Check the app's clock and type the current 6 digits.")
@@ -117,9 +135,15 @@ def totp_key_base32(device: TOTPDevice) -> str:
     return base64.b32encode(device.bin_key).decode()
 
 
-def passkey_enrolled(*, user: AbstractBaseUser, device: Device) -> None:
+def passkey_enrolled(*, user: AbstractBaseUser, device: Device, session_key: str = "") -> None:
     """Record a passkey registered by django-otp-webauthn (inside the transaction that saved it)."""
-    _record(user=user, type=Type.SECOND_FACTOR_ENROLLED, actor_user=user, payload={"factor": "passkey"})
+    _record(
+        user=user,
+        type=Type.SECOND_FACTOR_ENROLLED,
+        actor_user=user,
+        payload={"factor": "passkey"},
+        session_key=session_key,
+    )
 
 
 def recovery_codes_issue(*, user: AbstractBaseUser) -> list[str]:

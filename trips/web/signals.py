@@ -5,13 +5,13 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 
+from trips.services.chat import user_group
+
 
 @receiver(user_logged_out, dispatch_uid="trips.close_sockets_on_sign_out")
 def close_sockets_on_sign_out(sender, request, user, **kwargs) -> None:
     if user is None:
         return
-    from trips.consumers import user_group
-
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(user_group(user.pk), {"type": "session.ended"})

@@ -128,7 +128,12 @@ def setup_confirm(request: HttpRequest) -> HttpResponse:
     except ValueError:
         return redirect("web:twofactor")
     try:
-        device, codes = totp_enrol(user=user, device_id=device_id, token=request.POST.get("token", ""))
+        device, codes = totp_enrol(
+            user=user,
+            device_id=device_id,
+            token=request.POST.get("token", ""),
+            session_key=request.session.session_key or "",
+        )
     except ValidationError as error:
         return _setup_page(request, totp_device_pending(user=user), error=error.messages[0], status=400)
     otp_login(request, device)
@@ -265,7 +270,7 @@ class PasskeyRegistrationComplete(CompleteCredentialRegistrationView):
         with transaction.atomic():
             response = super().post(*args, **kwargs)
             device = WebAuthnCredential.objects.get(pk=json.loads(response.content)["id"])
-            passkey_enrolled(user=device.user, device=device)
+            passkey_enrolled(user=device.user, device=device, session_key=self.request.session.session_key or "")
         return response
 
 
