@@ -133,7 +133,12 @@ def test_post_message_enqueues_the_turn_after_commit(
     api, traveller, trip, django_capture_on_commit_callbacks, monkeypatch
 ):
     ran = []
-    monkeypatch.setattr("trips.tasks.turns.turn_run", lambda *, trip_id: ran.append(trip_id) or 1)
+
+    def turn_run(*, trip_id: int) -> int:
+        ran.append(trip_id)
+        return ChatMessage.objects.filter(trip_id=trip_id).update(turn_status=ChatMessage.TurnStatus.DONE)
+
+    monkeypatch.setattr("trips.tasks.turns.turn_run", turn_run)
     api.force_authenticate(traveller)
     with django_capture_on_commit_callbacks(execute=True):
         response = api.post(f"/api/trips/{trip.pk}/messages/", {"text": "hello", "client_id": "c1"}, format="json")
@@ -141,7 +146,7 @@ def test_post_message_enqueues_the_turn_after_commit(
     assert ran == [trip.pk]
     with django_capture_on_commit_callbacks(execute=True):
         again = api.post(f"/api/trips/{trip.pk}/messages/", {"text": "hello", "client_id": "c1"}, format="json")
-    assert again.json()["seq"] == 1 and ran == [trip.pk]  # same client_id: nothing new enqueued
+    assert again.json()["seq"] == 1 and ran == [trip.pk]  # same client_id, turn done: nothing new enqueued
     assert ChatMessage.objects.filter(trip=trip).count() == 1
 
 
