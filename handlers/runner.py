@@ -23,7 +23,7 @@ from collections import Counter
 from typing import Any, Callable, Dict, List, Optional
 
 from .applier import Applier
-from .common.clock import iso, parse_now
+from .common.clock import day_text, iso, parse_now
 from .common.host import current_agu, current_shc
 from .common.intent import ensure_working_memory, new_trip_intent
 from .common.redact import redact
@@ -50,10 +50,10 @@ def progress_label(call: Dict[str, Any]) -> str:
     labels: Dict[str, Callable[[], str]] = {
         "trip_requirements_extract": lambda: "Reading your message…",
         "flight_quote_search": lambda: (
-            f"Searching flights {place_label(args.get('origin'))} → {place_label(args.get('destination'))} on {args.get('depart_date')}…"
+            f"Searching flights {place_label(args.get('origin'))} → {place_label(args.get('destination'))} on {day_text(args.get('depart_date'))}…"
         ),
         "hotel_quote_search": lambda: (
-            f"Searching hotels in {args.get('location_hint') or args.get('location_code')}, {args.get('check_in')} to {args.get('check_out')}…"
+            f"Searching hotels in {args.get('location_hint') or args.get('location_code')}, {day_text(args.get('check_in'))} to {day_text(args.get('check_out'))}…"
         ),
         "trip_option_ranker": lambda: (
             "Comparing hotels…"

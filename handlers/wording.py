@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any, Callable, Dict, List, Optional
 
 from .common import geo
+from .common.clock import day_text
 from .common.formats import money_text as money
 from .common.formats import party_text
 from .common.shape import trip_details
@@ -75,7 +76,7 @@ def error_message(code: str, text: str, retryable: bool = False) -> Dict[str, An
 
 
 def segment_route(seg: Dict[str, Any]) -> str:
-    return f"{place_label(seg.get('origin'))} → {place_label(seg.get('destination'))} on {seg.get('depart_date')}"
+    return f"{place_label(seg.get('origin'))} → {place_label(seg.get('destination'))} on {day_text(seg.get('depart_date'))}"
 
 
 def describe_trip(widget: Dict[str, Any]) -> str:

@@ -140,6 +140,16 @@ def test_from_the_email_to_a_granted_request_in_two_clicks(new_page, base_url, l
     screenshot(approver, "23-approver-queue-1280")
     approver.set_viewport_size({"width": 390, "height": 844})
     screenshot(approver, "24-approver-queue-390")
+    # On a phone each request is a card that fits the width (the table ran off to the right).
+    assert approver.evaluate("document.documentElement.scrollWidth") <= 390
+    row = approver.locator("#result_list tbody tr").first
+    expect(row).to_contain_text(amount)
+    expect(
+        row.get_by_role("cell", name=re.compile(r"^Decide by \w{3} \w{3} \d+, \d+:\d\d [AP]M [A-Z]{3,4}$"))
+    ).to_be_visible()
+    expect(row).to_contain_text(re.compile(r"[A-Z]{3} → DEN → [A-Z]{3}"))
+    box = row.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
     granted_mail = [
         m for m in emails_to(live_dir, "alice@example.com") if str(m["Subject"]).strip().startswith("Approved:")
     ]

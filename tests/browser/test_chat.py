@@ -186,9 +186,16 @@ def test_select_then_hold_shows_countdowns(new_page, base_url, screenshot):
     say(page, SCENARIO_1)
     expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
     wait_until_idle(page)
+    page.reload()  # the party is known: the page's "Who's travelling" card asks for names
+    card = page.locator("#travellers-card")
+    expect(card).to_have_attribute("open", "")
+    expect(card.locator("summary")).to_contain_text("name everyone before anything is held")
     hold_first_holdable(page, screenshot)
     holds = page.locator("[data-widget=holds]").last
     expect(holds).to_be_visible()
+    # Held (the sandbox needs no names): the card folds and stops asking, without a reload.
+    expect(card).not_to_have_attribute("open", "")
+    expect(card.locator("summary")).to_have_text("Who's travelling · 0 of 4 named")
     countdowns = holds.locator(".countdown")
     assert countdowns.count() >= 2
     expect(countdowns.first).to_have_text(re.compile(r"^(\d+d \d+h|\d+h \d\dm|\d+m \d\ds) left$"))
@@ -256,6 +263,9 @@ def test_a_grant_while_typing_buys_nothing_and_paying_survives_a_reload(new_page
     review = page.get_by_role("button", name=re.compile(r"^Review and pay \$[\d,]+\.\d\d…$"))
     expect(review).to_be_visible()
     expect(page.locator("[data-widget=approval]").last).to_have_attribute("data-status", "granted")
+    # The grant came unasked, long after the hold's answer: it is brought into view (not left below
+    # while the page keeps the traveller's last question at the top).
+    expect(page.locator("[data-widget=approval]").last).to_be_in_viewport()
     expect(composer).to_be_focused()  # the grant did not take the keyboard
     expect(page.locator("#pay")).to_be_hidden()  # nor open anything over the composer
     page.keyboard.type(" bag")

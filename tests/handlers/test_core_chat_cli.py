@@ -15,7 +15,7 @@ def chat(*lines):
 
 def test_a_message_shows_progress_bundles_and_the_trip():
     text = chat("4 people going from Newark to Denver for 3 nights on January 30", "/quit", "never read")
-    assert "  … Searching flights Newark (EWR) → Denver (DEN) on 2027-01-30…" in text
+    assert "  … Searching flights Newark (EWR) → Denver (DEN) on Sat Jan 30…" in text
     assert "    B1  " in text and "Your trip: 4 adults" in text and "never read" not in text
 
 

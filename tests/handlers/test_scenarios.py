@@ -94,7 +94,7 @@ def test_1_progress_is_shown_before_each_tool():
     assert turn["ui_messages"][1]["widget"] == {
         "type": "progress",
         "tool": "flight_quote_search",
-        "label": "Searching flights Newark (EWR) → Denver (DEN) on 2027-01-30…",
+        "label": "Searching flights Newark (EWR) → Denver (DEN) on Sat Jan 30…",
     }
     assert h.chat == turn["ui_messages"], "the chat shows every message once, in order"
 

@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import * as fmt from "./format.js";
+import { foldPageCard } from "./travellers.js";
 import { renderWidget } from "./widgets.js";
 
 const DISMISSED_QUOTES = "tripdesk.dismissedQuotes";
@@ -52,10 +53,15 @@ export class Conversation {
       this.pending.delete(frame.client_id);
       pendingEl.remove();
     }
+    // The first message to arrive while the trip was idle, unasked (an approver's grant, a hold
+    // released by staff), starts what the page keeps in view like an answer (``replyOutgrows``).
+    const unasked = !this.running && this.lastSeq > 0 && this.lastSeq <= this.idleAfterSeq && frame.seq > this.lastSeq
+      && frame.role !== "user" && !this.pending.size;
     const later = [...this.bySeq.entries()].filter(([seq]) => seq > frame.seq).sort((a, b) => a[0] - b[0])[0];
     const firstPending = this.list.querySelector(".msg--pending");
     this.list.insertBefore(el, later ? later[1] : firstPending || this.typing);
     this.bySeq.set(frame.seq, el);
+    if (unasked) this.unaskedFrom = el;
     this.lastSeq = Math.max(this.lastSeq, frame.seq);
     this.afterChange(frame);
     return true;
@@ -150,6 +156,7 @@ export class Conversation {
       this.retireAllBut(".risk .card__actions", frame.seq); // only the latest selection's card acts
     }
     if (frame.widget?.type === "holds") this.retire(".risk .card__actions");
+    if (frame.widget?.type === "holds" || frame.widget?.type === "booking") foldPageCard();
     if (frame.widget?.type === "booking") this.retire(".approval .card__actions");
     if (frame.widget?.type === "approval") this.retireOlderAutoApprovals();
     if (frame.widget?.type === "cancellation" || frame.widget?.type === "booking") this.syncCancellations();
@@ -230,10 +237,15 @@ export class Conversation {
   /**
    * When everything after the traveller's latest message no longer fits the scroller, the
    * scrollTop that puts that message at the top (so the question and the start of its answer
-   * stay in view); ``0`` while it all fits (then the page follows the bottom).
+   * stay in view); ``0`` while it all fits (then the page follows the bottom). Messages that came
+   * later unasked (a grant while the traveller waited) are kept in view the same way, from their first.
    */
   replyOutgrows(scroller) {
-    const asked = [...this.list.querySelectorAll(".msg--user")].pop();
+    const question = [...this.list.querySelectorAll(".msg--user")].pop();
+    const unasked = this.unaskedFrom?.isConnected ? this.unaskedFrom : null;
+    const asked = question && unasked
+      ? (question.compareDocumentPosition(unasked) & Node.DOCUMENT_POSITION_FOLLOWING ? unasked : question)
+      : question || unasked;
     if (!asked) return 0;
     const top = asked.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop - 8;
     return scroller.scrollHeight - top > scroller.clientHeight ? Math.max(1, top) : 0;

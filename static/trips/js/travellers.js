@@ -56,6 +56,19 @@ function updatePageCard(data) {
   card.open = false;
 }
 
+/**
+ * Once something is held or booked the page's card stops asking (as the server renders it then):
+ * folded, saying only how many are named.
+ */
+export function foldPageCard() {
+  const card = document.getElementById("travellers-card");
+  if (!card) return;
+  card.open = false;
+  for (const node of card.querySelector("summary")?.childNodes || []) {
+    if (node.nodeType === Node.TEXT_NODE) node.textContent = node.textContent.replace(/ — name everyone before anything is held/, "");
+  }
+}
+
 export function travellersCard(widget, ctx) {
   const status = h("p", { class: "travellers__status", role: "status" });
   const body = h("div", {});
