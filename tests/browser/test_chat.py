@@ -266,6 +266,7 @@ def test_a_grant_while_typing_buys_nothing_and_paying_survives_a_reload(new_page
     # The grant came unasked, long after the hold's answer: it is brought into view (not left below
     # while the page keeps the traveller's last question at the top).
     expect(page.locator("[data-widget=approval]").last).to_be_in_viewport()
+    expect(page.locator("#trip-phase")).to_have_text("Approved")  # not "On hold" beside a granted approval
     expect(composer).to_be_focused()  # the grant did not take the keyboard
     expect(page.locator("#pay")).to_be_hidden()  # nor open anything over the composer
     page.keyboard.type(" bag")

@@ -63,6 +63,7 @@ def test_a_denial_leaves_nothing_to_buy(new_page, base_url, live_dir):
     # Nothing anywhere offers to pay, buy or purchase after a denial (nor did it while pending).
     expect(page.get_by_role("button", name=re.compile(r"pay|purchase|buy", re.I))).to_have_count(0)
     expect(page.locator("#action-purchase")).to_be_hidden()
+    expect(page.locator("#trip-phase")).to_have_text("On hold")
     page.reload()
     expect(page.locator("#connection")).to_have_text("Live")
     expect(page.get_by_role("button", name=re.compile(r"pay|purchase|buy", re.I))).to_have_count(0)

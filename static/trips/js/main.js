@@ -161,7 +161,9 @@ function showNotice(text) {
   ui.notice.hidden = !text;
 }
 
-function applyStatus({ phase, state, title, purchase: purchaseOffer = null }) {
+function applyStatus({ phase: corePhase, state, title, purchase: purchaseOffer = null }) {
+  // The core's phase stays "held" until the purchase; with a grant on offer the trip reads "Approved".
+  const phase = corePhase === "held" && purchaseOffer ? "approved" : corePhase;
   const label = config.phase_labels[phase] || phase;
   if (title) {
     ui.title.textContent = title;
