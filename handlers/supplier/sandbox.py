@@ -183,7 +183,7 @@ class SandboxCore:
         if now >= _at(item["expires_at"]):
             raise SupplierError("offer_expired", "That option has expired; search again for current prices.")
         stock = "seats_remaining" if item_type == "flight" else "quantity_available"
-        left = self.state.stock(item_id, item[stock])
+        left = self.state.stock(item_id, _offered(item_type, item))
         if left < _quantity(item_type, item):
             raise SupplierError("sold_out", "Not enough seats or rooms are left for that option.")
         return {**item, stock: left}
@@ -217,7 +217,7 @@ class SandboxCore:
         if not item["hold_policy"]["holdable"] or item.get("requires_instant_payment"):
             raise SupplierError("not_holdable", "That option must be paid at once and cannot be held.")
         quantity = _quantity(item_type, item)
-        if self.state.stock(item_id, quantity) < quantity:
+        if self.state.stock(item_id, _offered(item_type, item)) < quantity:
             raise SupplierError("sold_out", "Not enough seats or rooms are left for that option.")
         guarantee = item["hold_policy"].get("price_guarantee_minutes")
         hold = {
@@ -420,7 +420,7 @@ class SandboxCore:
         hold_id = short_id("hld", self.seed, f"instant:{idempotency_key}")
         if self.state.get("hold", hold_id) is None:
             quantity = _quantity(item_type, item)
-            if self.state.stock(item_id, quantity) < quantity:
+            if self.state.stock(item_id, _offered(item_type, item)) < quantity:
                 raise SupplierError("sold_out", "Not enough seats or rooms are left for that option.")
             hold = {
                 "hold_id": hold_id,
@@ -541,6 +541,11 @@ class SandboxCore:
 
 class SandboxSupplier(InstantReservations, SandboxCore):
     """Implements ``handlers.supplier.protocol.Supplier``: holds, and reservations bought instantly."""
+
+
+def _offered(item_type: str, item: Dict[str, Any]) -> int:
+    """The seats or rooms an item was offered with: its stock counter's start (created on first use)."""
+    return int(item[ITEM_FIELDS["offer" if item_type == "flight" else "rate"][1]])
 
 
 def _quantity(item_type: str, item: Dict[str, Any]) -> int:

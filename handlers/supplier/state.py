@@ -8,6 +8,8 @@ from __future__ import annotations
 from contextlib import nullcontext
 from typing import Any, ContextManager, Dict, List, Optional
 
+from .seeded import search_of
+
 
 class SupplierState:
     def __init__(self, store: Any, prefix: str) -> None:
@@ -36,7 +38,12 @@ class SupplierState:
                 self.store.put(key, value)
 
     def stock_many(self, initials: Dict[str, int]) -> Dict[str, int]:
-        """``stock`` for many items in one go (a search publishes all its offers together)."""
+        """Units left of many items in one go (a search publishes all its offers together). Only
+        items someone held or bought have counters (``stock`` creates them and marks their search):
+        a search nobody held from shows its items' initial stock, with one read per search instead
+        of a counter read and created for every offer."""
+        if not any(self.get("stocked", ref) is not None for ref in {search_of(item_id) for item_id in initials}):
+            return dict(initials)
         keyed = {f"{self.prefix}stock:{item_id}": n for item_id, n in initials.items()}
         if hasattr(self.store, "counters_init"):
             current = self.store.counters_init(keyed)
@@ -45,7 +52,11 @@ class SupplierState:
         return {item_id: int(current[f"{self.prefix}stock:{item_id}"]) for item_id in initials}
 
     def stock(self, item_id: str, initial: int) -> int:
-        """Units left of an offer or rate (created at ``initial`` on first sight)."""
+        """Units left of an offer or rate (created at ``initial``, its stock as offered, on first
+        sight). Its search is marked first, so from then on publishing it reads the counters."""
+        ref = search_of(item_id)
+        if self.get("stocked", ref) is None:
+            self.put_if_absent("stocked", ref, {})
         return int(self.store.incr(f"{self.prefix}stock:{item_id}", 0, initial=initial))
 
     def take_stock(self, item_id: str, quantity: int) -> bool:

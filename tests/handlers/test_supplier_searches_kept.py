@@ -53,3 +53,27 @@ def test_a_newer_search_of_the_same_day_answers_with_its_own_expiry():
     again = next(o for o in supplier.search_flights(**LEG) if o["offer_id"] == first["offer_id"])
     assert again["expires_at"] > first["expires_at"]
     assert supplier.get_item("flight", first["offer_id"])["expires_at"] == again["expires_at"]
+
+
+CARD = {"id": "pm_1", "brand": "visa", "last4": "4242", "status": "active"}
+
+
+def test_stock_counters_start_with_the_first_hold_and_purchases_still_show_in_later_searches():
+    """A search nobody held from keeps no stock counter (publishing 1,000 offers read and created
+    1,000); the first hold starts its offer's counter at the stock offered, not at the seats held,
+    and marks the search, so later searches show what purchases took."""
+    store = InMemoryKeyValueStore()
+    supplier = SandboxSupplier(store, seed=7, clock=FrozenClock(NOW))
+    offers = supplier.search_flights(**LEG)
+    assert not [key for key in store._data if key.startswith(("sandbox:stock:", "sandbox:stocked:"))]
+    offer = max(offers, key=lambda o: o["seats_remaining"])
+    assert offer["seats_remaining"] > 2, "a party of two leaves seats behind"
+    hold = supplier.hold_create(item_type="flight", item_id=offer["offer_id"], idempotency_key="h1")
+    assert supplier.refresh_offer("flight", offer["offer_id"])["seats_remaining"] == offer["seats_remaining"]
+    supplier.purchase(
+        hold_id=hold["hold_id"], amount_due=hold["held_total"]["amount"], payment_method=CARD, idempotency_key="p1"
+    )
+    again = {o["offer_id"]: o for o in supplier.search_flights(**LEG)}
+    assert again[offer["offer_id"]]["seats_remaining"] == offer["seats_remaining"] - 2
+    others = [o for o in offers if o["offer_id"] != offer["offer_id"]]
+    assert all(again[o["offer_id"]]["seats_remaining"] == o["seats_remaining"] for o in others)
