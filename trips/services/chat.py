@@ -16,7 +16,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
-from handlers.common.redact import redact, redact_text
+from handlers.common.redact import redact, redact_json, redact_text
 from trips.models import ChatMessage, Trip
 
 logger = logging.getLogger(__name__)
@@ -157,7 +157,7 @@ def chat_message_add(
         role=role,
         kind=kind,
         text=redact_text(text or ""),
-        widget=redact(widget) if widget is not None else None,
+        widget=redact_json(widget) if widget is not None else None,  # one pass: bundles are large
         event=redact(event) if event is not None else None,
         client_id=client_id,
         turn_status=turn_status,

@@ -42,3 +42,21 @@ def test_frame_shape(trip):
     frame = chat_message_frame(message)
     assert set(frame) == {"type", "seq", "role", "kind", "text", "widget", "created_at", "client_id"}
     assert frame["type"] == "message" and frame["kind"] == "error" and frame["client_id"] is None
+
+
+def test_a_widget_is_stored_and_pushed_redacted_in_one_pass(trip):
+    """Widgets are redacted as one JSON text (``redact_json``): a large clean bundles widget comes
+    back as it was; a secret anywhere in a widget, in a string or under a sensitive key, is masked."""
+    bundles = [
+        {"bundle_id": f"B{i}", "total": f"{1000 + i}.00", "flight": {"offer_id": f"off_{i:016x}"}, "hotel": "Hilton"}
+        for i in range(60)
+    ]
+    clean = chat_message_create(
+        trip_id=trip.pk, message={"role": "assistant", "text": "x", "widget": {"type": "bundles", "bundles": bundles}}
+    )
+    assert ChatMessage.objects.get(pk=clean.pk).widget == {"type": "bundles", "bundles": bundles}
+    secret = {"type": "note", "items": [{"text": "card 4111 1111 1111 1111"}, {"password": "hunter2"}]}
+    message = chat_message_create(trip_id=trip.pk, message={"role": "assistant", "text": "x", "widget": secret})
+    for widget in (message.widget, ChatMessage.objects.get(pk=message.pk).widget):
+        assert "4111 1111" not in str(widget) and "hunter2" not in str(widget)
+        assert widget["items"][1]["password"] == "[REDACTED]" and "[REDACTED]" in widget["items"][0]["text"]
