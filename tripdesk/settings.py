@@ -87,6 +87,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
+    # Each thread keeps its connection a minute (``?conn_max_age=`` overrides): opening one costs
+    # Django more CPU than a tool's queries (it registers its SQL functions), and the tool threads
+    # opened one per call, five per search turn.
+    DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Passwords are checked by Django's backend; powers come from the role in each organisation
