@@ -157,8 +157,10 @@ def missing_slots(doc: Dict[str, Any]) -> List[str]:
         missing.append("adults")
     if trip_type not in ("one_way", "multi_city") and len(segs) <= 1:
         missing.append("return_date")
-    elif any(not s["check_in"] or not s["check_out"] or not s["location_code"] for s in stays_of(doc)):
-        missing.append("check_out")
+    elif "depart_date" not in missing and any(
+        not s["check_in"] or not s["check_out"] or not s["location_code"] for s in stays_of(doc)
+    ):
+        missing.append("check_out")  # (while the departure is asked, the stay waits for it: it follows the flights)
     elif trip_type == "one_way" and (doc.get("itinerary") or {}).get("lodging", {}).get("needed") and not stays_of(doc):
         missing.append("check_out")
     if unknown_child_ages(doc):

@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .cues import BAGS_CHECKED, FLIGHT_WORDS, HOTEL_WORDS
+from .dates import _WD_ABBR, MONTHS, WEEKDAYS
 from .text import clean
 
 
@@ -127,3 +128,46 @@ def confirmed_proposal(msg: str, pending_question: Any) -> Optional[str]:
     if not _YES.match(msg) and _NO.search(msg):
         return None
     return clean(text)[:1000]
+
+
+_CHOICE = re.compile(
+    r"^\W*(?:(?:i\s+mean|it'?s|make\s+it)\s+)?(?:the\s+)?(?P<which>first|former|earlier|second|latter|later)"
+    r"(?:\s+(?:one|day|date|option|reading))?(?:\s+please)?\W*$",
+    re.I,
+)
+_DATE_ANSWER_SLOTS = frozenset({"depart_date", "return_date", "check_in", "check_out"})
+
+
+def doubt_answer(msg: str, pending_question: Any) -> Dict[str, str]:
+    """Days chosen by answering the date question the Reducer asked by naming readings: "the first
+    one" / "the latter" (for every date it asked that way), the month or weekday that tells two
+    readings apart ("April", "the Thursday"), or "yes" to "Do you mean Thu May 6 by "05/06"?".
+    {} when the message is not such an answer (a date typed out is read as usual)."""
+    doubts = pending_question.get("date_doubts") if isinstance(pending_question, dict) else None
+    if not isinstance(doubts, dict) or not doubts or re.search(r"\d", msg) or len(msg.split()) > 5:
+        return {}
+    readings = {
+        slot: [r for r in (_iso(x) for x in (d.get("readings") or [])) if r]
+        for slot, d in doubts.items()
+        if slot in _DATE_ANSWER_SLOTS and isinstance(d, dict)
+    }
+    readings = {slot: days for slot, days in readings.items() if days}
+    if not readings:
+        return {}
+    choice = _CHOICE.match(msg)
+    if choice and all(len(days) == 2 for days in readings.values()):
+        at = 0 if choice.group("which").lower() in ("first", "former", "earlier") else 1
+        return {slot: days[at].isoformat() for slot, days in readings.items()}
+    if len(readings) != 1:
+        return {}
+    slot, days = next(iter(readings.items()))
+    if len(days) == 1:
+        return {slot: days[0].isoformat()} if _YES.match(msg) and not _NO.search(msg) else {}
+    words = re.findall(r"[a-z]+", msg.lower())
+    named = [d for d in days if any(_names_day(w, d) for w in words)]
+    return {slot: named[0].isoformat()} if len(named) == 1 else {}
+
+
+def _names_day(word: str, day: date) -> bool:
+    word = word.rstrip(".")
+    return MONTHS.get(word) == day.month or WEEKDAYS.get(word, _WD_ABBR.get(word)) == day.weekday()

@@ -164,6 +164,7 @@ class DateMention:
     value: date
     text: str = ""
     floating: bool = False  # "the 2nd": the next such day, which may be counted from another day
+    by_convention: bool = False  # "03/04": read month or day first by the locale, not by what was written
 
     def after(self, day: date) -> date:
         """The value counted from ``day`` instead of today ("back the 2nd" after a January 30 departure)."""
@@ -328,13 +329,16 @@ _FLOATING = frozenset({"ordinal", "weekday"})
 
 @dataclass(frozen=True)
 class Doubt:
-    """A date not read because it could mean two days: ``kind`` "order" (03/04) or "weekday" (Tuesday Feb 3)."""
+    """A date not read because it could mean two days: ``kind`` "order" (03/04) or "weekday" (Tuesday Feb 3);
+    or "long": a numeric end date whose reading makes the trip implausibly long (one reading, asked to confirm)."""
 
     start: int
     end: int
     text: str
     kind: str
     readings: Tuple[date, ...] = ()  # the days it could mean, in the order to offer them
+    since: Optional[date] = None  # "long": the day the trip starts, to say how long the reading makes it
+    slot: str = ""  # the date it stands for ("depart_date"), when the words around it tell
 
 
 def find_dates(
@@ -378,7 +382,8 @@ def find_dates(
                 if kind == "weekday":  # "Saturday" (not "next Saturday") counts from the day it follows
                     g = m.groupdict()
                     floating = (g.get("rel") or "on").lower() == "on" and not (g.get("wk1") or g.get("wk2"))
-                found.append(DateMention(m.start(), m.end(), value, m.group(0), floating))
+                by_convention = kind in ("numeric", "dotted") and _ambiguous_order(m)
+                found.append(DateMention(m.start(), m.end(), value, m.group(0), floating, by_convention))
         masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])
     found.sort(key=lambda d: d.start)
     found = _weekdays_checked(text, found, doubts)

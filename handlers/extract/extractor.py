@@ -17,6 +17,7 @@ from .context import (
     STAY_SLOTS,
     THERE,
     confirmed_proposal,
+    doubt_answer,
     known_dates,
     place_referred_to,
     stay_mode_of,
@@ -25,7 +26,7 @@ from .context import (
     unfilled_first,
 )
 from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS
-from .dates import Doubt, find_dates, find_durations, order_for
+from .dates import DateMention, Doubt, find_dates, find_durations, order_for
 from .party import read_party
 from .places import find_places
 from .prefs import NO_HOTEL, read_airlines, read_preferences, read_relax
@@ -72,6 +73,15 @@ def extract_fields(
     msg = mask(msg, relax_spans)  # "drop the nonstop", "no hotel cap": not read again as wishes
     slots = pending_slots(pending_question)
     current = current if isinstance(current, dict) else {}
+    chosen = doubt_answer(msg, pending_question)
+    if chosen:  # "the first one", "April", "yes" to "Do you mean Thu Mar 4 or Sat Apr 3 by "03/04"?"
+        for slot, day in chosen.items():
+            if slot in ("check_in", "check_out"):
+                fields["stays"] = fields["stays"] or [{"location": None, "check_in": None, "check_out": None}]
+                fields["stays"][0][slot] = day
+            else:
+                fields[slot] = day
+        return fields, notes
     if message_topic(msg, pending_question, conversation) != "trip":
         # a rental car, a bus, an event: the trip is not changed (its places are read when the
         # traveller later asks for a flight or a hotel "there"); the party is the same people
@@ -125,11 +135,12 @@ def extract_fields(
         # "check in on the 10th" is about the hotel even on a trip with flights
         dates_of_stay = stay_mode or _checks_in_or_out(msg)
         known = known_dates(current, dates_of_stay)
-        assign_dates(msg, dates, slots, dates_of_stay, known, fields)
+        assign_dates(msg, dates, slots, dates_of_stay, known, fields, doubts)
         if replaced:
             _instead(msg, replaced, places, dates, current, known, dates_of_stay, fields)
         if shift:
             _shift(shift, known, dates_of_stay, fields)
+        _implausibly_long(dates, known, dates_of_stay, fields, doubts)
         _referred_place(msg, said_about_stay, stay_mode, current, conversation, fields, assumptions)
     if durations:
         fields["nights"] = durations[-1].nights
@@ -156,6 +167,43 @@ def extract_fields(
     if fields["stays"] and fields["hotel_needed"] is None:
         fields["hotel_needed"] = True
     return fields, notes
+
+
+# A trip or stay longer than this, read from numeric dates whose order the locale decided, is asked.
+LONG_TRIP_NIGHTS = 30
+
+
+def _implausibly_long(
+    dates: List[DateMention],
+    known: Tuple[Optional[date], Optional[date], bool],
+    stay_mode: bool,
+    fields: Dict[str, Any],
+    doubts: List[Doubt],
+) -> None:
+    """ "03/04 returning 05/06" read month first is a 63-night trip (day first, too): an end date
+    that rests on how numeric dates are read and makes the trip longer than a month is not taken
+    but asked ("Do you mean Thu May 6 by "05/06"? That is 63 nights..."); dates written out
+    ("March 4 to May 6") are taken as written."""
+    stay = (fields["stays"] or [None])[0] if stay_mode else None
+    start_raw, end_raw = (
+        ((stay or {}).get("check_in"), (stay or {}).get("check_out"))
+        if stay_mode
+        else (fields["depart_date"], fields["return_date"])
+    )
+    if not end_raw or not any(d.by_convention for d in dates):
+        return
+    start = date.fromisoformat(start_raw) if start_raw else known[0]
+    end = date.fromisoformat(end_raw)
+    if start is None or (end - start).days <= LONG_TRIP_NIGHTS:
+        return
+    said = next((d for d in dates if (d.value.month, d.value.day) == (end.month, end.day)), None)
+    if said is None or not (said.by_convention or any(d.by_convention and d.value == start for d in dates)):
+        return
+    if stay_mode and stay is not None:
+        stay["check_out"] = None
+    else:
+        fields["return_date"] = None
+    doubts.append(Doubt(said.start, said.end, said.text, "long", (end,), start))
 
 
 def _referred_place(

@@ -7,6 +7,7 @@ slot, then whatever the trip still lacks. A message naming several flights becom
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -31,7 +32,7 @@ from .cues import (
     WEAK_DEST_CUE,
     before,
 )
-from .dates import DateMention
+from .dates import DateMention, Doubt
 from .places import Mention
 
 _LEG_SPLIT = re.compile(r"[;,]|\bthen\b|\band\s+then\b|\bafter\s+that\b", re.I)
@@ -201,8 +202,16 @@ def assign_dates(
     stay_mode: bool,
     known: Tuple[Optional[date], Optional[date], bool],
     fields: Dict[str, Any],
+    doubts: Optional[List[Doubt]] = None,
 ) -> None:
-    """Departure and return (or check-in and check-out) from the words before each date."""
+    """Departure and return (or check-in and check-out) from the words before each date.
+
+    A date in ``doubts`` ("03/04": two readings) holds its place without being read: in
+    "02/03 - 02/15" the 15th is the return and the doubt the departure, not the other way
+    round; each such doubt is told the date it stands for."""
+    holders = [DateMention(d.start, d.end, d.readings[0], d.text) for d in doubts or [] if len(d.readings) == 2]
+    read = dates
+    dates = sorted(dates + holders, key=lambda d: d.start)
     start_cue, end_cue = (CHECK_IN_CUE, CHECK_OUT_CUE) if stay_mode else (DEPART_CUE, RETURN_CUE)
     start_words, end_words = (CHECK_IN_WORDS, CHECK_OUT_WORDS) if stay_mode else (DEPART_WORDS, RETURN_WORDS)
     after_start, after_end = (AFTER_CHECK_IN, AFTER_CHECK_OUT) if stay_mode else (AFTER_DEPART, AFTER_RETURN)
@@ -273,6 +282,22 @@ def assign_dates(
     else:
         fields["depart_date"] = start.isoformat() if start else None
         fields["return_date"] = end.isoformat() if end else None
+    if holders:
+        _doubts_placed(read, stay_mode, fields, doubts or [])
+
+
+def _doubts_placed(dates: List[DateMention], stay_mode: bool, fields: Dict[str, Any], doubts: List[Doubt]) -> None:
+    """Take back the dates the doubts' stand-ins were given, and tell each doubt its date."""
+    stay = (fields["stays"] or [{}])[0] if stay_mode else fields
+    names = ("check_in", "check_out") if stay_mode else ("depart_date", "return_date")
+    taken = {d.value.isoformat() for d in dates}
+    for i, doubt in enumerate(doubts):
+        name = next(
+            (n for n in names if len(doubt.readings) == 2 and stay.get(n) == doubt.readings[0].isoformat()), None
+        )
+        if name and stay.get(name) not in taken:
+            stay[name] = None
+            doubts[i] = replace(doubt, slot=name)
 
 
 def complete_stay(fields: Dict[str, Any]) -> None:

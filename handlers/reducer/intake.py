@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import copy
-from datetime import datetime
-from typing import Any, Dict, List, Sequence
+from datetime import date, datetime
+from typing import Any, Dict, List, Sequence, Tuple
 
 from ..common.clock import day_text, local_today
 from ..echo import echo_line
@@ -91,12 +91,13 @@ class Intake(DecisionBase):
         status["missing_required"] = missing
         if missing:
             asked = missing[:MAX_QUESTIONS]
-            texts = _questions(asked, date_doubts)
-            status.update(
-                phase="intake",
-                state="needs_input",
-                pending_question={"slots": asked, "text": " ".join(texts[s] for s in asked)},
-            )
+            # a date asked by its readings stays asked so until answered, though other answers come first
+            kept = (status.get("pending_question") or {}).get("date_doubts") or {}
+            texts, doubts = _questions(asked, date_doubts, kept, doc)
+            question: Dict[str, Any] = {"slots": asked, "text": " ".join(texts[s] for s in asked)}
+            if doubts:
+                question["date_doubts"] = doubts
+            status.update(phase="intake", state="needs_input", pending_question=question)
             questions = [{"slot": s, "text": texts[s]} for s in asked]
             self.say(status["pending_question"]["text"], {"type": "questions", "questions": questions})
             return
@@ -240,13 +241,66 @@ RELAX_HINTS = {
 }
 
 
-def _questions(asked: List[str], date_doubts: Sequence[Dict[str, Any]]) -> Dict[str, str]:
-    """Each slot's question; a date the traveller wrote that could be two days is asked by naming
-    both ("Do you mean Tue Mar 4 or Thu Apr 3?"), in the order the dates were written."""
+_END_SLOTS = ("return_date", "check_out")
+_DOING = {"depart_date": "leave", "return_date": "come back", "check_in": "check in", "check_out": "check out"}
+
+
+def _questions(
+    asked: List[str],
+    date_doubts: Sequence[Dict[str, Any]],
+    kept: Dict[str, Any],
+    doc: Dict[str, Any],
+) -> Tuple[Dict[str, str], Dict[str, Dict[str, Any]]]:
+    """Each slot's question, and the date doubts asked (by slot, kept for the next questions).
+
+    A date the traveller wrote that could be two days is asked by naming both ("Do you mean Tue
+    Mar 4 or Thu Apr 3?"), in the order the dates were written; an end date that would make the
+    trip implausibly long is asked by naming it and the nights. A doubt asked before and still
+    open is asked the same way again, without the readings the trip's start now rules out."""
     texts = {s: QUESTIONS[s] for s in asked}
-    doubts = [d for d in date_doubts if isinstance(d, dict) and len(d.get("readings") or []) == 2]
-    for slot in [s for s in asked if s in _DATE_SLOTS][: len(doubts)]:
-        doubt = doubts.pop(0)
-        first, second = (day_text(r) for r in doubt["readings"])
-        texts[slot] = f'Do you mean {first} or {second} by "{str(doubt.get("text") or "")[:40]}"?'
-    return texts
+    date_slots = [s for s in asked if s in _DATE_SLOTS]
+    fresh = [d for d in date_doubts if isinstance(d, dict) and d.get("readings")]
+    paired: Dict[str, Dict[str, Any]] = {}
+    for doubt in sorted(fresh, key=lambda d: not d.get("slot")):  # the ones that know their date first
+        ends = doubt.get("kind") == "long"
+        slot = doubt.get("slot") if doubt.get("slot") in date_slots and doubt.get("slot") not in paired else None
+        slot = slot or next((s for s in date_slots if s not in paired and (s in _END_SLOTS or not ends)), None)
+        if slot:
+            paired[slot] = doubt
+    for slot, doubt in kept.items():
+        if slot in date_slots and slot not in paired and isinstance(doubt, dict):
+            paired[slot] = _still_possible(doubt, slot, doc)
+    paired = {s: d for s, d in paired.items() if d.get("readings")}
+    for slot, doubt in paired.items():
+        texts[slot] = _doubt_question(slot, doubt)
+    return texts, paired
+
+
+def _still_possible(doubt: Dict[str, Any], slot: str, doc: Dict[str, Any]) -> Dict[str, Any]:
+    """The doubt without readings before the trip's start (asked about an end date)."""
+    start = _start_day(doc, slot)
+    if start is None:
+        return doubt
+    readings = [r for r in doubt.get("readings") or [] if isinstance(r, str) and r > start]
+    return {**doubt, "readings": readings, "since": start}
+
+
+def _start_day(doc: Dict[str, Any], slot: str) -> Any:
+    if slot == "return_date":
+        segments = segments_of(doc)
+        return segments[0].get("depart_date") if segments else None
+    if slot == "check_out":
+        stays = stays_of(doc)
+        return stays[0].get("check_in") if stays else None
+    return None
+
+
+def _doubt_question(slot: str, doubt: Dict[str, Any]) -> str:
+    said = str(doubt.get("text") or "")[:40]
+    readings = doubt["readings"]
+    if len(readings) >= 2:
+        return f'Do you mean {day_text(readings[0])} or {day_text(readings[1])} by "{said}"?'
+    since = doubt.get("since")
+    nights = (date.fromisoformat(readings[0]) - date.fromisoformat(since)).days if since else 0
+    long = f" That is {nights} nights after {day_text(since)}." if since and nights > 0 else ""
+    return f'Do you mean {day_text(readings[0])} by "{said}"?{long} Say "yes" or the day you {_DOING[slot]}.'

@@ -51,10 +51,17 @@ class TripRequirementsExtract(SpecialistTool):
                 "source": source,
                 "accounting": accounting,
                 # asked by naming the days it could be ("Do you mean Tue Mar 4 or Thu Apr 3?")
+                # and a long trip by the one day it would end ("Do you mean Thu May 6? That is 63 nights...")
                 "date_doubts": [
-                    {"text": d.text, "kind": d.kind, "readings": [r.isoformat() for r in d.readings]}
+                    {
+                        "text": d.text,
+                        "kind": d.kind,
+                        "readings": [r.isoformat() for r in d.readings],
+                        "since": d.since.isoformat() if d.since else None,
+                        "slot": d.slot or None,
+                    }
                     for d in doubts
-                    if len(d.readings) == 2
+                    if len(d.readings) == 2 or (d.kind == "long" and d.readings)
                 ],
             },
         )

@@ -56,3 +56,18 @@ def test_not_dates(text):
 )
 def test_lengths_of_stay(text, nights):
     assert [d.nights for d in find_durations(text)] == [nights]
+
+
+def test_answers_to_a_question_that_named_the_readings():
+    from handlers.extract.context import doubt_answer
+
+    two = {"slots": ["depart_date"], "date_doubts": {"depart_date": {"readings": ["2027-03-04", "2027-04-03"]}}}
+    one = {"slots": ["return_date"], "date_doubts": {"return_date": {"readings": ["2027-05-06"], "kind": "long"}}}
+    assert doubt_answer("the second one", two) == {"depart_date": "2027-04-03"}
+    assert doubt_answer("April", two) == {"depart_date": "2027-04-03"}
+    assert doubt_answer("thursday", two) == {"depart_date": "2027-03-04"}  # Mar 4 2027 is a Thursday
+    assert doubt_answer("yes", one) == {"return_date": "2027-05-06"}
+    # a date typed out, a "no", or a plain question is read as usual
+    assert doubt_answer("April 3rd", two) == {}
+    assert doubt_answer("no, the 9th", one) == {}
+    assert doubt_answer("yes", {"slots": ["return_date"], "text": "When do you come back?"}) == {}
