@@ -141,13 +141,79 @@ def _overview(bundles: List[Bundle]) -> str:
     return "Your options: " + "; ".join(f"{_name(b)} {_price(b)}" for b in bundles) + "."
 
 
+# Words that ask for a change rather than about the options ("make it refundable", "I want breakfast").
+_ASKS_CHANGE = re.compile(
+    r"\b(?:make|change|switch|only|want|wanna|need|prefer|instead|add|remove|drop|without|rather|set|move)\b"
+)
+_QUESTION = re.compile(
+    r"\?\s*$|^(?:what|which|how|why|when|where|who|does|do|is|are|can|could|will|would|should|any)\b"
+)
+
+
 def answer_about_options(text: str, bundles: List[Bundle]) -> str:
-    """Nothing changed; what the options on screen say about the topic of ``text`` (an overview otherwise)."""
-    low = (text or "").lower()
+    """What the options on screen say about the topic of ``text`` (an overview otherwise).
+
+    "Nothing changed." comes first only where it tells the traveller something: the message
+    matched no topic, or it asked for a change that was not made ("I want breakfast included");
+    a question answered by topic ("is breakfast included?") is answered straight away."""
+    low = (text or "").strip().lower()
     answers: List[str] = []
     for pattern, about in TOPICS:
         fn: Callable[[List[Bundle]], str] = about
         if re.search(pattern, low) and len(answers) < 2:
             answers.append(fn(bundles))
     body = " ".join(answers) if answers else _overview(bundles)
-    return f"Nothing changed. {body} {HINT}"
+    informs = not answers or (not _QUESTION.search(low) and bool(_ASKS_CHANGE.search(low)))
+    return f"{'Nothing changed. ' if informs else ''}{body} {HINT}"
+
+
+def _nightly(b: Bundle) -> str:
+    hotels = _hotels(b)
+    return money(hotels[0].get("nightly_avg"), hotels[0].get("currency")) if hotels else ""
+
+
+def _part_money(b: Bundle, part: str) -> str:
+    items = _flights(b) if part == "flights" else _hotels(b)
+    total = sum(float(s.get("total") or 0) for s in items)
+    return money(f"{total:.2f}", (items[0] if items else {}).get("currency") or b.get("currency"))
+
+
+def choice_line(because: Dict[str, Any], chosen: Bundle, before: Any) -> str:
+    """The one line that says why words chose an option ("a cheaper hotel", "only in-policy options")."""
+    why = because.get("why")
+    instead = f" instead of {before.get('bundle_id')}" if isinstance(before, dict) else ""
+    name = chosen.get("bundle_id")
+    if why == "in_policy":
+        return f"Chose {name}{instead}: the best option within policy, {_price(chosen)} in all."
+    if not isinstance(before, dict):
+        return f"Chose {name}, {_price(chosen)} in all."
+    if why == "cheaper_hotel":
+        return (
+            f"Chose {name}{instead}: its hotel is {_nightly(chosen)} a night, not {_nightly(before)} "
+            f"({_price(chosen)} in all)."
+        )
+    if why == "cheaper_flights":
+        return (
+            f"Chose {name}{instead}: its flights cost {_part_money(chosen, 'flights')}, not "
+            f"{_part_money(before, 'flights')} ({_price(chosen)} in all)."
+        )
+    return f"Chose {name}{instead}: {_price(chosen)} in all, not {_price(before)}."
+
+
+def nothing_cheaper(part: str, bundle: Bundle) -> str:
+    """No option on screen is cheaper in the part asked about: say which is, and what would help."""
+    if part == "hotel":
+        hotel = (_hotels(bundle) or [{}])[0]
+        return (
+            f"{_name(bundle)} already has the cheapest hotel I found for these dates ({hotel.get('hotel_name')}, "
+            f"{_nightly(bundle)} a night). Try other dates and I'll search again."
+        )
+    if part == "flights":
+        return (
+            f"{_name(bundle)} already has the cheapest flights on screen ({_part_money(bundle, 'flights')}). "
+            "Say what you can give up ('stops are fine', 'any airline', other dates) and I'll search again."
+        )
+    return (
+        f"{_name(bundle)} is already the cheapest option on screen ({_price(bundle)} in all). "
+        "Say what you can give up ('stops are fine', 'any airline', a lower hotel cap) and I'll search again."
+    )

@@ -9,6 +9,7 @@ redacted before the text goes anywhere.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Dict, List, Optional
 
@@ -230,6 +231,114 @@ def bundle_by_quality(quality: str, bundles: List[Dict[str, Any]]) -> Optional[D
     return bundles[0] if bundles else None
 
 
+# Words that ask for the options the policy allows ("show me hotels within policy", "only in-policy options").
+IN_POLICY_RE = re.compile(
+    r"\b(?:with)?in(?:side)?\s+(?:the\s+|our\s+|my\s+)?(?:company(?:'s)?\s+|travel\s+|corporate\s+)?polic(?:y|ies)\b"
+    r"|\bin-polic(?:y|ies)\b|\bpolicy[- ](?:compliant|approved|friendly|ok)\b|\bpolicy\s+(?:allows|permits|accepts)\b"
+    r"|\b(?:allowed|approved|permitted|ok|fine)\s+(?:by|under|with)\s+(?:the\s+|our\s+|my\s+)?(?:company\s+|travel\s+)?policy\b"
+    r"|\b(?:complies|comply|complying)\s+with\s+(?:the\s+|our\s+)?(?:company\s+|travel\s+)?policy\b"
+)
+# "a cheaper hotel please", "something cheaper", "cheaper flights?", "can you find me a less expensive option"
+CHEAPER_RE = re.compile(
+    rf"^(?:(?:hmm+|um+|well|actually|so|ok(?:ay)?|and|then|alright)[,.!]*\s+)*{_POLITE}(?:(?:can|could|would)\s+(?:you|i|we)\s+(?:please\s+)?(?:find|get|show|see|have|try|pick|choose|go\s+with)"
+    r"(?:\s+(?:me|us))?\s+|(?:show|find|get|give|pick|choose)\s+(?:me\s+|us\s+)?|i(?:'d|\s+would)\s+(?:like|prefer|rather\s+have)\s+"
+    r"|i\s+(?:want|need)\s+|(?:do\s+you\s+)?(?:have|got)\s+|(?:is|are)\s+there\s+|(?:how|what)\s+about\s+"
+    r"|let'?s\s+(?:try|find|get|see)\s+|maybe\s+|go\s+for\s+|any\s+chance\s+of\s+)?"
+    r"(?:a\s+|an\s+|some\s+|something\s+|anything\s+|any\s+|one\s+)?(?:(?:a\s+)?(?:bit|little|lot|much)\s+)?"
+    r"(?:cheaper|less\s+expensive|lower[- ]priced|more\s+affordable|less\s+pricey)"
+    r"(?:\s+(?P<part>hotels?|rooms?|stays?|accommodations?|places?\s+to\s+stay|flights?|fares?|tickets?|airfares?"
+    r"|options?|ones?|bundles?|deals?|trips?|combos?|packages?|choices?))?"
+    r"(?:\s+(?:please|available|on\s+screen|instead|then|than\s+(?:this|that|these|those|b\d{1,2})|for\s+(?:me|us)))*"
+    r"\s*[?.!]*$"
+)
+_THAN = re.compile(r"\bthan\s+b(\d{1,2})\b")
+_HOTEL_PARTS = ("hotel", "room", "stay", "accommodation", "place")
+_FLIGHT_PARTS = ("flight", "fare", "ticket", "airfare")
+
+
+def _part_cost(bundle: Dict[str, Any], part: str) -> float:
+    """What a bundle's hotels, flights or whole trip cost (infinite when it has none of that part)."""
+    if part == "total":
+        return float(bundle.get("total") or "inf")
+    items = bundle.get("hotels" if part == "hotel" else "flights") or []
+    if not items:
+        return float("inf")
+    return sum(float((i.get("summary") or {}).get("total") or "inf") for i in items)
+
+
+def _items(bundle: Dict[str, Any], part: str) -> List[Any]:
+    return [i.get("rate_id") or i.get("offer_id") for i in bundle.get("hotels" if part == "hotel" else "flights") or []]
+
+
+def _nightly(item: Dict[str, Any]) -> float:
+    """A hotel rate's dearest night per room, as a nightly cap is checked against."""
+    summary = item.get("summary") or {}
+    return float(summary.get("nightly_max") or summary.get("nightly_avg") or "inf")
+
+
+def _policy_ok(bundle: Dict[str, Any]) -> Optional[bool]:
+    verdict = bundle.get("policy")
+    return verdict.get("ok") if isinstance(verdict, dict) else None
+
+
+def _words_about_options(
+    low: str, message: Dict[str, Any], bundles: List[Dict[str, Any]], trip: Dict[str, Any]
+) -> Optional[Dict[str, Any]]:
+    """What "only in-policy options" and "a cheaper hotel" do with the options on screen, else None.
+
+    Policy words do what the refusal card's button does: choose the first option the list marks
+    within policy (not the refused one); none marked so is said. "A cheaper hotel", "cheaper
+    flights", "something cheaper" choose the best-ranked option that is cheaper in that part than
+    the one chosen (or, before any choice, than the first on screen), in policy and keeping the
+    other part where it can. With no cheaper hotel on screen but cheaper ones among those the
+    search found, hotels are asked for again under a nightly cap below the chosen one's.
+    """
+    wm = trip.get("working_memory") or {}
+    chosen = (wm.get("selected") or {}).get("bundle_id")
+    current = next((b for b in bundles if b.get("bundle_id") == chosen), None)
+    if IN_POLICY_RE.search(low) and not EXPLICIT_ID_RE.search(low) and not re.match(r"(?:is|does|was)\b", low):
+        if not any(_policy_ok(b) is not None for b in bundles):
+            return None  # the options carry no verdict: the question is answered, nothing chosen
+        report = wm.get("risk_report") or {}
+        refused = chosen if current and (_policy_ok(current) is False or report.get("ok") is False) else None
+        pick = next((b for b in bundles if _policy_ok(b) is True and b.get("bundle_id") != refused), None)
+        if pick is None:
+            message["data"]["in_policy"] = "none"
+            return message
+        because = {"why": "in_policy", "instead_of": refused}
+        return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": pick["bundle_id"], "because": because}}
+    m = CHEAPER_RE.match(low)
+    if not m:
+        return None
+    said = m.group("part") or ""
+    part = "hotel" if said.startswith(_HOTEL_PARTS) else "flights" if said.startswith(_FLIGHT_PARTS) else "total"
+    than = _THAN.search(low)  # "cheaper than B2"
+    ref = next((b for b in bundles if than and b.get("bundle_id") == f"B{int(than.group(1))}"), None)
+    ref = ref or current or bundles[0]
+    base = _part_cost(ref, part)
+    if base == float("inf"):
+        return None  # "a cheaper hotel" on a flights-only trip: answered from the options
+    other = "flights" if part == "hotel" else "hotel"
+    cheaper = [b for b in bundles if _part_cost(b, part) < base - 0.005]
+    cheaper.sort(key=lambda b: (_policy_ok(b) is False, _items(b, other) != _items(ref, other), bundles.index(b)))
+    if cheaper:
+        because = {"why": f"cheaper_{part}", "instead_of": ref.get("bundle_id")}
+        return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": cheaper[0]["bundle_id"], "because": because}}
+    if part == "hotel":
+        # the search found cheaper hotels than those on screen: ask for them with a cap below this one
+        nightly = max(_nightly(h) for h in ref.get("hotels") or [])
+        found = [_nightly(r) for q in wm.get("hotel_quotes") or [] for r in (q.get("rates") or [])]
+        below = [n for n in found if n < nightly - 0.005]
+        if below:
+            top = max(below)
+            cap = math.ceil(top) if math.ceil(top) < nightly else top
+            currency = ((ref.get("hotels") or [{}])[0].get("summary") or {}).get("currency") or ref.get("currency")
+            message["data"]["read_as"] = f"hotels under {cap:.2f} {currency or 'USD'} a night"
+            return message
+    message["data"]["cheaper_none"] = {"part": part, "bundle_id": ref.get("bundle_id")}
+    return message
+
+
 def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     """The event a chat text stands for. Pure: same text and trip ⇒ same event."""
     cleaned = clean_text(text)
@@ -249,9 +358,10 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     if not bundles:
         return message
     pending = (trip_intent.get("status") or {}).get("pending_question") or {}
-    named = _bundle_reference(low, bundles, set(pending.get("slots") or []))
+    than = _THAN.search(low) if CHEAPER_RE.match(low.strip()) else None  # "cheaper than B2" names no pick
+    named = None if than else _bundle_reference(low, bundles, set(pending.get("slots") or []))
     if named is None:
-        return message
+        return _words_about_options(low.strip(), message, bundles, trip_intent) or message
     if named in {b.get("bundle_id") for b in bundles}:
         return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": named}}
     message["data"]["unknown_bundle_id"] = named

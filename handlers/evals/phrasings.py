@@ -10,6 +10,9 @@ read back from the TripIntent and the chat the traveller saw, so a field that th
 reads but the trip never holds does not count. Assistant lines (``{"assistant": "..."}``) are
 another assistant's question in the conversation: they become the pending question.
 
+A case may set ``locale`` (the organisation's: how "03/04" reads) and ``policy`` (keys that
+replace the default travel policy's, such as a lower ``hotel_nightly_cap``).
+
 Expectation keys (all must hold for the case to pass):
 
 - ``origin`` / ``destination``: the first flight's place code (or a list of acceptable codes);
@@ -39,6 +42,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
+from handlers.common.defaults import DEFAULT_POLICY
 from handlers.testing import Harness
 
 CASES = Path(__file__).with_name("phrasings.jsonl")
@@ -198,7 +202,10 @@ def check(expect: Dict[str, Any], seen: Dict[str, Any]) -> List[str]:
 
 # -- running ---------------------------------------------------------------------------------
 def run_case(case: Dict[str, Any]) -> Tuple[bool, List[str]]:
-    harness = Harness(today=case.get("today") or TODAY, tz=case.get("timezone") or TIMEZONE, trip_id=case["id"])
+    policy = {**DEFAULT_POLICY, **case["policy"]} if case.get("policy") else None  # the organisation's, changed
+    harness = Harness(
+        today=case.get("today") or TODAY, tz=case.get("timezone") or TIMEZONE, trip_id=case["id"], policy=policy
+    )
     if case.get("locale"):
         harness.org["locale"] = case["locale"]
     conversation: List[Dict[str, str]] = []

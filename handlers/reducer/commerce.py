@@ -6,6 +6,7 @@ import copy
 from datetime import datetime
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..options_answer import choice_line
 from ..patcher import EMPTY_SELECTION
 from ..tool_calls import hold_args
 from ..trip_read import earliest_deadline, expire_lapsed, live_holds, offers_lapsed, unbooked_purchases, unheld_items
@@ -115,6 +116,9 @@ class Commerce(Intake):
             self.say(f"{bundle_id} isn't one of the bundles on screen, so nothing changed.")
             return
         wm = doc["working_memory"]
+        if isinstance(data.get("because"), dict):  # chosen by words: "a cheaper hotel", "only in-policy options"
+            before = self._bundle(doc, data["because"].get("instead_of"))
+            self.say(choice_line(data["because"], bundle, before), kind="status")
         report = wm.get("risk_report") or {}
         if wm["selected"].get("bundle_id") == bundle_id and report.get("bundle_id") == bundle_id:
             self._show_risk(report)

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 from ..common.clock import day_text, local_today
 from ..echo import echo_line
 from ..language import ENGLISH_ONLY, ENGLISH_PARTLY, looks_non_english
-from ..options_answer import answer_about_options
+from ..options_answer import answer_about_options, nothing_cheaper
 from ..quotes import found
 from ..router import is_question
 from ..tool_calls import failed_before, pending_searches, ranker_args, ranking_key, tool_call, work_pending
@@ -20,6 +20,7 @@ from ..wording import (
     bundle_line,
     bundles_line,
     error_message,
+    findings,
     preference_words,
     segment_route,
     stay_place,
@@ -48,6 +49,18 @@ class Intake(DecisionBase):
                 return
             self.say(f"{named} isn't one of the bundles on screen ({on_screen}). Nothing changed.")
             return
+        if data.get("in_policy") == "none":
+            self.say(_none_in_policy(doc["working_memory"]["ranked_bundles"]))
+            return
+        cheaper = data.get("cheaper_none")
+        if isinstance(cheaper, dict):
+            on_screen = doc["working_memory"]["ranked_bundles"]
+            bundle = next((b for b in on_screen if b.get("bundle_id") == cheaper.get("bundle_id")), None)
+            if bundle is not None:
+                self.say(nothing_cheaper(str(cheaper.get("part")), bundle))
+                return
+        if data.get("read_as"):  # "a cheaper hotel", nothing cheaper on screen: "hotels under 82.00 USD a night"
+            text = str(data["read_as"])
         if not text.strip():
             self.say(
                 "I didn't get any text. Tell me where you're flying from and to, when, and how many of you are going."
@@ -304,3 +317,17 @@ def _doubt_question(slot: str, doubt: Dict[str, Any]) -> str:
     nights = (date.fromisoformat(readings[0]) - date.fromisoformat(since)).days if since else 0
     long = f" That is {nights} nights after {day_text(since)}." if since and nights > 0 else ""
     return f'Do you mean {day_text(readings[0])} by "{said}"?{long} Say "yes" or the day you {_DOING[slot]}.'
+
+
+def _none_in_policy(bundles: List[Dict[str, Any]]) -> str:
+    """Why no option on screen is within policy, option by option."""
+    reasons = [
+        f"{b.get('bundle_id')}: {findings((b.get('policy') or {}).get('blocking')) or 'outside policy'}"
+        for b in bundles
+        if isinstance(b.get("policy"), dict)
+    ]
+    return (
+        "None of the options on screen is within your company's policy ("
+        + "; ".join(reasons)
+        + "). Tell me what to change (a lower hotel cap, other dates or airlines) and I'll search again."
+    )

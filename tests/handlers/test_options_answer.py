@@ -36,3 +36,15 @@ def test_other_meal_words_reach_the_same_answer():
 def test_flights_only_options_say_there_is_no_hotel():
     flights_only = [{"bundle_id": "B1", "total": "300.00", "currency": "USD", "flights": [{"summary": {}}]}]
     assert "no hotel" in answer_about_options("is breakfast included", flights_only)
+
+
+def test_a_question_answered_by_its_topic_does_not_start_with_nothing_changed():
+    for text in ("Is breakfast included?", "which ones have meals", "any with breakfast?"):
+        reply = answer_about_options(text, BUNDLES)
+        assert reply.startswith("Breakfast included: "), text
+
+
+def test_nothing_changed_is_said_where_it_tells_the_traveller_something():
+    # words that asked for a change that was not made, and words that matched no topic
+    assert answer_about_options("I want breakfast included", BUNDLES).startswith("Nothing changed. Breakfast included")
+    assert answer_about_options("hmm", BUNDLES).startswith("Nothing changed. Your options: B1")
