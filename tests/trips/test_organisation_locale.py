@@ -39,7 +39,11 @@ def test_a_day_first_organisation_reads_03_04_as_3_april(trip, traveller, frozen
 def test_a_month_first_organisation_reads_03_04_as_march_4(trip, traveller, frozen):
     assert trip.organisation.locale == "en-US"  # the default
     turn_submit(trip=trip, user=traveller, text=MESSAGE)
-    assert _dates(trip) == ["2027-03-04", "2027-07-04"]
+    assert _dates(trip)[0] == "2027-03-04"
+    # read month first, "07/04" would make a 122-night trip (3 April to 7 April day first): asked, not taken
+    asked = trip.intent["status"]["pending_question"]
+    assert asked["slots"] == ["return_date"]
+    assert asked["text"].startswith('Do you mean Sun Jul 4 by "07/04"? That is 122 nights after Thu Mar 4.')
 
 
 @pytest.mark.django_db
