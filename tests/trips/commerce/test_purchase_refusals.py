@@ -116,7 +116,7 @@ def test_a_half_finished_purchase_can_be_submitted_again_with_the_same_token(gra
     the approval's whole hold set (the core replays the paid item and buys the rest)."""
     from trips.models import Trip
     from trips.services.approvals import approval_check
-    from trips.services.purchases import _held_ids
+    from trips.services.purchases.answers import held_ids as _held_ids
 
     approval, token = granted
     trip = Trip.objects.get(pk=approval.trip_id)
