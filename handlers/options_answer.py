@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Dict, List
 
+from .common.shape import clock_text
 from .wording import money
 
 Bundle = Dict[str, Any]
@@ -197,7 +198,20 @@ def choice_line(because: Dict[str, Any], chosen: Bundle, before: Any) -> str:
             f"Chose {name}{instead}: its flights cost {_part_money(chosen, 'flights')}, not "
             f"{_part_money(before, 'flights')} ({_price(chosen)} in all)."
         )
+    if why in ("later_outbound", "earlier_outbound", "later_return", "earlier_return"):
+        leg = "outbound" if why.endswith("outbound") else "return"
+        return (
+            f"Chose {name}{instead}: its {leg} flight leaves at {_leaves(chosen, leg)}, not {_leaves(before, leg)} "
+            f"({_price(chosen)} in all)."
+        )
     return f"Chose {name}{instead}: {_price(chosen)} in all, not {_price(before)}."
+
+
+def _leaves(b: Bundle, leg: str) -> str:
+    """The local departure time of a bundle's outbound (first) or return (last) flight: "6:15 PM"."""
+    flights = _flights(b)
+    at = str((flights[-1] if leg == "return" else flights[0]).get("depart_at") or "") if flights else ""
+    return clock_text(at[11:16]) if len(at) >= 16 else "an unknown time"
 
 
 def nothing_cheaper(part: str, bundle: Bundle) -> str:

@@ -238,18 +238,33 @@ IN_POLICY_RE = re.compile(
     r"|\b(?:allowed|approved|permitted|ok|fine)\s+(?:by|under|with)\s+(?:the\s+|our\s+|my\s+)?(?:company\s+|travel\s+)?policy\b"
     r"|\b(?:complies|comply|complying)\s+with\s+(?:the\s+|our\s+)?(?:company\s+|travel\s+)?policy\b"
 )
-# "a cheaper hotel please", "something cheaper", "cheaper flights?", "can you find me a less expensive option"
-CHEAPER_RE = re.compile(
-    rf"^(?:(?:hmm+|um+|well|actually|so|ok(?:ay)?|and|then|alright)[,.!]*\s+)*{_POLITE}(?:(?:can|could|would)\s+(?:you|i|we)\s+(?:please\s+)?(?:find|get|show|see|have|try|pick|choose|go\s+with)"
+# How a request about the options on screen may start: "can you find me", "I'd prefer", "is there".
+_ASK = (
+    rf"^(?:(?:hmm+|um+|well|actually|so|ok(?:ay)?|and|then|alright)[,.!]*\s+)*{_POLITE}"
+    r"(?:(?:can|could|would)\s+(?:you|i|we)\s+(?:please\s+)?(?:find|get|show|see|have|try|pick|choose|go\s+with|do|book|take)"
     r"(?:\s+(?:me|us))?\s+|(?:show|find|get|give|pick|choose)\s+(?:me\s+|us\s+)?|i(?:'d|\s+would)\s+(?:like|prefer|rather\s+have)\s+"
     r"|i\s+(?:want|need)\s+|(?:do\s+you\s+)?(?:have|got)\s+|(?:is|are)\s+there\s+|(?:how|what)\s+about\s+"
-    r"|let'?s\s+(?:try|find|get|see)\s+|maybe\s+|go\s+for\s+|any\s+chance\s+of\s+)?"
+    r"|let'?s\s+(?:try|find|get|see|do)\s+|maybe\s+|go\s+for\s+|any\s+chance\s+of\s+)?"
     r"(?:a\s+|an\s+|some\s+|something\s+|anything\s+|any\s+|one\s+)?(?:(?:a\s+)?(?:bit|little|lot|much)\s+)?"
-    r"(?:cheaper|less\s+expensive|lower[- ]priced|more\s+affordable|less\s+pricey)"
+)
+# "a cheaper hotel please", "something cheaper", "cheaper flights?", "can you find me a less expensive option"
+CHEAPER_RE = re.compile(
+    _ASK + r"(?:cheaper|less\s+expensive|lower[- ]priced|more\s+affordable|less\s+pricey)"
     r"(?:\s+(?P<part>hotels?|rooms?|stays?|accommodations?|places?\s+to\s+stay|flights?|fares?|tickets?|airfares?"
     r"|options?|ones?|bundles?|deals?|trips?|combos?|packages?|choices?))?"
     r"(?:\s+(?:please|available|on\s+screen|instead|then|than\s+(?:this|that|these|those|b\d{1,2})|for\s+(?:me|us)))*"
     r"\s*[?.!]*$"
+)
+# "a later flight on the way out", "something earlier on the return", "can we leave later?", "fly back earlier"
+_OUT = r"(?:on\s+the\s+way\s+(?:out|there)|out(?:bound)?|there|going(?:\s+out|\s+there)?|on\s+the\s+outbound|departing|first\s+leg)"
+_BACK = r"(?:on\s+the\s+way\s+(?:back|home)|back|home|return(?:ing)?|inbound|coming\s+back|on\s+the\s+(?:return|inbound)|last\s+leg)"
+OTHER_TIME_RE = re.compile(
+    _ASK
+    + r"(?:(?:(?:can|could|should|shall)\s+)?(?:we|i)\s+)?(?:(?P<verb_out>leave|depart|fly\s+out|go|head\s+out)|(?P<verb_back>(?:come|fly|head|get|go)\s+(?:back|home)|return))?\s*"
+    r"(?P<when>later|earlier)(?:\s+(?:in\s+the\s+day|on|that\s+day|the\s+same\s+day))?"
+    rf"(?:\s+(?P<noun>flights?|departures?|ones?|options?|times?|(?P<noun_back>return(?:\s+flight)?)))?"
+    rf"(?:\s+(?:(?P<out>{_OUT})|(?P<back>{_BACK})))?(?:\s+flights?)?"
+    r"(?:\s+(?:please|instead|then|if\s+possible|if\s+there\s+is\s+one|than\s+(?:this|that|b\d{1,2})))*\s*[?.!]*$"
 )
 _THAN = re.compile(r"\bthan\s+b(\d{1,2})\b")
 _HOTEL_PARTS = ("hotel", "room", "stay", "accommodation", "place")
@@ -307,6 +322,9 @@ def _words_about_options(
             return message
         because = {"why": "in_policy", "instead_of": refused}
         return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": pick["bundle_id"], "because": because}}
+    timed = OTHER_TIME_RE.match(low)
+    if timed:
+        return _other_time(timed, message, bundles, current)
     m = CHEAPER_RE.match(low)
     if not m:
         return None
@@ -336,6 +354,58 @@ def _words_about_options(
             message["data"]["read_as"] = f"hotels under {cap:.2f} {currency or 'USD'} a night"
             return message
     message["data"]["cheaper_none"] = {"part": part, "bundle_id": ref.get("bundle_id")}
+    return message
+
+
+def _leg_flight(bundle: Dict[str, Any], leg: str) -> Optional[Dict[str, Any]]:
+    """A bundle's outbound flight (its first) or return flight (its last, when it has two or more)."""
+    flights = bundle.get("flights") or []
+    if leg == "return":
+        return flights[-1] if len(flights) > 1 else None
+    return flights[0] if flights else None
+
+
+def _departs(item: Optional[Dict[str, Any]]) -> str:
+    """A flight's local departure, "YYYY-MM-DDTHH:MM" (comparable for the same leg)."""
+    return str(((item or {}).get("summary") or {}).get("depart_at") or "")[:16]
+
+
+def _other_time(
+    m: re.Match[str], message: Dict[str, Any], bundles: List[Dict[str, Any]], current: Optional[Dict[str, Any]]
+) -> Optional[Dict[str, Any]]:
+    """ "A later flight on the way out", "an earlier flight home": choose the best-ranked option on
+    screen whose flight on that leg leaves later (earlier) than the chosen one's (or the first on
+    screen's), in policy and keeping the rest of the trip where it can; with none on screen, search
+    that leg again from (until) that time. None when the words name no flight ("later" alone) or the
+    trip has no such flight."""
+    said = m.groupdict()
+    if not any(said.get(k) for k in ("verb_out", "verb_back", "noun", "out", "back")):
+        return None
+    leg = "return" if said.get("verb_back") or said.get("back") or said.get("noun_back") else "outbound"
+    later = said["when"] == "later"
+    ref = current or bundles[0]
+    at = _departs(_leg_flight(ref, leg))
+    if len(at) < 16:
+        return None
+    rest = [_departs(_leg_flight(ref, "return" if leg == "outbound" else "outbound")), _items(ref, "hotel")]
+
+    def moved(b: Dict[str, Any]) -> bool:
+        when = _departs(_leg_flight(b, leg))
+        return bool(when) and (when > at if later else when < at)
+
+    def keeps_rest(b: Dict[str, Any]) -> bool:
+        return [_departs(_leg_flight(b, "return" if leg == "outbound" else "outbound")), _items(b, "hotel")] == rest
+
+    found = sorted(
+        (b for b in bundles if moved(b)), key=lambda b: (_policy_ok(b) is False, not keeps_rest(b), bundles.index(b))
+    )
+    why = f"{'later' if later else 'earlier'}_{leg}"
+    if found:
+        because = {"why": why, "instead_of": ref.get("bundle_id")}
+        return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": found[0]["bundle_id"], "because": because}}
+    message["data"]["read_as"] = (
+        f"fly {'out' if leg == 'outbound' else 'back'} {'after' if later else 'before'} {at[11:16]}"
+    )
     return message
 
 

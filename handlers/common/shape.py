@@ -5,6 +5,7 @@ and rooms a party needs and what the traveller's budget comes to for the whole p
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -44,12 +45,58 @@ def carrier_allowed(carrier: str, rules: Dict[str, List[str]]) -> bool:
     return not rules.get("required") or code in rules["required"]
 
 
+# A clock bound on a flight's local departure: "after 17:00", "before 09:00", "around 07:30".
+CLOCK_BOUND = re.compile(r"^(?P<bound>after|before|around)\s(?P<hh>[01]\d|2[0-3]):(?P<mm>[0-5]\d)$")
+CLOCK_BOUND_PATTERN = CLOCK_BOUND.pattern
+AROUND_MINUTES = 90  # "around 7am": departures from 5:30 to 8:30
+
+
+def is_time_wish(value: Any) -> bool:
+    """A departure-time wish the core understands: a time of day ("evening") or a clock bound ("after 17:00")."""
+    return isinstance(value, str) and (value in TIME_OF_DAY or CLOCK_BOUND.match(value) is not None)
+
+
+def clock_text(hhmm: str) -> str:
+    """ "17:00" → "5:00 PM"; "12:00" → "noon"."""
+    hours, minutes = int(hhmm[:2]), int(hhmm[3:5])
+    if (hours, minutes) == (12, 0):
+        return "noon"
+    return f"{(hours - 1) % 12 + 1}:{minutes:02d} {'AM' if hours < 12 else 'PM'}"
+
+
+def time_wish_text(value: Any) -> str:
+    """How a departure-time wish reads in a sentence: "in the evening", "after 5:00 PM"."""
+    if value in TIME_OF_DAY:
+        return f"in the {value}"
+    bound = CLOCK_BOUND.match(str(value or ""))
+    if bound is None:
+        return "at any time of day"
+    return f"{bound['bound']} {clock_text(value[-5:])}"
+
+
+def _shifted(hhmm: str, minutes: int) -> str:
+    total = min(max(int(hhmm[:2]) * 60 + int(hhmm[3:5]) + minutes, 0), 23 * 60 + 59)
+    return f"{total // 60:02d}:{total % 60:02d}"
+
+
 def time_window(name: Any) -> Optional[Dict[str, str]]:
-    """A time of day as a departure window ``{"from", "to", "label"}``; None when not one we know."""
-    if name not in TIME_OF_DAY:
+    """A departure-time wish as a window ``{"from", "to", "label"}`` of local "HH:MM" (inclusive);
+    None when not one we know. Bounds are strict: "after 17:00" starts at 17:01, "before 09:00"
+    ends at 08:59 (so "a later flight than the 17:00" is "after 17:00")."""
+    if name in TIME_OF_DAY:
+        start, end = TIME_OF_DAY[name]
+        return {"from": start, "to": end, "label": str(name)}
+    bound = CLOCK_BOUND.match(str(name or ""))
+    if bound is None:
         return None
-    start, end = TIME_OF_DAY[name]
-    return {"from": start, "to": end, "label": str(name)}
+    at = name[-5:]
+    if bound["bound"] == "after":
+        start, end = _shifted(at, 1), "23:59"
+    elif bound["bound"] == "before":
+        start, end = "00:00", _shifted(at, -1)
+    else:
+        start, end = _shifted(at, -AROUND_MINUTES), _shifted(at, AROUND_MINUTES)
+    return {"from": start, "to": end, "label": time_wish_text(name)}
 
 
 def in_window(local_hhmm: str, window: Optional[Dict[str, Any]]) -> bool:
@@ -165,7 +212,7 @@ def trip_details(doc: Dict[str, Any]) -> List[Dict[str, str]]:
         if stops is not None:
             lines.append(("Stops", "nonstop only" if int(stops) == 0 else f"at most {int(stops)}"))
         times = fp.get("time_of_day") if isinstance(fp.get("time_of_day"), dict) else {}
-        when = [f"{leg} in the {times[leg]}" for leg in ("outbound", "return") if times.get(leg) in TIME_OF_DAY]
+        when = [f"{leg} {time_wish_text(times[leg])}" for leg in ("outbound", "return") if is_time_wish(times.get(leg))]
         if when:
             lines.append(("Times", "; ".join(when)))
         if fp.get("avoid_red_eye"):

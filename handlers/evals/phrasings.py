@@ -22,7 +22,7 @@ Expectation keys (all must hold for the case to pass):
   lodging city, else the destination), ``check_in``, ``check_out``;
 - ``hotel_max_per_night``, ``budget_per_person``, ``budget_total``, ``currency``;
 - ``airlines`` (preferred), ``airlines_required``, ``airlines_avoid``, ``cabin``, ``max_stops``,
-  ``avoid_red_eye``, ``time_out`` / ``time_ret`` (time-of-day windows), ``min_stars``, ``refundable``;
+  ``avoid_red_eye``, ``time_out`` / ``time_ret`` (a time of day, or a clock bound such as "after 17:00"), ``min_stars``, ``refundable``;
 - ``ask``: slots the last question must ask; ``ask_not``: slots it must not ask;
 - ``disclose``: ``{"slot", "patterns"}``: the slot was asked, or every pattern appears in what
   the traveller was told (assumptions and the last replies): an ambiguous name is never guessed silently;

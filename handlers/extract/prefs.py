@@ -132,6 +132,9 @@ _TIME_FLIGHT = re.compile(
     rf"|\b(?:flights?|departures?|out|back|return)\s+(?:in\s+the\s+)?{_time_word(3)}\b",
     re.I,
 )
+_FLIGHT_TALK = re.compile(
+    r"\b(?:fly|flying|flights?|depart\w*|leav\w*|back|return\w*|out|outbound|home|both\s+ways)\b", re.I
+)
 _RETURN_CONTEXT = re.compile(r"\b(?:back|return(?:ing)?|home|inbound|come\s+back|coming\s+back|fly\s+back)\b", re.I)
 _BOTH_WAYS = re.compile(r"\b(?:both\s+ways|each\s+way|both\s+directions|all\s+flights|there\s+and\s+back)\b", re.I)
 _NONSTOP = re.compile(r"\bnon[\s-]?stop\b|\bdirect(?:\s+flights?)?\b|\bno\s+(?:stops|layovers?|connections?)\b", re.I)
@@ -308,10 +311,9 @@ def read_preferences(text: str, money_text: Optional[str] = None) -> Dict[str, A
 def read_times(text: str) -> Dict[str, Optional[str]]:
     """Time-of-day windows for the outbound and return flights ("morning out, evening back")."""
     out: Dict[str, Optional[str]] = {"time_out": None, "time_return": None}
-    if not re.search(
-        r"\b(?:fly|flying|flights?|depart\w*|leav\w*|back|return\w*|out|outbound|home|both\s+ways)\b", text, re.I
-    ):
-        return out
+    clock = read_clock_bounds(text)  # more exact than a time of day: it wins for its leg ("after work (after 6pm)")
+    if not _FLIGHT_TALK.search(text):
+        return {**out, **clock}
     last = 0
     for m in _TIME_FLIGHT.finditer(text):
         word = (m.group("t1") or m.group("t2") or m.group("t3") or "").lower()
@@ -334,7 +336,93 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
         else:
             out["time_out"] = window
         last = m.end()
-    return out
+    return {**out, **clock}
+
+
+# A clock time: "5pm", "5:30 p.m.", "17:30", "noon"; a bare hour ("after 5") only after a bound.
+_CLOCK = (
+    r"(?:(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\s*(?P<ap>[ap]\.?\s?m\b\.?|in\s+the\s+(?:morning|afternoon|evening)|at\s+night)?"
+    r"|(?P<word>noon|midday|midnight))"
+)
+_NOT_CLOCK_AFTER = re.compile(
+    r"\s*(?:nights?|days?|weeks?|hours?|hrs?|mins?|minutes?|people|persons?|adults?|kids?|children|guests?|rooms?"
+    r"|stars?|stops?|%|k\b|dollars|usd|bucks|euros?|\$|/|-\s*\d|st\b|nd\b|rd\b|th\b|[.,]\d)",
+    re.I,
+)
+_NEGATED = r"(?:nothing|no|not|never|can'?t|cannot|can\s+not|don'?t\s+want\s+(?:anything|to))"
+# Bounds, the negated ones first: "nothing before 9am" is "after 9am".
+_NEGATED = r"(?:nothing|no|not|never|can'?t|cannot|can\s+not|don'?t\s+want\s+(?:anything|to))"
+# Bounds, the negated ones first: "nothing before 9am" is "after 9am".
+_BOUNDS = (
+    ("after", rf"{_NEGATED}\s+(?:\w+\s+){{0,2}}?(?:before|earlier\s+than)"),
+    ("before", rf"{_NEGATED}\s+(?:\w+\s+){{0,2}}?(?:after|later\s+than)"),
+    ("after", r"after|past|later\s+than|not\s+until|any\s?time\s+after"),
+    ("before", r"before|earlier\s+than|(?:leave|leaving|depart\w*|fly(?:ing)?\s+out|take\s+off|out)\s+by"),
+    (
+        "around",
+        r"around|about|at|at\s+around|circa|~"
+        r"|(?:an?|the)(?=\s+\d{1,2}(?::\d\d)?\s*[ap]\.?m\b\.?\s+(?:flight|departure|one)\b)",
+    ),
+)
+_CLOCK_BOUND = re.compile(
+    r"\b(?:" + "|".join(f"(?P<b{i}>{rx})" for i, (_, rx) in enumerate(_BOUNDS)) + rf")\s+{_CLOCK}",
+    re.I,
+)
+_ARRIVAL = re.compile(r"\b(?:arriv\w*|land\w*|get\s+(?:in|there|back)|be\s+(?:there|in|back|home))\b[^.;!?]*$", re.I)
+_NOT_FLIGHT_TIME = re.compile(
+    r"\b(?:check[\s-]?(?:in|out)|checkout|hotel|room|dinner|meeting|lunch|breakfast)\b[^.;!?]*$", re.I
+)
+_ANY_FLIGHT = re.compile(r"\b(?:nothing|anything|flights|departures|any\s+(?:flight|departure))\b", re.I)
+
+
+def _clock(m: re.Match[str], bound: str) -> Optional[str]:
+    """The "HH:MM" a clock match names, or None when it is not a time of day."""
+    word = (m.group("word") or "").lower()
+    if word:
+        return "00:00" if word == "midnight" else "12:00"
+    hours, minutes, ampm = int(m.group("h")), int(m.group("m") or 0), (m.group("ap") or "").lower()
+    if ampm:
+        if not 1 <= hours <= 12:
+            return None
+        hours = hours % 12 + (0 if ampm.startswith("a") or ampm.endswith("morning") else 12)
+    elif m.group("m") is None:
+        if bound == "around" or not 1 <= hours <= 12:
+            return None  # "at 5" without a clock word is too loose
+        hours = hours + 12 if hours <= 6 else hours  # "after 5": 5 PM; "before 9": 9 AM
+    if hours > 23:
+        return None
+    return f"{hours:02d}:{minutes:02d}"
+
+
+def read_clock_bounds(text: str) -> Dict[str, str]:
+    """Clock bounds on departure times ("leave after 5pm", "nothing before 9am", "back before noon",
+    "a 7am flight"), as ``{"time_out"|"time_return": "after 17:00"}``. Arrival times ("land by 6pm")
+    and times of other things ("check-in after 3pm", "dinner at 8pm") are not departure wishes."""
+    found: Dict[str, str] = {}
+    for m in _CLOCK_BOUND.finditer(text):
+        bound = next(_BOUNDS[i][0] for i in range(len(_BOUNDS)) if m.group(f"b{i}"))
+        at = None if _NOT_CLOCK_AFTER.match(text, m.end()) else _clock(m, bound)
+        # the words since the clause began ("so", "and", "then" begin one too)
+        clause = re.split(r"[.;!?,]|\b(?:and|so|then|but)\b", text[: m.start()], flags=re.I)[-1]
+        if at is None or _ARRIVAL.search(clause) or _NOT_FLIGHT_TIME.search(clause):
+            continue
+        if bound == "around" and not _FLIGHT_TALK.search(text):
+            continue  # "call me at 5pm": a time, not a departure
+        after = text[m.end() : m.end() + 30]
+        ret = _RETURN_CONTEXT.search(clause + m.group(0)) or re.match(
+            r"\s*(?:on\s+the\s+(?:way\s+)?)?(?:flights?\s+)?(?:back|home|return)\b", after, re.I
+        )
+        both = _BOTH_WAYS.search(text[m.start() : m.end() + 30]) or (
+            not ret
+            and _ANY_FLIGHT.search(clause + m.group(0))
+            and not re.search(r"\b(?:out|outbound|there|going)\b", clause + after, re.I)
+        )
+        wish = f"{bound} {at}"
+        if both and not _ONE_WAY.search(text):
+            found["time_out"] = found["time_return"] = wish
+        else:
+            found["time_return" if ret else "time_out"] = wish
+    return found
 
 
 _MONEY = re.compile(

@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Dict
 
+from ..common.shape import CLOCK_BOUND_PATTERN
+
 # Search filters a traveller can let go of (``relax``), named as the searches report them.
 RELAX_FILTERS = ("max_stops", "airlines", "red_eye", "time_window", "min_stars", "refundable", "max_nightly")
 
@@ -46,6 +48,18 @@ _STAY = {
     "required": ["location", "check_in", "check_out"],
 }
 _COUNT = {"type": ["integer", "null"], "minimum": 0}
+# A flight's departure-time wish: a time of day, or a clock bound on the local departure time.
+_TIME_WISH = {
+    "anyOf": [
+        {"enum": list(TIMES_OF_DAY)},
+        {
+            "type": "string",
+            "pattern": CLOCK_BOUND_PATTERN,
+            "description": "'after 17:00', 'before 09:00', 'around 07:30'",
+        },
+        {"type": "null"},
+    ]
+}
 
 REQUIREMENTS_SCHEMA: Dict[str, Any] = {
     "type": "object",
@@ -79,8 +93,8 @@ REQUIREMENTS_SCHEMA: Dict[str, Any] = {
             "items": {"type": "string", "description": "IATA carrier code"},
             "description": "never these airlines ('no Spirit', 'anything but AA')",
         },
-        "time_out": _nullable({"enum": list(TIMES_OF_DAY)}),
-        "time_return": _nullable({"enum": list(TIMES_OF_DAY)}),
+        "time_out": _TIME_WISH,
+        "time_return": _TIME_WISH,
         "max_stops": _COUNT,
         "avoid_red_eye": {"type": ["boolean", "null"]},
         "budget_total": {"type": ["number", "null"], "minimum": 0, "description": "the whole trip"},

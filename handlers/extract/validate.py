@@ -11,10 +11,11 @@ from datetime import date
 from typing import Any, Dict, List, Optional
 
 from handlers.common import geo
+from handlers.common.shape import is_time_wish
 
 from .places import lookup
 from .prefs import AIRLINE_NAMES
-from .schema import RELAX_FILTERS, TIMES_OF_DAY, empty_fields
+from .schema import RELAX_FILTERS, empty_fields
 
 _CABINS = ("economy", "premium_economy", "business", "first")
 _REFUNDABLE = ("hotel", "flight", "all")
@@ -46,7 +47,7 @@ def clean_fields(raw: Any) -> Dict[str, Any]:
     for key in ("airlines", "airlines_required", "airlines_avoid"):
         fields[key] = _carriers(raw.get(key))
     for key in ("time_out", "time_return"):
-        fields[key] = raw.get(key) if raw.get(key) in TIMES_OF_DAY else None
+        fields[key] = raw.get(key) if is_time_wish(raw.get(key)) else None
     for key in ("budget_total", "budget_per_person", "hotel_max_per_night"):
         fields[key] = _money(raw.get(key))
     currency = raw.get("currency")

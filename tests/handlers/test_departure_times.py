@@ -1,0 +1,144 @@
+"""Departure times as travellers say them: clock bounds ("nothing before 9am", "leave after 5pm",
+"a 7:30am flight"), not only times of day, reach the searches; and "a later flight on the way out"
+or "an earlier flight home" after options moves to an option that leaves later (earlier) on that
+leg, or searches that leg again from that time when none on screen does."""
+
+import pytest
+
+from handlers.common.shape import in_window, time_window, time_wish_text
+from handlers.extract.prefs import read_times
+from handlers.router import route_text
+from handlers.testing import Harness
+
+TRIP = "2 adults Boston to Denver Jan 12-15 with a hotel"
+
+
+def _harness():
+    return Harness(today="2026-12-01", tz="America/New_York")
+
+
+def _texts(turn):
+    return " ".join(m.get("text") or "" for m in turn.get("ui_messages") or [])
+
+
+def _wm(h):
+    return h.intent()["working_memory"]
+
+
+def _leaves(bundle, leg):
+    flights = bundle["flights"]
+    return (flights[0] if leg == "outbound" else flights[-1])["summary"]["depart_at"][:16]
+
+
+@pytest.mark.parametrize(
+    ("text", "out", "back"),
+    [
+        ("leave after 5pm", "after 17:00", None),
+        ("nothing before 9am", "after 09:00", "after 09:00"),
+        ("I can't leave before 3pm", "after 15:00", None),
+        ("come back before noon", None, "before 12:00"),
+        ("fly out after 6:30 p.m. and back in the morning", "after 18:30", "morning"),
+        ("fly out after work (after 6 pm)", "after 18:00", None),
+        ("no departures after 11pm", "before 23:00", "before 23:00"),
+        ("a 7am flight out", "around 07:00", None),
+        ("leave at around 9 in the morning", "around 09:00", None),
+        ("SFO to LA one way, nothing before 8am", "after 08:00", None),
+        ("we have a meeting at 2pm so leave after 4", "after 16:00", None),
+    ],
+)
+def test_clock_bounds_are_read_for_their_leg(text, out, back):
+    assert read_times(text) == {"time_out": out, "time_return": back}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we land at 10am",
+        "I need to land by 6pm",
+        "hotel check-in after 3pm",
+        "dinner at 8pm",
+        "after 5 nights",
+        "call me at 5pm",
+    ],
+)
+def test_arrivals_and_other_times_are_not_departure_wishes(text):
+    assert read_times(text) == {"time_out": None, "time_return": None}
+
+
+def test_bounds_are_strict_windows_and_read_back_in_words():
+    after, before, around = time_window("after 17:00"), time_window("before 09:00"), time_window("around 07:30")
+    assert (after["from"], after["to"]) == ("17:01", "23:59")
+    assert (before["from"], before["to"]) == ("00:00", "08:59")
+    assert (around["from"], around["to"]) == ("06:00", "09:00")
+    assert not in_window("17:00", after) and in_window("17:01", after)
+    assert time_wish_text("after 17:00") == "after 5:00 PM" and time_wish_text("before 12:00") == "before noon"
+    assert time_window("after 25:00") is None
+
+
+def test_a_first_message_with_a_clock_bound_searches_only_flights_that_leave_after_it():
+    h = _harness()
+    turn = h.say(TRIP + ", nothing before 11am")
+    assert h.intent()["preferences"]["flight"]["time_of_day"] == {"outbound": "after 11:00", "return": "after 11:00"}
+    summary = next(m["widget"] for m in turn["ui_messages"] if (m.get("widget") or {}).get("type") == "trip_summary")
+    assert {"label": "Times", "value": "outbound after 11:00 AM; return after 11:00 AM"} in summary["details"]
+    bundles = _wm(h)["ranked_bundles"]
+    assert bundles
+    for bundle in bundles:
+        for leg in ("outbound", "return"):
+            assert _leaves(bundle, leg)[11:16] > "11:00"
+
+
+@pytest.mark.parametrize(
+    ("words", "leg", "later"),
+    [
+        ("is there a later flight going out?", "outbound", True),
+        ("could we fly home earlier", "return", False),
+        ("something a bit later on the way back?", "return", True),
+        ("an earlier flight out please", "outbound", False),
+    ],
+)
+def test_later_or_earlier_moves_that_leg_and_says_so(words, leg, later):
+    h = _harness()
+    h.say(TRIP)
+    bundles = _wm(h)["ranked_bundles"]
+    ref = bundles[0]
+    at = _leaves(ref, leg)
+    turn = h.say(words)
+    chosen = _wm(h)["selected"].get("bundle_id")
+    moved = [b for b in bundles if (_leaves(b, leg) > at if later else _leaves(b, leg) < at)]
+    if moved:  # one on screen: chosen, and the line says which leg moved and from when to when
+        pick = next(b for b in bundles if b["bundle_id"] == chosen)
+        assert (_leaves(pick, leg) > at) if later else (_leaves(pick, leg) < at)
+        assert f"Chose {chosen} instead of {ref['bundle_id']}: its {leg} flight leaves at" in _texts(turn)
+    else:  # none on screen: that leg is searched again from (until) that time
+        wish = h.intent()["preferences"]["flight"]["time_of_day"]["outbound" if leg == "outbound" else "return"]
+        assert wish == f"{'after' if later else 'before'} {at[11:16]}"
+        assert "flight_quote_search" in h.tools_run(turn=turn)
+
+
+def test_with_no_later_flight_on_screen_the_leg_is_searched_from_its_time():
+    trip = {
+        "working_memory": {
+            "ranked_bundles": [
+                {
+                    "bundle_id": "B1",
+                    "flights": [
+                        {"offer_id": "o1", "summary": {"depart_at": "2027-01-12T20:00:00-05:00"}},
+                        {"offer_id": "o2", "summary": {"depart_at": "2027-01-15T09:20:00-07:00"}},
+                    ],
+                }
+            ]
+        }
+    }
+    routed = route_text("can we do a later flight on the way out?", trip)
+    assert routed["type"] == "USER_MESSAGE" and routed["data"]["read_as"] == "fly out after 20:00"
+    assert read_times(routed["data"]["read_as"])["time_out"] == "after 20:00"
+
+
+@pytest.mark.parametrize("words", ["later", "we'll decide later", "talk later", "i'll book it later"])
+def test_later_without_a_flight_named_chooses_nothing(words):
+    h = _harness()
+    h.say(TRIP)
+    h.say(words)
+    assert not _wm(h)["selected"].get("bundle_id")
+    assert h.intent()["preferences"]["flight"]["time_of_day"] == {"outbound": None, "return": None}
