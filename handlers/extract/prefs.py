@@ -181,7 +181,9 @@ _STARS = re.compile(
 )
 _NEAR = re.compile(
     r"\b(?:near|close\s+to|next\s+to|walking\s+distance\s+(?:to|from|of))\s+(?P<what>(?:the\s+)?[A-Za-z0-9'&\- ]{3,60}?)"
-    r"(?=\s*(?:[.,!?;]|$|\b(?:and|for|from|on|with|please|in|at|by|this|next|tomorrow|today|starting)\b))",
+    r"(?=\s*(?:[.,!?;$\u20ac\u00a3]|$|\b(?:and|for|from|on|with|please|in|at|by|this|next|tomorrow|today|starting"
+    r"|under|below|max(?:imum)?|up\s+to|less\s+than|no\s+more\s+than|cheaper\s+than|budget|tops|but|or|if|so"
+    r"|ideally|preferably|if\s+possible)\b))",
     re.I,
 )
 _ONE_WAY = re.compile(r"\bone[\s-]?way\b", re.I)

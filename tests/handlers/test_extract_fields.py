@@ -203,3 +203,10 @@ def test_never_raises_on_any_text(text):
 def test_budget(text, budget, currency):
     f = read(text)
     assert (f["budget_total"], f["currency"]) == (budget, currency)
+
+
+def test_a_hotel_wish_ends_where_a_price_or_another_clause_begins():
+    assert read("hotel near the loop under 250 a night")["hotel_near"] == "the loop"
+    assert read("hotel close to the convention center max $300/night")["hotel_near"] == "the convention center"
+    assert read("a hotel near union square but not too pricey")["hotel_near"] == "union square"
+    assert read("near pier 39 please")["hotel_near"] == "pier 39"
