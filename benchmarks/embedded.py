@@ -67,7 +67,7 @@ async def _scenario_1_each(base_url: str, travellers: list[dict]) -> list[Turn]:
     turns = []
     for traveller in travellers:
         socket = await TripSocket.open(
-            base_url=base_url, trip_id=traveller["trip_id"], session_id=traveller["session_id"]
+            base_url=base_url, trip_id=traveller["trip_ids"][0], session_id=traveller["session_id"]
         )
         try:
             turns.append(await socket.say(SCENARIO_1, kind="search"))

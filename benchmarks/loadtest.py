@@ -5,12 +5,22 @@ database created here and dropped afterwards) and Redis (one numbered database, 
 after: channel layer and broker). Settings travel only through the environment, as in
 ``scripts/scaleout``.
 
-Each traveller connects to its own trip and runs search → select → hold like a person at the
-browser: a scenario-1-like message with its own cities, dates, party and nights; then it selects
-B1 (or the next bundle while the policy check blocks the one it picked, at most three); then it
-asks for the hold. Travellers start spread over ``ramp_s`` and pause ``think_s`` (± 50 %) between
-turns. A turn is timed from its frame leaving the client to the trip's ``status`` frame after it
-(``ws_client``).
+Each traveller is a closed loop, like a person at the browser who waits for each answer: it
+opens one of its trips and runs search → select → hold (a scenario-1-like message with its own
+cities, dates, party and nights; then B1, or the next bundle while the policy check blocks the one
+it picked, at most three; then the hold), then opens its next trip and starts again, pausing
+``think_s`` (± 50 %) before every turn but its very first. Travellers start spread over ``ramp_s``;
+from then on all of them are in the loop for ``steady_s`` — the steady window — after which they
+send nothing more and the turns in flight finish. A turn is timed from its frame leaving the
+client to the trip's ``status`` frame after it (``ws_client``).
+
+Throughput is read over the steady window only: ``served_turns_per_s`` is the turns answered
+within it ÷ its length; beside it ``asked_turns_per_s`` (turns sent within it ÷ its length) and
+``offered_turns_per_s`` (travellers ÷ mean pause: what they would ask of a server that answers at
+once). In a closed loop a slower server is asked less, so served ≈ asked < offered says the stack
+kept up only by making travellers wait; the latency figures are of the turns sent in the window.
+The whole run's rate (ramp and drain included) is kept as ``whole_run_turns_per_s``: it cannot
+reach the offered rate however fast the server is.
 
 Errors are what a traveller would see as the system failing: an ``error`` frame, an error
 message or widget, a dropped connection, no answer within 60 s, or a search without bundles.
@@ -24,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import json
+import math
 import os
 import random
 import tempfile
@@ -32,7 +43,7 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Awaitable, Callable, Iterator, Optional
 
 import psycopg
 import redis
@@ -50,6 +61,7 @@ SCRATCH_DB = "tripdesk_bench"
 LOCK_FILE = Path(tempfile.gettempdir()) / "tripdesk-bench-load.lock"
 MAX_SELECTS = 3
 WARMUP_TRAVELLERS = 6
+MAX_TRIPS = 12  # trips provisioned per traveller, at most (one per journey)
 
 ROUTES = [
     ("Newark", "Denver"),
@@ -83,7 +95,21 @@ class Setup:
 class Load:
     travellers: int
     ramp_s: float = 20.0
-    think_s: float = 10.0  # mean; each pause is drawn from 0.5×–1.5× this
+    think_s: float = 8.0  # mean; each pause is drawn from 0.5×–1.5× this. 200 travellers offer 25 turns/s
+    steady_s: float = 60.0  # the window after the ramp in which every traveller is in the loop
+
+    @property
+    def offered_turns_per_s(self) -> float:
+        """What the travellers would ask of a server answering at once: one turn per pause each."""
+        return self.travellers / self.think_s if self.think_s else math.inf
+
+    def trips_each(self) -> int:
+        """Trips a traveller needs (one per journey) if every pause were the shortest and every
+        answer instant: a journey is at least three turns, each after a pause."""
+        shortest_journey_s = 3 * 0.5 * self.think_s
+        if shortest_journey_s <= 0:
+            return MAX_TRIPS
+        return min(MAX_TRIPS, 1 + math.ceil((self.ramp_s + self.steady_s) / shortest_journey_s))
 
 
 def search_text(i: int) -> str:
@@ -133,10 +159,12 @@ def _measure(*, loads: list[Load], log_dir: Path, setup: Setup) -> dict[str, Any
         with Stack(env=env, log_dir=log_dir) as stack:
             stack.run(*python_module("django", "migrate", "--noinput", "--settings", "tripdesk.settings"))
             wanted = WARMUP_TRAVELLERS + sum(load.travellers for load in loads)
-            travellers = json.loads(stack.run(*python_module("benchmarks.provision", "--travellers", str(wanted))))
+            trips = max(load.trips_each() for load in loads)
+            provision = python_module("benchmarks.provision", "--travellers", str(wanted), "--trips", str(trips))
+            travellers = json.loads(stack.run(*provision))
             base_url = _start(stack, setup)
             warmup, travellers = travellers[:WARMUP_TRAVELLERS], travellers[WARMUP_TRAVELLERS:]
-            asyncio.run(_run_load(base_url, warmup, Load(WARMUP_TRAVELLERS, ramp_s=0, think_s=0), offset=10_000))
+            asyncio.run(_warm_up(base_url, warmup))
             results = []
             for load in loads:
                 batch, travellers = travellers[: load.travellers], travellers[load.travellers :]
@@ -192,30 +220,46 @@ def _measured(
         return Reading.take(stack=stack, query_dir=query_dir, admin_url=setup.pg_admin_url, database=setup.database)
 
     before = reading()
-    journeys = asyncio.run(_run_load(base_url, batch, load, offset=0))
+    t0 = time.perf_counter()
+    steady_from, steady_to = t0 + load.ramp_s, t0 + load.ramp_s + load.steady_s
+    runs = asyncio.run(_run_load(base_url, batch, load, t0=t0, stop_at=steady_to))
+    journeys = [journey for run in runs for journey in run]
     turns = [turn for journey in journeys for turn in journey.turns]
     cost = reading().cost_since(before, turns=len(turns))
     ok = [turn for turn in turns if turn.ok]
+    ok_steady = [t for t in ok if steady_from <= t.started < steady_to]
+    served = [t for t in ok if steady_from <= t.started + t.latency_s <= steady_to]
+    asked = [t for t in turns if steady_from <= t.started < steady_to]
     wall = max((t.started + (t.latency_s or 0) for t in turns), default=0) - min((t.started for t in turns), default=0)
     errors = [journey.error for journey in journeys if journey.error]
     return {
         "travellers": load.travellers,
         "ramp_s": load.ramp_s,
         "think_s": load.think_s,
+        "steady_s": load.steady_s,
+        "journeys": len(journeys),
+        "travellers_out_of_trips": sum(1 for run in runs if run and run[-1].outcome != STOPPED),
         "turns": len(turns),
         "turns_ok": len(ok),
         "errors": len(errors),
         "error_kinds": dict(Counter(errors)),
         "outcomes": dict(Counter(journey.outcome for journey in journeys)),
+        "served_turns_per_s": round(len(served) / load.steady_s, 2) if load.steady_s else None,
+        "asked_turns_per_s": round(len(asked) / load.steady_s, 2) if load.steady_s else None,
+        "offered_turns_per_s": round(load.offered_turns_per_s, 2),
         "wall_s": round(wall, 2),
-        "throughput_turns_per_s": round(len(ok) / wall, 2) if wall else None,
-        "latency_ms": summary_ms(t.latency_s for t in ok),
+        "whole_run_turns_per_s": round(len(ok) / wall, 2) if wall else None,
+        "latency_ms": summary_ms(t.latency_s for t in ok_steady),
+        "latency_ms_whole_run": summary_ms(t.latency_s for t in ok),
         "latency_ms_by_kind": {
-            kind: summary_ms(t.latency_s for t in ok if t.kind == kind) for kind in ("search", "select", "hold")
+            kind: summary_ms(t.latency_s for t in ok_steady if t.kind == kind) for kind in ("search", "select", "hold")
         },
         "load_average": round(os.getloadavg()[0], 2),  # the machine is shared: what else ran beside us
         **cost,
     }
+
+
+STOPPED = "stopped: the run ended"
 
 
 @dataclass
@@ -225,38 +269,86 @@ class Journey:
     error: Optional[str] = None
 
 
-async def _run_load(base_url: str, travellers: list[dict], load: Load, *, offset: int) -> list[Journey]:
-    gap = load.ramp_s / max(1, len(travellers))
-    return await asyncio.gather(
+class _Stop(Exception):
+    """The steady window is over: the traveller sends nothing more."""
+
+
+async def _warm_up(base_url: str, travellers: list[dict]) -> None:
+    """One journey per traveller, all at once, before anything is measured."""
+    await asyncio.gather(
         *(
-            _journey(base_url, traveller, index=offset + i, delay=i * gap, think_s=load.think_s)
+            _journey(base_url, traveller["trip_ids"][0], traveller, index=10_000 + i, pause=_no_pause)
             for i, traveller in enumerate(travellers)
         )
     )
 
 
-async def _journey(base_url: str, traveller: dict, *, index: int, delay: float, think_s: float) -> Journey:
-    """search → select (the next bundle while policy blocks, at most three) → hold."""
+async def _no_pause() -> None:
+    return None
+
+
+async def _run_load(
+    base_url: str, travellers: list[dict], load: Load, *, t0: float, stop_at: float
+) -> list[list[Journey]]:
+    gap = load.ramp_s / max(1, len(travellers))
+    return await asyncio.gather(
+        *(
+            _traveller(base_url, traveller, index=i, start_at=t0 + i * gap, stop_at=stop_at, think_s=load.think_s)
+            for i, traveller in enumerate(travellers)
+        )
+    )
+
+
+async def _traveller(
+    base_url: str, traveller: dict, *, index: int, start_at: float, stop_at: float, think_s: float
+) -> list[Journey]:
+    """The traveller's journeys, one per trip, back to back, until ``stop_at``."""
     rnd = random.Random(index)
+    started = False
+
+    async def pause() -> None:
+        """Before every turn but the traveller's first: a pause; none starts after ``stop_at``."""
+        nonlocal started
+        wait = think_s * rnd.uniform(0.5, 1.5) if started else 0.0
+        started = True
+        if time.perf_counter() + wait >= stop_at:
+            raise _Stop
+        await asyncio.sleep(wait)
+
+    await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
+    journeys: list[Journey] = []
+    for k, trip_id in enumerate(traveller["trip_ids"]):
+        journey = await _journey(base_url, trip_id, traveller, index=index * MAX_TRIPS + k, pause=pause)
+        journeys.append(journey)
+        if journey.outcome == STOPPED:
+            break
+    return journeys
+
+
+async def _journey(
+    base_url: str, trip_id: int, traveller: dict, *, index: int, pause: Callable[[], Awaitable[None]]
+) -> Journey:
+    """search → select (the next bundle while policy blocks, at most three) → hold, on one trip.
+
+    ``pause`` runs before each turn (before connecting, for the search); it raises ``_Stop`` when
+    the run is over, which ends the journey as ``STOPPED`` (not an error)."""
     journey = Journey(turns=[])
 
     async def turn(call) -> Turn:
-        await asyncio.sleep(think_s * rnd.uniform(0.5, 1.5) if journey.turns else 0)
         done = await call
         journey.turns.append(done)
         if done.error:
             journey.error = f"{done.kind}: {done.error}"
         return done
 
-    await asyncio.sleep(delay)
+    socket: Optional[TripSocket] = None
     try:
-        socket = await TripSocket.open(
-            base_url=base_url, trip_id=traveller["trip_id"], session_id=traveller["session_id"]
-        )
-    except Exception as exc:  # noqa: BLE001 - a refused connection is a measured error
-        journey.error = f"connect: {type(exc).__name__}"
-        return journey
-    try:
+        await pause()
+        try:
+            socket = await TripSocket.open(base_url=base_url, trip_id=trip_id, session_id=traveller["session_id"])
+        except Exception as exc:  # noqa: BLE001 - a refused connection is a measured error
+            journey.error = f"connect: {type(exc).__name__}"
+            return journey
         search = await turn(socket.say(search_text(index), kind="search"))
         bundles = (search.widget("bundles") or {}).get("bundles") or []
         if journey.error:
@@ -265,6 +357,7 @@ async def _journey(base_url: str, traveller: dict, *, index: int, delay: float, 
             journey.error = "search: no bundles"
             return journey
         for bundle in bundles[:MAX_SELECTS]:
+            await pause()
             selected = await turn(socket.press({"type": "select", "bundle_id": bundle["bundle_id"]}))
             risk = selected.widget("risk")
             if journey.error:
@@ -277,12 +370,17 @@ async def _journey(base_url: str, traveller: dict, *, index: int, delay: float, 
         else:
             journey.outcome = "every bundle blocked by policy"
             return journey
+        await pause()
         held = await turn(socket.press({"type": "hold"}))
         if not journey.error:
             journey.outcome = "held" if held.widget("holds") else "hold not placed"
         return journey
+    except _Stop:
+        journey.outcome = STOPPED
+        return journey
     finally:
-        await socket.close()
+        if socket is not None:
+            await socket.close()
 
 
 def _wait_for_log(stack: Stack, name: str, marker: str, timeout_s: float = 60.0) -> None:

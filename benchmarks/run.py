@@ -70,9 +70,11 @@ def load(*, quick: bool, travellers: list[int], options: argparse.Namespace, log
         synchronous_commit=not options.async_commit,
     )
     if quick:
-        loads = [loadtest.Load(n, ramp_s=0.5, think_s=0.1) for n in travellers or [3]]
+        loads = [loadtest.Load(n, ramp_s=0.5, think_s=0.1, steady_s=3) for n in travellers or [3]]
     else:
-        loads = [loadtest.Load(n, ramp_s=options.ramp, think_s=options.think) for n in travellers]
+        loads = [
+            loadtest.Load(n, ramp_s=options.ramp, think_s=options.think, steady_s=options.steady) for n in travellers
+        ]
     return loadtest.measure(loads=loads, setup=setup, log_dir=logs / "load")
 
 
@@ -141,19 +143,24 @@ def _load_lines(section: dict[str, Any]) -> list[str]:
     lines = [
         f"load      {s['asgi_workers']} ASGI workers, Celery concurrency {s['celery_concurrency']}, "
         f"PostgreSQL + Redis; search → select → hold",
-        f"          {'travellers':>10} {'turns':>6} {'errors':>6} {'turns/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
-        f"{'p99 ms':>8} {'queries/turn':>12} {'commits/turn':>12} {'writing':>8} {'CPU ms/turn':>11} "
-        f"{'load avg':>8}  think/ramp s",
+        f"          {'travellers':>10} {'turns':>6} {'errors':>6} {'served/s':>8} {'asked/s':>8} {'offered/s':>9} "
+        f"{'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'queries/turn':>12} {'commits/turn':>12} {'writing':>8} "
+        f"{'CPU ms/turn':>11} {'load avg':>8}  think/ramp/steady s",
     ]
     for r in section["results"]:
         lat = r["latency_ms"]
         lines.append(
-            f"          {r['travellers']:>10} {r['turns']:>6} {r['errors']:>6} {r['throughput_turns_per_s'] or 0:>8} "
+            f"          {r['travellers']:>10} {r['turns']:>6} {r['errors']:>6} {r['served_turns_per_s'] or 0:>8} "
+            f"{r['asked_turns_per_s'] or 0:>8} {r['offered_turns_per_s']:>9} "
             f"{lat['median'] or '-':>8} {lat['p95'] or '-':>8} {lat['p99'] or '-':>8} "
             f"{r['queries_per_turn'] or '-':>12} {r['commits_per_turn'] or '-':>12} "
             f"{r.get('write_commits_per_turn') or '-':>8} {r.get('stack_cpu_ms_per_turn') or '-':>11} "
-            f"{r.get('load_average', '-'):>8}  {r['think_s']}/{r['ramp_s']}"
+            f"{r.get('load_average', '-'):>8}  {r['think_s']}/{r['ramp_s']}/{r['steady_s']}"
         )
+    lines.append(
+        "          served/s: turns answered in the steady window ÷ its length; asked/s: turns sent in it; "
+        "offered/s: travellers ÷ mean pause; latency: turns sent in the window (benchmarks/README.md)"
+    )
     for r in section["results"][-1:]:
         for role, kinds in (r.get("statements_per_turn_by_kind") or {}).items():
             top = ", ".join(f"{kind} {n}" for kind, n in list(kinds.items())[:8])
@@ -188,6 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--ramp", type=float, default=loadtest.Load.ramp_s, help="travellers start spread over this many s"
+    )
+    parser.add_argument(
+        "--steady",
+        type=float,
+        default=loadtest.Load.steady_s,
+        help="after the ramp, every traveller keeps going this many s: throughput is read over this window",
     )
     options = parser.parse_args(argv)
     # A plain `kill` unwinds like Ctrl-C, so the load test's servers and scratch database are cleaned up.
