@@ -26,17 +26,20 @@ class Reading:
     commits: int
     machine_ticks: list[int]  # /proc/stat: user, nice, system, idle, iowait, …
     stack_cpu_s: float
+    stack_cpu_by_process_s: dict[str, float]  # uvicorn, celery
     client_cpu_s: float
 
     @classmethod
     def take(cls, *, stack: Stack, query_dir: Path, admin_url: str, database: str) -> Reading:
         time.sleep(2.5 * querycount.FLUSH_EVERY_S)  # let every process write its latest count
+        cpu = stack.cpu_seconds_by_name()
         return cls(
             statements=querycount.totals(query_dir),
             logs=querycount.logs(query_dir),
             commits=_commits(admin_url, database),
             machine_ticks=_machine_ticks(),
-            stack_cpu_s=stack.cpu_seconds(),
+            stack_cpu_s=sum(cpu.values()),
+            stack_cpu_by_process_s=cpu,
             client_cpu_s=time.process_time(),
         )
 
@@ -50,6 +53,10 @@ class Reading:
             "machine_cpu_busy_percent": _busy_percent(before.machine_ticks, self.machine_ticks),
             "stack_cpu_s": round(stack_cpu, 2),
             "stack_cpu_ms_per_turn": _per(1000 * stack_cpu, turns),
+            "stack_cpu_ms_per_turn_by_process": {
+                name: _per(1000 * (spent - before.stack_cpu_by_process_s.get(name, 0.0)), turns)
+                for name, spent in sorted(self.stack_cpu_by_process_s.items())
+            },
             "client_cpu_s": round(self.client_cpu_s - before.client_cpu_s, 2),
             "queries": statements,
             "queries_per_turn": _per(sum(statements.values()), turns),

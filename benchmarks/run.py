@@ -161,6 +161,13 @@ def _load_lines(section: dict[str, Any]) -> list[str]:
         "          served/s: turns answered in the steady window ÷ its length; asked/s: turns sent in it; "
         "offered/s: travellers ÷ mean pause; latency: turns sent in the window (benchmarks/README.md)"
     )
+    for r in section["results"]:
+        split = ", ".join(f"{name} {ms}" for name, ms in (r.get("stack_cpu_ms_per_turn_by_process") or {}).items())
+        lines.append(
+            f"          {r['travellers']} travellers: stack CPU ms/turn {split or '-'}; whole run "
+            f"{r.get('whole_run_turns_per_s')} turns/s, p95 {r['latency_ms_whole_run']['p95']} ms; "
+            f"{r['journeys']} journeys {r['outcomes']}"
+        )
     for r in section["results"][-1:]:
         for role, kinds in (r.get("statements_per_turn_by_kind") or {}).items():
             top = ", ".join(f"{kind} {n}" for kind, n in list(kinds.items())[:8])

@@ -82,22 +82,24 @@ class Stack:
                 time.sleep(0.2)
         raise TimeoutError(f"{url} did not answer within {timeout_s:.0f} s")
 
-    def cpu_seconds(self) -> float:
-        """CPU time (user + system) used so far by the stack's live processes and their children.
+    def cpu_seconds_by_name(self) -> dict[str, float]:
+        """CPU time (user + system) used so far by each started process (``uvicorn``, ``celery``)
+        and its children.
 
         Every process the stack starts leads its own session, so its pool's children are found
-        by session id in ``/proc`` (Linux; 0.0 elsewhere).
+        by session id in ``/proc`` (Linux; nothing elsewhere).
         """
-        sessions = {process.pid for _, process in self.processes}
-        ticks = 0
+        names = {process.pid: name for name, process in self.processes}
+        ticks = dict.fromkeys(names.values(), 0)
         for stat in Path("/proc").glob("[0-9]*/stat"):
             try:
                 fields = stat.read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue  # the process ended while we looked
-            if int(fields[3]) in sessions:  # fields after "(comm)": state, ppid, pgrp, session, …
-                ticks += int(fields[11]) + int(fields[12])  # utime, stime
-        return ticks / os.sysconf("SC_CLK_TCK")
+            name = names.get(int(fields[3]))  # fields after "(comm)": state, ppid, pgrp, session, …
+            if name is not None:
+                ticks[name] += int(fields[11]) + int(fields[12])  # utime, stime
+        return {name: n / os.sysconf("SC_CLK_TCK") for name, n in ticks.items()}
 
     def stop(self, grace_s: float = 10.0) -> None:
         for _, process in self.processes:
