@@ -59,6 +59,12 @@ class KeyValueStore(Protocol):
         """Create the missing counters at their initial value; return every counter's current value."""
         ...
 
+    def counter_read(self, key: str, initial: int, *, marks: tuple[str, ...] = ()) -> int:
+        """A counter's current value, created at ``initial`` when missing, with the ``marks``
+        (empty values) that must exist once it does created in the same write; reading one that
+        exists writes nothing (``incr(key, 0)`` updated the row to read it)."""
+        ...
+
 
 class InMemoryTripStore:
     def __init__(self) -> None:
@@ -162,6 +168,12 @@ class InMemoryKeyValueStore:
             for key, initial in initials.items():
                 self._data.setdefault(key, {"n": int(initial)})
             return {key: int(self._data[key]["n"]) for key in initials}
+
+    def counter_read(self, key: str, initial: int, *, marks: tuple[str, ...] = ()) -> int:
+        with self._lock:
+            for mark in marks:
+                self._data.setdefault(mark, {})
+            return int(self._data.setdefault(key, {"n": int(initial)})["n"])
 
     def incr(self, key: str, amount: int, *, floor: Optional[int] = None, initial: int = 0) -> Optional[int]:
         """Atomically add ``amount`` to an integer counter; refuse (None) if it would go below ``floor``."""

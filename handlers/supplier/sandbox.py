@@ -8,6 +8,7 @@ idempotency keys make every write safe to repeat, and faults come on demand. Ref
 
 from __future__ import annotations
 
+import copy
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any, Callable, Dict, List, Optional, Sequence
@@ -66,6 +67,9 @@ class SandboxCore:
         self.state = SupplierState(store, prefix)
         self.faults = FaultPlan(store=store, seed=seed, rates=faults, prefix=prefix)
         self.offer_ttl_minutes, self.rate_ttl_minutes = offer_ttl_minutes, rate_ttl_minutes
+        # Items found again (``get_item``), by kind and id: as offered they never change, and a
+        # hold asks for its item twice (the reservation check, then the hold).
+        self._items: Dict[tuple[str, str], Dict[str, Any]] = {}
 
     def _now(self, now: Optional[datetime]) -> datetime:
         return now if now is not None else self.clock()
@@ -163,10 +167,13 @@ class SandboxCore:
         """The offer or rate as its search published it: found again from that search, exactly
         as offered (price, expiry, hold policy), so a hold checks what the traveller saw."""
         kind = "offer" if item_type == "flight" else "rate"
-        item = self.state.get(kind, item_id) or self._searched(kind, item_id)  # (or kept whole, as once)
+        item = self._items.get((kind, item_id))
         if item is None:
-            raise SupplierError("not_found", f"The {item_type} option {item_id} is unknown; search again.")
-        return item
+            item = self.state.get(kind, item_id) or self._searched(kind, item_id)  # (or kept whole, as once)
+            if item is None:
+                raise SupplierError("not_found", f"The {item_type} option {item_id} is unknown; search again.")
+            self._items[(kind, item_id)] = item
+        return copy.deepcopy(item)
 
     def _searched(self, kind: str, item_id: str) -> Optional[Dict[str, Any]]:
         record = self.state.get("search", search_of(item_id))

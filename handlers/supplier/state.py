@@ -53,11 +53,15 @@ class SupplierState:
 
     def stock(self, item_id: str, initial: int) -> int:
         """Units left of an offer or rate (created at ``initial``, its stock as offered, on first
-        sight). Its search is marked first, so from then on publishing it reads the counters."""
+        sight). Its search is marked first (or in the same write), so from then on publishing it
+        reads the counters. A store with ``counter_read`` does it in one read once both exist."""
         ref = search_of(item_id)
+        counter = f"{self.prefix}stock:{item_id}"
+        if hasattr(self.store, "counter_read"):
+            return int(self.store.counter_read(counter, initial, marks=(f"{self.prefix}stocked:{ref}",)))
         if self.get("stocked", ref) is None:
             self.put_if_absent("stocked", ref, {})
-        return int(self.store.incr(f"{self.prefix}stock:{item_id}", 0, initial=initial))
+        return int(self.store.incr(counter, 0, initial=initial))
 
     def take_stock(self, item_id: str, quantity: int) -> bool:
         """Atomically take ``quantity`` units; False (and nothing taken) when too few are left."""

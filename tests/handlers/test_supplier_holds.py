@@ -127,3 +127,26 @@ def test_release_is_final_and_repeatable(supplier):
             idempotency_key="p",
         )
     assert err.value.code == "hold_not_active"
+
+
+class CountingStore(InMemoryKeyValueStore):
+    def __init__(self):
+        super().__init__()
+        self.reads = []
+
+    def get(self, key):
+        self.reads.append(key)
+        return super().get(key)
+
+
+def test_a_hold_finds_its_offer_once_and_hands_out_copies(clock):
+    store = CountingStore()
+    supplier = SandboxSupplier(store, seed=7, clock=clock)
+    offer = holdable(supplier)
+    store.reads.clear()
+    supplier.hold_create(item_type="flight", item_id=offer["offer_id"], idempotency_key="k1")
+    searches = [key for key in store.reads if ":search:" in key]
+    assert len(searches) == 1, store.reads  # the reservation check and the hold share one lookup
+    item = supplier.get_item("flight", offer["offer_id"])
+    item["price"]["total_amount"] = "0.01"
+    assert supplier.get_item("flight", offer["offer_id"])["price"] == offer["price"]

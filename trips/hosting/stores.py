@@ -208,6 +208,25 @@ class DjangoKeyValueStore:
         self._counters_due.update({key: n for key, n in initials.items() if key not in found})
         return {key: found.get(key, n) for key, n in initials.items()}
 
+    def counter_read(self, key: str, initial: int, *, marks: tuple[str, ...] = ()) -> int:
+        """One SELECT of the counter and its marks; only when one is missing, one INSERT of the
+        missing rows (``ON CONFLICT DO NOTHING``: never over a row another writer made meanwhile)
+        and the counter read again. Nothing locks the row: a hold checks the stock it reads, and
+        the purchase's ``incr`` with a floor is what guards the stock."""
+        keys = [*marks, key]
+        found = dict(SupplierState.objects.filter(key__in=keys).values_list("key", "counter"))
+        missing = [k for k in keys if k not in found]
+        if missing:
+            with transaction.atomic():
+                self._create_counters_due()
+                SupplierState.objects.bulk_create(
+                    [SupplierState(key=k, counter=initial if k == key else None, value={}) for k in missing],
+                    ignore_conflicts=True,
+                )
+        if key not in found:
+            return int(SupplierState.objects.values_list("counter", flat=True).get(key=key))
+        return int(found[key])
+
     def put_if_absent(self, key: str, value: Dict[str, Any]) -> bool:
         self._create_counters_due()
         try:

@@ -121,3 +121,19 @@ def test_any_other_write_stores_the_queued_batch_first(db):
     kv.put_many({"offer:6": {"price": "6.00"}})
     assert kv.incr("stock:6", -1, initial=2) == 1  # a hold in the same turn
     assert DjangoKeyValueStore().get("offer:6") == {"price": "6.00"}
+
+
+def test_counter_read_creates_the_counter_with_its_marks_once_then_only_reads(db, django_assert_num_queries):
+    kv = DjangoKeyValueStore()
+    assert kv.counter_read("stock:7", 4, marks=("stocked:s7",)) == 4
+    assert kv.get("stocked:s7") == {} and kv.get("stock:7") == {"n": 4}, "the mark is made with the counter"
+    assert kv.incr("stock:7", -3, floor=0) == 1  # a purchase took three
+    with django_assert_num_queries(1):  # both exist: one read, no write, no lock
+        assert kv.counter_read("stock:7", 4, marks=("stocked:s7",)) == 1
+
+
+def test_counter_read_keeps_a_counter_another_writer_created(db):
+    kv, other = DjangoKeyValueStore(), DjangoKeyValueStore()
+    assert other.incr("stock:8", -1, initial=5) == 4  # created, and one taken, before any mark
+    assert kv.counter_read("stock:8", 5, marks=("stocked:s8",)) == 4
+    assert kv.get("stocked:s8") == {}
