@@ -24,10 +24,16 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.integration)
 
 
+def _on_postgres() -> bool:
+    from django.db import connection
+
+    return connection.vendor == "postgresql"
+
+
 @pytest.fixture(scope="session")
 def scale_out(django_db_setup):
     """PostgreSQL and Redis, or a skip that says what is missing."""
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql" or not settings.REDIS_URL:
+    if not _on_postgres() or not settings.REDIS_URL:
         pytest.skip("integration tests need DATABASE_URL=postgres://… and REDIS_URL=redis://… (see .ci/run)")
     if settings.CELERY_TASK_ALWAYS_EAGER:
         pytest.fail("REDIS_URL is set but Celery is still eager")
@@ -41,7 +47,7 @@ def _stray_connections_closed(django_db_setup, django_db_blocker):
     outlives the test; PostgreSQL refuses to drop a database someone is connected to.
     """
     yield
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    if not _on_postgres():
         return
     from django.db import connection
 
@@ -64,7 +70,7 @@ def _database_quiet_before_flush(request):
     """
     marker = request.node.get_closest_marker("django_db")
     transactional = marker is not None and marker.kwargs.get("transaction")
-    postgres = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    postgres = _on_postgres()
     if not (transactional and postgres):
         yield
         return

@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend with bulk inserts written as multi-row ``VALUES`` (``compiler``)."""
