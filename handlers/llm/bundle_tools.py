@@ -1,8 +1,9 @@
 """Read-only "bundle detail" tools the follow-up model may call.
 
 They answer what travellers ask about the bundles on screen (baggage, cancellation terms,
-times) from the TripIntent's ``working_memory``: the bundle in ``ranked_bundles`` and the full
-offers and rates it points to in ``flight_quotes`` / ``hotel_quotes``. They read, never write,
+times) from the TripIntent's ``working_memory``: the bundle in ``ranked_bundles`` and the offers
+and rates it points to in ``flight_quotes`` / ``hotel_quotes``, as a search keeps them
+(``handlers.supplier.compact_offer``; a trip searched before that kept whole offers, read the same way). They read, never write,
 and they only know bundles that are on screen. Entries have the registry's shape, so the same
 ``side_effects`` / ``internal`` filter decides what is offered.
 """
@@ -10,6 +11,8 @@ and they only know bundles that are on screen. Entries have the registry's shape
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Mapping, Optional
+
+from handlers.supplier.summary import compact_offer
 
 _BUNDLE_ID_SCHEMA = {
     "type": "object",
@@ -61,11 +64,12 @@ class _Screen:
         return {"error": f"bundle {bundle_id!r} is not on screen", "bundles_on_screen": on_screen}
 
     def offer(self, flight: Mapping[str, Any]) -> Dict[str, Any]:
+        """The offer as a search keeps it (``compact_offer``: conditions, baggage, legs); {} if gone."""
         for quote in self.wm.get("flight_quotes") or []:
             if quote.get("segment_id") == flight.get("segment_id"):
                 for offer in quote.get("offers") or []:
                     if offer.get("offer_id") == flight.get("offer_id"):
-                        return offer
+                        return compact_offer(offer)
         return {}
 
     def rate(self, hotel: Mapping[str, Any]) -> Dict[str, Any]:
@@ -94,9 +98,7 @@ def _hotel_head(hotel: Mapping[str, Any]) -> Dict[str, Any]:
 def baggage(screen: _Screen, bundle: Mapping[str, Any]) -> Dict[str, Any]:
     flights = []
     for flight in bundle.get("flights") or []:
-        per_type: Dict[str, Any] = {}
-        for passenger in screen.offer(flight).get("passengers") or []:
-            per_type.setdefault(passenger.get("type") or "adult", passenger.get("baggage"))
+        per_type = screen.offer(flight).get("baggage") or {}
         flights.append({**_flight_head(flight), "baggage_by_passenger_type": per_type or "not stated by the airline"})
     return {"bundle_id": bundle.get("bundle_id"), "flights": flights}
 
@@ -131,15 +133,7 @@ def times(screen: _Screen, bundle: Mapping[str, Any]) -> Dict[str, Any]:
     flights = []
     for flight in bundle.get("flights") or []:
         summary = flight.get("summary") or {}
-        slices = screen.offer(flight).get("slices") or []
-        legs = [
-            {
-                k: s.get(k)
-                for k in ("flight_number", "origin", "destination", "depart_at", "arrive_at", "duration_minutes")
-            }
-            for slice_ in slices
-            for s in slice_.get("segments") or []
-        ]
+        legs = screen.offer(flight).get("legs") or []
         flights.append(
             {
                 **_flight_head(flight),

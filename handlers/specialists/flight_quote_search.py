@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Dict, List
+from typing import Any, Callable, Dict, List
 
 from handlers.common.shape import carrier_allowed, carrier_rules, in_window
 from handlers.common.types import ok
-from handlers.supplier import summarize_offer
+from handlers.supplier import compact_offer, summarize_offer
 
 from . import SELF_TEST_NOW, SpecialistTool, require, self_test_deps
 
@@ -16,23 +16,31 @@ def _code(place: Any) -> str:
     return (place.get("code") if isinstance(place, dict) else place) or ""
 
 
-def _ruled_out(summary: Dict[str, Any], args: Dict[str, Any]) -> List[str]:
-    """The hard filters an offer fails: "max_stops", "airlines", "red_eye", "time_window".
+def _filters(args: Dict[str, Any]) -> Callable[[Dict[str, Any]], List[str]]:
+    """The hard filters of one search, read from its arguments once: a function of an offer's
+    summary that names those it fails ("max_stops", "airlines", "red_eye", "time_window").
 
     Preferred airlines (``airlines``) are not a filter: the ranker favours them, others stay.
     """
-    out = []
-    max_stops = args.get("max_stops")
-    if max_stops is not None and summary["stops"] > int(max_stops):
-        out.append("max_stops")
+    max_stops = None if args.get("max_stops") is None else int(args["max_stops"])
     rules = carrier_rules({k: args.get(k) for k in ("airlines", "airlines_required", "airlines_avoid")})
-    if not carrier_allowed(summary["carrier"], rules):
-        out.append("airlines")
-    if args.get("avoid_red_eye") and summary["red_eye"]:
-        out.append("red_eye")
-    if not in_window(summary["depart_at"][11:16], args.get("depart_time_window")):  # origin's local "HH:MM"
-        out.append("time_window")
-    return out
+    any_carrier = not rules["avoid"] and not rules["required"]
+    avoid_red_eye = bool(args.get("avoid_red_eye"))
+    window = args.get("depart_time_window")
+
+    def ruled_out(summary: Dict[str, Any]) -> List[str]:
+        out = []
+        if max_stops is not None and summary["stops"] > max_stops:
+            out.append("max_stops")
+        if not any_carrier and not carrier_allowed(summary["carrier"], rules):
+            out.append("airlines")
+        if avoid_red_eye and summary["red_eye"]:
+            out.append("red_eye")
+        if window and not in_window(summary["depart_at"][11:16], window):  # origin's local "HH:MM"
+            out.append("time_window")
+        return out
+
+    return ruled_out
 
 
 class FlightQuoteSearch(SpecialistTool):
@@ -50,13 +58,14 @@ class FlightQuoteSearch(SpecialistTool):
         )
         offers: List[Dict[str, Any]] = []
         ruled_out: Dict[str, int] = {}  # how many offers each filter rules out, so an empty search can say why
+        fails = _filters(args)
         for offer in found:
             summary = summarize_offer(offer)
-            failed = _ruled_out(summary, args)
+            failed = fails(summary)
             for name in failed:
                 ruled_out[name] = ruled_out.get(name, 0) + 1
             if not failed:
-                offers.append({**offer, "summary": summary})
+                offers.append(compact_offer(offer, summary))  # what is kept of it (handlers.supplier.summary)
         return ok(
             payload,
             {

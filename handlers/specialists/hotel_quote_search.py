@@ -7,7 +7,7 @@ from typing import Any, Dict, List
 
 from handlers.common.shape import nightly_cap
 from handlers.common.types import ok
-from handlers.supplier import summarize_rate
+from handlers.supplier import compact_rate, summarize_rate
 from handlers.supplier.money import money
 
 from . import SELF_TEST_NOW, SpecialistTool, require, self_test_deps
@@ -46,7 +46,7 @@ class HotelQuoteSearch(SpecialistTool):
             for name in failed:
                 ruled_out[name] = ruled_out.get(name, 0) + 1
             if not failed:
-                rates.append({**rate, "summary": summary})
+                rates.append(compact_rate(rate, summary))  # what is kept of it (handlers.supplier.summary)
         return ok(
             payload,
             {

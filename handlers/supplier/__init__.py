@@ -8,7 +8,7 @@ these shapes; the host chooses the implementation.
 from .errors import SupplierError
 from .protocol import PassengerDirectory, PassengerRef, Supplier
 from .sandbox import SandboxSupplier
-from .summary import summarize_offer, summarize_rate
+from .summary import compact_offer, compact_rate, summarize_offer, summarize_rate
 
 __all__ = [
     "PassengerDirectory",
@@ -16,6 +16,8 @@ __all__ = [
     "SandboxSupplier",
     "Supplier",
     "SupplierError",
+    "compact_offer",
+    "compact_rate",
     "summarize_offer",
     "summarize_rate",
 ]

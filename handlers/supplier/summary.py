@@ -3,6 +3,11 @@
 Everything a ranker or a policy check needs is here, so they never re-read the full offer; the
 fields beyond handlers/README.md's list (origin, connections, expires_at, hold policy…) are
 additive.
+
+A search keeps each offer (rate) as :func:`compact_offer` (:func:`compact_rate`) makes it: its id,
+its summary, and the few details the bundle tools answer from (fare conditions, bags per
+passenger type, the flights' legs; a rate's cancellation timeline and conditions). Nothing later
+reads more: holds and purchases go to the supplier by id, and it finds the offer again itself.
 """
 
 from __future__ import annotations
@@ -56,6 +61,41 @@ def summarize_offer(offer: Dict[str, Any]) -> Dict[str, Any]:
         "max_hold_minutes": offer["hold_policy"].get("max_hold_minutes"),
         "price_guarantee_minutes": offer["hold_policy"].get("price_guarantee_minutes"),
         "seats_remaining": offer.get("seats_remaining"),
+    }
+
+
+LEG_FIELDS = ("flight_number", "origin", "destination", "depart_at", "arrive_at", "duration_minutes")
+FARE_CONDITIONS = ("refund_before_departure", "change_before_departure")
+
+
+def compact_offer(offer: Dict[str, Any], summary: Dict[str, Any] | None = None) -> Dict[str, Any]:
+    """What is kept of a supplier's offer (``summary``: its :func:`summarize_offer`, when made
+    already). An offer kept so already (no ``slices``) comes back as it is, so a stored search
+    result read again is never compacted twice."""
+    if "slices" not in offer:
+        return offer
+    conditions = offer.get("conditions") or {}
+    baggage: Dict[str, Any] = {}
+    for passenger in offer.get("passengers") or []:
+        baggage.setdefault(passenger.get("type") or "adult", passenger.get("baggage"))
+    return {
+        "offer_id": offer["offer_id"],
+        "summary": summary or offer.get("summary") or summarize_offer(offer),
+        "conditions": {k: conditions.get(k) for k in FARE_CONDITIONS},
+        "baggage": baggage,
+        "legs": [{k: s.get(k) for k in LEG_FIELDS} for slice_ in offer["slices"] for s in slice_.get("segments") or []],
+    }
+
+
+def compact_rate(rate: Dict[str, Any], summary: Dict[str, Any] | None = None) -> Dict[str, Any]:
+    """What is kept of a supplier's rate (as :func:`compact_offer` for offers); a kept one as it is."""
+    if "hotel" not in rate:
+        return rate
+    return {
+        "rate_id": rate["rate_id"],
+        "summary": summary or rate.get("summary") or summarize_rate(rate),
+        "cancellation_timeline": rate.get("cancellation_timeline") or [],
+        "conditions": rate.get("conditions") or [],
     }
 
 

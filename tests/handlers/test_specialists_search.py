@@ -5,6 +5,7 @@ import pytest
 from handlers.specialists import SELF_TEST_NOW, self_test_deps
 from handlers.specialists.flight_quote_search import FlightQuoteSearch
 from handlers.specialists.hotel_quote_search import HotelQuoteSearch
+from handlers.supplier import compact_offer, compact_rate, summarize_offer
 
 NOW = SELF_TEST_NOW.isoformat()
 FLIGHT = {
@@ -52,8 +53,7 @@ def test_flight_output_follows_the_contract():
     assert result["success"] and out["segment_id"] == "S1" and out["count"] == len(out["offers"]) > 3
     for offer in out["offers"]:
         assert SUMMARY_KEYS <= set(offer["summary"])
-        assert offer["summary"]["total"] == offer["price"]["total_amount"]
-        assert offer["summary"]["flight_numbers"] == [s["flight_number"] for s in offer["slices"][0]["segments"]]
+        assert offer["summary"]["flight_numbers"] == [leg["flight_number"] for leg in offer["legs"]]
 
 
 @pytest.mark.parametrize(
@@ -150,6 +150,35 @@ def test_missing_arguments_are_named():
     assert "depart_date" in out["output"]["error"]["message"]
 
 
+def test_a_search_keeps_each_offer_as_its_summary_and_the_details_bundles_are_asked_about():
+    deps = self_test_deps()
+    out = flights(deps)["output"]
+    supplied = {
+        o["offer_id"]: o
+        for o in deps.supplier.search_flights(
+            origin="EWR", destination="DEN", depart_date="2027-01-30", passengers={"adults": 4}, now=SELF_TEST_NOW
+        )
+    }
+    for offer in out["offers"]:
+        whole = supplied[offer["offer_id"]]
+        assert set(offer) == {"offer_id", "summary", "conditions", "baggage", "legs"}
+        assert (
+            offer["summary"] == summarize_offer(whole) and offer["summary"]["total"] == whole["price"]["total_amount"]
+        )
+        assert [leg["depart_at"] for leg in offer["legs"]] == [s["depart_at"] for s in whole["slices"][0]["segments"]]
+        assert offer["baggage"] == {"adult": whole["passengers"][0]["baggage"]}
+        assert offer["conditions"]["refund_before_departure"] == whole["conditions"]["refund_before_departure"]
+        assert compact_offer(offer) is offer  # a kept offer read again is kept as it is
+
+
+def test_a_search_keeps_each_rate_as_its_summary_and_its_cancellation_terms():
+    out = hotels()["output"]
+    for rate in out["rates"]:
+        assert set(rate) == {"rate_id", "summary", "cancellation_timeline", "conditions"}
+        assert bool(rate["cancellation_timeline"]) == rate["summary"]["refundable"]
+        assert compact_rate(rate) is rate
+
+
 def test_a_handler_never_raises_even_on_garbage():
     out = FlightQuoteSearch(self_test_deps()).run({"args": {**FLIGHT, "depart_date": "not a date"}, "now": NOW})
     assert out["success"] is False and out["output"]["error"]["code"] == "internal_error"
@@ -163,7 +192,7 @@ def test_hotel_output_follows_the_contract():
         assert {"hotel_name", "stars", "board_type", "refundable", "total", "currency", "nightly_avg", "nights"} <= set(
             s
         )
-        assert s["nights"] == 3 and rate["rooms"] == 2
+        assert s["nights"] == 3 and s["rooms"] == 2
 
 
 def test_hotel_filters_for_stars_and_refundability():
@@ -175,4 +204,4 @@ def test_hotel_filters_for_stars_and_refundability():
 def test_time_comes_from_the_payload():
     deps = self_test_deps()
     later = FlightQuoteSearch(deps).run({"args": FLIGHT, "now": "2026-12-02T19:00:00+00:00"})["output"]
-    assert later["offers"][0]["created_at"] == "2026-12-02T19:00:00+00:00"
+    assert later["offers"][0]["summary"]["expires_at"] == "2026-12-02T19:45:00+00:00"  # 45 minutes from then

@@ -121,7 +121,7 @@ def buy(deps, holds):
 
 
 def holdable(out):
-    return next(o for o in out["offers"] if o["hold_policy"]["holdable"])
+    return next(o for o in out["offers"] if o["summary"]["holdable"])
 
 
 def test_the_adapter_is_a_supplier(duffel, clock):
@@ -142,8 +142,8 @@ def test_search_sends_the_documented_offer_request(duffel, clock):
     assert request.headers["idempotency-key"]
     offer = out["offers"][0]
     # Local times with the airport's offset, and the three kinds of passengers.
-    assert offer["slices"][0]["segments"][0]["depart_at"] == "2027-01-30T08:00:00-05:00"
-    assert [p["type"] for p in offer["passengers"]] == ["adult", "child", "infant"]
+    assert offer["legs"][0]["depart_at"] == "2027-01-30T08:00:00-05:00"
+    assert list(offer["baggage"]) == ["adult", "child", "infant"]
     assert offer["summary"]["carrier"] == "ZZ" and out["count"] == 3
 
 
@@ -153,7 +153,7 @@ def test_hold_sends_passengers_and_carries_the_three_clocks(duffel, clock):
     out = hold(deps, offer["offer_id"])
     assert out["success"], out
     body = duffel.writes("/air/orders")[0].json["data"]
-    adult_id, infant_id = (p["id"] for p in offer["passengers"])
+    adult_id, infant_id = (p["id"] for p in duffel.app.offers[offer["offer_id"]]["passengers"])  # the airline's ids
     assert body["type"] == "hold" and body["selected_offers"] == [offer["offer_id"]]
     assert body["passengers"] == [
         {
@@ -183,7 +183,7 @@ def test_hold_sends_passengers_and_carries_the_three_clocks(duffel, clock):
     assert held["hold_id"] == order["id"] and held["status"] == "held"
     assert held["payment_required_by"] == order["payment_status"]["payment_required_by"]
     assert held["price_guarantee_expires_at"] == order["payment_status"]["price_guarantee_expires_at"]
-    assert offer["expires_at"] == duffel.app.offers[offer["offer_id"]]["expires_at"]
+    assert offer["summary"]["expires_at"] == duffel.app.offers[offer["offer_id"]]["expires_at"]
     # The tool result names passengers by reference only.
     assert held["passengers"] == [
         {"passenger_id": "pax_1", "type": "adult"},
@@ -213,11 +213,11 @@ def test_pay_a_hold_sends_the_documented_payment_and_records_the_locator(duffel,
 
 def test_instant_booking_is_one_order_with_its_payment(duffel, clock):
     deps = make_deps(duffel, clock)
-    offer = next(o for o in search(deps)["offers"] if not o["hold_policy"]["holdable"])
+    offer = next(o for o in search(deps)["offers"] if not o["summary"]["holdable"])
     args = dict(
         item_type="flight",
         item_id=offer["offer_id"],
-        amount_due=offer["price"]["total_amount"],
+        amount_due=offer["summary"]["total"],
         payment_method={"id": "pm_1", "brand": "visa", "last4": "4242"},
         idempotency_key="i1",
         passengers=deps.passengers.refs("t1"),
@@ -228,7 +228,7 @@ def test_instant_booking_is_one_order_with_its_payment(duffel, clock):
     again = deps.supplier.book_instant(**args)
     body = duffel.writes("/air/orders")[0].json["data"]
     assert body["type"] == "instant" and body["payments"] == [
-        {"type": "balance", "amount": offer["price"]["total_amount"], "currency": "USD"}
+        {"type": "balance", "amount": offer["summary"]["total"], "currency": "USD"}
     ]
     assert first["record_locator"] and again["replayed"] and again["order_id"] == first["order_id"]
     assert len(duffel.writes("/air/orders")) == 1
@@ -494,14 +494,14 @@ def test_supplier_error_is_raised_for_unknown_holds(duffel, clock):
 
 
 def instant_offer(deps):
-    return next(o for o in search(deps)["offers"] if not o["hold_policy"]["holdable"])
+    return next(o for o in search(deps)["offers"] if not o["summary"]["holdable"])
 
 
 def test_an_instant_fare_is_reserved_approved_and_bought_in_one_instant_order(duffel, clock):
     deps = make_deps(duffel, clock)
     offer = instant_offer(deps)
     held = hold(deps, offer["offer_id"])["output"]["holds"]
-    assert held[0]["instant"] and held[0]["payment_required_by"] == offer["expires_at"]
+    assert held[0]["instant"] and held[0]["payment_required_by"] == offer["summary"]["expires_at"]
     assert duffel.writes("/air/orders") == []  # nothing placed at Duffel until the traveller pays
 
     out = buy(deps, held)
@@ -512,7 +512,7 @@ def test_an_instant_fare_is_reserved_approved_and_bought_in_one_instant_order(du
             "type": "instant",
             "selected_offers": [offer["offer_id"]],
             "passengers": writes[0].json["data"]["passengers"],
-            "payments": [{"type": "balance", "amount": offer["price"]["total_amount"], "currency": "USD"}],
+            "payments": [{"type": "balance", "amount": offer["summary"]["total"], "currency": "USD"}],
             "metadata": writes[0].json["data"]["metadata"],
         }
     }

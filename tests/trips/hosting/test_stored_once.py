@@ -15,11 +15,12 @@ SCENARIO_1 = "4 people going from Newark to Denver for 3 nights on January 30"
 
 
 def full_items(value: Any) -> Iterator[str]:
-    """Ids of every whole offer (its carrier and slices) or rate (its hotel) anywhere in ``value``."""
+    """Ids of every offer or rate kept as a search keeps it (with its legs, its cancellation
+    timeline) or whole (its slices, its hotel) anywhere in ``value``; a bundle's summary is neither."""
     if isinstance(value, dict):
-        if "offer_id" in value and "owner" in value and "slices" in value:
+        if "offer_id" in value and ("legs" in value or "slices" in value):
             yield value["offer_id"]
-        if "rate_id" in value and isinstance(value.get("hotel"), dict) and "name" in value["hotel"]:
+        if "rate_id" in value and ("cancellation_timeline" in value or isinstance(value.get("hotel"), dict)):
             yield value["rate_id"]
         for v in value.values():
             yield from full_items(v)
