@@ -32,8 +32,10 @@ SHORT_HOLD_MINUTES = 120
 class Findings:
     """The report being written; a message already in it is not added again."""
 
-    def __init__(self, timezone: str) -> None:
-        self.timezone = timezone
+    def __init__(self, timezone: str, *, warns: bool = True) -> None:
+        """``warns``: False when only blocking findings are wanted (``item_blocking``), so checks
+        skip what only warns."""
+        self.timezone, self.warns = timezone, warns
         self.blocking: List[Dict[str, str]] = []
         self.warnings: List[Dict[str, str]] = []
 
@@ -41,7 +43,8 @@ class Findings:
         self._add(self.blocking, code, message)
 
     def warn(self, code: str, message: str) -> None:
-        self._add(self.warnings, code, message)
+        if self.warns:
+            self._add(self.warnings, code, message)
 
     def when(self, value: Any) -> str:
         """An instant as the traveller reads it, in the trip's timezone ("Wed Jan 27, 8:00 PM EST")."""
@@ -62,6 +65,16 @@ def item_name(item: Dict[str, Any]) -> str:
     return f"{route} ({s['carrier_name']})" if s.get("carrier_name") else route
 
 
+class _Name:
+    """``item_name(item)``, made only when a message uses it (most offers give none)."""
+
+    def __init__(self, item: Dict[str, Any]) -> None:
+        self.item = item
+
+    def __format__(self, spec: str) -> str:
+        return format(item_name(self.item), spec)
+
+
 def allowed_cabin(policy: Dict[str, Any], hours: float) -> Optional[str]:
     for rule in sorted(policy.get("cabin_by_flight_hours") or [], key=lambda r: r["max_hours"]):
         if hours <= rule["max_hours"]:
@@ -70,7 +83,7 @@ def allowed_cabin(policy: Dict[str, Any], hours: float) -> Optional[str]:
 
 
 def _check_flight(f: Dict[str, Any], policy: Dict[str, Any], now: datetime, out: Findings) -> None:
-    s, label = f["summary"], item_name(f)
+    s, label = f["summary"], _Name(f)
     cabin = allowed_cabin(policy, s["duration_minutes"] / 60)
     if cabin and CABIN_ORDER.index(s["cabin"]) > CABIN_ORDER.index(cabin):
         out.block(
@@ -85,14 +98,15 @@ def _check_flight(f: Dict[str, Any], policy: Dict[str, Any], now: datetime, out:
                 "connection_too_short",
                 f"{label}: only {duration_text(c['minutes'])} to connect in {c['airport']} (policy minimum {duration_text(low)}).",
             )
-        elif high is not None and c["minutes"] > high:
+        elif high is not None and c["minutes"] > high and out.warns:
             out.warn("long_connection", f"{label}: a {duration_text(c['minutes'])} wait in {c['airport']}.")
     if s["red_eye"]:
         if policy.get("red_eye_allowed", True):
-            out.warn("red_eye", f"{label} flies overnight (red-eye).")
+            if out.warns:
+                out.warn("red_eye", f"{label} flies overnight (red-eye).")
         else:
             out.block("red_eye", f"{label} flies overnight and your policy does not allow red-eyes.")
-    if datetime.fromisoformat(s["depart_at"]) - now < DEPARTURE_SOON:
+    if out.warns and datetime.fromisoformat(s["depart_at"]) - now < DEPARTURE_SOON:
         out.warn("departure_soon", f"{label} leaves within 24 hours: holds will be short and must be paid quickly.")
 
 
@@ -112,7 +126,7 @@ def _check_hotel(h: Dict[str, Any], policy: Dict[str, Any], constraints: Dict[st
             f"{s['hotel_name']}: {money_text(s['nightly_max'], s['currency'])} a night is above your cap of "
             f"{money_text(own, s['currency'])} a night.",
         )
-    if s.get("refundable_until"):
+    if s.get("refundable_until") and out.warns:
         out.warn(
             "hotel_cancellation_deadline",
             f"{s['hotel_name']}: free cancellation ends {out.when(s['refundable_until'])}.",
@@ -125,7 +139,7 @@ def item_blocking(kind: str, item: Dict[str, Any], policy: Dict[str, Any], now: 
     The same rules ``check`` applies to a selected bundle, so the ranker can put in-policy options
     first and badge the rest with the very words the check would refuse them with.
     """
-    out = Findings("UTC")
+    out = Findings("UTC", warns=False)
     if kind == "flight":
         _check_flight(item, policy, now, out)
     else:

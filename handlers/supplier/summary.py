@@ -13,26 +13,24 @@ reads more: holds and purchases go to the supplier by id, and it finds the offer
 from __future__ import annotations
 
 from datetime import datetime
-from itertools import pairwise
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 from .carriers import BY_CODE
 from .money import amount, money
 
 
-def is_red_eye(depart_at: str, arrive_at: str) -> bool:
+def _red_eye(dep: datetime, arr: datetime) -> bool:
     """Leaves late at night (21:00–04:59 local) and lands the next day or before 07:00."""
-    dep, arr = datetime.fromisoformat(depart_at), datetime.fromisoformat(arrive_at)
     late = dep.hour >= 21 or dep.hour < 5
     return late and (arr.date() > dep.date() or arr.hour < 7)
 
 
-def _connections(segments: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    found = []
-    for a, b in pairwise(segments):
-        gap = datetime.fromisoformat(b["depart_at"]) - datetime.fromisoformat(a["arrive_at"])
-        found.append({"airport": a["destination"], "minutes": int(gap.total_seconds() // 60)})
-    return found
+def _connections(segments: List[Dict[str, Any]], times: List[Tuple[datetime, datetime]]) -> List[Dict[str, Any]]:
+    """Each change of plane: where, and the minutes between landing and the next departure."""
+    return [
+        {"airport": a["destination"], "minutes": int((next_dep - arr).total_seconds() // 60)}
+        for a, (_, arr), (next_dep, _) in zip(segments, times, times[1:], strict=False)
+    ]
 
 
 def summarize_offer(offer: Dict[str, Any]) -> Dict[str, Any]:
@@ -40,6 +38,7 @@ def summarize_offer(offer: Dict[str, Any]) -> Dict[str, Any]:
     segments = slice_["segments"]
     carrier = offer["owner"]["iata_code"]
     refund = offer.get("conditions", {}).get("refund_before_departure") or {}
+    times = [(datetime.fromisoformat(s["depart_at"]), datetime.fromisoformat(s["arrive_at"])) for s in segments]
     return {
         "carrier": carrier,
         "carrier_name": offer["owner"].get("name") or getattr(BY_CODE.get(carrier), "name", carrier),
@@ -49,12 +48,12 @@ def summarize_offer(offer: Dict[str, Any]) -> Dict[str, Any]:
         "depart_at": segments[0]["depart_at"],
         "arrive_at": segments[-1]["arrive_at"],
         "stops": len(segments) - 1,
-        "connections": _connections(segments),
+        "connections": _connections(segments, times),
         "duration_minutes": slice_["duration_minutes"],
         "total": offer["price"]["total_amount"],
         "currency": offer["price"]["currency"],
         "refundable": bool(refund.get("allowed")),
-        "red_eye": any(is_red_eye(s["depart_at"], s["arrive_at"]) for s in segments),
+        "red_eye": any(_red_eye(dep, arr) for dep, arr in times),
         "cabin": offer.get("cabin") or offer["passengers"][0]["cabin"],
         "expires_at": offer["expires_at"],
         "holdable": bool(offer["hold_policy"]["holdable"]) and not offer.get("requires_instant_payment"),
