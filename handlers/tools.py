@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-from typing import Any, Dict, Tuple
+from typing import Any, Callable, Dict, Tuple
 
 from .common.host import ToolDeps
 from .common.types import fail, guarded, ok
@@ -59,14 +59,73 @@ def args_hash(arguments: Dict[str, Any]) -> str:
 def stored_result(result: Any) -> Any:
     """What a tool run keeps of a handler result: ``success`` and ``output`` at each layer. The
     ``input`` repeats the arguments (stored beside it) and ``stack`` is the handler's trace;
-    :func:`tool_outcome` (and so a replay) reads the rest exactly as before."""
+    :func:`tool_outcome` (and so a replay) reads the rest exactly as before. The ranker's bundles
+    name their offers and rates without their summaries (the searches' runs keep those):
+    :func:`with_bundle_summaries` puts them back from the ranker's arguments."""
     if not isinstance(result, dict):
         return result
     kept = {k: result[k] for k in ("success", "output") if k in result}
     output = kept.get("output")
     if isinstance(output, dict) and "tool_name" in output and isinstance(output.get("result"), dict):
-        kept["output"] = {**output, "result": stored_result(output["result"])}
+        inner = stored_result(output["result"])
+        if output["tool_name"] == RANKER and isinstance(inner.get("output"), dict):
+            inner["output"] = _bundles(inner["output"], lambda item, _: _without_summary(item))
+        kept["output"] = {**output, "result": inner}
     return kept
+
+
+RANKER = "trip_option_ranker"
+# A bundle's items: the quote list that holds them, and how an item names its quote and its offer.
+BUNDLE_ITEMS = {
+    "flights": ("flight_quotes", "segment_id", "offer_id"),
+    "hotels": ("hotel_quotes", "stay_id", "rate_id"),
+}
+
+
+def _without_summary(item: Dict[str, Any]) -> Dict[str, Any]:
+    return {k: v for k, v in item.items() if k != "summary"}
+
+
+def _bundles(output: Dict[str, Any], change: Callable[[Dict[str, Any], str], Dict[str, Any]]) -> Dict[str, Any]:
+    """``output`` with each bundle item replaced by ``change(item, its list's kind)``."""
+    bundles = output.get("bundles")
+    if not isinstance(bundles, list):
+        return output
+    changed = []
+    for bundle in bundles:
+        if isinstance(bundle, dict):
+            bundle = dict(bundle)
+            for items_key, (kind, _, _) in BUNDLE_ITEMS.items():
+                if isinstance(bundle.get(items_key), list):
+                    bundle[items_key] = [change(i, kind) if isinstance(i, dict) else i for i in bundle[items_key]]
+        changed.append(bundle)
+    return {**output, "bundles": changed}
+
+
+def with_bundle_summaries(tool: str, result: Any, arguments: Dict[str, Any]) -> Any:
+    """A ranker's stored result (``stored_result``) with each bundle item's summary back from the
+    offers and rates in its ``arguments`` (what the ranker ranked); other results, and items that
+    kept their summary, as they are."""
+    if tool != RANKER or not isinstance(result, dict) or not isinstance(result.get("output"), dict):
+        return result
+    wrapper = result["output"]
+    inner = wrapper.get("result") if "tool_name" in wrapper else None
+    if not isinstance(inner, dict) or not isinstance(inner.get("output"), dict):
+        return result
+    summaries: Dict[Tuple[str, Any, Any], Any] = {}
+    for kind, list_key, id_key in BUNDLE_ITEMS.values():
+        for quote in arguments.get(kind) or []:
+            for offer in (quote or {}).get(QUOTE_LISTS[kind]) or []:
+                if isinstance(offer, dict) and "summary" in offer:
+                    summaries[(kind, quote.get(list_key), offer.get(id_key))] = offer["summary"]
+
+    def restore(item: Dict[str, Any], kind: str) -> Dict[str, Any]:
+        _, list_key, id_key = next(v for v in BUNDLE_ITEMS.values() if v[0] == kind)
+        summary = summaries.get((kind, item.get(list_key), item.get(id_key)))
+        return item if "summary" in item or summary is None else {**item, "summary": summary}
+
+    inner = {**inner, "output": _bundles(inner["output"], restore)}
+    return {**result, "output": {**wrapper, "result": inner}}
 
 
 def pascal_case(snake: str) -> str:

@@ -20,6 +20,7 @@ from handlers.common.host import bind_host
 from handlers.common.stores import InMemoryTripStore
 from handlers.common.types import fail
 from handlers.runner import Runner
+from handlers.tools import with_bundle_summaries
 from trips.models import AuditEvent, ToolRun, Trip
 
 from .stores import DjangoToolStore
@@ -59,7 +60,8 @@ class RecordedSHC:
         if run.tool != tool:
             return fail(args, "not_recorded", f"Recorded {run.tool}, but the replay called {tool}.")
         self.calls += 1
-        return copy.deepcopy(run.result)
+        # The ranker's record names its bundles' offers; their summaries are in what it ranked.
+        return with_bundle_summaries(tool, copy.deepcopy(run.result), args)
 
 
 def _plain(doc: Any) -> Any:
