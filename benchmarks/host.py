@@ -7,7 +7,11 @@ Runs in its own process on a fresh SQLite file with eager Celery and the in-memo
   stores), median over ``--runs`` fresh trips;
 - ``host_cpu_ms``: CPU time of the same message through the host (``turn_submit``, which runs the
   turn inline: the core plus its Django stores, tool runs, audit, chat messages, frames), median
-  over ``--runs`` fresh trips; ``ratio`` = host ÷ core;
+  over ``--runs`` fresh trips;
+- ``ratio``: host ÷ core, the median over ``--runs`` pairs of one core turn and the host turn
+  measured right after it (core and host alternate, so a busy spell on a shared machine weighs on
+  both sides of a pair instead of on one side of the figure); ``pair_ratios`` lists them and
+  ``ratio_of_medians`` is ``host_cpu_ms`` ÷ ``core_cpu_ms``;
 - per host turn: ``queries`` (statements sent), ``commits`` (transactions committed, counting a
   write outside any transaction as one) and ``bytes_written`` (the size of the values sent with
   INSERT and UPDATE statements: what the turn stores);
@@ -196,18 +200,28 @@ def measure(*, runs: int, offers: List[int]) -> Dict[str, Any]:
     core_cpu_ms(1)  # warm caches (airport data, regexes) outside the measurement
     host = Host(meter)
     host.turn()
-    core = core_cpu_ms(runs)
-    turns = [host.turn() for _ in range(runs)]
+    # Interleaved: each host turn is paired with a core turn taken just before it, so a busy spell
+    # on the shared machine weighs on both sides of a pair; the ratio is the median of the pairs'.
+    core: List[float] = []
+    turns: List[Dict[str, Any]] = []
+    for _ in range(runs):
+        core += core_cpu_ms(1)
+        turns.append(host.turn())
+    pairs = [turn["cpu_ms"] / ms for ms, turn in zip(core, turns, strict=True) if ms]
     report: Dict[str, Any] = {
         "runs": runs,
         "core_cpu_ms": round(statistics.median(core), 1),
         "host_cpu_ms": _median(turns, "cpu_ms"),
+        "ratio": round(statistics.median(pairs), 2) if pairs else None,
+        "ratio_of_medians": None,
+        "pair_ratios": sorted(round(r, 2) for r in pairs),
         "queries_per_turn": _median(turns, "queries"),
         "commits_per_turn": _median(turns, "commits"),
         "bytes_written_per_turn": _median(turns, "bytes_written"),
         "bytes_written_by_table": turns[len(turns) // 2]["by_table"],
     }
-    report["ratio"] = round(report["host_cpu_ms"] / report["core_cpu_ms"], 2) if report["core_cpu_ms"] else None
+    if report["core_cpu_ms"]:
+        report["ratio_of_medians"] = round(report["host_cpu_ms"] / report["core_cpu_ms"], 2)
     rows = []
     for count in offers:
         undo = padded_offers(count)

@@ -47,7 +47,7 @@ def core(*, quick: bool) -> dict[str, Any]:
         "scenario1_ms": summary_ms(t / 1000 for t in timings_ms),
         "decisions_per_second": decisions["per_second"],
         "decisions": decisions["decisions"],
-        "after_turns": bench_core.after_turns(10 if quick else 200, 1 if quick else 5),
+        "after_turns": bench_core.after_turns(10 if quick else 200, 1 if quick else 15),
     }
 
 
@@ -102,12 +102,13 @@ def table(report: dict[str, Any]) -> str:
             f"(n={c['scenario1_ms']['n']}); Reducer+Patcher {c['decisions_per_second']:,} decisions/s",
             f"          search turn CPU after {c['after_turns']['prior_turns']} turns: "
             f"{c['after_turns']['after_prior_cpu_ms']} ms ÷ fresh trip {c['after_turns']['fresh_cpu_ms']} ms "
-            f"= {c['after_turns']['ratio']}",
+            f"; median of {c['after_turns']['runs']} alternating pairs {c['after_turns']['ratio']}",
         ]
     if "host" in report:
         h = report["host"]
         lines += [
-            f"host      scenario 1 CPU: host {h['host_cpu_ms']} ms ÷ core {h['core_cpu_ms']} ms = {h['ratio']}; "
+            f"host      scenario 1 CPU: host {h['host_cpu_ms']} ms, core {h['core_cpu_ms']} ms; host ÷ core "
+            f"median of {h['runs']} alternating pairs {h['ratio']}; "
             f"per turn {h['queries_per_turn']} queries, {h['commits_per_turn']} commits, "
             f"{h['bytes_written_per_turn'] / 1000:,.1f} KB written (SQLite)",
             "          flight offers per search → host turn CPU, KB written: "

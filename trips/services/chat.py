@@ -4,14 +4,17 @@ Every message (the traveller's, the assistant's, progress and errors) gets the t
 ``seq``; browsers resume from the last ``seq`` they saw, so nothing is lost or shown twice.
 """
 
+import asyncio
 import logging
+import os
+import threading
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Optional, Union
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
@@ -121,7 +124,19 @@ def broadcast_on_commit(trip_id: int, frame: dict[str, Any]) -> None:
     transaction.on_commit(batch, robust=True)
 
 
+PUSH_TIMEOUT_S = 10.0  # a channel layer that hangs costs the live update, not the worker
+
+
 def _frames_send_now(frames: list[tuple[int, dict[str, Any]]]) -> None:
+    """Send a committed transaction's frames, in order, through one event loop.
+
+    A thread that an event loop lent to sync code (``database_sync_to_async`` in the ASGI server)
+    sends them on that loop, where its consumers and their channel layer live. Any other thread (a
+    Celery worker, the embedded default's eager turns, scripts) sends them on its own push loop
+    (``_push_loop``), kept for the next commit: one loop and one channel-layer connection per
+    thread, instead of a new thread, event loop and connection for every commit (what
+    ``async_to_sync`` does without an outer loop).
+    """
     layer = get_channel_layer()
     if layer is None or not frames:
         return
@@ -130,7 +145,37 @@ def _frames_send_now(frames: list[tuple[int, dict[str, Any]]]) -> None:
         for trip_id, frame in frames:
             await layer.group_send(trip_group(trip_id), {"type": "trip.frame", "frame": frame})
 
-    async_to_sync(send_all)()
+    if _lent_by_event_loop():
+        async_to_sync(send_all)()
+        return
+    _push_loop().run_until_complete(asyncio.wait_for(send_all(), PUSH_TIMEOUT_S))
+
+
+def _lent_by_event_loop() -> bool:
+    """Whether this thread runs sync code for an event loop of this process (``SyncToAsync``), or
+    runs one itself (where ``async_to_sync`` refuses, as it always did)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        return True
+    local = SyncToAsync.threadlocal
+    return getattr(local, "main_event_loop", None) is not None and (
+        getattr(local, "main_event_loop_pid", None) == os.getpid()
+    )
+
+
+_push = threading.local()  # .loop: (the process that made it, the loop)
+
+
+def _push_loop() -> asyncio.AbstractEventLoop:
+    """This thread's push loop, run only while it sends; made on first use, and again in a child
+    process after a fork (Celery's prefork workers), which must not share its parent's selector."""
+    made = getattr(_push, "loop", None)
+    if made is None or made[0] != os.getpid() or made[1].is_closed():
+        made = _push.loop = (os.getpid(), asyncio.new_event_loop())
+    return made[1]
 
 
 def message_seq_next(*, trip_id: int) -> int:

@@ -56,6 +56,28 @@ def test_disabled_tools_are_not_served(db):
     assert "booking_cancel" not in {t["name"] for t in DjangoToolStore().get_tools()}
 
 
+def test_a_registry_change_saved_elsewhere_is_served_by_the_next_store(db):
+    """The registry is kept between turns; the admin's change form saves the row, and the next
+    turn's store serves the change (the stamp is read from the database, as another process would)."""
+    from trips.models import ToolDefinition
+
+    assert {t["name"]: t for t in DjangoToolStore().get_tools()}["booking_cancel"]["timeout_s"] != 42
+    row = ToolDefinition.objects.get(registry_key="default", name="booking_cancel")
+    row.timeout_s = 42
+    row.save()
+    assert {t["name"]: t for t in DjangoToolStore().get_tools()}["booking_cancel"]["timeout_s"] == 42
+    row.enabled = False
+    row.save()
+    assert "booking_cancel" not in {t["name"] for t in DjangoToolStore().get_tools()}
+
+
+def test_an_unchanged_registry_is_not_read_again(db, django_assert_num_queries):
+    DjangoToolStore().get_tools()
+    with django_assert_num_queries(1):  # the stamp only
+        tools = DjangoToolStore().get_tools()
+    assert {t["name"] for t in tools} == {t["name"] for t in DEFAULT_TOOLS}
+
+
 def test_key_value_store_round_trip_and_put_if_absent(db):
     kv = DjangoKeyValueStore()
     assert kv.get("offer:1") is None

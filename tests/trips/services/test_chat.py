@@ -60,3 +60,21 @@ def test_a_widget_is_stored_and_pushed_redacted_in_one_pass(trip):
     for widget in (message.widget, ChatMessage.objects.get(pk=message.pk).widget):
         assert "4111 1111" not in str(widget) and "hunter2" not in str(widget)
         assert widget["items"][1]["password"] == "[REDACTED]" and "[REDACTED]" in widget["items"][0]["text"]
+
+
+def test_commits_outside_an_event_loop_push_through_one_loop_kept_per_thread(trip, django_capture_on_commit_callbacks):
+    """A worker's commits send their frames on the thread's push loop, made once and kept (not a
+    new loop, thread and channel-layer connection per commit); each commit's frames arrive in order."""
+    from trips.services import chat
+
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(trip_group(trip.pk), channel)
+    loops = []
+    for text in ("one", "two"):
+        with django_capture_on_commit_callbacks(execute=True):
+            chat_message_create(trip_id=trip.pk, message={"role": "assistant", "text": text})
+        loops.append(chat._push_loop())
+    assert loops[0] is loops[1] and not loops[0].is_closed()
+    received = [async_to_sync(layer.receive)(channel)["frame"]["text"] for _ in range(2)]
+    assert received == ["one", "two"]
