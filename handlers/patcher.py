@@ -11,6 +11,7 @@ the change/cancel path instead.
 from __future__ import annotations
 
 import copy
+import pickle
 from typing import Any, Dict, Iterable, List, Tuple
 
 from .common.clock import parse_now
@@ -31,15 +32,28 @@ SHARED_CACHES = ("flight_quotes", "hotel_quotes", "ranked_bundles")
 def working_copy(doc: Dict[str, Any]) -> Dict[str, Any]:
     """A copy a handler may edit freely, sharing the big replace-only quote and bundle lists.
 
-    Deep-copying every offer on each Reducer pass would cost more than the decision itself.
+    Deep-copying every offer on each Reducer pass would cost more than the decision itself. The
+    rest is copied in one pass (``_deep_copy``): a search turn makes a dozen of these copies.
     """
     wm = doc.get("working_memory")
     if not isinstance(wm, dict):
-        return ensure_working_memory(copy.deepcopy(doc))
+        return ensure_working_memory(_deep_copy(doc))
     shared = {k: wm[k] for k in SHARED_CACHES if k in wm}
-    rest = copy.deepcopy({k: v for k, v in doc.items() if k != "working_memory"})
-    rest["working_memory"] = {**copy.deepcopy({k: v for k, v in wm.items() if k not in shared}), **shared}
+    rest = {k: v for k, v in doc.items() if k != "working_memory"}
+    rest["working_memory"] = {k: v for k, v in wm.items() if k not in shared}
+    rest = _deep_copy(rest)
+    rest["working_memory"].update(shared)
     return ensure_working_memory(rest)
+
+
+def _deep_copy(value: Any) -> Any:
+    """``copy.deepcopy`` of a TripIntent's plain data (dicts, lists, strings, numbers, dates), with
+    the same sharing, as one C-level pickle round trip: about four times faster. Anything pickle
+    refuses is copied by ``copy.deepcopy``."""
+    try:
+        return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return copy.deepcopy(value)
 
 
 def deep_merge(base: Dict[str, Any], patch: Dict[str, Any]) -> Dict[str, Any]:

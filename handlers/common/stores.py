@@ -4,7 +4,8 @@ Saves are versioned: ``save(trip_id, doc, expected_version=n)`` raises ``StaleVe
 when the stored version is not ``n``; the caller reloads and retries (no lost update).
 A successful save stores ``doc["version"] = n + 1`` and returns the new version. ``events``
 (the turn's audit events) are appended to the trip's trail by the same save, or not at all:
-the trail lives beside the document, never inside it.
+the trail lives beside the document, never inside it. They come redacted (``Runner.audit``), and
+a store keeps them as they are.
 """
 
 from __future__ import annotations

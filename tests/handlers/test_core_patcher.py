@@ -215,3 +215,33 @@ def test_moving_a_leg_moves_stays_derived_from_the_legs(trip):
     segments[1]["depart_date"] = "2027-03-18"
     out = apply_patch(trip, {"itinerary": {"segments": segments}})
     assert out["trip_intent"]["working_memory"]["hotel_quotes"] == []
+
+
+def test_working_copy_is_independent_but_shares_the_replace_only_lists():
+    from decimal import Decimal
+
+    from handlers.patcher import SHARED_CACHES, working_copy
+
+    doc = new_trip_intent("t1", parse_now(NOW))
+    doc["constraints"]["budget_total"] = Decimal("5000.00")
+    doc["working_memory"]["flight_quotes"] = [{"offer_id": "f1"}]
+    doc["working_memory"]["selected"] = {"bundle_id": "B1"}
+    copied = working_copy(doc)
+    assert copied == doc and copied["constraints"]["budget_total"] == Decimal("5000.00")
+    copied["party"]["travelers"]["adults"] = 9
+    copied["working_memory"]["selected"]["bundle_id"] = "B2"
+    assert doc["party"]["travelers"].get("adults") != 9
+    assert doc["working_memory"]["selected"]["bundle_id"] == "B1"
+    for key in SHARED_CACHES:
+        if key in doc["working_memory"]:
+            assert copied["working_memory"][key] is doc["working_memory"][key]
+
+
+def test_working_copy_copies_what_pickle_refuses():
+    from handlers.patcher import working_copy
+
+    doc = new_trip_intent("t1", parse_now(NOW))
+    doc["request"]["note"] = {"key": lambda: None}  # not plain data: copied by copy.deepcopy
+    copied = working_copy(doc)
+    assert copied["request"]["note"] is not doc["request"]["note"]
+    assert copied["request"]["note"]["key"] is doc["request"]["note"]["key"]

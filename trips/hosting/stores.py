@@ -200,10 +200,20 @@ class DjangoKeyValueStore:
     def get(self, key: str) -> Optional[Dict[str, Any]]:
         if key in self._values_due:
             return self._values_due[key]
-        row = SupplierState.objects.filter(key=key).values("value", "counter").first()
+        quote = connection.ops.quote_name
+        with connection.cursor() as cursor:  # plain SQL: a search reads several of these per turn
+            cursor.execute(
+                f"SELECT {quote('value')}, {quote('counter')} FROM {quote(SupplierState._meta.db_table)} "
+                f"WHERE {quote('key')} = %s",
+                [key],
+            )
+            row = cursor.fetchone()
         if row is None:
             return None
-        return {"n": row["counter"]} if row["counter"] is not None else row["value"]
+        value, counter = row
+        if counter is not None:
+            return {"n": counter}
+        return SupplierState._meta.get_field("value").from_db_value(value, None, connection)
 
     def put(self, key: str, value: Dict[str, Any]) -> None:
         with transaction.atomic():

@@ -26,6 +26,7 @@ def audit_record(
     causation_id: str = "",
     actor_user: Optional[AbstractBaseUser] = None,
     seq: Optional[int] = None,
+    redacted: bool = False,
 ) -> AuditEvent:
     """Append an event to the trip's trail, inside the caller's transaction.
 
@@ -33,6 +34,8 @@ def audit_record(
     stays locked until the caller commits, so concurrent writers queue up and a rolled-back
     write takes its number with it — the sequence has no gaps and no duplicates. ``seq``: the
     number the caller took (``Trip.objects.counters_next``, with the chat's in the same statement).
+    ``redacted``: the payload was redacted where it was made (the core's events, ``Runner.audit``),
+    so it is stored as it is instead of being walked a second time.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit_record() must run inside the transaction of the write it records")
@@ -42,7 +45,7 @@ def audit_record(
         actor=actor,
         actor_user=actor_user,
         causation_id=causation_id,
-        payload=redact(payload or {}),
+        payload=(payload or {}) if redacted else redact(payload or {}),
     )
     buffered = _buffer.get()
     if buffered is not None and seq is None:

@@ -67,6 +67,7 @@ def trip_intent_save(
                 actor="worker",
                 causation_id=causation_id,
                 payload={k: v for k, v in event.items() if k != "type"},
+                redacted=True,  # the core redacts each event it records (``Runner.audit``)
             )
         # One UPDATE stores the document and numbers everything gathered so far (the queued writes,
         # the core's events); it locks the trip's row before any hold or approval row is touched.
