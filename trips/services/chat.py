@@ -148,7 +148,11 @@ def _frames_send_now(frames: list[tuple[int, dict[str, Any]]]) -> None:
     if _lent_by_event_loop():
         async_to_sync(send_all)()
         return
-    _push_loop().run_until_complete(asyncio.wait_for(send_all(), PUSH_TIMEOUT_S))
+    try:
+        _push_loop().run_until_complete(asyncio.wait_for(send_all(), PUSH_TIMEOUT_S))
+    except Exception:  # noqa: BLE001 - a kept connection died (Redis restarted): once more on a new one
+        _push_loop_drop()
+        _push_loop().run_until_complete(asyncio.wait_for(send_all(), PUSH_TIMEOUT_S))
 
 
 def _lent_by_event_loop() -> bool:
@@ -176,6 +180,19 @@ def _push_loop() -> asyncio.AbstractEventLoop:
     if made is None or made[0] != os.getpid() or made[1].is_closed():
         made = _push.loop = (os.getpid(), asyncio.new_event_loop())
     return made[1]
+
+
+def _push_loop_drop() -> None:
+    """Close this thread's push loop and with it the channel layer's connections made on it (the
+    layer closes a loop's pool when the loop closes), so the next send connects afresh. Frames
+    sent again are harmless: browsers keep one message per ``seq``."""
+    made = getattr(_push, "loop", None)
+    _push.loop = None
+    if made is not None and made[0] == os.getpid() and not made[1].is_closed():
+        try:
+            made[1].close()
+        except Exception:  # noqa: BLE001 - closing a broken connection may fail; the loop is gone either way
+            logger.warning("closing the frame push loop failed", exc_info=True)
 
 
 def message_seq_next(*, trip_id: int) -> int:

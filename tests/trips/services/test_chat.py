@@ -78,3 +78,33 @@ def test_commits_outside_an_event_loop_push_through_one_loop_kept_per_thread(tri
     assert loops[0] is loops[1] and not loops[0].is_closed()
     received = [async_to_sync(layer.receive)(channel)["frame"]["text"] for _ in range(2)]
     assert received == ["one", "two"]
+
+
+def test_a_push_whose_kept_connection_died_is_sent_again_on_a_new_one(
+    trip, django_capture_on_commit_callbacks, monkeypatch
+):
+    """After Redis restarts, the push loop's kept connection fails: the loop (and the layer's
+    connections on it) is dropped and the frames go once more on a new loop, so live updates
+    survive a broker restart (tests/reliability/integration/test_redis_restart.py on the stack)."""
+    from trips.services import chat
+
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(trip_group(trip.pk), channel)
+    with django_capture_on_commit_callbacks(execute=True):
+        chat_message_create(trip_id=trip.pk, message={"role": "assistant", "text": "before"})
+    first_loop = chat._push_loop()
+    real_send, failures = layer.group_send, []
+
+    async def dies_once(group, message):
+        if not failures:
+            failures.append(group)
+            raise ConnectionError("Connection closed by server.")
+        await real_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", dies_once)
+    with django_capture_on_commit_callbacks(execute=True):
+        chat_message_create(trip_id=trip.pk, message={"role": "assistant", "text": "after"})
+    assert failures and first_loop.is_closed() and chat._push_loop() is not first_loop
+    received = [async_to_sync(layer.receive)(channel)["frame"]["text"] for _ in range(2)]
+    assert received == ["before", "after"]
