@@ -68,6 +68,9 @@ class _Frames:
 
     def __init__(self) -> None:
         self.frames: list[tuple[int, dict[str, Any]]] = []
+        # Django names a failed robust on_commit callback by its __qualname__ when it logs it
+        # (an instance has none of its own: without this, the log line itself raised).
+        self.__qualname__ = f"{__name__}._Frames"
 
     def __call__(self) -> None:
         _frames_send_now(self.frames)
@@ -150,6 +153,11 @@ def _frames_send_now(frames: list[tuple[int, dict[str, Any]]]) -> None:
         return
     try:
         _push_loop().run_until_complete(asyncio.wait_for(send_all(), PUSH_TIMEOUT_S))
+    except TimeoutError:
+        # A layer that hangs would hang again: this update is lost (the browser catches up on
+        # resume) and the next commit connects afresh, so a worker waits PUSH_TIMEOUT_S once.
+        _push_loop_drop()
+        raise
     except Exception:  # noqa: BLE001 - a kept connection died (Redis restarted): once more on a new one
         _push_loop_drop()
         _push_loop().run_until_complete(asyncio.wait_for(send_all(), PUSH_TIMEOUT_S))

@@ -1,3 +1,5 @@
+import asyncio
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -108,3 +110,42 @@ def test_a_push_whose_kept_connection_died_is_sent_again_on_a_new_one(
     assert failures and first_loop.is_closed() and chat._push_loop() is not first_loop
     received = [async_to_sync(layer.receive)(channel)["frame"]["text"] for _ in range(2)]
     assert received == ["before", "after"]
+
+
+def test_a_push_that_hangs_is_given_up_once_not_tried_again(trip, django_capture_on_commit_callbacks, monkeypatch):
+    """A channel layer that hangs would hang again: the frames are tried once for PUSH_TIMEOUT_S,
+    then the live update is given up (the browser catches up on resume) and the loop dropped so the
+    next commit connects afresh; the committed message stays."""
+    from trips.services import chat
+
+    layer = get_channel_layer()
+    monkeypatch.setattr(chat, "PUSH_TIMEOUT_S", 0.05)
+    first_loop, attempts = chat._push_loop(), []
+
+    async def hangs(group, message):
+        attempts.append(group)
+        await asyncio.sleep(10)
+
+    monkeypatch.setattr(layer, "group_send", hangs)
+    with django_capture_on_commit_callbacks(execute=True):
+        message = chat_message_create(trip_id=trip.pk, message={"role": "assistant", "text": "kept"})
+    assert len(attempts) == 1
+    assert first_loop.is_closed() and chat._push_loop() is not first_loop
+    assert ChatMessage.objects.get(pk=message.pk).text == "kept"
+
+
+def test_a_channel_layer_that_is_down_costs_the_live_update_not_the_commit(
+    trip, django_capture_on_commit_callbacks, monkeypatch, caplog
+):
+    """Both tries fail (Redis down): the failure is logged and goes no further, so the turn that
+    committed carries on; the message is stored for the browser to catch up on resume."""
+    layer = get_channel_layer()
+
+    async def down(group, message):
+        raise ConnectionError("Connection refused")
+
+    monkeypatch.setattr(layer, "group_send", down)
+    with django_capture_on_commit_callbacks(execute=True):
+        message = chat_message_create(trip_id=trip.pk, message={"role": "assistant", "text": "stored"})
+    assert ChatMessage.objects.get(pk=message.pk).text == "stored"
+    assert any("on_commit" in record.getMessage() for record in caplog.records)
