@@ -138,8 +138,8 @@ _REGISTRY: Dict[str, Tuple[RegistryStamp, List[Dict[str, Any]]]] = {}
 
 def _registry_stamp(registry_key: str) -> RegistryStamp:
     """What changes whenever the registry's served entries can: its rows, its enabled rows and its
-    latest ``updated_at`` (every ``save()`` sets it, as the admin's change form does; a bulk
-    ``update()`` of other fields than ``enabled`` must set it too). One aggregate, no rows, in
+    latest ``updated_at`` (every ``save()`` sets it, as the admin's change form does, and so does
+    a bulk ``update()``: ``ToolDefinitionQuerySet``). One aggregate, no rows, in
     plain SQL: the ORM took twenty times as long to build the statement as the database to answer."""
     quote = connection.ops.quote_name
     table = quote(ToolDefinition._meta.db_table)

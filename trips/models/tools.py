@@ -1,10 +1,21 @@
 """The tool registry (seeded from ``handlers.common.defaults.DEFAULT_TOOLS``) and each tool run."""
 
+from typing import Any
+
 from django.db import models
+from django.utils import timezone
 
 from .chat import ChatMessage
 from .json_text import JSONTextEncoder
 from .trip import Trip
+
+
+class ToolDefinitionQuerySet(models.QuerySet):
+    def update(self, **kwargs: Any) -> int:
+        """A bulk update stamps ``updated_at`` as ``save()`` does: every process keeps the registry
+        until its stamp (``trips.hosting.stores._registry_stamp``) moves."""
+        kwargs.setdefault("updated_at", timezone.now())
+        return super().update(**kwargs)
 
 
 class ToolDefinition(models.Model):
@@ -20,6 +31,8 @@ class ToolDefinition(models.Model):
     enabled = models.BooleanField(default=True)
     version = models.PositiveIntegerField(default=1)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ToolDefinitionQuerySet.as_manager()
 
     class Meta:
         ordering = ["registry_key", "name"]

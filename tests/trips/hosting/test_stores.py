@@ -159,3 +159,13 @@ def test_counter_read_keeps_a_counter_another_writer_created(db):
     assert other.incr("stock:8", -1, initial=5) == 4  # created, and one taken, before any mark
     assert kv.counter_read("stock:8", 5, marks=("stocked:s8",)) == 4
     assert kv.get("stocked:s8") == {}
+
+
+def test_a_bulk_update_of_the_registry_is_served_by_the_next_store(db):
+    """``update()`` skips ``save()`` and its ``auto_now``: the registry's queryset stamps the rows
+    itself, so a kept registry sees a bulk change of any field."""
+    from trips.models import ToolDefinition
+
+    assert {t["name"]: t for t in DjangoToolStore().get_tools()}["booking_cancel"]["timeout_s"] != 43
+    ToolDefinition.objects.filter(name="booking_cancel").update(timeout_s=43)
+    assert {t["name"]: t for t in DjangoToolStore().get_tools()}["booking_cancel"]["timeout_s"] == 43
