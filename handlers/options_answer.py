@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Dict, List
 
-from .common.shape import clock_text
+from .common.shape import clock_text, leg_departure
 from .wording import money
 
 Bundle = Dict[str, Any]
@@ -142,6 +142,33 @@ def _overview(bundles: List[Bundle]) -> str:
     return "Your options: " + "; ".join(f"{_name(b)} {_price(b)}" for b in bundles) + "."
 
 
+# "show me the options", "what are my options again", "list them", "remind me what the choices were":
+# the whole message asks to see the options again, nothing about them in particular.
+_SEE_OPTIONS = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|and|hmm+|um+|sorry|wait|hey|pls|please)[,.!]*\s+)*"
+    r"(?:(?:can|could|would)\s+(?:i|we|you)\s+(?:please\s+)?|please\s+|pls\s+|let\s+me\s+|remind\s+me\s+)?"
+    r"(?:(?:see|show|list|view|have\s+a\s+look\s+at|look\s+at|go\s+over|repeat|give)(?:\s+(?:me|us))?"
+    r"(?:\s+(?:all|again|once\s+more))?\s+(?:the\s+|my\s+|our\s+|those\s+|these\s+|all\s+(?:the\s+)?|them|it)?"
+    r"|(?:what|which)\s+(?:are|were)\s+(?:the\s+|my\s+|our\s+)?|what\s+(?:the\s+)?)"
+    r"(?:options?|choices?|bundles?|results?|trips?\s+options?|them)?(?:\s+(?:are|were|again|on\s+screen|you\s+found|once\s+more|"
+    r"again|please|pls|thanks|one\s+more\s+time|for\s+me))*\s*[?.!]*$"
+)
+
+
+def asks_to_see_options(text: str) -> bool:
+    """The message asks only to see the options again ("show me the options", "list them")."""
+    low = re.sub(r"\s+", " ", (text or "").strip().lower())
+    if not re.search(r"\b(?:options?|choices?|bundles?|results?|them)\b", low):
+        return False
+    bare = re.fullmatch(r"(?:the\s+|my\s+)?(?:options|choices|bundles)(?:\s+(?:again|pls|please))?\s*[?.!]*", low)
+    return bare is not None or _SEE_OPTIONS.match(low) is not None
+
+
+def options_again(bundles: List[Bundle]) -> str:
+    """The options on screen, named and priced, for a traveller who asked to see them again."""
+    return f"{_overview(bundles)} {HINT}"
+
+
 # Words that ask for a change rather than about the options ("make it refundable", "I want breakfast").
 _ASKS_CHANGE = re.compile(
     r"\b(?:make|change|switch|only|want|wanna|need|prefer|instead|add|remove|drop|without|rather|set|move)\b"
@@ -208,9 +235,8 @@ def choice_line(because: Dict[str, Any], chosen: Bundle, before: Any) -> str:
 
 
 def _leaves(b: Bundle, leg: str) -> str:
-    """The local departure time of a bundle's outbound (first) or return (last) flight: "6:15 PM"."""
-    flights = _flights(b)
-    at = str((flights[-1] if leg == "return" else flights[0]).get("depart_at") or "") if flights else ""
+    """The local departure time of a bundle's outbound or return flight (``shape.leg_of``): "6:15 PM"."""
+    at = leg_departure(b, leg)
     return clock_text(at[11:16]) if len(at) >= 16 else "an unknown time"
 
 

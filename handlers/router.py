@@ -14,6 +14,7 @@ import re
 from typing import Any, Dict, List, Optional
 
 from .common.redact import contains_token_like, redact_text
+from .common.shape import leg_departure
 from .common.types import EVENT_TYPES, fail, guarded, ok
 
 # Texts longer than this are never commands (a pasted page is a message, not "hold").
@@ -357,19 +358,6 @@ def _words_about_options(
     return message
 
 
-def _leg_flight(bundle: Dict[str, Any], leg: str) -> Optional[Dict[str, Any]]:
-    """A bundle's outbound flight (its first) or return flight (its last, when it has two or more)."""
-    flights = bundle.get("flights") or []
-    if leg == "return":
-        return flights[-1] if len(flights) > 1 else None
-    return flights[0] if flights else None
-
-
-def _departs(item: Optional[Dict[str, Any]]) -> str:
-    """A flight's local departure, "YYYY-MM-DDTHH:MM" (comparable for the same leg)."""
-    return str(((item or {}).get("summary") or {}).get("depart_at") or "")[:16]
-
-
 def _other_time(
     m: re.Match[str], message: Dict[str, Any], bundles: List[Dict[str, Any]], current: Optional[Dict[str, Any]]
 ) -> Optional[Dict[str, Any]]:
@@ -384,17 +372,17 @@ def _other_time(
     leg = "return" if said.get("verb_back") or said.get("back") or said.get("noun_back") else "outbound"
     later = said["when"] == "later"
     ref = current or bundles[0]
-    at = _departs(_leg_flight(ref, leg))
+    at = leg_departure(ref, leg)
     if len(at) < 16:
         return None
-    rest = [_departs(_leg_flight(ref, "return" if leg == "outbound" else "outbound")), _items(ref, "hotel")]
+    rest = [leg_departure(ref, "return" if leg == "outbound" else "outbound"), _items(ref, "hotel")]
 
     def moved(b: Dict[str, Any]) -> bool:
-        when = _departs(_leg_flight(b, leg))
+        when = leg_departure(b, leg)
         return bool(when) and (when > at if later else when < at)
 
     def keeps_rest(b: Dict[str, Any]) -> bool:
-        return [_departs(_leg_flight(b, "return" if leg == "outbound" else "outbound")), _items(b, "hotel")] == rest
+        return [leg_departure(b, "return" if leg == "outbound" else "outbound"), _items(b, "hotel")] == rest
 
     found = sorted(
         (b for b in bundles if moved(b)), key=lambda b: (_policy_ok(b) is False, not keeps_rest(b), bundles.index(b))

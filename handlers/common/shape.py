@@ -109,14 +109,32 @@ def in_window(local_hhmm: str, window: Optional[Dict[str, Any]]) -> bool:
     return local_hhmm >= start or local_hhmm <= end
 
 
-def leg_time_of_day(flight_prefs: Dict[str, Any], leg_index: int, legs: int, round_trip: bool) -> Optional[str]:
-    """The time of day asked for one leg: "outbound" is the first, "return" the last leg of a round trip."""
-    wanted = flight_prefs.get("time_of_day") or {}
-    if not isinstance(wanted, dict):
-        return None
+def leg_name(leg_index: int, legs: int, round_trip: bool) -> Optional[str]:
+    """Which leg a trip's flight number ``leg_index`` (of ``legs``) is: "outbound" is the first,
+    "return" the last of a round trip; None for the legs between."""
     if round_trip and legs > 1 and leg_index == legs - 1:
-        return wanted.get("return")
-    return wanted.get("outbound") if leg_index == 0 else None
+        return "return"
+    return "outbound" if leg_index == 0 else None
+
+
+def leg_of(flights: List[Any], leg: str) -> Any:
+    """A bundle's outbound flight (its first) or return flight (its last, when it has two or more)."""
+    if leg == "return":
+        return flights[-1] if len(flights) > 1 else None
+    return flights[0] if flights else None
+
+
+def leg_departure(bundle: Dict[str, Any], leg: str) -> str:
+    """The local departure "YYYY-MM-DDTHH:MM" of a bundle's outbound or return flight ("" when none)."""
+    flight = leg_of(list(bundle.get("flights") or []), leg) or {}
+    return str((flight.get("summary") or {}).get("depart_at") or "")[:16]
+
+
+def leg_time_of_day(flight_prefs: Dict[str, Any], leg_index: int, legs: int, round_trip: bool) -> Optional[str]:
+    """The time of day asked for one leg (see ``leg_name``)."""
+    wanted = flight_prefs.get("time_of_day") or {}
+    leg = leg_name(leg_index, legs, round_trip)
+    return wanted.get(leg) if isinstance(wanted, dict) and leg else None
 
 
 def party_size(party: Dict[str, Any]) -> int:

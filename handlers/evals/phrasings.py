@@ -22,12 +22,15 @@ Expectation keys (all must hold for the case to pass):
   lodging city, else the destination), ``check_in``, ``check_out``;
 - ``hotel_max_per_night``, ``budget_per_person``, ``budget_total``, ``currency``;
 - ``airlines`` (preferred), ``airlines_required``, ``airlines_avoid``, ``cabin``, ``max_stops``,
-  ``avoid_red_eye``, ``time_out`` / ``time_ret`` (a time of day, or a clock bound such as "after 17:00"), ``min_stars``, ``refundable``;
+  ``avoid_red_eye``, ``time_out`` / ``time_ret`` (a time of day, a clock bound such as "after 17:00", or
+  "earliest" / "latest"), ``arrive_out`` / ``arrive_ret`` (a clock bound on the arrival: "before 18:00"),
+  ``min_stars``, ``hotel_near``, ``refundable``;
 - ``ask``: slots the last question must ask; ``ask_not``: slots it must not ask;
 - ``disclose``: ``{"slot", "patterns"}``: the slot was asked, or every pattern appears in what
   the traveller was told (assumptions and the last replies): an ambiguous name is never guessed silently;
 - ``selected`` / ``selected_label``: the bundle picked by words; ``selected_is``: the pick is the
-  cheapest / fastest / refundable of those on screen (ties count); ``reply_any`` / ``reply_not``:
+  cheapest / fastest / refundable of those on screen, or has the earliest / latest outbound or return
+  departure ("earliest_out", "latest_ret"; ties count); ``reply_any`` / ``reply_not``:
   the last turn answered, and not with the given text; ``reply_has``: a pattern the last reply holds.
 """
 
@@ -43,6 +46,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from handlers.common.defaults import DEFAULT_POLICY
+from handlers.common.shape import leg_departure
 from handlers.testing import Harness
 
 CASES = Path(__file__).with_name("phrasings.jsonl")
@@ -86,6 +90,7 @@ def observed(doc: Dict[str, Any], turn: Dict[str, Any]) -> Dict[str, Any]:
     prefs = doc.get("preferences") or {}
     flight, hotel = prefs.get("flight") or {}, prefs.get("hotel") or {}
     time_of_day = flight.get("time_of_day") or {}
+    arrival = flight.get("arrival") or {}
     constraints = doc.get("constraints") or {}
     wm = doc.get("working_memory") or {}
     selected = (wm.get("selected") or {}).get("bundle_id")
@@ -126,7 +131,10 @@ def observed(doc: Dict[str, Any], turn: Dict[str, Any]) -> Dict[str, Any]:
         "avoid_red_eye": flight.get("avoid_red_eye"),
         "time_out": time_of_day.get("outbound"),
         "time_ret": time_of_day.get("return"),
+        "arrive_out": arrival.get("outbound"),
+        "arrive_ret": arrival.get("return"),
         "min_stars": hotel.get("min_stars"),
+        "hotel_near": hotel.get("near"),
         "refundable": constraints.get("refundable_preference"),
         "_asked": asked,
         "_told": told,
@@ -154,6 +162,13 @@ def _qualities(bundle: Any, bundles: List[Dict[str, Any]]) -> List[str]:
         out.append("fastest")
     if bundle.get("refundable"):
         out.append("refundable")
+    for leg, short in (("outbound", "out"), ("return", "ret")):
+        mine = leg_departure(bundle, leg)
+        times = [t for t in (leg_departure(b, leg) for b in flying) if t]
+        if mine and mine == min(times):
+            out.append(f"earliest_{short}")
+        if mine and mine == max(times):
+            out.append(f"latest_{short}")
     return out
 
 

@@ -43,6 +43,17 @@ def stay_mode_of(msg: str, slots: Sequence[str], current: Dict[str, Any], conver
     return any(s in slots for s in ("hotel_location", "check_in", "check_out", "rooms"))
 
 
+def hotel_alone(msg: str, current: Dict[str, Any], conversation: Any) -> bool:
+    """A new trip whose words so far ask for a hotel and say nothing of flying ("hotel in Austin Jan
+    10-13 for 1"): a hotel-only trip, which asks no origin (said back as an assumption)."""
+    itinerary = current.get("itinerary") or {}
+    if trip_has_flights(current) or itinerary.get("flights_needed") is False or FLIGHT_WORDS.search(msg):
+        return False
+    if not HOTEL_WORDS.search(BAGS_CHECKED.sub(" ", msg)):
+        return False
+    return not any(FLIGHT_WORDS.search(earlier) for earlier in _user_turns(conversation))
+
+
 THERE = re.compile(
     r"\b(?:there|here|nearby|near\s+by|close\s+by|that\s+(?:city|place|area|town)|"
     r"the\s+(?:same\s+)?(?:area|city|place|town|destination|vicinity))\b",

@@ -1,7 +1,11 @@
 """Dates and stay lengths in free text, resolved against the traveller's ``today``.
 
 A date without a year is the next such date (today included); "next Tuesday" is the coming
-Tuesday, as people booking travel mean it; "the 11th" is the next 11th. Lengths ("for 3
+Tuesday, as people booking travel mean it, unless that is in this same week (Monday to Sunday)
+and at most two days away: said on a Thursday, "next Friday" is the Friday of next week (tomorrow
+would be "Friday" or "tomorrow"), said on a Saturday, "next Monday" is the coming Monday. The
+reading of "next <day>" is always said back to the traveller (``next_weekday_said``).
+"the 11th" is the next 11th. Lengths ("for 3
 nights", "a week") are returned separately so the caller can turn them into a return or
 check-out date once the start is known.
 """
@@ -311,8 +315,11 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
         if week == "next":  # "Thursday next week": that day in the coming calendar week
             return today + timedelta(days=7 - today.weekday() + target)
         ahead = (target - today.weekday()) % 7
-        if ahead == 0 and (g.get("rel") or "").lower() in ("next", "coming", "on"):
+        rel = (g.get("rel") or "").lower()
+        if ahead == 0 and rel in ("next", "coming", "on"):
             ahead = 7
+        elif rel == "next" and ahead <= NEXT_WITHIN and today.weekday() + ahead <= 6:
+            ahead += 7  # "next Friday" said on a Thursday: not tomorrow but the Friday after
         return today + timedelta(days=ahead)
     if kind == "ordinal":
         day = _day_number(g.get("day") or g.get("dayw"))
@@ -321,6 +328,15 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
             return None
         return next_day_of_month(today, day, 1 if rel == "next" else 0)
     return None
+
+
+NEXT_WITHIN = 2  # "next <day>" at most this many days away in the same week is the one a week later
+_NEXT_WEEKDAY = re.compile(rf"^next\s+{_WEEKDAY}$", re.I)
+
+
+def next_weekday_said(mention: DateMention) -> bool:
+    """Whether a date was said as "next <weekday>" (a reading the traveller is told)."""
+    return _NEXT_WEEKDAY.match(mention.text.strip()) is not None
 
 
 # Kinds whose value is "the next such day of the month" (as opposed to "tomorrow" or "March 2").

@@ -12,12 +12,14 @@ import re
 from datetime import date
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from ..common.clock import day_text
 from .changes import aside_spans, instead_of, place_roles, read_shift, shifted
 from .context import (
     STAY_SLOTS,
     THERE,
     confirmed_proposal,
     doubt_answer,
+    hotel_alone,
     known_dates,
     place_referred_to,
     stay_mode_of,
@@ -26,8 +28,9 @@ from .context import (
     unfilled_first,
 )
 from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS
-from .dates import DateMention, Doubt, find_dates, find_durations, order_for
+from .dates import DateMention, Doubt, find_dates, find_durations, next_weekday_said, order_for
 from .party import read_party
+from .patch import ASSUMED_HOTEL_ONLY
 from .places import find_places
 from .prefs import NO_HOTEL, read_airlines, read_preferences, read_relax
 from .questions import pending_slots
@@ -122,6 +125,7 @@ def extract_fields(
     fields["relax"] = relax
     if fields["flights_needed"] and ((current.get("itinerary") or {}).get("flights_needed", True)) is not False:
         fields["flights_needed"] = None  # flights are the default: only news when the trip had none
+    alone = stay_mode and fields["flights_needed"] is None and hotel_alone(said_about_stay, current, conversation)
     fields.update(read_party(people_text))
     _bare_number(msg, slots, fields)
     _count_of_what(msg, pending_question, fields)
@@ -160,13 +164,31 @@ def extract_fields(
                 first = fields["stays"][0]
                 for part, proposed_part in value[0].items():
                     first[part] = first[part] or proposed_part
+    if alone and any(s.get("location") for s in fields["stays"] or []):
+        fields["flights_needed"] = False
+        if assumptions is not None:
+            assumptions.append(ASSUMED_HOTEL_ONLY)
     if assumptions is not None:
         used = _codes_used(fields)
         assumptions.extend(m.assumed for m in places if m.assumed and m.place["code"] in used)
+        assumptions.extend(_weekdays_read(dates, fields))
     complete_stay(fields)
     if fields["stays"] and fields["hotel_needed"] is None:
         fields["hotel_needed"] = True
     return fields, notes
+
+
+def _weekdays_read(dates: List[DateMention], fields: Dict[str, Any]) -> List[str]:
+    """ "Taking next Friday as Fri Dec 4": how each "next <weekday>" the trip took was read."""
+    taken = {fields.get("depart_date"), fields.get("return_date")} | {
+        stay.get(k) for stay in fields.get("stays") or [] for k in ("check_in", "check_out")
+    }
+    taken |= {leg.get("depart_date") for leg in fields.get("legs") or [] if isinstance(leg, dict)}
+    return [
+        f"Taking next {d.value.strftime('%A')} as {day_text(d.value.isoformat())}"
+        for d in dates
+        if next_weekday_said(d) and d.value.isoformat() in taken
+    ]
 
 
 # A trip or stay longer than this, read from numeric dates whose order the locale decided, is asked.

@@ -16,6 +16,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 ASSUMED_ECONOMY = "Assumed economy"
 ASSUMED_TWO_PER_ROOM = "Assumed 2 guests per room"
+ASSUMED_HOTEL_ONLY = "Assumed only a hotel, no flights (say if you need flights too)"
+TAKING_NEXT = "Taking next "  # "Taking next Friday as Fri Dec 4": said again whenever the dates are
 
 
 def fields_to_patch(
@@ -33,6 +35,10 @@ def fields_to_patch(
     _preferences(fields, patch, cur)
     if fields.get("flights_needed") is not None and fields["flights_needed"] != itinerary.get("flights_needed", True):
         patch.setdefault("itinerary", {})["flights_needed"] = fields["flights_needed"]
+    if fields.get("flights_needed"):
+        assumptions = [a for a in assumptions if a != ASSUMED_HOTEL_ONLY]
+    if _dates_said(fields):
+        assumptions = [a for a in assumptions if not a.startswith(TAKING_NEXT)]
 
     segments, trip_type = _segments(fields, itinerary)
     if segments is not None:
@@ -64,6 +70,15 @@ def fields_to_patch(
     if assumptions != ((cur.get("status") or {}).get("assumptions") or []):
         patch["status"] = {"assumptions": assumptions}
     return patch
+
+
+def _dates_said(fields: Dict[str, Any]) -> bool:
+    return bool(
+        fields.get("depart_date")
+        or fields.get("return_date")
+        or any(s.get("check_in") or s.get("check_out") for s in fields.get("stays") or [] if isinstance(s, dict))
+        or any(isinstance(leg, dict) and leg.get("depart_date") for leg in fields.get("legs") or [])
+    )
 
 
 def _lodging(
@@ -248,9 +263,12 @@ def _segments(
     out = current[0] if current else {}
     origin = fields.get("origin") or out.get("origin")
     destination = fields.get("destination") or out.get("destination") or _stay_place(itinerary)
-    depart = fields.get("depart_date") or out.get("depart_date")
+    stay_in, stay_out = _stay_days(itinerary, fields)
+    depart = fields.get("depart_date") or out.get("depart_date") or stay_in
     trip_type = itinerary.get("trip_type")
     back = current[1] if len(current) == 2 and trip_type == "round_trip" else None
+    if stay_out and not fields.get("return_date") and fields.get("one_way") is not True and depart == stay_in:
+        fields = {**fields, "return_date": stay_out}  # flights added to a hotel: there and back with the stay
     if fields.get("one_way") is True:
         return [_segment(1, origin, destination, depart, out)], "one_way"
     return_date = fields.get("return_date") or _plus(depart, fields.get("nights")) or (back or {}).get("depart_date")
@@ -265,6 +283,16 @@ def _segments(
         return segs, trip_type
     segs.append(_segment(2, destination, origin, return_date, back))
     return segs, "round_trip"
+
+
+def _stay_days(itinerary: Dict[str, Any], fields: Dict[str, Any]) -> Tuple[Optional[str], Optional[str]]:
+    """A flight added to a trip that so far is a hotel flies on the stay's first and last days
+    (unless the message gives its own dates)."""
+    stays = ((itinerary.get("lodging") or {}).get("stays")) or []
+    first = stays[0] if stays and isinstance(stays[0], dict) else {}
+    if itinerary.get("segments") or fields.get("depart_date") or fields.get("nights"):
+        return None, None
+    return first.get("check_in"), first.get("check_out")
 
 
 def _stay_place(itinerary: Dict[str, Any]) -> Optional[Dict[str, str]]:

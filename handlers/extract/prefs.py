@@ -183,7 +183,19 @@ _NEAR = re.compile(
     r"\b(?:near|close\s+to|next\s+to|walking\s+distance\s+(?:to|from|of))\s+(?P<what>(?:the\s+)?[A-Za-z0-9'&\- ]{3,60}?)"
     r"(?=\s*(?:[.,!?;$\u20ac\u00a3]|$|\b(?:and|for|from|on|with|please|in|at|by|this|next|tomorrow|today|starting"
     r"|under|below|max(?:imum)?|up\s+to|less\s+than|no\s+more\s+than|cheaper\s+than|budget|tops|but|or|if|so"
-    r"|ideally|preferably|if\s+possible)\b))",
+    r"|ideally|preferably|if\s+possible|pls|plz|thanks|thx|would|is|would\s+be)\b))",
+    re.I,
+)
+# Where in town without a landmark: "a hotel downtown", "somewhere central", "centrally located",
+# "in the city centre"; not "doesn't need to be central", "Central Park" (a landmark: _NEAR) or "central time".
+_CENTRAL = re.compile(
+    r"(?<!\bnot\s)(?<!n't\s)(?<!need\sto\sbe\s)\b(?:(?P<down>down\s?town)(?!\s+(?:[A-Z][a-z]+|\w+\s+(?:airport|station))\b)"
+    r"|(?:somewhere|something|anywhere|place|hotel|stay(?:ing)?|be|more|nice\s+and|fairly|pretty|very|quite|is)\s+central\b(?!\s+(?:time|park|station|america|standard|avenue|ave|st|street))"
+    r"|central(?:ly)?\s+(?:located|location|area|spot|part\s+of\s+(?:town|the\s+city)|neighbou?rhood|hotel)"
+    r"|(?:city|town)\s+cent(?:er|re)|cent(?:er|re)\s+of\s+(?:town|the\s+city)|in\s+the\s+cent(?:er|re)\b)",
+)
+_NOT_CENTRAL = re.compile(
+    r"\b(?:doesn'?t|does\s+not|don'?t|do\s+not|needn'?t|no\s+need\s+to|not)\s+(?:\w+\s+){0,3}?(?:be\s+)?(?:central|downtown)",
     re.I,
 )
 _ONE_WAY = re.compile(r"\bone[\s-]?way\b", re.I)
@@ -280,6 +292,15 @@ _SEPARATE_ROOMS = re.compile(
 )
 
 
+def _where_in_town(text: str) -> Optional[str]:
+    """ "downtown" or "the city center" for a hotel wished central without a landmark; None otherwise."""
+    low = text.lower()
+    found = _CENTRAL.search(low)
+    if found is None or _NOT_CENTRAL.search(low):
+        return None
+    return "downtown" if found.group("down") else "the city center"
+
+
 def read_preferences(text: str, money_text: Optional[str] = None) -> Dict[str, Any]:
     """Preferences in ``text``; amounts are read from ``money_text`` (the text with dates masked)."""
     cabin = next((name for name, rx in _CABINS if rx.search(text)), None)
@@ -301,7 +322,7 @@ def read_preferences(text: str, money_text: Optional[str] = None) -> Dict[str, A
         **budgets,
         "refundable": _refundable(text),
         "hotel_min_stars": stars,
-        "hotel_near": near.group("what").strip() if near else None,
+        "hotel_near": near.group("what").strip() if near else _where_in_town(text),
         "one_way": one_way,
         "hotel_needed": hotel_needed,
         "flights_needed": flights_needed,

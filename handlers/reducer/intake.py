@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 from ..common.clock import day_text, local_today
 from ..echo import echo_line
 from ..language import ENGLISH_ONLY, ENGLISH_PARTLY, looks_non_english
-from ..options_answer import answer_about_options, nothing_cheaper
+from ..options_answer import answer_about_options, asks_to_see_options, nothing_cheaper, options_again
 from ..quotes import found
 from ..router import is_question
 from ..tool_calls import failed_before, pending_searches, ranker_args, ranking_key, tool_call, work_pending
@@ -212,6 +212,9 @@ class Intake(DecisionBase):
         bundles = doc["working_memory"]["ranked_bundles"]
         if applied.get("understood") is False and looks_non_english(text):
             self.say(ENGLISH_ONLY)
+            return
+        if applied.get("understood") is False and bundles and asks_to_see_options(text):
+            self.say(options_again(bundles), {"type": "bundles", "bundles": bundles})  # "show me the options"
             return
         if applied.get("understood") is False and bundles:
             # options on screen: whatever was said, the answer is about them, never the intake prompt

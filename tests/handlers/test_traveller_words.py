@@ -1,0 +1,104 @@
+"""Words travellers use that the chat must understand: asking to see the options again, where in
+town the hotel should be, "next Friday" and a hotel-only first message (each read end to end
+through the headless Harness, or by the reader that owns it)."""
+
+from datetime import date
+
+import pytest
+
+from handlers.extract.dates import find_dates
+from handlers.extract.prefs import read_preferences
+from handlers.options_answer import asks_to_see_options
+from handlers.testing import Harness
+
+
+def _options_on_screen(today: str = "2026-12-01") -> Harness:
+    h = Harness(today=today, tz="America/New_York")
+    h.say("Boston to Denver Jan 12-15, 2 adults")
+    assert h.intent()["working_memory"]["ranked_bundles"]
+    return h
+
+
+@pytest.mark.parametrize(
+    "text", ["show me the options", "what are my options again", "list them", "remind me what the choices were?"]
+)
+def test_asking_to_see_the_options_shows_them_again(text):
+    h = _options_on_screen()
+    turn = h.say(text)
+    said = " ".join(m.get("text") or "" for m in turn["ui_messages"])
+    assert "Nothing changed" not in said
+    assert "B1" in said and "B5" in said
+    widgets = [m["widget"] for m in turn["ui_messages"] if (m.get("widget") or {}).get("type") == "bundles"]
+    assert [b["bundle_id"] for b in widgets[0]["bundles"]] == ["B1", "B2", "B3", "B4", "B5"]
+
+
+@pytest.mark.parametrize("text", ["show me cheaper options", "which options are refundable?", "show me the hotels"])
+def test_asking_about_the_options_is_not_asking_to_see_them(text):
+    assert not asks_to_see_options(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "near"),
+    [
+        ("need a hotel downtown", "downtown"),
+        ("somewhere central please", "the city center"),
+        ("hotel in the city centre", "the city center"),
+        ("can the hotel be more central?", "the city center"),
+        ("hotel close to the airport pls", "the airport"),
+        ("the hotel doesn't need to be central", None),
+        ("flights after 9am central time", None),
+        ("hotel near Central Park", "Central Park"),
+    ],
+)
+def test_where_in_town_the_hotel_should_be(text, near):
+    assert read_preferences(text)["hotel_near"] == near
+
+
+@pytest.mark.parametrize(
+    ("today", "said", "day"),
+    [
+        ("2026-11-26", "next friday", "2026-12-04"),  # a Thursday: not tomorrow
+        ("2026-12-02", "next friday", "2026-12-11"),  # a Wednesday: two days away in the same week
+        ("2026-12-01", "next friday", "2026-12-04"),  # a Tuesday: the coming Friday
+        ("2026-11-28", "next monday", "2026-11-30"),  # a Saturday: the coming Monday is next week's
+        ("2026-11-27", "next friday", "2026-12-04"),  # a Friday: a week on
+    ],
+)
+def test_next_weekday_reads_by_the_documented_rule(today, said, day):
+    found, _ = find_dates(said, date.fromisoformat(today))
+    assert [d.value.isoformat() for d in found] == [day]
+
+
+def test_next_weekday_is_said_back_as_an_assumption():
+    h = Harness(today="2026-11-26", tz="America/New_York")
+    h.say("boston to denver next friday for 3 nights, 2 adults")
+    doc = h.intent()
+    assert doc["itinerary"]["segments"][0]["depart_date"] == "2026-12-04"
+    assert "Taking next Friday as Fri Dec 4" in doc["status"]["assumptions"]
+    h.say("actually make it dec 5")
+    assert not any(a.startswith("Taking next") for a in h.intent()["status"]["assumptions"])
+
+
+def test_a_first_message_about_a_hotel_alone_is_a_hotel_only_trip():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    turn = h.say("hotel in Austin Jan 10-13 for 1")
+    doc = h.intent()
+    assert doc["itinerary"]["flights_needed"] is False
+    asked = [q["slot"] for m in turn["ui_messages"] for q in (m.get("widget") or {}).get("questions") or []]
+    assert "origin" not in asked
+    assert any("only a hotel" in a for a in doc["status"]["assumptions"])
+    h.say("actually I'll need a flight too, from Denver")
+    doc = h.intent()
+    segments = doc["itinerary"]["segments"]
+    assert doc["itinerary"]["flights_needed"] is True
+    assert [(s["origin"]["code"], s["destination"]["code"], s["depart_date"]) for s in segments] == [
+        ("DEN", "AUS", "2027-01-10"),
+        ("AUS", "DEN", "2027-01-13"),
+    ]
+    assert not any("only a hotel" in a for a in doc["status"]["assumptions"])
+
+
+def test_a_hotel_with_flying_words_keeps_the_flights():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("flying to denver jan 12-15 from boston, need a hotel too, 2 adults")
+    assert h.intent()["itinerary"]["flights_needed"] is not False
