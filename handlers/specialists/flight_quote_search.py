@@ -1,4 +1,11 @@
-"""flight_quote_search: offers for one segment, filtered by the traveller's hard flight constraints."""
+"""flight_quote_search: offers for one segment, filtered by the traveller's hard flight constraints.
+
+Of the offers that are the same fare (the same flights on the same terms at other prices), only
+the cheapest few are kept (``handlers.supplier.summary.cheapest_of_each_fare``: the rule and why
+no later reader can tell), before anything else is made of them: summaries, filters and the
+kept details run on those only, so a supplier's hundreds of near copies cost a search little
+more than its distinct fares. ``found`` and ``ruled_out`` still count every offer.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +15,7 @@ from typing import Any, Callable, Dict, List
 from handlers.common.shape import carrier_allowed, carrier_rules, in_window
 from handlers.common.types import ok
 from handlers.supplier import compact_offer, summarize_offer
+from handlers.supplier.summary import cheapest_of_each_fare
 
 from . import SELF_TEST_NOW, SpecialistTool, require, self_test_deps
 
@@ -59,11 +67,11 @@ class FlightQuoteSearch(SpecialistTool):
         offers: List[Dict[str, Any]] = []
         ruled_out: Dict[str, int] = {}  # how many offers each filter rules out, so an empty search can say why
         fails = _filters(args)
-        for offer in found:
+        for offer, stands_for in cheapest_of_each_fare(found):
             summary = summarize_offer(offer)
-            failed = fails(summary)
+            failed = fails(summary)  # the same for every offer of its fare
             for name in failed:
-                ruled_out[name] = ruled_out.get(name, 0) + 1
+                ruled_out[name] = ruled_out.get(name, 0) + stands_for
             if not failed:
                 offers.append(compact_offer(offer, summary))  # what is kept of it (handlers.supplier.summary)
         return ok(

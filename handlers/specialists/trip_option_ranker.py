@@ -14,6 +14,11 @@ the list (each picked per list in one pass, as costs add up), then alternatives 
 k-best pool chosen greedily with a cost penalty for every item they share with bundles
 already chosen. Each bundle carries a ``label`` and a first ``why`` line saying what sets
 it apart; the final order (and so ``B1..Bk``) is by cost, in-budget bundles first.
+
+Of one leg's offers whose summaries differ only in price, the five cheapest are ranked
+(``handlers.supplier.summary.ranked_offers``): a dearer copy of a fare is the same choice for
+more money. The search keeps those same offers (``cheapest_of_each_fare``), so ranking what a
+search kept gives exactly the bundles ranking every offer the supplier returned would.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from handlers.common.shape import budget_limit, carrier_allowed, carrier_rules, 
 from handlers.common.types import ok
 from handlers.supplier import summarize_offer, summarize_rate
 from handlers.supplier.money import amount, money
+from handlers.supplier.summary import ranked_offers
 
 from . import SpecialistTool, require
 from .policy_and_risk_check import check as policy_check
@@ -88,6 +94,7 @@ def _flight_candidates(
     refund_w = w["refundability"] * (4 if _wants_refundable("flight", prefs, constraints) else 1)
     red_eye_w = w["red_eye"] * (4 if fp.get("avoid_red_eye") else 1)
     summaries = [(o["offer_id"], o.get("summary") or summarize_offer(o)) for o in quote.get("offers") or []]
+    summaries = ranked_offers(summaries)  # at most a few copies of one fare (handlers.supplier.summary)
     fastest = min((s["duration_minutes"] for _, s in summaries), default=1) or 1
     out = []
     for offer_id, s in summaries:

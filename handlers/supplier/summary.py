@@ -8,12 +8,19 @@ A search keeps each offer (rate) as :func:`compact_offer` (:func:`compact_rate`)
 its summary, and the few details the bundle tools answer from (fare conditions, bags per
 passenger type, the flights' legs; a rate's cancellation timeline and conditions). Nothing later
 reads more: holds and purchases go to the supplier by id, and it finds the offer again itself.
+
+A search keeps of the offers that are the same fare (:func:`fare_key`: the same flights on the same
+terms, everything :func:`summarize_offer` and :func:`compact_offer` read but the id and the price)
+only the cheapest few (:func:`cheapest_of_each_fare`); see that function for why nothing that
+reads offers later can tell.
 """
 
 from __future__ import annotations
 
+import marshal
 from datetime import datetime
-from typing import Any, Dict, List, Tuple
+from decimal import Decimal
+from typing import Any, Callable, Dict, List, Tuple
 
 from .carriers import BY_CODE
 from .money import amount, money
@@ -84,6 +91,103 @@ def compact_offer(offer: Dict[str, Any], summary: Dict[str, Any] | None = None) 
         "baggage": baggage,
         "legs": [{k: s.get(k) for k in LEG_FIELDS} for slice_ in offer["slices"] for s in slice_.get("segments") or []],
     }
+
+
+def fare_key(offer: Dict[str, Any]) -> bytes:
+    """What an offer is apart from its id and price: the fields :func:`summarize_offer` and
+    :func:`compact_offer` read, whole (carrier, every slice and flight, cabin, fare conditions,
+    each passenger's type, cabin and bags, expiry, hold policy, seats left, currency), except
+    ``offer_id`` and ``price.total_amount``. Two offers with the same key make the same summary
+    and details at another price under another id (``tests/handlers/test_supplier_search.py``
+    checks this field by field, so a field read later must be added here).
+
+    As bytes (``marshal``, which writes values, not shared objects, at version 2), because it is
+    made for every offer a supplier returns and a tuple of the same fields costs three times as
+    much. Values that are equal but written differently (another key order) only make two keys
+    of one fare: fewer offers dropped, never a wrong one.
+    """
+    passengers = [(p.get("type"), p.get("cabin"), p.get("baggage")) for p in offer.get("passengers") or []]
+    return marshal.dumps(
+        (
+            offer.get("owner"),
+            offer["slices"],
+            passengers,
+            offer.get("cabin"),
+            offer.get("conditions"),
+            offer.get("expires_at"),
+            offer.get("hold_policy"),
+            offer.get("requires_instant_payment"),
+            offer.get("seats_remaining"),
+            offer["price"].get("currency"),
+        ),
+        2,
+    )
+
+
+SAME_FARE_KEPT = 5  # the most bundles a search turn shows (handlers.applier.MAX_BUNDLES_ON_SCREEN)
+
+
+def _stands_for(keys: List[Any], price: Callable[[int], Decimal], ids: List[str], keep: int) -> List[int]:
+    """For each item, how many it stands for: 0 if dropped (``keep`` cheaper of its key come
+    first, by ``price(i)`` then id), the number dropped plus one for its key's cheapest, else 1."""
+    by_key: Dict[Any, List[int]] = {}
+    for i, key in enumerate(keys):
+        by_key.setdefault(key, []).append(i)
+    stands_for = [1] * len(keys)
+    for members in by_key.values():
+        if len(members) > keep:
+            members = sorted(members, key=lambda i: (price(i), ids[i]))
+            for i in members[keep:]:
+                stands_for[i] = 0
+            stands_for[members[0]] += len(members) - keep
+    return stands_for
+
+
+def cheapest_of_each_fare(offers: List[Dict[str, Any]], keep: int = SAME_FARE_KEPT) -> List[Tuple[Dict[str, Any], int]]:
+    """The supplier's offers worth keeping, in its order, each with how many it stands for.
+
+    The rule: of the offers that are the same fare (:func:`fare_key`: the same flights on the same
+    terms), only the ``keep`` cheapest (by price, then id) are kept; each fare's cheapest stands
+    for the ones dropped (its count includes them), the others for themselves. A supplier returns
+    the same flights on the same terms at several prices (fare classes, channels, our benchmark's
+    padding); a dearer copy differs from a kept one only in price and id, so:
+
+    - every wish a traveller can state (times, cabin, carriers, stops, red-eyes, refundable) and
+      every filter a search applies picks the same flights on the same terms, and the cheapest of
+      each: the "earlier / later flight" and "cheaper" follow-ups, compare and the bundle tools
+      read the kept offers' summaries and details, which the dropped ones repeat at a higher price;
+    - the ranker ranks at most ``keep`` offers of one fare per leg anyway (:func:`ranked_offers`,
+      by its summary, a coarser key than this one, the same order), so its bundles are exactly
+      those it would make of every offer. ``tests/handlers/test_search_keeps_cheapest_fares.py``
+      checks that, over seeded supplier responses of hundreds of offers and several wishes.
+    """
+    keys: List[Any] = []
+    for i, offer in enumerate(offers):
+        try:
+            keys.append(fare_key(offer))
+        except ValueError:  # a value marshal cannot write: the offer is a fare of its own
+            keys.append(i)
+    ids = [offer["offer_id"] for offer in offers]
+    stands_for = _stands_for(keys, lambda i: money(offers[i]["price"]["total_amount"]), ids, keep)
+    return [(offer, n) for offer, n in zip(offers, stands_for, strict=True) if n]
+
+
+def ranked_offers(
+    summaries: List[Tuple[str, Dict[str, Any]]], keep: int = SAME_FARE_KEPT
+) -> List[Tuple[str, Dict[str, Any]]]:
+    """The ``(offer_id, summary)`` pairs of one leg the ranker ranks: of those whose summaries are
+    the same but for ``total`` (what the ranker reads of an offer), the ``keep`` cheapest, by
+    total then id; the rest never make a bundle the traveller would see (a kept one is the same
+    choice for less; see :func:`cheapest_of_each_fare`). In the order given."""
+    keys: List[Any] = []
+    for i, (_, summary) in enumerate(summaries):
+        try:
+            keys.append(marshal.dumps({**summary, "total": None}, 2))
+        except ValueError:
+            keys.append(i)
+    ids = [offer_id for offer_id, _ in summaries]
+    stands_for = _stands_for(keys, lambda i: money(summaries[i][1]["total"]), ids, keep)
+    return [pair for pair, n in zip(summaries, stands_for, strict=True) if n]
 
 
 def compact_rate(rate: Dict[str, Any], summary: Dict[str, Any] | None = None) -> Dict[str, Any]:
