@@ -114,6 +114,7 @@ def padded_offers(count: int) -> Callable[[], None]:
     and kept, and ``measure`` runs one unmeasured turn first, so no measured turn pays it.
     """
     from handlers.supplier import sandbox
+    from handlers.supplier.wire import decode_json
 
     original = sandbox.build_flight_offers
     responses: Dict[str, str] = {}
@@ -125,8 +126,9 @@ def padded_offers(count: int) -> Callable[[], None]:
         key = json.dumps({**kwargs, "now": kwargs["now"].date()}, sort_keys=True, default=str)  # ids go by day
         if key not in responses:
             responses[key] = _padding_text(offers, count - len(offers))
-        # Distinct objects, as a supplier's decoded response would be: decoded together, once.
-        return offers + json.loads(responses[key])
+        # Distinct objects, as a supplier's decoded response would be: decoded together, once, as
+        # the host decodes a real supplier's response (handlers.supplier.wire, the Duffel client's).
+        return offers + decode_json(responses[key])
 
     sandbox.build_flight_offers = build
 

@@ -26,6 +26,8 @@ from typing import Any, Callable, Dict, List, Optional
 
 import httpx
 
+from ..wire import decode_json
+
 log = logging.getLogger(__name__)
 
 API_URL = "https://api.duffel.com"
@@ -166,7 +168,7 @@ class DuffelClient:
             if response.status_code < 400:
                 if response.status_code == 204 or not response.content:
                     return None
-                return response.json().get("data")
+                return decode_json(response.content).get("data")  # the collector paused (supplier/wire.py)
             error = self._error(response)
             retry = response.status_code in (429, 503, 504) or (not write and response.status_code >= 500)
             if not retry or attempt > self.max_retries:
