@@ -20,7 +20,7 @@ from handlers.common.formats import money_text
 
 from .errors import SupplierError, live_hold, passenger_refs
 from .faults import FaultPlan
-from .flights import build_flight_offers
+from .flights import build_flight_offers, passenger_list
 from .hotels import build_hotel_rates
 from .instant import InstantReservations
 from .money import amount, money
@@ -98,7 +98,8 @@ class SandboxCore:
             "now": now.isoformat(),  # with its offset: the day a search runs on is the caller's
         }
         published = self._publish("offer", search, self._offers("offer", search))
-        return [o for o in published if o["seats_remaining"] >= _quantity("flight", o)]
+        seats = _quantity("flight", {"passengers": passenger_list(passengers)})  # the party every offer is for
+        return [o for o in published if o["seats_remaining"] >= seats]
 
     def search_hotels(
         self,
