@@ -91,6 +91,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Django more CPU than a tool's queries (it registers its SQL functions), and the tool threads
     # opened one per call, five per search turn.
     DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
+    # Django's, with JSON columns written compactly (tripdesk/db/sqlite3/base.py says why).
+    DATABASES["default"]["ENGINE"] = "tripdesk.db.sqlite3"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's, with bulk inserts as multi-row VALUES (tripdesk/db/postgresql/compiler.py says why).
     DATABASES["default"]["ENGINE"] = "tripdesk.db.postgresql"

@@ -30,7 +30,7 @@ def _settings_under(env: dict) -> dict:
 
 def test_embedded_default_needs_nothing():
     assert _settings_under({}) == {
-        "db": "django.db.backends.sqlite3",
+        "db": "tripdesk.db.sqlite3",  # Django's, JSON columns written compactly
         "layer": "channels.layers.InMemoryChannelLayer",
         "eager": True,
         "broker": "memory://",

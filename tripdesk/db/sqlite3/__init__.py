@@ -1,0 +1,1 @@
+"""Django's SQLite backend with JSON columns written compactly (``base``)."""
