@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .common import geo
 from .common.clock import day_text
@@ -114,6 +114,67 @@ def trip_summary(doc: Dict[str, Any], options: int) -> Dict[str, Any]:
         "assumptions": list(doc["status"].get("assumptions") or []),
     }
     return message(f"Here's what I understood — {options} option{'s' if options != 1 else ''} below.", widget)
+
+
+# What the ``bundles`` card shows of a bundle (static/trips/js/widgets.js: the card, the holds'
+# names, "choose the option within policy"; the terminal chat): the chat keeps it as it showed
+# it. The bundle itself, with what selecting, checking and holding it read (prices per item,
+# hold and price-guarantee times, expiry, the score), stays in ``working_memory.ranked_bundles``.
+CARD_BUNDLE = ("bundle_id", "rank", "label", "total", "currency", "refundable", "policy", "why")
+CARD_FLIGHT = (
+    "carrier",
+    "carrier_name",
+    "flight_numbers",
+    "origin",
+    "destination",
+    "depart_at",
+    "arrive_at",
+    "stops",
+    "connections",
+    "duration_minutes",
+    "red_eye",
+    "cabin",
+)
+CARD_HOTEL = (
+    "hotel_name",
+    "stars",
+    "board_type",
+    "refundable",
+    "nights",
+    "rooms",
+    "nightly_avg",
+    "nightly_max",
+    "room_charges",
+    "taxes_and_fees",
+    "total",
+    "currency",
+)
+
+
+def _picked(value: Dict[str, Any], keys: Sequence[str]) -> Dict[str, Any]:
+    return {k: value[k] for k in keys if k in value}
+
+
+def _card_item(item: Dict[str, Any], summary_keys: Sequence[str]) -> Dict[str, Any]:
+    shown = {k: v for k, v in item.items() if k != "summary"}  # ids, segment or stay, the flight's zones
+    if isinstance(item.get("summary"), dict):
+        shown["summary"] = _picked(item["summary"], summary_keys)
+    return shown
+
+
+def bundles_widget(bundles: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """The ``bundles`` widget: each bundle as the card shows it (``CARD_BUNDLE``…)."""
+    return {
+        "type": "bundles",
+        "bundles": [
+            {
+                **_picked(b, CARD_BUNDLE),
+                "flights": [_card_item(f, CARD_FLIGHT) for f in b.get("flights") or []],
+                "hotels": [_card_item(h, CARD_HOTEL) for h in b.get("hotels") or []],
+            }
+            for b in bundles
+        ],
+    }
 
 
 def route_label(doc: Dict[str, Any]) -> str:

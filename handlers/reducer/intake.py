@@ -19,6 +19,7 @@ from ..wording import (
     QUESTIONS,
     bundle_line,
     bundles_line,
+    bundles_widget,
     error_message,
     findings,
     preference_words,
@@ -147,7 +148,7 @@ class Intake(DecisionBase):
             )
         elif just_ranked:
             self.out["ui_messages"].append(trip_summary(doc, len(bundles)))
-            self.say(bundles_line(doc, bundles), {"type": "bundles", "bundles": bundles})
+            self.say(bundles_line(doc, bundles), bundles_widget(bundles))
         elif user_asked:
             self.say(
                 "Nothing changed. Your options are on screen: "

@@ -6,7 +6,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from trips.models import Hold, SupplierState, ToolRun, Trip
+from trips.models import ChatMessage, Hold, SupplierState, ToolRun, Trip
 from trips.services.turns import turn_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)  # tools run in the core's worker threads
@@ -62,3 +62,30 @@ def test_a_hold_is_placed_at_the_price_that_was_offered(trip, traveller, frozen)
     assert holds, "the selected bundle was held"
     for hold in holds:
         assert f"{hold.amount:.2f}" == offered[hold.offer_id]
+
+
+def test_the_bundles_card_stores_what_it_shows_and_the_bundles_stay_whole(trip, traveller, frozen):
+    turn_submit(trip=trip, user=traveller, text=SCENARIO_1)
+    ranked = Trip.objects.get(pk=trip.pk).intent["working_memory"]["ranked_bundles"]
+    (card,) = [m.widget for m in ChatMessage.objects.filter(trip=trip) if (m.widget or {}).get("type") == "bundles"]
+    assert [b["bundle_id"] for b in card["bundles"]] == [b["bundle_id"] for b in ranked]
+    for shown, bundle in zip(card["bundles"], ranked, strict=True):
+        # what static/trips/js/widgets.js and conversation.js read, as the bundle has it
+        for key in ("rank", "total", "currency", "refundable", "why", "policy"):
+            assert shown[key] == bundle[key], key
+        for kind, read in (
+            ("flights", ("carrier_name", "flight_numbers", "origin", "destination", "depart_at", "arrive_at", "stops")),
+            ("hotels", ("hotel_name", "stars", "board_type", "refundable", "nights", "room_charges", "total")),
+        ):
+            assert len(shown[kind]) == len(bundle[kind])
+            for item, whole in zip(shown[kind], bundle[kind], strict=True):
+                assert {k: item["summary"][k] for k in read} == {k: whole["summary"][k] for k in read}
+                assert {k: v for k, v in item.items() if k != "summary"} == {
+                    k: v for k, v in whole.items() if k != "summary"
+                }
+        for flight in shown["flights"]:
+            assert flight["zones"] and not {"expires_at", "total", "max_hold_minutes"} & set(flight["summary"])
+        for hotel in shown["hotels"]:
+            assert not {"expires_at", "hotel_id", "max_hold_minutes"} & set(hotel["summary"])
+        assert "score_breakdown" not in shown and "score_breakdown" in bundle, "the card is not the bundle"
+        assert bundle["flights"][0]["summary"]["expires_at"], "the bundle stays whole"
