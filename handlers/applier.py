@@ -194,7 +194,11 @@ class Applier:
 
     def _apply_trip_option_ranker(self, doc, output, call, now, out, stack):
         ranked = sorted(output.get("bundles") or [], key=lambda b: b.get("rank") or 0)[:MAX_BUNDLES_ON_SCREEN]
-        bundles = [{**b, "bundle_id": f"B{i + 1}", "rank": i + 1} for i, b in enumerate(ranked)]
+        # The score's breakdown stays in the ranker's tool run (how it ranked); nothing reads it on screen.
+        bundles = [
+            {**{k: v for k, v in b.items() if k != "score_breakdown"}, "bundle_id": f"B{i + 1}", "rank": i + 1}
+            for i, b in enumerate(ranked)
+        ]
         wm = doc["working_memory"]
         wm["ranked_bundles"] = bundles
         wm["ranking"] = {

@@ -9,11 +9,16 @@ found, and the trimmed offers go to the store under ``quote_key``. A later turn 
 (a hotel searched again beside the flights found earlier) gets them back from the store
 (``with_stored_offers``). The Runner does both. A host may keep offers where it already stores
 them (the Django host reads them back from the search's tool run).
+
+An offer (rate) a bundle on screen names is kept without its summary: the bundle carries it
+(``working_memory.ranked_bundles[].flights[].summary``), so the document holds each summary once.
+``items`` (and ``with_bundle_summaries``) give readers the offers with their summaries back; a
+document saved before kept them in both places, and is read the same way.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 ITEMS = {"flight_quotes": ("offers", "segment_id", "offer_id"), "hotel_quotes": ("rates", "stay_id", "rate_id")}
 SEARCH_TOOLS = {"flight_quote_search": "flight_quotes", "hotel_quote_search": "hotel_quotes"}
@@ -44,11 +49,64 @@ def _named(wm: Dict[str, Any]) -> Set[str]:
     return names
 
 
+# A bundle's items by the quote list they come from: (the bundle's key, the quote's id key, the item's id key).
+BUNDLE_ITEMS = {
+    "flight_quotes": ("flights", "segment_id", "offer_id"),
+    "hotel_quotes": ("hotels", "stay_id", "rate_id"),
+}
+
+
+def bundle_summaries(wm: Dict[str, Any]) -> Dict[Tuple[str, str, str], Dict[str, Any]]:
+    """The summary of each offer (rate) the bundles on screen carry, by ``(kind, segment or stay, id)``."""
+    summaries: Dict[Tuple[str, str, str], Dict[str, Any]] = {}
+    for bundle in wm.get("ranked_bundles") or []:
+        for kind, (items_key, list_key, id_key) in BUNDLE_ITEMS.items():
+            for item in bundle.get(items_key) or []:
+                if isinstance(item, dict) and isinstance(item.get("summary"), dict):
+                    summaries[(kind, str(item.get(list_key)), str(item.get(id_key)))] = item["summary"]
+    return summaries
+
+
+def _summary_key(kind: str, entry: Dict[str, Any], item: Dict[str, Any]) -> Tuple[str, str, str]:
+    _, list_key, id_key = BUNDLE_ITEMS[kind]
+    return kind, str(entry.get(list_key)), str(item.get(id_key))
+
+
+def with_bundle_summaries(
+    kind: str, entries: List[Dict[str, Any]], summaries: Dict[Tuple[str, str, str], Dict[str, Any]]
+) -> List[Dict[str, Any]]:
+    """``entries`` (quotes of ``kind``) with each offer kept without its summary given the summary
+    its bundle carries (copies; entries and offers that need nothing are shared as they are)."""
+    items_key = ITEMS[kind][0]
+    out = []
+    for entry in entries:
+        items = entry.get(items_key) if isinstance(entry, dict) else None
+        if isinstance(items, list) and any(isinstance(i, dict) and "summary" not in i for i in items):
+            whole = [
+                {**i, "summary": summaries[key]}
+                if isinstance(i, dict) and "summary" not in i and (key := _summary_key(kind, entry, i)) in summaries
+                else i
+                for i in items
+            ]
+            entry = {**entry, items_key: whole}
+        out.append(entry)
+    return out
+
+
+def items(wm: Dict[str, Any], kind: str) -> Iterator[Dict[str, Any]]:
+    """Every offer (rate) the document keeps in its quotes of ``kind``, with its summary."""
+    for entry in with_bundle_summaries(kind, list(wm.get(kind) or []), bundle_summaries(wm)):
+        yield from entry.get(ITEMS[kind][0]) or []
+
+
 def keep_named_offers(doc: Dict[str, Any]) -> List[Tuple[str, List[Dict[str, Any]]]]:
-    """Trim the document's quotes to the offers something names; returns ``(key, offers)`` for each
-    entry that lost some (what the store must keep). Entries are replaced, never edited in place."""
+    """Trim the document's quotes to the offers something names, each named by a bundle without
+    the summary the bundle carries; returns ``(key, offers)`` for each whole entry that lost some
+    (what the store must keep: a search's offers as it found them, once). Entries are replaced,
+    never edited in place."""
     wm = doc.get("working_memory") or {}
     names = _named(wm)
+    summaries = bundle_summaries(wm)
     dropped: List[Tuple[str, List[Dict[str, Any]]]] = []
     for kind, (items_key, _, id_key) in ITEMS.items():
         entries = []
@@ -56,7 +114,14 @@ def keep_named_offers(doc: Dict[str, Any]) -> List[Tuple[str, List[Dict[str, Any
             items = entry.get(items_key) or []
             kept = [item for item in items if str(item.get(id_key)) in names]
             if len(kept) < len(items):
-                dropped.append((quote_key(kind, entry), items))
+                if len(items) >= found(entry, kind):  # trimmed already: the store has them all
+                    dropped.append((quote_key(kind, entry), items))
+                kept = [
+                    {k: v for k, v in item.items() if k != "summary"}
+                    if _summary_key(kind, entry, item) in summaries
+                    else item
+                    for item in kept
+                ]
                 entry = {**entry, items_key: kept, "count": found(entry, kind)}
             entries.append(entry)
         if kind in wm:

@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Optional
 from .common.redact import contains_token_like, redact_text
 from .common.shape import leg_departure
 from .common.types import EVENT_TYPES, fail, guarded, ok
+from .quotes import items as quote_items
 
 # Texts longer than this are never commands (a pasted page is a message, not "hold").
 COMMAND_MAX_CHARS = 80
@@ -346,7 +347,7 @@ def _words_about_options(
     if part == "hotel":
         # the search found cheaper hotels than those on screen: ask for them with a cap below this one
         nightly = max(_nightly(h) for h in ref.get("hotels") or [])
-        found = [_nightly(r) for q in wm.get("hotel_quotes") or [] for r in (q.get("rates") or [])]
+        found = [_nightly(r) for r in quote_items(wm, "hotel_quotes")]
         below = [n for n in found if n < nightly - 0.005]
         if below:
             top = max(below)

@@ -10,6 +10,7 @@ import copy
 from typing import Any, Dict, List, Optional
 
 from .common.shape import carrier_rules, leg_time_of_day, nightly_cap, time_window
+from .quotes import bundle_summaries, with_bundle_summaries
 from .tools import args_hash
 from .trip_read import bundle_items, current_quotes, missing_slots, segments_of, stays_of, travellers
 
@@ -73,9 +74,12 @@ def hotel_args(doc: Dict[str, Any], stay: Dict[str, Any]) -> Dict[str, Any]:
 
 def ranker_args(doc: Dict[str, Any]) -> Dict[str, Any]:
     flights, hotels = current_quotes(doc)
+    # A trimmed quote's offers come back whole from the quote store (``with_stored_offers``); should
+    # it not know them, the ranker still gets the kept ones with their summaries.
+    summaries = bundle_summaries(doc["working_memory"])
     return {
-        "flight_quotes": flights,
-        "hotel_quotes": hotels,
+        "flight_quotes": with_bundle_summaries("flight_quotes", flights, summaries),
+        "hotel_quotes": with_bundle_summaries("hotel_quotes", hotels, summaries),
         "preferences": copy.deepcopy(doc.get("preferences") or {}),
         "constraints": copy.deepcopy(doc.get("constraints") or {}),
         "party": {"travelers": travellers(doc)},

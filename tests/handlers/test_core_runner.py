@@ -8,6 +8,7 @@ from handlers.common.clock import iso
 from handlers.common.host import bind_host
 from handlers.common.stores import InMemoryToolStore, InMemoryTripStore, StaleVersion
 from handlers.common.types import ok
+from handlers.quotes import items as quote_items
 from handlers.runner import Runner
 from handlers.testing import CapturedChat, Harness
 
@@ -268,6 +269,20 @@ def test_the_audit_trail_leaves_with_the_save_and_only_the_saved_attempts():
     assert result["output"]["audit_events"] == trail
 
 
+def recording(h: Harness) -> list:
+    """The (tool, arguments) of every call ``h`` makes from now on."""
+    seen = []
+    inner = h.shc
+
+    class Recording:
+        def handler_call(self, portfolio, org, tool, handler, args):
+            seen.append((tool, args))
+            return inner.handler_call(portfolio, org, tool, handler, args)
+
+    h.shc = Recording()
+    return seen
+
+
 def test_the_document_keeps_only_the_offers_on_screen_and_a_later_ranking_gets_the_rest():
     """Offers live once, in the quote store: the TripIntent keeps what its bundles name (its size
     does not grow with the supplier's answer) and a later turn ranks from every offer found."""
@@ -280,17 +295,33 @@ def test_the_document_keeps_only_the_offers_on_screen_and_a_later_ranking_gets_t
         assert quote["count"] > len(quote["offers"]), "the search found more than the bundles show"
     found = {q["segment_id"]: len(q["offers"]) for q in h.found()}
     assert found == {q["segment_id"]: q["count"] for q in wm["flight_quotes"]}
-    seen = []
-    inner = h.shc
-
-    class Recording:
-        def handler_call(self, portfolio, org, tool, handler, args):
-            seen.append((tool, args))
-            return inner.handler_call(portfolio, org, tool, handler, args)
-
-    h.shc = Recording()
+    seen = recording(h)
     turn = h.say("4 star hotel please")  # a new hotel search, ranked with the flights found earlier
     assert "flight_quote_search" not in h.tools_run(turn=turn) and "hotel_quote_search" in h.tools_run(turn=turn)
     (ranked,) = [args for tool, args in seen if tool == "trip_option_ranker"]
     assert {q["segment_id"]: len(q["offers"]) for q in ranked["flight_quotes"]} == found
     assert h.widgets("bundles", turn=turn)
+
+
+def test_an_offer_on_screen_keeps_its_summary_once_and_every_ranking_reads_it_whole():
+    """The document keeps a named offer's summary in its bundle only; readers get it back
+    (``handlers.quotes.items``), and each later ranking still ranks every offer found, whole."""
+    h = Harness()
+    h.say(ROUND_TRIP)
+    wm = h.intent()["working_memory"]
+    carried = {(f["segment_id"], f["offer_id"]): f["summary"] for b in wm["ranked_bundles"] for f in b["flights"]}
+    kept = [(q["segment_id"], o) for q in wm["flight_quotes"] for o in q["offers"]]
+    assert kept and all("summary" not in o and (seg, o["offer_id"]) in carried for seg, o in kept)
+    assert all(o["legs"] for _, o in kept), "the details the bundle tools read stay"
+    whole = {(q["segment_id"], o["offer_id"]): o["summary"] for q in h.found() for o in q["offers"]}
+    assert all(whole[key] == summary for key, summary in carried.items())
+    assert [o["summary"] for o in quote_items(wm, "flight_quotes")] == [carried[(s, o["offer_id"])] for s, o in kept]
+    seen = recording(h)
+    for ask in ("4 star hotel please", "3 star hotel is fine"):  # hotel searched again, flights ranked as found
+        turn = h.say(ask)
+        assert "flight_quote_search" not in h.tools_run(turn=turn) and h.widgets("bundles", turn=turn)
+        ranked = [args for tool, args in seen if tool == "trip_option_ranker"][-1]
+        given = {
+            (q["segment_id"], o["offer_id"]): o.get("summary") for q in ranked["flight_quotes"] for o in q["offers"]
+        }
+        assert given == whole, "every offer found, each with its summary"

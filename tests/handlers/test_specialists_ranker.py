@@ -265,7 +265,7 @@ def test_scenario_1_shows_real_choices_each_labelled():
     assert [b["bundle_id"] for b in bundles] == ["B1", "B2", "B3", "B4", "B5"]
     assert len({s["summary"]["hotel_id"] for b in bundles for s in b["hotels"]}) > 1, "not all in one hotel"
     assert len({(tuple(f["offer_id"] for f in b["flights"]), b["hotels"][0]["rate_id"]) for b in bundles}) == 5
-    lists = [q["offers"] for q in memory["flight_quotes"]] + [q["rates"] for q in memory["hotel_quotes"]]
+    lists = [q["offers"] for q in h.found("flight_quotes")] + [q["rates"] for q in h.found("hotel_quotes")]
     cheapest_holdable = sum(
         min(float(i["summary"]["total"]) for i in items if i["summary"]["holdable"]) for items in lists
     )

@@ -18,7 +18,7 @@ from handlers.common.clock import day_text, iso, local_time_text
 from handlers.common.formats import airport_clock_text, party_text
 from handlers.common.intent import new_trip_intent
 from handlers.common.shape import trip_details
-from handlers.quotes import found
+from handlers.quotes import ITEMS, bundle_summaries, found, with_bundle_summaries
 from handlers.trip_read import segments_of, stays_of
 from trips.formats import money_text
 from trips.models import Trip
@@ -157,6 +157,13 @@ def _quotes(quotes: list, *, kind: str, key: str, items: str, line: Callable[[di
     return f"{len(quotes)} search(es), {count} {items} found", body
 
 
+def _with_summaries(wm: dict) -> dict:
+    """The working memory with each kept offer's summary (a bundle on screen carries it)."""
+    summaries = bundle_summaries(wm)
+    kinds = [kind for kind in ITEMS if isinstance(wm.get(kind), list)]
+    return {**wm, **{kind: with_bundle_summaries(kind, wm[kind], summaries) for kind in kinds}}
+
+
 def _memory_section(key: str, value: Any) -> tuple[str, SafeString]:
     """A working-memory entry's one-line digest and its body."""
     if key == "flight_quotes" and value:
@@ -186,6 +193,7 @@ def intent_html(intent: dict) -> SafeString:
     for key in keys:
         value = intent[key]
         if key == "working_memory" and isinstance(value, dict):
+            value = _with_summaries(value)
             sections = format_html_join("", "{}", ((_details(k, *_memory_section(k, v)),) for k, v in value.items()))
             parts.append(_details(key, "quotes, bundles, risk, holds, bookings", sections))
         elif key == "audit" and isinstance(value, dict):
