@@ -27,20 +27,21 @@ def tool_call_start(
     durable: bool = True,
 ) -> None:
     """Audit that a tool is about to run, together with the turn's queued writes (the progress line
-    shown for this tool, the tool runs before it). ``durable``: committed at once, so the traveller
-    sees the progress line while a slow tool runs and a crash mid-call still leaves the trace;
-    otherwise (a quick computation) queued for the turn's next transaction."""
+    shown for this tool, the tool runs before it). ``durable``: committed at once, with the call's
+    arguments, so the traveller sees the progress line while a slow tool runs and a crash mid-call
+    still leaves the trace; otherwise (a quick computation) queued for the turn's next transaction,
+    where its tool run (``toolrun_record(durable=False)``, queued after it) keeps the arguments:
+    the event names the call (``causation_id``, as the run's ``tool.returned`` does) without
+    storing them twice."""
+    queued = writes is not None and not durable
 
     def record() -> None:
-        audit_record(
-            trip_id=trip_id,
-            type="tool.called",
-            actor="worker",
-            causation_id=call_id,
-            payload={"tool": tool, "arguments": stored_arguments(arguments), "attempt": attempt},
-        )
+        payload = {"tool": tool, "attempt": attempt}
+        if not queued:
+            payload["arguments"] = stored_arguments(arguments)
+        audit_record(trip_id=trip_id, type="tool.called", actor="worker", causation_id=call_id, payload=payload)
 
-    if writes is not None and not durable:
+    if writes is not None and queued:
         writes.add(record)
         return
     with atomic_with(writes):

@@ -5,6 +5,7 @@ import pytest
 from handlers.common.types import fail, ok
 from trips.hosting.shc import DjangoSHC
 from trips.models import AuditEvent, ToolRun, Trip
+from trips.services.batch import TurnWrites, atomic_with
 
 TOKEN = "tdk_apv_" + "B" * 43
 
@@ -33,6 +34,25 @@ def test_a_successful_call_leaves_a_run_and_two_events(trip):
     assert (run.tool, run.status, run.attempt, run.arguments) == ("flight_quote_search", "succeeded", 1, {"a": 1})
     types = list(AuditEvent.objects.filter(trip=trip).order_by("seq").values_list("type", flat=True))
     assert types == ["trip.created", "tool.called", "tool.returned"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_quick_tools_start_names_the_call_and_its_run_keeps_the_arguments(trip):
+    """Queued with its run (one transaction), a quick tool's ``tool.called`` does not repeat the
+    arguments; a tool whose start commits alone keeps them there (a crash mid-call leaves them)."""
+    writes = TurnWrites()
+    shc = DjangoSHC(inner=Inner(_wrapped({"bundles": []})), trip_id=trip.pk, writes=writes)
+    shc.handler_call("default", {}, "trip_option_ranker", "h", {"flight_quotes": [], "top_k": 5})
+    shc.handler_call("default", {}, "reservation_hold_create", "h", {"bundle_id": "B1"})  # not quick
+    with atomic_with(writes):
+        pass
+    called = {e.payload["tool"]: e for e in AuditEvent.objects.filter(trip=trip, type="tool.called")}
+    runs = {r.tool: r for r in ToolRun.objects.filter(trip=trip)}
+    assert set(called) == set(runs) == {"trip_option_ranker", "reservation_hold_create"}
+    assert called["trip_option_ranker"].payload == {"tool": "trip_option_ranker", "attempt": 1}
+    assert runs["trip_option_ranker"].arguments == {"flight_quotes": [], "top_k": 5}
+    assert runs["trip_option_ranker"].call_id == called["trip_option_ranker"].causation_id
+    assert called["reservation_hold_create"].payload["arguments"] == {"bundle_id": "B1"}
 
 
 def test_tokens_never_reach_the_rows(trip):
