@@ -161,9 +161,9 @@ def test_killed_at_each_step_the_restart_finishes_with_one_booking(scenarios, st
     assert [b["booking_id"] for b in intent["working_memory"]["bookings"]] == [booking_id], "the trip shows it"
     told = _rows(
         workdir,
-        "SELECT count(*) FROM trips_chatmessage WHERE trip_id = ? AND role = 'assistant' AND widget LIKE ?",
+        "SELECT count(*) FROM trips_chatmessage WHERE trip_id = ? AND role = 'assistant'"
+        " AND json_extract(widget, '$.type') = 'booking'",
         trip,
-        '%"type": "booking"%',
     )
     assert told[0][0] >= 1, "the traveller sees the booking"
     booked = [subject for subject in _subjects(workdir) if subject.startswith("Booked:")]
