@@ -99,6 +99,40 @@ def items(wm: Dict[str, Any], kind: str) -> Iterator[Dict[str, Any]]:
         yield from entry.get(ITEMS[kind][0]) or []
 
 
+def summaries_once(doc: Dict[str, Any]) -> Dict[str, Any]:
+    """``doc`` as the core keeps it now (a copy, only where it differs): a document saved before kept a
+    bundle's offers' summaries in their trimmed quotes too, and the ranker's ``score_breakdown`` in
+    each bundle. What a replay compares a stored document in (``trips.hosting.replay``)."""
+    wm = doc.get("working_memory")
+    if not isinstance(wm, dict):
+        return doc
+    summaries = bundle_summaries(wm)
+    out = dict(wm)
+    for kind, (items_key, _, _) in ITEMS.items():
+        entries = []
+        for entry in wm.get(kind) or []:
+            items = entry.get(items_key) if isinstance(entry, dict) else None
+            if isinstance(items, list) and len(items) < found(entry, kind):
+                entry = {
+                    **entry,
+                    items_key: [
+                        {k: v for k, v in item.items() if k != "summary"}
+                        if isinstance(item, dict) and _summary_key(kind, entry, item) in summaries
+                        else item
+                        for item in items
+                    ],
+                }
+            entries.append(entry)
+        if kind in wm:
+            out[kind] = entries
+    if isinstance(wm.get("ranked_bundles"), list):
+        out["ranked_bundles"] = [
+            {k: v for k, v in b.items() if k != "score_breakdown"} if isinstance(b, dict) else b
+            for b in wm["ranked_bundles"]
+        ]
+    return {**doc, "working_memory": out}
+
+
 def keep_named_offers(doc: Dict[str, Any]) -> List[Tuple[str, List[Dict[str, Any]]]]:
     """Trim the document's quotes to the offers something names, each named by a bundle without
     the summary the bundle carries; returns ``(key, offers)`` for each whole entry that lost some

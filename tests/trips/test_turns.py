@@ -11,6 +11,7 @@ from channels.layers import get_channel_layer
 from django.core.management import CommandError, call_command
 
 from handlers.common.clock import FrozenClock
+from trips.hosting.replay import trip_replay
 from trips.models import AuditEvent, ChatMessage, SupplierState, ToolRun, Trip
 from trips.services.chat import trip_group
 from trips.services.turns import turn_submit
@@ -174,6 +175,24 @@ def test_the_traveller_reads_held_before_the_approval_card(trip, traveller, froz
     assert held < approval, said
     stored = list(ChatMessage.objects.filter(trip=trip).order_by("seq").values_list("text", "widget__type"))
     assert [t for t, w in stored if t.startswith("Held") or w == "approval"][0].startswith("Held"), stored
+
+
+def test_replay_rebuilds_a_trip_saved_with_summaries_twice(trip, traveller, frozen):
+    """A TripIntent saved before each summary was kept once (named offers with their summaries,
+    bundles with the ranker's score_breakdown) still replays; a tampered one still does not."""
+    turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
+    stored = Trip.objects.get(pk=trip.pk)
+    wm = stored.intent["working_memory"]
+    carried = {f["offer_id"]: f["summary"] for b in wm["ranked_bundles"] for f in b["flights"]}
+    for quote in wm["flight_quotes"]:
+        quote["offers"] = [{**o, "summary": carried[o["offer_id"]]} for o in quote["offers"]]
+    for bundle in wm["ranked_bundles"]:
+        bundle["score_breakdown"] = {"price": 0.5}
+    stored.save(update_fields=["intent"])
+    assert trip_replay(trip=trip).matches
+    next(iter(carried.values()))["total"] = "1.00"  # the summary a bundle shows, changed
+    stored.save(update_fields=["intent"])
+    assert not trip_replay(trip=trip).matches
 
 
 def test_replay_trip_reports_a_tampered_intent(trip, traveller, frozen):

@@ -19,6 +19,7 @@ from django.conf import settings
 from handlers.common.host import bind_host
 from handlers.common.stores import InMemoryTripStore
 from handlers.common.types import fail
+from handlers.quotes import summaries_once
 from handlers.runner import Runner
 from handlers.tools import with_bundle_summaries
 from trips.models import AuditEvent, ToolRun, Trip
@@ -125,4 +126,8 @@ def trip_replay(*, trip: Trip) -> ReplayResult:
         # Documents saved before the trail moved to the audit table carried it inside; the core
         # now drops it on load, so only what the turns decide is compared.
         stored["audit"] = {"events": []}
+    if isinstance(stored, dict):
+        # Documents saved before kept their bundles' offers' summaries twice and the ranker's
+        # score_breakdown; the core now keeps each once, so they are compared in that shape.
+        stored = summaries_once(stored)
     return ReplayResult(turns, tool_calls, replayed, stored, differences(replayed, stored))
