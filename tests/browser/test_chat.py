@@ -263,6 +263,9 @@ def test_a_grant_while_typing_buys_nothing_and_paying_survives_a_reload(new_page
     review = page.get_by_role("button", name=re.compile(r"^Review and pay \$[\d,]+\.\d\d…$"))
     expect(review).to_be_visible()
     expect(page.locator("[data-widget=approval]").last).to_have_attribute("data-status", "granted")
+    # The request's card above no longer says "Pending": one approval, one status on screen.
+    expect(page.locator("[data-widget=approval] .chip")).to_have_text(["Granted", "Granted"])
+    expect(page.locator("[data-widget=approval]").first).not_to_contain_text("Needs a yes before")
     # The grant came unasked, long after the hold's answer: it is brought into view (not left below
     # while the page keeps the traveller's last question at the top).
     expect(page.locator("[data-widget=approval]").last).to_be_in_viewport()
@@ -286,6 +289,10 @@ def test_a_grant_while_typing_buys_nothing_and_paying_survives_a_reload(new_page
     expect(pay).to_be_in_viewport(ratio=1)  # the Pay button fits the window (the page itself never scrolls)
     expect(page.locator("#pay [data-pay-refund]")).to_contain_text(re.compile(r"refund", re.I))
     expect(page.locator("#pay [data-pay-total]")).to_contain_text(f"Total {amount} for 4 adults")
+    items = page.locator("#pay .pay__item > span:first-child")
+    expect(items.first).to_have_text(re.compile(r"^Flight [A-Z]{3} → [A-Z]{3} · "))
+    expect(items.last).to_have_text(re.compile(r"^Hotel \S"))  # named as the cards name it
+    expect(review).to_be_hidden()  # the open panel is the review: not offered again above it
     screenshot(page, "14-pay-panel")
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_timeout(300)  # the drawer's slide when the layout turns narrow
@@ -294,6 +301,9 @@ def test_a_grant_while_typing_buys_nothing_and_paying_survives_a_reload(new_page
     assert pay_box and pay_box["y"] + pay_box["height"] <= 844, "the Pay button is reachable on a phone"
     page.set_viewport_size({"width": 1280, "height": 900})
     assert page.evaluate("document.scrollingElement.scrollTop") == 0
+    page.get_by_role("button", name="Not now").click()
+    expect(review).to_be_focused()  # closed: the action bar offers it again, focus where it was
+    review.click()
     pay.click()
     booking = page.locator("[data-widget=booking]")
     expect(booking).to_be_visible()

@@ -5,7 +5,7 @@
 import { h } from "./dom.js";
 import * as fmt from "./format.js";
 import { foldPageCard } from "./travellers.js";
-import { renderWidget } from "./widgets.js";
+import { APPROVAL_TONES, renderWidget } from "./widgets.js";
 
 const DISMISSED_QUOTES = "tripdesk.dismissedQuotes";
 
@@ -158,7 +158,10 @@ export class Conversation {
     if (frame.widget?.type === "holds") this.retire(".risk .card__actions");
     if (frame.widget?.type === "holds" || frame.widget?.type === "booking") foldPageCard();
     if (frame.widget?.type === "booking") this.retire(".approval .card__actions");
-    if (frame.widget?.type === "approval") this.retireOlderAutoApprovals();
+    if (frame.widget?.type === "approval") {
+      this.retireOlderAutoApprovals();
+      this.syncApprovals();
+    }
     if (frame.widget?.type === "cancellation" || frame.widget?.type === "booking") this.syncCancellations();
     // "Try again" retries the last failure: once anything newer is said, it is gone (say "try again" still works).
     this.retireAllBut(".card--error .card__actions", this.lastSeq);
@@ -288,6 +291,30 @@ export class Conversation {
   retireOlderAutoApprovals() {
     const cards = [...this.list.querySelectorAll(".approval")];
     cards.slice(0, -1).forEach((card) => card.querySelector("[data-auto-approve]")?.remove());
+  }
+
+  /**
+   * An approval's newest card says its status: an older card of the same approval (the request
+   * that said "Pending") reads as that status too, dimmed, instead of "Pending" above "Granted".
+   */
+  syncApprovals() {
+    const newest = new Map();
+    for (const card of this.list.querySelectorAll(".approval[data-approval-id]:not([data-approval-id=''])")) {
+      newest.set(card.dataset.approvalId, card);
+    }
+    for (const card of this.list.querySelectorAll(".approval[data-approval-id]")) {
+      const latest = newest.get(card.dataset.approvalId);
+      if (!latest || latest === card || latest.dataset.status === card.dataset.status) continue;
+      const status = latest.dataset.status;
+      card.dataset.status = status;
+      card.classList.add("is-stale");
+      card.querySelector("[data-deadline]")?.remove(); // "Needs a yes before…" was answered below
+      const chip = card.querySelector(".card__row .chip");
+      if (chip) {
+        chip.textContent = fmt.humanize(status);
+        chip.className = `chip chip--${APPROVAL_TONES[status] || "accent"}`;
+      }
+    }
   }
 
   markSelected(bundleId) {

@@ -33,7 +33,13 @@ const ui = {
 
 const socket = new TripSocket(config.ws_path, () => conversation.lastSeq);
 const purchase = config.can_write
-  ? purchasePanel($("pay"), { act, methods: config.payment_methods || [], travellers: () => conversation.party })
+  ? purchasePanel($("pay"), {
+    act,
+    methods: config.payment_methods || [],
+    travellers: () => conversation.party,
+    // The open panel is the review: the action bar does not offer it a second time above it.
+    onToggle: (open) => { ui.buy.hidden = open || !purchase?.current(); },
+  })
   : null;
 const conversation = new Conversation(ui.list, {
   act,
@@ -82,7 +88,7 @@ function applyOffer(offer) {
   const live = offer && left > 0 ? offer : null;
   purchase.setOffer(live);
   conversation.setOffer(live);
-  ui.buy.hidden = !live;
+  ui.buy.hidden = !live || !$("pay").hidden;
   if (live) {
     ui.buy.textContent = `Review and pay ${money(live.amount, live.currency)}…`;
     if (Number.isFinite(left)) offerTimer = setTimeout(() => applyOffer(null), Math.min(left, 2 ** 31 - 1));

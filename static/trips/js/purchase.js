@@ -11,7 +11,7 @@ export function cardLabel(method) {
   return method ? `${fmt.humanize(method.brand || "card")} •• ${method.last4 || ""}`.trim() : "";
 }
 
-export function purchasePanel(panel, { act, methods, travellers }) {
+export function purchasePanel(panel, { act, methods, travellers, onToggle = () => {} }) {
   const select = panel.querySelector("#payment-method");
   const payButton = panel.querySelector("[data-pay]");
   const itemsEl = panel.querySelector("[data-pay-items]");
@@ -57,12 +57,14 @@ export function purchasePanel(panel, { act, methods, travellers }) {
     // panel and its Pay button fit the window instead of running below it.
     document.getElementById("travellers-card")?.removeAttribute("open");
     panel.hidden = false;
+    onToggle(true);
     title.focus(); // the traveller asked for it: take them to it
   }
 
   function close({ restoreFocus = true } = {}) {
     const hadFocus = panel.contains(document.activeElement);
     panel.hidden = true;
+    onToggle(false);
     if (restoreFocus && hadFocus) (returnTo?.isConnected && !returnTo.hidden ? returnTo : document.getElementById("composer-text"))?.focus();
   }
 

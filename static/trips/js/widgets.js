@@ -14,6 +14,8 @@ const placeLabel = (p) => (p && typeof p === "object" && p.code && p.name && p.n
   ? `${p.name} (${p.code})` : placeName(p));
 const list = (value) => (Array.isArray(value) ? value : []);
 
+export const APPROVAL_TONES = { granted: "good", approved: "good", denied: "bad", expired: "warn", used: "neutral" };
+
 function chip(text, tone = "neutral") {
   return h("span", { class: `chip chip--${tone}` }, text);
 }
@@ -272,15 +274,15 @@ const renderers = {
   approval(widget, ctx) {
     const a = widget.approval || widget;
     const status = a.status || "pending";
-    const tone = { granted: "good", approved: "good", denied: "bad", expired: "warn", used: "neutral" }[status] || "accent";
+    const tone = APPROVAL_TONES[status] || "accent";
     const canAutoApprove = ctx.autoApprove && status === "pending" && a.auto_approvable === true;
-    return h("div", { class: "widget card approval", dataset: { widget: "approval", status } },
+    return h("div", { class: "widget card approval", dataset: { widget: "approval", status, approvalId: String(a.approval_id ?? "") } },
       h("div", { class: "card__row" },
         h("h3", { class: "card__title" }, "Approval"),
         chip(fmt.humanize(status), tone)),
       a.amount ? h("p", {}, "Up to ", h("strong", {}, fmt.money(a.amount, a.currency))) : null,
       a.reason ? h("p", { class: "muted" }, a.reason) : null,
-      a.expires_at ? h("p", { class: "muted small" }, status === "pending"
+      a.expires_at ? h("p", { class: "muted small", dataset: { deadline: "" } }, status === "pending"
         ? `Needs a yes before ${fmt.dateTime(a.expires_at)}, when the first hold lapses`
         : `Valid until ${fmt.dateTime(a.expires_at)}`) : null,
       a.kind !== "hold" && ["granted", "approved"].includes(status) ? payAction(a, ctx) : null,

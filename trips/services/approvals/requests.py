@@ -270,10 +270,10 @@ def approval_purchase_offer(*, trip_id: int, now: datetime) -> Optional[dict]:
 
 
 def _item_label(item: dict) -> str:
-    """ "Flight EWR → DEN · UA 123" or the hotel's name, as the cards name them."""
+    """ "Flight EWR → DEN · UA 123" or "Hotel Chicago Travelers Lodge", as the cards name them."""
     summary = item.get("summary") or {}
     if item.get("item_type") == "hotel":
-        return str(summary.get("hotel_name") or "Hotel")
+        return " ".join(part for part in ("Hotel", str(summary.get("hotel_name") or "")) if part)
     route = " → ".join(str(p) for p in (summary.get("origin"), summary.get("destination")) if p)
     numbers = ", ".join(summary.get("flight_numbers") or [])
     return " · ".join(part for part in ("Flight " + route if route else "Flight", numbers) if part)
