@@ -31,6 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable, Dict, List
 
@@ -139,14 +140,42 @@ def padded_offers(count: int) -> Callable[[], None]:
 
 
 def _padding_text(offers: List[Dict[str, Any]], extra: int) -> str:
-    """``extra`` priced copies of ``offers`` as one JSON text."""
+    """``extra`` more offers like ``offers`` as one JSON text: each a flight of its own.
+
+    A real supplier's long answer is mostly other flights (other times, other connections), not
+    the same flight again at another price, so each copy leaves and arrives at its own time (up to
+    about four hours either side of its model, on the same day) under its own flight numbers, and
+    costs a little more. Copies that differed in price only would let a desk that keeps one offer
+    per flight and terms drop almost all of them, which a real search would not.
+    """
     copies = json.loads(json.dumps([offers[i % len(offers)] for i in range(extra)]))
     for i, copy in enumerate(copies):
         copy["offer_id"] = f"{copy['offer_id']}p{i}"
         price = copy.get("price") or {}
         if price.get("total_amount"):
             price["total_amount"] = f"{float(price['total_amount']) + 1 + i % 97:.2f}"
+        _moved(copy, round_=i // len(offers) + 1, serial=i)
     return json.dumps(copies)
+
+
+def _moved(offer: Dict[str, Any], *, round_: int, serial: int) -> None:
+    """Shift ``offer``'s flights by ``round_`` × 5 minutes (later on odd rounds, earlier on even),
+    staying on its day, and number them afresh (``serial``: the copy's own numbers)."""
+    minutes = 5 * ((round_ + 1) // 2) * (1 if round_ % 2 else -1)
+    for part in offer.get("slices") or []:
+        segments = part.get("segments") or []
+        if not segments:
+            continue
+        first = datetime.fromisoformat(segments[0]["depart_at"])
+        if (first + timedelta(minutes=minutes)).date() != first.date():
+            minutes = -minutes
+        if (first + timedelta(minutes=minutes)).date() != first.date():
+            minutes = 0
+        for number, segment in enumerate(segments):
+            for key in ("depart_at", "arrive_at"):
+                segment[key] = (datetime.fromisoformat(segment[key]) + timedelta(minutes=minutes)).isoformat()
+            carrier = str(segment.get("marketing_carrier") or "")
+            segment["flight_number"] = f"{carrier}{1000 + (serial * 7 + number) % 8999}"
 
 
 def core_cpu_ms(runs: int) -> List[float]:
