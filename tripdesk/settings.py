@@ -87,15 +87,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
-    # Each thread keeps its connection a minute (``?conn_max_age=`` overrides): opening one costs
-    # Django more CPU than a tool's queries (it registers its SQL functions), and the tool threads
-    # opened one per call, five per search turn.
-    DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
     # Django's, with JSON columns written compactly (tripdesk/db/sqlite3/base.py says why).
     DATABASES["default"]["ENGINE"] = "tripdesk.db.sqlite3"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's, with bulk inserts as multi-row VALUES (tripdesk/db/postgresql/compiler.py says why).
     DATABASES["default"]["ENGINE"] = "tripdesk.db.postgresql"
+# Each thread keeps its connection a minute (``?conn_max_age=`` overrides; Django's default, 0,
+# closes it after every request and task). On SQLite opening one costs Django more CPU than a
+# tool's queries (it registers its SQL functions); on PostgreSQL each new connection starts a
+# server process and warms its catalog caches again: a turn opened several (its task, its tools).
+DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Passwords are checked by Django's backend; powers come from the role in each organisation
@@ -207,6 +208,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # the copy waits for the lease, then finds the turn done). The beat's turn sweep comes sooner.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("TRIPDESK_BROKER_VISIBILITY_SECONDS", default=300)}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fixup would close the worker's database connections around every task (a new
+# PostgreSQL connection per turn); ``tripdesk.celery`` applies ``CONN_MAX_AGE`` instead.
+CELERY_DB_REUSE_MAX = 1_000_000_000
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"

@@ -60,14 +60,21 @@ def with_thread_connection(run: Callable[[], Dict[str, Any]]) -> Dict[str, Any]:
     ``CONN_MAX_AGE`` allows (closing it after every call made PostgreSQL start a backend for each
     tool: several per turn). A connection the server dropped (a restart, a terminated backend) is
     noticed without a round trip and replaced before the call; one a call broke is closed after it."""
-    for connection in connections.all(initialized_only=True):
-        if not _alive(connection):
-            connection.close()
-    close_old_connections()
+    connections_before_work()
     try:
         return run()
     finally:
         close_old_connections()
+
+
+def connections_before_work() -> None:
+    """Before a tool call or a Celery task: drop this thread's connections the server closed (a
+    restart, a terminated backend), noticed without a round trip, and those past ``CONN_MAX_AGE``
+    or broken by an error; the others are used again."""
+    for connection in connections.all(initialized_only=True):
+        if not _alive(connection):
+            connection.close()
+    close_old_connections()
 
 
 def _alive(connection: Any) -> bool:

@@ -3,6 +3,7 @@
 Importing the task modules here lets ``app.autodiscover_tasks()`` find them all.
 """
 
+from . import connections  # noqa: F401 - connects the worker's connection handling
 from .deadlines import hold_deadlines_notify
 from .notify import notification_send
 from .purchases import purchases_reconcile_sweep
