@@ -106,9 +106,12 @@ def test_a_conflict_after_the_core_saved_is_retried_without_running_it_twice(
 def test_a_real_lock_order_inversion_raises_the_deadlock_sqlstate_the_tasks_retry(trip, traveller):
     """Two transactions lock the trip and its first message in opposite orders: PostgreSQL aborts
     one with 40P01, which ``run_turn`` classifies as transient (so it is retried, as above)."""
+    from trips.services.chat import chat_message_create
     from trips.tasks.turns import is_transient
 
-    message = turn_submit(trip=trip, user=traveller, text="hello")
+    # A message that queues no turn: a worker running one would lock the same two rows and could
+    # sit between the two threads (holding the message, waiting for the trip) past the barrier.
+    message = chat_message_create(trip_id=trip.pk, message={"text": "hello"})
     both_hold_one, errors = threading.Barrier(2), []
 
     def lock(first, second):
