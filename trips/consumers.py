@@ -210,6 +210,11 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
         if not await self.session_still_admits():
             await self.close(code=CloseCode.NOT_SIGNED_IN)
 
+    async def trip_frames(self, event: dict[str, Any]) -> None:
+        """A commit's frames pushed to the trip's group together (``chat.trip_frames_event``), in order."""
+        for frame in event["frames"]:
+            await self.trip_frame({"frame": frame})
+
     async def trip_frame(self, event: dict[str, Any]) -> None:
         """A frame pushed to the trip's group (``broadcast_on_commit``).
 

@@ -145,8 +145,8 @@ def _frames_send_now(frames: list[tuple[int, dict[str, Any]]]) -> None:
         return
 
     async def send_all() -> None:
-        for trip_id, frame in frames:
-            await layer.group_send(trip_group(trip_id), {"type": "trip.frame", "frame": frame})
+        for trip_id, group_frames in _per_trip_runs(frames):
+            await layer.group_send(trip_group(trip_id), trip_frames_event(group_frames))
 
     if _lent_by_event_loop():
         async_to_sync(send_all)()
@@ -161,6 +161,28 @@ def _frames_send_now(frames: list[tuple[int, dict[str, Any]]]) -> None:
     except Exception:  # noqa: BLE001 - a kept connection died (Redis restarted): once more on a new one
         _push_loop_drop()
         _push_loop().run_until_complete(asyncio.wait_for(send_all(), PUSH_TIMEOUT_S))
+
+
+def trip_frames_event(frames: list[dict[str, Any]]) -> dict[str, Any]:
+    """The channel-layer message carrying a commit's frames for one trip, in order: one frame as
+    ``trip.frame``, several as one ``trip.frames`` (``TripChatConsumer.trip_frames``). Each
+    channel-layer message costs the sender and every listening ASGI process several Redis round
+    trips, and a turn's commit pushes several frames (its progress lines; its answer, widgets and
+    status)."""
+    if len(frames) == 1:
+        return {"type": "trip.frame", "frame": frames[0]}
+    return {"type": "trip.frames", "frames": frames}
+
+
+def _per_trip_runs(frames: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, list[dict[str, Any]]]]:
+    """Consecutive frames of the same trip grouped together, the order kept."""
+    runs: list[tuple[int, list[dict[str, Any]]]] = []
+    for trip_id, frame in frames:
+        if runs and runs[-1][0] == trip_id:
+            runs[-1][1].append(frame)
+        else:
+            runs.append((trip_id, [frame]))
+    return runs
 
 
 def _lent_by_event_loop() -> bool:

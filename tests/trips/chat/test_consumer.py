@@ -277,3 +277,24 @@ async def test_a_trip_with_a_title_keeps_it(traveller, trip):
         await ws.send_json_to({"type": "message", "text": SCENARIO_1, "client_id": "t1"})
         frames = await turn_frames(ws, "t1")
     assert [f["title"] for f in frames if is_status(f)] == ["Denver offsite"]
+
+
+
+async def test_frames_pushed_together_reach_each_browser_in_order_and_owner_only_ones_only_the_owner(
+    staff, traveller, trip
+):
+    """One commit's frames arrive as one ``trip.frames`` message (``chat.trip_frames_event``)."""
+    from trips.services.chat import chat_message_frame, trip_frames_event
+
+    async with socket(traveller, trip.pk) as owner, socket(staff, trip.pk) as watcher:
+        await owner.receive_json_from()
+        await watcher.receive_json_from()
+        with mock.patch("trips.services.chat.broadcast_on_commit"):  # stored, pushed below together
+            made = [await sync_to_async(chat_message_create)(trip_id=trip.pk, message={"text": t}) for t in "abc"]
+        token_frame = {"type": "approval_token", "approval_id": 1, "token": "tdk_apv_secret", "currency": "USD"}
+        frames = [chat_message_frame(made[0]), token_frame, *(chat_message_frame(m) for m in made[1:])]
+        await get_channel_layer().group_send(f"trip-{trip.pk}", trip_frames_event(frames))
+        seen = [await owner.receive_json_from() for _ in range(4)]
+        assert [f.get("text", f["type"]) for f in seen] == ["a", "approval_token", "b", "c"]
+        assert [(await watcher.receive_json_from())["text"] for _ in range(3)] == ["a", "b", "c"]
+        assert await watcher.receive_nothing(timeout=0.3)

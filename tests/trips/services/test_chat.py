@@ -149,3 +149,25 @@ def test_a_channel_layer_that_is_down_costs_the_live_update_not_the_commit(
         message = chat_message_create(trip_id=trip.pk, message={"role": "assistant", "text": "stored"})
     assert ChatMessage.objects.get(pk=message.pk).text == "stored"
     assert any("on_commit" in record.getMessage() for record in caplog.records)
+
+
+def test_one_commits_frames_for_a_trip_leave_as_one_channel_layer_message_in_order(
+    trip, django_capture_on_commit_callbacks
+):
+    """A turn's commit stores several messages (progress lines; the answer, its widgets, the
+    status): they reach the trip's group as one ``trip.frames`` message, not one message each."""
+    from django.db import transaction
+
+    from trips.services.chat import broadcast_on_commit, chat_message_add
+
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(trip_group(trip.pk), channel)
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        for text in ("one", "two", "three"):
+            chat_message_add(trip_id=trip.pk, role="assistant", kind="progress", text=text)
+        broadcast_on_commit(trip.pk, {"type": "status", "trip_id": trip.pk})
+    received = async_to_sync(layer.receive)(channel)
+    assert received["type"] == "trip.frames"
+    assert [f.get("text") for f in received["frames"]] == ["one", "two", "three", None]
+    assert [f.get("seq") for f in received["frames"]] == [1, 2, 3, None]
