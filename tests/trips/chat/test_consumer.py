@@ -279,7 +279,6 @@ async def test_a_trip_with_a_title_keeps_it(traveller, trip):
     assert [f["title"] for f in frames if is_status(f)] == ["Denver offsite"]
 
 
-
 async def test_frames_pushed_together_reach_each_browser_in_order_and_owner_only_ones_only_the_owner(
     staff, traveller, trip
 ):
