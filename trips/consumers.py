@@ -18,6 +18,7 @@ from importlib import import_module
 from typing import Any, Optional
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -70,6 +71,19 @@ class TripChatConsumer(AsyncJsonWebsocketConsumer):
     rate_window_seconds = 10.0
     rate_close_at = 20  # frames per window at which the connection is closed (4408)
     oversize_close_at = 3  # oversized frames per connection at which it is closed (4413)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Route a message to its handler, without the thread hop channels adds before each one.
+
+        Channels' ``AsyncConsumer.dispatch`` first runs ``close_old_connections`` through
+        ``sync_to_async`` (the process's one shared sync thread) for every message, the trip's
+        pushed frames included, several per turn. Here every database read runs in
+        ``database_sync_to_async``, which closes old connections around each call itself.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         user = self.scope.get("user")

@@ -4,6 +4,7 @@ Celery runs eagerly and the channel layer is in memory (the embedded default), s
 really runs the mission core and its answers really arrive through the trip's group.
 """
 
+import asyncio
 import json
 from unittest import mock
 
@@ -297,3 +298,24 @@ async def test_frames_pushed_together_reach_each_browser_in_order_and_owner_only
         assert [f.get("text", f["type"]) for f in seen] == ["a", "approval_token", "b", "c"]
         assert [(await watcher.receive_json_from())["text"] for _ in range(3)] == ["a", "b", "c"]
         assert await watcher.receive_nothing(timeout=0.3)
+
+
+async def test_a_pushed_frame_is_not_held_behind_sync_work_of_the_same_process(traveller, trip):
+    """Channels' dispatch ran ``close_old_connections`` on the process's one shared sync thread before
+    each message: a frame for this browser waited for any other connection's database call there."""
+    import threading
+
+    from trips.services.chat import chat_message_frame, trip_frames_event
+
+    async with socket(traveller, trip.pk) as ws:
+        await ws.receive_json_from()
+        with mock.patch("trips.services.chat.broadcast_on_commit"):
+            made = await sync_to_async(chat_message_create)(trip_id=trip.pk, message={"text": "live"})
+        release = threading.Event()
+        held = asyncio.ensure_future(sync_to_async(release.wait)())  # the shared sync thread, busy elsewhere
+        try:
+            await get_channel_layer().group_send(f"trip-{trip.pk}", trip_frames_event([chat_message_frame(made)]))
+            assert (await ws.receive_json_from(timeout=2))["text"] == "live"
+        finally:
+            release.set()
+            await held
