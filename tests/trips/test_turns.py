@@ -223,7 +223,8 @@ def test_scenario_12_a_failed_search_is_told_audited_and_retryable(trip, travell
 async def _frames_until_status(layer, channel) -> list:
     frames = []
     while not frames or frames[-1]["type"] != "status":
-        frames.append((await asyncio.wait_for(layer.receive(channel), timeout=5))["frame"])
+        event = await asyncio.wait_for(layer.receive(channel), timeout=5)
+        frames.extend(event["frames"] if event["type"] == "trip.frames" else [event["frame"]])  # a commit's, together
     return frames
 
 
