@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional
 
 from .common.clock import day_text
 from .common.intent import new_trip_intent
-from .common.shape import CABIN_WORDS, carrier_rules, time_wish_text
+from .common.shape import CABIN_WORDS, arrival_text, carrier_rules, time_wish_text
 from .patcher import value_at
 from .wording import money
 
@@ -149,6 +149,9 @@ def echo_lines(changes: List[Dict[str, Any]], after: Dict[str, Any], *, options_
             leg = parts[-1] if parts[-1] in ("outbound", "return") else "outbound"
             label = "Outbound" if leg == "outbound" else "Return"
             add(f"tod{leg}", f"{label} {time_wish_text(new)}")
+        elif change["path"].startswith("preferences.flight.arrival"):
+            leg = parts[-1] if parts[-1] in ("outbound", "return") else "outbound"
+            add(f"arr{leg}", f"{'Outbound' if leg == 'outbound' else 'Return'} {arrival_text(new)}")
         elif change["path"] == "preferences.flight.avoid_red_eye":
             add("red_eye", "No red-eyes" if new else "Red-eyes allowed")
         elif change["path"] == "preferences.hotel.min_stars":

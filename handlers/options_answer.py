@@ -127,7 +127,28 @@ def _about_airlines(bundles: List[Bundle]) -> str:
     return "; ".join(lines) + "."
 
 
+def _about_departures(bundles: List[Bundle]) -> str:
+    """When each option's flights leave, outbound and return, earliest first."""
+    flying = [b for b in bundles if b.get("flights")]
+    if not flying:
+        return "These options have no flights, only the hotel."
+    lines = []
+    for leg in ("outbound", "return"):
+        timed = sorted((b for b in flying if leg_departure(b, leg)), key=lambda b: leg_departure(b, leg))
+        if timed:
+            lines.append(
+                f"{leg.capitalize()} leaves, earliest first: "
+                + ", ".join(f"{_name(b)} {_leaves(b, leg)}" for b in timed)
+            )
+    return ". ".join(lines) + "."
+
+
 TOPICS: List[tuple] = [
+    (
+        r"\b(?:earliest|latest|first|last|early|late)\b.*\b(?:flights?|departures?|leav\w*|depart\w*|back|home|out)\b"
+        r"|\bwhat\s+time\b|\bwhen\s+do(?:es)?\b.*\bleave\b",
+        _about_departures,
+    ),
     (r"\b(?:refund\w*|flexib\w*|flexible|cancel\w*|change fees?)\b", _about_refunds),
     (r"\b(?:nonstop|non-stop|direct|stops?|connections?|layovers?|connecting)\b", _about_stops),
     (r"\b(?:fast\w*|quick\w*|short\w*|long\w*|duration|hours?|flying time)\b", _about_time),
@@ -213,6 +234,14 @@ def choice_line(because: Dict[str, Any], chosen: Bundle, before: Any) -> str:
     name = chosen.get("bundle_id")
     if why == "in_policy":
         return f"Chose {name}{instead}: the best option within policy, {_price(chosen)} in all."
+    if why in ("earliest_outbound", "latest_outbound", "earliest_return", "latest_return"):
+        first, leg = why.split("_")
+        if isinstance(before, dict) and before.get("bundle_id") == name:
+            return f"{name} already has the {first} {leg} flight on screen ({_leaves(chosen, leg)})."
+        return (
+            f"Chose {name}{instead}: its {leg} flight leaves at {_leaves(chosen, leg)}, the {first} on screen "
+            f"({_price(chosen)} in all)."
+        )
     if not isinstance(before, dict):
         return f"Chose {name}, {_price(chosen)} in all."
     if why == "cheaper_hotel":

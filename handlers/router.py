@@ -268,6 +268,15 @@ OTHER_TIME_RE = re.compile(
     rf"(?:\s+(?:(?P<out>{_OUT})|(?P<back>{_BACK})))?(?:\s+flights?)?"
     r"(?:\s+(?:please|instead|then|if\s+possible|if\s+there\s+is\s+one|than\s+(?:this|that|b\d{1,2})))*\s*[?.!]*$"
 )
+# "the earliest flight out", "can we do the last flight back", "latest flight home pls", "id rather take
+# the first flight in the morning": "first" / "last" need a leg or a time of day ("the last one" is B5).
+EXTREME_TIME_RE = re.compile(
+    _ASK + r"(?:i'?d\s+(?:rather|prefer\s+to)\s+(?:take|have|do|get)\s+|(?:we|i)\s+(?:want|need|'?ll\s+take)\s+)?"
+    r"(?:the\s+)?(?P<w>earliest|latest|last|first)(?:\s+possible)?\s+(?P<noun>flights?|departures?|ones?)"
+    r"(?P<when>(?:\s+(?:of\s+the\s+day|in\s+the\s+(?:morning|evening)|possible|available|on\s+screen))*)"
+    rf"(?:\s+(?:(?P<out>{_OUT})|(?P<back>{_BACK})))?(?:\s+flights?)?"
+    r"(?:\s+(?:please|pls|plz|instead|then|if\s+possible|if\s+there\s+is\s+one))*\s*[?.!]*$"
+)
 _THAN = re.compile(r"\bthan\s+b(\d{1,2})\b")
 _HOTEL_PARTS = ("hotel", "room", "stay", "accommodation", "place")
 _FLIGHT_PARTS = ("flight", "fare", "ticket", "airfare")
@@ -327,6 +336,9 @@ def _words_about_options(
     timed = OTHER_TIME_RE.match(low)
     if timed:
         return _other_time(timed, message, bundles, current)
+    extreme = EXTREME_TIME_RE.match(low)
+    if extreme:
+        return _extreme_time(extreme, bundles, current)
     m = CHEAPER_RE.match(low)
     if not m:
         return None
@@ -396,6 +408,40 @@ def _other_time(
         f"fly {'out' if leg == 'outbound' else 'back'} {'after' if later else 'before'} {at[11:16]}"
     )
     return message
+
+
+def _extreme_time(
+    m: re.Match[str], bundles: List[Dict[str, Any]], current: Optional[Dict[str, Any]]
+) -> Optional[Dict[str, Any]]:
+    """ "The earliest flight out", "the last flight back": choose the option on screen whose flight on
+    that leg leaves first (last), in policy and keeping the rest of the trip where one does. None when
+    the words name no leg for "first"/"last" ("the last one" is the last option) or no option flies it."""
+    said = m.groupdict()
+    word = said["w"]
+    if word in ("first", "last") and not (said.get("out") or said.get("back") or said.get("when", "").strip()):
+        return None
+    if said["noun"].startswith("one") and not (said.get("out") or said.get("back")):
+        return None  # "the earliest one": which option, not which flight
+    leg = "return" if said.get("back") else "outbound"
+    times = {b.get("bundle_id"): leg_departure(b, leg) for b in bundles}
+    known = [t for t in times.values() if len(t) >= 16]
+    if not known:
+        return None
+    extreme = min(known) if word in ("earliest", "first") else max(known)
+    ref = current or bundles[0]
+    other = "return" if leg == "outbound" else "outbound"
+    rest = [leg_departure(ref, other), _items(ref, "hotel")]
+    found = sorted(
+        (b for b in bundles if times[b.get("bundle_id")] == extreme),
+        key=lambda b: (
+            _policy_ok(b) is False,
+            [leg_departure(b, other), _items(b, "hotel")] != rest,
+            bundles.index(b),
+        ),
+    )
+    why = f"{'earliest' if word in ('earliest', 'first') else 'latest'}_{leg}"
+    because = {"why": why, "instead_of": ref.get("bundle_id") if current else None}
+    return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": found[0]["bundle_id"], "because": because}}
 
 
 def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Dict, List, Optional
 
-from .common.shape import carrier_rules, leg_time_of_day, nightly_cap, time_window
+from .common.shape import SUPERLATIVES, carrier_rules, leg_time_of_day, nightly_cap, time_window
 from .quotes import bundle_summaries, with_bundle_summaries
 from .tools import args_hash
 from .trip_read import bundle_items, current_quotes, missing_slots, segments_of, stays_of, travellers
@@ -51,9 +51,15 @@ def flight_args(doc: Dict[str, Any], seg: Dict[str, Any]) -> Dict[str, Any]:
     segs = segments_of(doc)
     index = next((i for i, s in enumerate(segs) if s["segment_id"] == seg["segment_id"]), 0)
     round_trip = (doc.get("itinerary") or {}).get("trip_type") == "round_trip"
-    window = seg.get("depart_time_window") or time_window(leg_time_of_day(pref, index, len(segs), round_trip))
+    wish = leg_time_of_day(pref, index, len(segs), round_trip)
+    window = seg.get("depart_time_window") or time_window(wish)
     if window:
         args["depart_time_window"] = window
+    elif wish in SUPERLATIVES:
+        args["depart_pick"] = wish  # "the earliest flight out": the first departures of those found
+    arrival = time_window(leg_time_of_day(pref, index, len(segs), round_trip, key="arrival"))
+    if arrival:
+        args["arrive_time_window"] = arrival
     return args
 
 

@@ -13,7 +13,7 @@ from .common import geo
 from .common.clock import day_text
 from .common.formats import money_text as money
 from .common.formats import party_text
-from .common.shape import time_wish_text, trip_details
+from .common.shape import arrival_text, time_wish_text, trip_details
 from .trip_read import segments_of, stays_of, travellers
 
 QUESTIONS: Dict[str, str] = {
@@ -273,8 +273,9 @@ def preference_words(doc: Dict[str, Any], name: str) -> str:
     if name == "red_eye":
         return "no red-eyes"
     if name == "time_window":
-        times = [time_wish_text(t) for t in (flight.get("time_of_day") or {}).values() if t]
-        return f"leaving {' / '.join(dict.fromkeys(times))}" if times else "your departure time"
+        times = [f"leaving {time_wish_text(t)}" for t in (flight.get("time_of_day") or {}).values() if t]
+        times += [arrival_text(t) for t in (flight.get("arrival") or {}).values() if t]
+        return " / ".join(dict.fromkeys(times)) if times else "your flight times"
     if name == "min_stars":
         return f"{hotel.get('min_stars')}+ stars"
     if name == "refundable":

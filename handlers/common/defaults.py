@@ -101,6 +101,8 @@ DEFAULT_TOOLS: List[Dict[str, Any]] = [
                 "airlines_avoid": {"type": "array", "items": {"type": "string"}},
                 "avoid_red_eye": {"type": "boolean"},
                 "depart_time_window": {"type": ["object", "null"]},
+                "depart_pick": {"enum": ["earliest", "latest", None]},
+                "arrive_time_window": {"type": ["object", "null"]},
             },
             "required": ["segment_id", "origin", "destination", "depart_date", "passengers"],
         },

@@ -94,7 +94,9 @@ def new_trip_intent(
                 "airlines": [],  # preferred IATA carrier codes (ranked higher, others still shown)
                 "airlines_required": [],  # only these carriers
                 "airlines_avoid": [],  # never these carriers
-                "time_of_day": {"outbound": None, "return": None},  # morning | afternoon | evening | night
+                # morning | afternoon | evening | night | earliest | latest | "after 17:00" (a clock bound)
+                "time_of_day": {"outbound": None, "return": None},
+                "arrival": {"outbound": None, "return": None},  # "before 18:00" | "after 07:00": local arrival
             },
             "hotel": {"min_stars": None, "refundable_only": False, "near": None},
         },

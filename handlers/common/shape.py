@@ -48,12 +48,27 @@ def carrier_allowed(carrier: str, rules: Dict[str, List[str]]) -> bool:
 # A clock bound on a flight's local departure: "after 17:00", "before 09:00", "around 07:30".
 CLOCK_BOUND = re.compile(r"^(?P<bound>after|before|around)\s(?P<hh>[01]\d|2[0-3]):(?P<mm>[0-5]\d)$")
 CLOCK_BOUND_PATTERN = CLOCK_BOUND.pattern
+ARRIVAL_BOUND_PATTERN = r"^(?:after|before)\s(?:[01]\d|2[0-3]):[0-5]\d$"  # arrivals: no "around"
 AROUND_MINUTES = 90  # "around 7am": departures from 5:30 to 8:30
 
 
+# "the earliest flight out", "the last flight back": the leg's first (last) departures of the day.
+SUPERLATIVES = ("earliest", "latest")
+SUPERLATIVE_SPAN_MINUTES = 60  # "the earliest flight": those leaving within an hour of the first one
+
+
 def is_time_wish(value: Any) -> bool:
-    """A departure-time wish the core understands: a time of day ("evening") or a clock bound ("after 17:00")."""
-    return isinstance(value, str) and (value in TIME_OF_DAY or CLOCK_BOUND.match(value) is not None)
+    """A departure-time wish the core understands: a time of day ("evening"), a clock bound
+    ("after 17:00") or a superlative ("earliest", "latest")."""
+    return isinstance(value, str) and (
+        value in TIME_OF_DAY or value in SUPERLATIVES or CLOCK_BOUND.match(value) is not None
+    )
+
+
+def is_arrival_wish(value: Any) -> bool:
+    """An arrival-time wish: a strict clock bound on the local arrival ("before 18:00", "after 07:00")."""
+    bound = CLOCK_BOUND.match(value) if isinstance(value, str) else None
+    return bound is not None and bound["bound"] in ("before", "after")
 
 
 def clock_text(hhmm: str) -> str:
@@ -68,6 +83,8 @@ def time_wish_text(value: Any) -> str:
     """How a departure-time wish reads in a sentence: "in the evening", "after 5:00 PM"."""
     if value in TIME_OF_DAY:
         return f"in the {value}"
+    if value in SUPERLATIVES:
+        return f"on the {value} flight"
     bound = CLOCK_BOUND.match(str(value or ""))
     if bound is None:
         return "at any time of day"
@@ -99,6 +116,23 @@ def time_window(name: Any) -> Optional[Dict[str, str]]:
     return {"from": start, "to": end, "label": time_wish_text(name)}
 
 
+def arrival_text(value: Any) -> str:
+    """How an arrival wish reads: "arriving before 6:00 PM"."""
+    return f"arriving {time_wish_text(value)}" if is_arrival_wish(value) else "arriving at any time"
+
+
+def superlative_pick(times: List[str], which: Any) -> Optional[Tuple[str, str]]:
+    """For "earliest" ("latest") and the local "HH:MM" departures found, the window ``(from, to)``
+    of those leaving within ``SUPERLATIVE_SPAN_MINUTES`` of the first (last) one; None otherwise."""
+    if which not in SUPERLATIVES or not times:
+        return None
+    if which == "earliest":
+        first = min(times)
+        return first, _shifted(first, SUPERLATIVE_SPAN_MINUTES)
+    last = max(times)
+    return _shifted(last, -SUPERLATIVE_SPAN_MINUTES), last
+
+
 def in_window(local_hhmm: str, window: Optional[Dict[str, Any]]) -> bool:
     """Whether a local "HH:MM" lies in ``window`` (a window whose end is before its start wraps midnight)."""
     if not window:
@@ -107,6 +141,15 @@ def in_window(local_hhmm: str, window: Optional[Dict[str, Any]]) -> bool:
     if start <= end:
         return start <= local_hhmm <= end
     return local_hhmm >= start or local_hhmm <= end
+
+
+def lands_in(depart_at: str, arrive_at: str, window: Dict[str, Any]) -> bool:
+    """Whether a flight's local arrival (ISO, the destination's clock) meets an arrival window
+    (``time_window`` of "before 18:00" / "after 07:00"): one landing after midnight of its departure
+    day is later than any "before" and meets any "after"."""
+    if arrive_at[:10] > depart_at[:10]:
+        return (window.get("to") or "23:59") == "23:59"
+    return in_window(arrive_at[11:16], window)
 
 
 def leg_name(leg_index: int, legs: int, round_trip: bool) -> Optional[str]:
@@ -130,9 +173,11 @@ def leg_departure(bundle: Dict[str, Any], leg: str) -> str:
     return str((flight.get("summary") or {}).get("depart_at") or "")[:16]
 
 
-def leg_time_of_day(flight_prefs: Dict[str, Any], leg_index: int, legs: int, round_trip: bool) -> Optional[str]:
-    """The time of day asked for one leg (see ``leg_name``)."""
-    wanted = flight_prefs.get("time_of_day") or {}
+def leg_time_of_day(
+    flight_prefs: Dict[str, Any], leg_index: int, legs: int, round_trip: bool, key: str = "time_of_day"
+) -> Optional[str]:
+    """The departure-time wish for one leg (see ``leg_name``); ``key="arrival"``: its arrival wish."""
+    wanted = flight_prefs.get(key) or {}
     leg = leg_name(leg_index, legs, round_trip)
     return wanted.get(leg) if isinstance(wanted, dict) and leg else None
 
@@ -230,7 +275,12 @@ def trip_details(doc: Dict[str, Any]) -> List[Dict[str, str]]:
         if stops is not None:
             lines.append(("Stops", "nonstop only" if int(stops) == 0 else f"at most {int(stops)}"))
         times = fp.get("time_of_day") if isinstance(fp.get("time_of_day"), dict) else {}
-        when = [f"{leg} {time_wish_text(times[leg])}" for leg in ("outbound", "return") if is_time_wish(times.get(leg))]
+        lands = fp.get("arrival") if isinstance(fp.get("arrival"), dict) else {}
+        when = []
+        for leg in ("outbound", "return"):
+            said = [time_wish_text(times[leg])] if is_time_wish(times.get(leg)) else []
+            said += [arrival_text(lands[leg])] if is_arrival_wish(lands.get(leg)) else []
+            when += [f"{leg} {', '.join(said)}"] if said else []
         if when:
             lines.append(("Times", "; ".join(when)))
         if fp.get("avoid_red_eye"):

@@ -165,6 +165,9 @@ def _preferences(fields: Dict[str, Any], patch: Dict[str, Any], cur: Dict[str, A
     times = {k: fields[f] for k, f in (("outbound", "time_out"), ("return", "time_return")) if fields.get(f)}
     if times:
         flight["time_of_day"] = times
+    lands = {k: fields[f] for k, f in (("outbound", "arrive_out"), ("return", "arrive_return")) if fields.get(f)}
+    if lands:
+        flight["arrival"] = lands
     hotel: Dict[str, Any] = {}
     if fields.get("hotel_min_stars"):
         hotel["min_stars"] = fields["hotel_min_stars"]
@@ -195,7 +198,10 @@ def _relaxed(names: List[str], flight: Dict[str, Any], hotel: Dict[str, Any], co
         "max_stops": (flight, {"max_stops": None}),
         "airlines": (flight, {"airlines_required": [], "airlines_avoid": []}),
         "red_eye": (flight, {"avoid_red_eye": False}),
-        "time_window": (flight, {"time_of_day": {"outbound": None, "return": None}}),
+        "time_window": (
+            flight,
+            {"time_of_day": {"outbound": None, "return": None}, "arrival": {"outbound": None, "return": None}},
+        ),
         "min_stars": (hotel, {"min_stars": None}),
         "refundable": (hotel, {"refundable_only": False}),
         "max_nightly": (constraints, {"hotel_max_per_night": None}),

@@ -332,9 +332,11 @@ def read_preferences(text: str, money_text: Optional[str] = None) -> Dict[str, A
 
 
 def read_times(text: str) -> Dict[str, Optional[str]]:
-    """Time-of-day windows for the outbound and return flights ("morning out, evening back")."""
-    out: Dict[str, Optional[str]] = {"time_out": None, "time_return": None}
+    """Departure-time wishes for the outbound and return flights ("morning out, evening back",
+    "after 5pm", "the earliest flight out") and arrival bounds ("land by 6pm")."""
+    out: Dict[str, Optional[str]] = {"time_out": None, "time_return": None, "arrive_out": None, "arrive_return": None}
     clock = read_clock_bounds(text)  # more exact than a time of day: it wins for its leg ("after work (after 6pm)")
+    clock = {**read_superlatives(text), **clock}  # "the first flight in the morning": the first, not any morning one
     if not _FLIGHT_TALK.search(text):
         return {**out, **clock}
     last = 0
@@ -381,6 +383,7 @@ _BOUNDS = (
     ("before", rf"{_NEGATED}\s+(?:\w+\s+){{0,2}}?(?:after|later\s+than)"),
     ("after", r"after|past|later\s+than|not\s+until|any\s?time\s+after"),
     ("before", r"before|earlier\s+than|(?:leave|leaving|depart\w*|fly(?:ing)?\s+out|take\s+off|out)\s+by"),
+    ("by", r"by|no\s+later\s+than"),  # an arrival's "before": "land by 6pm" (a departure's "by" is above)
     (
         "around",
         r"around|about|at|at\s+around|circa|~"
@@ -419,16 +422,22 @@ def _clock(m: re.Match[str], bound: str) -> Optional[str]:
 
 def read_clock_bounds(text: str) -> Dict[str, str]:
     """Clock bounds on departure times ("leave after 5pm", "nothing before 9am", "back before noon",
-    "a 7am flight"), as ``{"time_out"|"time_return": "after 17:00"}``. Arrival times ("land by 6pm")
-    and times of other things ("check-in after 3pm", "dinner at 8pm") are not departure wishes."""
+    "a 7am flight"), as ``{"time_out"|"time_return": "after 17:00"}``, and on arrival times ("land by
+    6pm", "need to be in Chicago before noon", "don't want to land before 7am", "be home by 9pm"), as
+    ``{"arrive_out"|"arrive_return": "before 18:00"}``. Times of other things ("check-in after 3pm",
+    "dinner at 8pm") are neither; an arrival "at 10am" is not a wish."""
     found: Dict[str, str] = {}
     for m in _CLOCK_BOUND.finditer(text):
         bound = next(_BOUNDS[i][0] for i in range(len(_BOUNDS)) if m.group(f"b{i}"))
         at = None if _NOT_CLOCK_AFTER.match(text, m.end()) else _clock(m, bound)
-        # the words since the clause began ("so", "and", "then" begin one too)
+        # the words since the clause began ("so", "and", "then" begin one too), and the bound's own words
         clause = re.split(r"[.;!?,]|\b(?:and|so|then|but)\b", text[: m.start()], flags=re.I)[-1]
-        if at is None or _ARRIVAL.search(clause) or _NOT_FLIGHT_TIME.search(clause):
+        said = clause + text[m.start() : m.start("h") if m.group("h") else m.start("word")]
+        arrival = _ARRIVAL.search(said) is not None
+        if at is None or _NOT_FLIGHT_TIME.search(clause) or (arrival and bound == "around"):
             continue
+        if bound == "by" and not arrival:
+            continue  # "by 5pm" alone says nothing of which end of the flight
         if bound == "around" and not _FLIGHT_TALK.search(text):
             continue  # "call me at 5pm": a time, not a departure
         after = text[m.end() : m.end() + 30]
@@ -437,14 +446,46 @@ def read_clock_bounds(text: str) -> Dict[str, str]:
         )
         both = _BOTH_WAYS.search(text[m.start() : m.end() + 30]) or (
             not ret
+            and not arrival
             and _ANY_FLIGHT.search(clause + m.group(0))
             and not re.search(r"\b(?:out|outbound|there|going)\b", clause + after, re.I)
         )
-        wish = f"{bound} {at}"
+        wish = f"{'before' if bound == 'by' else bound} {at}"
+        out_key, ret_key = ("arrive_out", "arrive_return") if arrival else ("time_out", "time_return")
         if both and not _ONE_WAY.search(text):
-            found["time_out"] = found["time_return"] = wish
+            found[out_key] = found[ret_key] = wish
         else:
-            found["time_return" if ret else "time_out"] = wish
+            found[ret_key if ret else out_key] = wish
+    return found
+
+
+# "the earliest flight out", "the last flight back", "first flight in the morning", "latest one home";
+# "first" and "last" only with a leg or a time of day ("my first flight ever" is no wish).
+_SUPERLATIVE = re.compile(
+    r"\b(?P<w>earliest|latest|last|first)(?:\s+possible)?\s+(?P<noun>flights?|ones?|departures?|planes?|thing)\b"
+    r"(?P<when>(?:\s+(?:possible|available|of\s+the\s+day|in\s+the\s+(?:morning|evening|day)|at\s+night))*)"
+    r"(?P<leg>\s+(?:(?P<out>out(?:bound)?|there|going\s+out|to\s+[a-z]+)|(?P<back>back|home|return(?:ing)?)))?",
+    re.I,
+)
+
+
+_ASKS_WHICH = re.compile(r"^\W*(?:which|what|when|how)\b", re.I)
+
+
+def read_superlatives(text: str) -> Dict[str, str]:
+    """ "earliest"/"latest" departure wishes, as ``{"time_out"|"time_return": "earliest"}``."""
+    found: Dict[str, str] = {}
+    if _ASKS_WHICH.match(text):
+        return found  # "which one has the latest flight back?": a question about the options, not a wish
+    for m in _SUPERLATIVE.finditer(text):
+        word, noun = m.group("w").lower(), m.group("noun").lower()
+        clause = re.split(r"[.;!?,]|\b(?:and|so|then|but)\b", text[: m.start()], flags=re.I)[-1]
+        back = bool(m.group("back")) or (not m.group("out") and _RETURN_CONTEXT.search(clause) is not None)
+        if word in ("first", "last") and not (m.group("leg") or m.group("when") or back):
+            continue
+        if noun == "thing" and "morning" not in m.group("when").lower():
+            continue  # "first thing in the morning" only
+        found["time_return" if back else "time_out"] = "earliest" if word in ("earliest", "first") else "latest"
     return found
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Dict
 
-from ..common.shape import CLOCK_BOUND_PATTERN
+from ..common.shape import ARRIVAL_BOUND_PATTERN, CLOCK_BOUND_PATTERN, SUPERLATIVES
 
 # Search filters a traveller can let go of (``relax``), named as the searches report them.
 RELAX_FILTERS = ("max_stops", "airlines", "red_eye", "time_window", "min_stars", "refundable", "max_nightly")
@@ -51,11 +51,22 @@ _COUNT = {"type": ["integer", "null"], "minimum": 0}
 # A flight's departure-time wish: a time of day, or a clock bound on the local departure time.
 _TIME_WISH = {
     "anyOf": [
-        {"enum": list(TIMES_OF_DAY)},
+        {"enum": [*TIMES_OF_DAY, *SUPERLATIVES]},
         {
             "type": "string",
             "pattern": CLOCK_BOUND_PATTERN,
             "description": "'after 17:00', 'before 09:00', 'around 07:30'",
+        },
+        {"type": "null"},
+    ]
+}
+# A flight's arrival-time wish: a strict clock bound on the local arrival time ("land by 6pm").
+_ARRIVAL_WISH = {
+    "anyOf": [
+        {
+            "type": "string",
+            "pattern": ARRIVAL_BOUND_PATTERN,
+            "description": "'before 18:00' ('land by 6pm'), 'after 07:00' ('not landing before 7am')",
         },
         {"type": "null"},
     ]
@@ -95,6 +106,8 @@ REQUIREMENTS_SCHEMA: Dict[str, Any] = {
         },
         "time_out": _TIME_WISH,
         "time_return": _TIME_WISH,
+        "arrive_out": _ARRIVAL_WISH,
+        "arrive_return": _ARRIVAL_WISH,
         "max_stops": _COUNT,
         "avoid_red_eye": {"type": ["boolean", "null"]},
         "budget_total": {"type": ["number", "null"], "minimum": 0, "description": "the whole trip"},

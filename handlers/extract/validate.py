@@ -11,7 +11,7 @@ from datetime import date
 from typing import Any, Dict, List, Optional
 
 from handlers.common import geo
-from handlers.common.shape import is_time_wish
+from handlers.common.shape import is_arrival_wish, is_time_wish
 
 from .places import lookup
 from .prefs import AIRLINE_NAMES
@@ -48,6 +48,8 @@ def clean_fields(raw: Any) -> Dict[str, Any]:
         fields[key] = _carriers(raw.get(key))
     for key in ("time_out", "time_return"):
         fields[key] = raw.get(key) if is_time_wish(raw.get(key)) else None
+    for key in ("arrive_out", "arrive_return"):
+        fields[key] = raw.get(key) if is_arrival_wish(raw.get(key)) else None
     for key in ("budget_total", "budget_per_person", "hotel_max_per_night"):
         fields[key] = _money(raw.get(key))
     currency = raw.get("currency")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Callable, Dict, List
 
-from handlers.common.shape import carrier_allowed, carrier_rules, in_window
+from handlers.common.shape import carrier_allowed, carrier_rules, in_window, lands_in, superlative_pick
 from handlers.common.types import ok
 from handlers.supplier import compact_offer, summarize_offer
 from handlers.supplier.summary import cheapest_of_each_fare
@@ -35,6 +35,7 @@ def _filters(args: Dict[str, Any]) -> Callable[[Dict[str, Any]], List[str]]:
     any_carrier = not rules["avoid"] and not rules["required"]
     avoid_red_eye = bool(args.get("avoid_red_eye"))
     window = args.get("depart_time_window")
+    landing = args.get("arrive_time_window")
 
     def ruled_out(summary: Dict[str, Any]) -> List[str]:
         out = []
@@ -45,6 +46,8 @@ def _filters(args: Dict[str, Any]) -> Callable[[Dict[str, Any]], List[str]]:
         if avoid_red_eye and summary["red_eye"]:
             out.append("red_eye")
         if window and not in_window(summary["depart_at"][11:16], window):  # origin's local "HH:MM"
+            out.append("time_window")
+        elif landing and not lands_in(summary["depart_at"], summary["arrive_at"], landing):
             out.append("time_window")
         return out
 
@@ -74,6 +77,11 @@ class FlightQuoteSearch(SpecialistTool):
                 ruled_out[name] = ruled_out.get(name, 0) + stands_for
             if not failed:
                 offers.append(compact_offer(offer, summary))  # what is kept of it (handlers.supplier.summary)
+        pick = superlative_pick([o["summary"]["depart_at"][11:16] for o in offers], args.get("depart_pick"))
+        if pick:  # "the earliest flight out": those leaving within the hour of the first one found
+            offers = [
+                o for o in offers if in_window(o["summary"]["depart_at"][11:16], {"from": pick[0], "to": pick[1]})
+            ]
         return ok(
             payload,
             {

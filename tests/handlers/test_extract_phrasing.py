@@ -122,8 +122,15 @@ def test_time_of_day_for_each_way():
     assert read_times("fly out in the afternoon and home in the evening") == {
         "time_out": "afternoon",
         "time_return": "evening",
+        "arrive_out": None,
+        "arrive_return": None,
     }
-    assert read_times("a morning in Paris") == {"time_out": None, "time_return": None}
+    assert read_times("a morning in Paris") == {
+        "time_out": None,
+        "time_return": None,
+        "arrive_out": None,
+        "arrive_return": None,
+    }
 
 
 def test_hotel_only_trip_keeps_the_city_driven_from_out():

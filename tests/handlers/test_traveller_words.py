@@ -102,3 +102,91 @@ def test_a_hotel_with_flying_words_keeps_the_flights():
     h = Harness(today="2026-12-01", tz="America/New_York")
     h.say("flying to denver jan 12-15 from boston, need a hotel too, 2 adults")
     assert h.intent()["itinerary"]["flights_needed"] is not False
+
+
+# -- superlatives and arrival bounds ----------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "wishes"),
+    [
+        ("earliest flight out pls", {"time_out": "earliest"}),
+        ("need the last flight back", {"time_return": "latest"}),
+        ("first flight in the morning", {"time_out": "earliest"}),
+        ("earliest possible flight there and the latest one back", {"time_out": "earliest", "time_return": "latest"}),
+        ("we have to land by 5pm", {"arrive_out": "before 17:00"}),
+        ("need to be in chicago before noon", {"arrive_out": "before 12:00"}),
+        ("gotta get in by 10am", {"arrive_out": "before 10:00"}),
+        ("need to land back home by 8pm", {"arrive_return": "before 20:00"}),
+        ("we don't want to land before 7am", {"arrive_out": "after 07:00"}),
+        ("leave after 9am and land before 6pm", {"time_out": "after 09:00", "arrive_out": "before 18:00"}),
+        ("meeting at 2pm so I have to land by noon", {"arrive_out": "before 12:00"}),
+        ("the last flight I took was delayed", {}),
+        ("my first flight ever", {}),
+        ("we land at 10am", {}),
+        ("done by 5pm", {}),
+    ],
+)
+def test_superlatives_and_arrival_bounds_are_read_for_their_leg(text, wishes):
+    from handlers.extract.prefs import read_times
+
+    assert {k: v for k, v in read_times(text).items() if v} == wishes
+
+
+def _legs(h: Harness, leg: int):
+    return [(b["flights"][leg]["summary"]) for b in h.intent()["working_memory"]["ranked_bundles"]]
+
+
+def test_an_arrival_bound_is_searched_and_read_back():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    turn = h.say("Boston to Denver Jan 12-15, 2 adults, we have to land by 1pm")
+    outbound = _legs(h, 0)
+    assert outbound and all(f["arrive_at"][:10] == "2027-01-12" and f["arrive_at"][11:16] < "13:00" for f in outbound)
+    details = [d for m in turn["ui_messages"] for d in (m.get("widget") or {}).get("details") or []]
+    assert {"label": "Times", "value": "outbound arriving before 1:00 PM"} in details
+
+
+def test_an_arrival_after_midnight_is_later_than_any_before():
+    from handlers.common.shape import lands_in, time_window
+
+    before, after = time_window("before 13:00"), time_window("after 07:00")
+    assert lands_in("2027-01-12T23:10:00-05:00", "2027-01-13T01:15:00-07:00", before) is False
+    assert lands_in("2027-01-12T23:10:00-05:00", "2027-01-13T01:15:00-07:00", after) is True
+    assert lands_in("2027-01-12T08:50:00-05:00", "2027-01-12T10:55:00-07:00", before) is True
+
+
+def test_the_earliest_flight_out_keeps_the_first_departures_found():
+    plain = Harness(today="2026-12-01", tz="America/New_York")
+    plain.say("Boston to Denver Jan 12-15, 2 adults")
+    first = min(f["depart_at"][11:16] for f in _legs(plain, 0))
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("Boston to Denver Jan 12-15, 2 adults, earliest flight out pls")
+    leaving = [f["depart_at"][11:16] for f in _legs(h, 0)]
+    assert leaving and min(leaving) <= first
+    earliest = min(leaving)
+    assert all(int(t[:2]) * 60 + int(t[3:]) - int(earliest[:2]) * 60 - int(earliest[3:]) <= 60 for t in leaving)
+
+
+@pytest.mark.parametrize(
+    ("text", "leg", "pick"),
+    [("the earliest flight out please", 0, min), ("can we do the last flight back", -1, max)],
+)
+def test_a_superlative_after_options_chooses_that_option_on_screen(text, leg, pick):
+    h = _options_on_screen()
+    on_screen = {
+        b["bundle_id"]: b["flights"][leg]["summary"]["depart_at"]
+        for b in h.intent()["working_memory"]["ranked_bundles"]
+    }
+    turn = h.say(text)
+    chosen = h.intent()["working_memory"]["selected"]["bundle_id"]
+    assert on_screen[chosen] == pick(on_screen.values())
+    said = " ".join(m.get("text") or "" for m in turn["ui_messages"])
+    assert f"Chose {chosen}" in said and ("the earliest on screen" in said or "the latest on screen" in said)
+
+
+def test_which_option_leaves_last_is_answered_not_chosen():
+    h = _options_on_screen()
+    turn = h.say("which one has the latest flight back?")
+    said = " ".join(m.get("text") or "" for m in turn["ui_messages"])
+    assert "Return leaves, earliest first:" in said
+    assert h.intent()["working_memory"]["selected"] is None or not h.intent()["working_memory"]["selected"].get(
+        "bundle_id"
+    )
