@@ -115,8 +115,43 @@ _DEPART_WORDS = re.compile(r"\b(?:leave|leaving|depart\w*|outbound|go|going|fly\
 _BOTH_WORDS = re.compile(r"\b(?:everything|it|trip|dates|both|whole|thing|shift)\b", re.I)
 
 
+# A stay made longer or shorter at its end: "add a night", "one more night", "an extra night",
+# "another night", "stay 2 nights longer"; "one night less", "cut a night", "drop a night".
+_N_NIGHTS = rf"(?:{NUMBER_RE}|an?|one|another)"
+_MORE_NIGHTS = re.compile(
+    rf"\b(?:add(?:ing)?|tack\s+on|plus)\s+(?:on\s+)?{_N_NIGHTS}\s+(?:more\s+|extra\s+|additional\s+)?nights?\b"
+    rf"|\b{_N_NIGHTS}\s+(?:more|extra|additional)\s+nights?\b"
+    rf"|\bstay\s+{_N_NIGHTS}\s+(?:more\s+)?nights?\s+(?:longer|more|extra)\b"
+    r"|\banother\s+night\b",
+    re.I,
+)
+_FEWER_NIGHTS = re.compile(
+    rf"\b(?:cut|drop|remove|lose|minus|take\s+off|shave\s+off)\s+{_N_NIGHTS}\s+nights?\b"
+    rf"|\b{_N_NIGHTS}\s+(?:fewer|less)\s+nights?\b|\b{_N_NIGHTS}\s+nights?\s+(?:less|fewer|shorter)\b",
+    re.I,
+)
+
+
+def _nights_changed(msg: str) -> Optional[Tuple[str, int, Tuple[int, int]]]:
+    """("end", ±nights, span) for "add a night", "one more night", "one night less"."""
+    for rx, sign in ((_MORE_NIGHTS, 1), (_FEWER_NIGHTS, -1)):
+        m = rx.search(msg)
+        if m is None:
+            continue
+        said = re.search(rf"\b(?:{NUMBER_RE})\b", m.group(0), re.I)
+        raw = said.group(0).lower() if said else "a"
+        n = 1 if raw in ("a", "an", "one", "another") else to_int(raw)
+        if n and n <= 30:
+            return "end", sign * n, m.span()
+    return None
+
+
 def read_shift(msg: str) -> Optional[Tuple[str, int, Tuple[int, int]]]:
-    """("start" | "end" | "both", days, span) for "push the return by two days", "a day later"."""
+    """("start" | "end" | "both", days, span) for "push the return by two days", "a day later",
+    "add a night" (the end a day later), "one night less"."""
+    nights = _nights_changed(msg)
+    if nights:
+        return nights
     for m in _SHIFT.finditer(msg):
         raw = (m.group("n1") or m.group("n2") or "").lower()
         n = (

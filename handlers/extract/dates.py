@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import List, Optional, Tuple
 
@@ -169,6 +169,19 @@ class DateMention:
     text: str = ""
     floating: bool = False  # "the 2nd": the next such day, which may be counted from another day
     by_convention: bool = False  # "03/04": read month or day first by the locale, not by what was written
+    day_only: bool = False  # "the 9th": a day of the month and nothing else
+
+    def in_month_of(self, anchor: date, today: date) -> DateMention:
+        """ "make it the 9th" about a trip that starts Jan 8: the 9th of the trip's month (the next
+        month's when that day is before ``today`` or does not exist), not the next 9th from today."""
+        if not self.day_only:
+            return self
+        for month_offset in (0, 1):
+            month = anchor.month + month_offset
+            value = _safe(anchor.year + (month - 1) // 12, (month - 1) % 12 + 1, self.value.day)
+            if value is not None and value >= today:
+                return replace(self, value=value)
+        return self
 
     def after(self, day: date) -> date:
         """The value counted from ``day`` instead of today ("back the 2nd" after a January 30 departure)."""
@@ -399,7 +412,8 @@ def find_dates(
                     g = m.groupdict()
                     floating = (g.get("rel") or "on").lower() == "on" and not (g.get("wk1") or g.get("wk2"))
                 by_convention = kind in ("numeric", "dotted") and _ambiguous_order(m)
-                found.append(DateMention(m.start(), m.end(), value, m.group(0), floating, by_convention))
+                day_only = kind == "ordinal" and not (m.groupdict().get("rel") or m.groupdict().get("relw"))
+                found.append(DateMention(m.start(), m.end(), value, m.group(0), floating, by_convention, day_only))
         masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])
     found.sort(key=lambda d: d.start)
     found = _weekdays_checked(text, found, doubts)

@@ -93,6 +93,9 @@ def extract_fields(
 
     airlines, airline_spans = read_airlines(msg)
     dates, masked = find_dates(msg, today, order=order_for(locale), doubts=doubts)
+    anchor = _trip_start(current)
+    if anchor:  # "actually make it the 9th": the 9th of the trip's month, not the next 9th from today
+        dates = [d.in_month_of(anchor, today) for d in dates]
     for doubt in doubts:
         notes.append(f"'{doubt.text}' could be two different days; asked instead of guessed.")
     # places named for the weather, a bus ride or someone else's plans are not the trip's, nor is
@@ -164,7 +167,7 @@ def extract_fields(
                 first = fields["stays"][0]
                 for part, proposed_part in value[0].items():
                     first[part] = first[part] or proposed_part
-    if alone and any(s.get("location") for s in fields["stays"] or []):
+    if alone and any(s.get("location") for s in fields["stays"] or []) and not _travel_said(msg, places):
         fields["flights_needed"] = False
         if assumptions is not None:
             assumptions.append(ASSUMED_HOTEL_ONLY)
@@ -280,6 +283,35 @@ def _not_from_offers(proposed: Dict[str, Any]) -> None:
     traveller's budget."""
     for key in _PRICE_KEYS:
         proposed[key] = None
+
+
+# Words for getting there: "2 tix", "tickets", "seats", "round trip", "phl to orlando".
+_GETTING_THERE = re.compile(
+    r"\b(?:tix|tickets?|seats?|round[\s-]?trip|one[\s-]?way|r/t|airport|airlines?|layovers?|nonstop|connecting)\b", re.I
+)
+
+
+def _travel_said(msg: str, places: List[Any]) -> bool:
+    """A message about a hotel that also speaks of getting there (tickets, a route, two places) is
+    not a hotel-only trip, though it names no flight."""
+    if _GETTING_THERE.search(msg) or len({m.place["code"] for m in places}) > 1:
+        return True
+    return any(re.search(r"\b[a-z]{3,}\s*(?:to|->|→|>)\s*$", msg[max(0, m.start - 20) : m.start], re.I) for m in places)
+
+
+def _trip_start(current: Dict[str, Any]) -> Optional[date]:
+    """The first day the trip has so far: its first flight's, else its first stay's check-in."""
+    itinerary = current.get("itinerary") or {}
+    firsts = [s.get("depart_date") for s in (itinerary.get("segments") or [])[:1] if isinstance(s, dict)]
+    firsts += [
+        s.get("check_in") for s in ((itinerary.get("lodging") or {}).get("stays") or [])[:1] if isinstance(s, dict)
+    ]
+    for value in firsts:
+        try:
+            return date.fromisoformat(value) if isinstance(value, str) else None
+        except ValueError:
+            continue
+    return None
 
 
 def _has_dates(current: Dict[str, Any]) -> bool:

@@ -120,6 +120,12 @@ _LOWER_OK_CODES = frozenset(
     {a.lower() for m in geo.METRO_CODES.values() for a in m["airports"]}
     | {"lax", "sfo", "dfw", "atl", "mia", "bos", "phx", "iah", "dtw", "msp", "jfk", "ewr", "lga", "ord"}
 )
+# Big airports' codes that are also written in lower case where a place is expected: after a travel
+# cue ("from phl") or right before "to" ("phl to orlando"); codes that are words ("sea", "den") are left out.
+_LOWER_CUED_CODES = frozenset(
+    "phl clt bna mco msy pdx slc bwi dca iad mdw fll rdu stl mci cle cmh smf sjc sna hnl tpa rsw buf abq okc "
+    "mke jax rno boi anc sju yyz yvr yul lhr cdg fra ams mad fco dub nrt hnd icn".split()
+)
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*(?:\.[A-Za-z]\.?)*|\d+")
 _MAX_WORDS = 4
@@ -496,7 +502,10 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             break
         if hit is None:
             raw = words[i][2]
-            code = _code_hit(raw, lower_text, cued)
+            routed = (
+                i + 1 < len(words) and fold(words[i + 1][2]) == "to" and not text[words[i][1] : words[i + 1][0]].strip()
+            )
+            code = _code_hit(raw, lower_text, cued, routed)
             hit = (1, code, "") if code else _fuzzy_hit(words, i, text, cued)
         if hit and i + hit[0] < len(words) and fold(words[i + hit[0]][2]) in VENUE_WORDS:
             i += hit[0] + 1  # "Union Station", "Rogers Centre", "Santa Fe Depot": a venue, not the city
@@ -676,12 +685,14 @@ _NEVER_PLACES = frozenset(
 )
 
 
-def _code_hit(raw: str, lower_text: bool, cued: bool) -> Optional[Place]:
+def _code_hit(raw: str, lower_text: bool, cued: bool, routed: bool = False) -> Optional[Place]:
     if len(raw) != 3 or not raw.isalpha():
         return None
     if raw.isupper() and raw not in _NOT_CODES and not (lower_text and not cued):
         return _code_place(raw)
     if not raw.isupper() and raw.lower() in _LOWER_OK_CODES:
+        return _code_place(raw.upper())
+    if raw.islower() and (cued or routed) and raw in _LOWER_CUED_CODES:
         return _code_place(raw.upper())
     return None
 

@@ -81,6 +81,18 @@ _AVOID_BEFORE = re.compile(
 _AVOID_AFTER = re.compile(
     r"^\s*(?:air\s*lines?\s+)?(?:is\s+|are\s+)?(?:a\s+)?(?:no[\s-]?go|banned|not\s+ok|not\s+allowed|never)\b", re.I
 )
+# Words that make a lower-case "delta", "united", "american" an airline: "prefer delta", "fly united",
+# "on american", "delta preferred", "united if possible" (not "united states", "american express").
+_CARRIER_BEFORE = re.compile(
+    r"\b(?:prefer(?:ably|red)?|ideally|like|rather|want|fly(?:ing)?|flown|book(?:ed)?|only|just|stick\s+with"
+    r"|on|via)\s+$",
+    re.I,
+)
+_CARRIER_AFTER = re.compile(
+    r"^\s*(?:only|preferred|pls|please|if\s+(?:possible|we\s+can|you\s+can)|ideally|preferably"
+    r"|is\s+(?:best|preferred|fine|better)|would\s+be\s+(?:best|great|nice|ideal)|flights?|air(?:lines?)?)\b",
+    re.I,
+)
 _ONLY_BEFORE = re.compile(
     r"(?:\bonly|\bmust\s+(?:be|fly)(?:\s+on|\s+with)?|\bhas\s+to\s+be|\bhave\s+to\s+(?:be|fly)|\bexclusively|\bstrictly|\brequired?)"
     r"(?:\s+(?:on|with|fly|flying|by))*\s*$",
@@ -218,8 +230,16 @@ def read_airlines(text: str) -> Tuple[Dict[str, Optional[List[str]]], List[Tuple
             if m.group(0).lower() == key and key in _ORDINARY_WORDS and not m.group(0)[0].isupper():
                 # "united", "american", "spirit" in lower case are ordinary words, unless
                 # the words around them speak of airlines ("no spirit or frontier")
-                if not _AVOID_BEFORE.search(text[max(0, m.start() - 40) : m.start()]) and not re.match(
-                    r"\s*(?:or|and|,)\s*\w+\s+air", text[m.end() : m.end() + 30], re.I
+                if (
+                    not _AVOID_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
+                    and not (
+                        (
+                            _CARRIER_BEFORE.search(text[max(0, m.start() - 30) : m.start()])
+                            or _CARRIER_AFTER.match(text[m.end() : m.end() + 30])
+                        )
+                        and not re.match(r"\s+(?:express|states|kingdom|nations)\b", text[m.end() :], re.I)
+                    )
+                    and not re.match(r"\s*(?:or|and|,)\s*\w+\s+air", text[m.end() : m.end() + 30], re.I)
                 ):
                     continue
             code = AIRLINES[key][0]

@@ -190,3 +190,66 @@ def test_which_option_leaves_last_is_answered_not_chosen():
     assert h.intent()["working_memory"]["selected"] is None or not h.intent()["working_memory"]["selected"].get(
         "bundle_id"
     )
+
+
+# -- a day of the month in a change; a lower-case airline said as one --------------------------
+@pytest.mark.parametrize(
+    ("change", "depart", "back"),
+    [
+        ("actually make it the 9th", "2027-01-09", "2027-01-11"),
+        ("make it the 7th to the 10th", "2027-01-07", "2027-01-10"),
+        ("back on the 2nd", "2027-01-08", "2027-02-02"),
+    ],
+)
+def test_a_day_of_the_month_in_a_change_is_in_the_trips_month(change, depart, back):
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("denver to boston jan 8-11 2 ppl")
+    h.say(change)
+    segments = h.intent()["itinerary"]["segments"]
+    assert (segments[0]["depart_date"], segments[1]["depart_date"]) == (depart, back)
+
+
+@pytest.mark.parametrize(
+    ("text", "preferred"),
+    [
+        ("business class, prefer delta", ["DL"]),
+        ("flying united if possible", ["UA"]),
+        ("we'd rather fly american", ["AA"]),
+        ("delta preferred", ["DL"]),
+        ("we're going to the united states open", None),
+        ("pay with american express", None),
+        ("i like the spirit of it", None),
+    ],
+)
+def test_a_lower_case_airline_is_one_when_the_words_around_it_say_so(text, preferred):
+    from handlers.extract.prefs import read_airlines
+
+    assert read_airlines(text)[0]["airlines"] == preferred
+
+
+@pytest.mark.parametrize(
+    ("change", "back"),
+    [("add a night", "2027-01-16"), ("add two more nights", "2027-01-17"), ("one night less", "2027-01-14")],
+)
+def test_a_night_more_or_less_moves_the_end_of_the_trip(change, back):
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("Boston to Denver Jan 12-15, 2 adults")
+    h.say(change)
+    doc = h.intent()
+    segments = doc["itinerary"]["segments"]
+    assert (segments[0]["depart_date"], segments[1]["depart_date"]) == ("2027-01-12", back)
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("need 2 tix phl to orlando", ["PHL", "MCO"]),
+        ("flying out of slc", ["SLC"]),
+        ("the sea is nice", []),
+        ("we go to the den", []),
+    ],
+)
+def test_a_big_airports_code_in_lower_case_where_a_place_is_expected(text, codes):
+    from handlers.extract.places import find_places
+
+    assert [m.place["code"] for m in find_places(text)] == codes
