@@ -139,6 +139,7 @@ def extract_fields(
         hotels_named(msg, places, fields)
     else:
         assign_places(msg, places, slots, current, stay_mode, fields)
+        _fly_to_the_stay(stay_mode, current, fields)
         # "check in on the 10th" is about the hotel even on a trip with flights
         dates_of_stay = stay_mode or _checks_in_or_out(msg)
         known = known_dates(current, dates_of_stay)
@@ -297,6 +298,25 @@ def _travel_said(msg: str, places: List[Any]) -> bool:
     if _GETTING_THERE.search(msg) or len({m.place["code"] for m in places}) > 1:
         return True
     return any(re.search(r"\b[a-z]{3,}\s*(?:to|->|→|>)\s*$", msg[max(0, m.start - 20) : m.start], re.I) for m in places)
+
+
+def _fly_to_the_stay(stay_mode: bool, current: Dict[str, Any], fields: Dict[str, Any]) -> None:
+    """ "A conference in Vegas. Flying from Portland ... hotel near the convention center": a flight
+    from somewhere to nowhere named, beside one stay's place, goes where the stay is."""
+    first = ((current.get("itinerary") or {}).get("segments") or [{}])[0]
+    if (
+        stay_mode
+        or not fields["origin"]
+        or fields["destination"]
+        or (isinstance(first, dict) and first.get("destination"))
+    ):
+        return
+    where = {
+        (s.get("location") or {}).get("code"): s.get("location") for s in fields["stays"] or [] if s.get("location")
+    }
+    where.pop(fields["origin"].get("code"), None)
+    if len(where) == 1:
+        fields["destination"] = next(iter(where.values()))
 
 
 def _trip_start(current: Dict[str, Any]) -> Optional[date]:

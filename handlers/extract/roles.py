@@ -195,6 +195,10 @@ def read_legs(msg: str, places: List[Mention], dates: List[DateMention]) -> Opti
     return legs
 
 
+_ARRIVING = re.compile(r"\barriv(?:e|ing|al)\b[^.!?;]*$", re.I)
+_LEAVING = re.compile(r"\b(?:leav(?:e|ing)|depart(?:ing|ure)?)\b[^.!?;]*$", re.I)
+
+
 def assign_dates(
     msg: str,
     dates: List[DateMention],
@@ -219,6 +223,7 @@ def assign_dates(
     end: Optional[date] = None
     uncued: List[DateMention] = []
     ends: List[DateMention] = []
+    arrived = False  # the start was said as arriving ("arriving Feb 3"): a later "leaving" is the way back
     for i, d in enumerate(dates):
         gap = msg[dates[i - 1].end : d.start] if i else ""
         preceding = before(msg, d.start, dates[i - 1].end if i else 0)
@@ -237,7 +242,11 @@ def assign_dates(
         elif end_cue.search(preceding):
             end, ends = d.value, [d]
         elif start_cue.search(preceding):
-            start = d.value
+            if not stay_mode and start is not None and arrived and _LEAVING.search(preceding):
+                end, ends = d.value, [d]  # "arriving the 3rd, leaving the 6th": leaving the destination
+            else:
+                start = d.value
+                arrived = bool(_ARRIVING.search(preceding))
         else:
             # no cue right before: the last telling word earlier in the clause
             # ("check out of your hotel in Los Angeles on March 10th")

@@ -253,3 +253,16 @@ def test_a_big_airports_code_in_lower_case_where_a_place_is_expected(text, codes
     from handlers.extract.places import find_places
 
     assert [m.place["code"] for m in find_places(text)] == codes
+
+
+def test_arriving_then_leaving_are_the_way_there_and_the_way_back():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say(
+        "I need to book a trip for a conference in Vegas. Flying from Portland OR, arriving the 3rd of Feb, "
+        "leaving the 6th. Just me. Hotel near the convention center"
+    )
+    segments = h.intent()["itinerary"]["segments"]
+    assert [(s["origin"]["code"], s["destination"]["code"], s["depart_date"]) for s in segments] == [
+        ("PDX", "LAS", "2027-02-03"),
+        ("LAS", "PDX", "2027-02-06"),
+    ]
