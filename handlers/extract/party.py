@@ -159,6 +159,12 @@ def _ages(text: str) -> Tuple[List[int], List[int]]:
     return ages, infants
 
 
+# Someone the trip is for seeing, not someone travelling along: "to visit a friend", "meeting my colleague".
+_VISITED = re.compile(
+    r"\b(?:visit(?:ing)?|see(?:ing)?|meet(?:ing)?|surprise|stay(?:ing)?\s+with|staying\s+at)\s+(?:(?:my|our|a|an|some|his|her)\s+)?$",
+    re.I,
+)
+_BARE_AFTER_ME = re.compile(r"\b(?:me|i|myself)\s*(?:\+|&|,|and|plus|n|w/?|with)\s*$", re.I)
 _CHILD_NEAR = re.compile(rf"\b(?:{_CHILD_KIN}|kids?)\b[^()]*$", re.I)
 
 
@@ -171,10 +177,10 @@ def _companions(text: str) -> Tuple[int, int]:
         if (m.group("n") and n is None) or text[m.end() : m.end() + 2] in ("'s", "s'"):
             continue  # "a friend's wedding": not someone travelling
         possessed = re.match(r"(?:my|our|his|her|their)\b", m.group(0), re.I)
-        if not possessed and n is None:
-            continue
+        if not possessed and n is None and not (m.group("adult") and _BARE_AFTER_ME.search(text[: m.start()])):
+            continue  # "a friend", "wife" alone; but "me+wife", "me, wife and 2 kids" say who travels
         joined = _JOINED_BEFORE.search(text[max(0, m.start() - 14) : m.start()]) or _JOINED_AFTER.match(text[m.end() :])
-        if not joined:
+        if not joined or _VISITED.search(text[max(0, m.start() - 30) : m.start()]):
             continue  # "visit a friend", "in my cousin house": not someone travelling along
         if m.group("pair"):
             adults += 2 * (n or 1)

@@ -502,9 +502,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             break
         if hit is None:
             raw = words[i][2]
-            routed = (
-                i + 1 < len(words) and fold(words[i + 1][2]) == "to" and not text[words[i][1] : words[i + 1][0]].strip()
-            )
+            routed = _route_neighbour(words, i, text)
             code = _code_hit(raw, lower_text, cued, routed)
             hit = (1, code, "") if code else _fuzzy_hit(words, i, text, cued)
         if hit and i + hit[0] < len(words) and fold(words[i + hit[0]][2]) in VENUE_WORDS:
@@ -683,6 +681,21 @@ _NEVER_PLACES = frozenset(
     "january february march april may june july august september october november december "
     "delta united american southwest alaska frontier spirit jetblue allegiant hawaiian".split()
 )
+
+
+_ROUTE_JOIN = re.compile(r"\s*(?:-|–|->|→|>|to)\s*", re.I)
+
+
+def _route_neighbour(words: List[Tuple[int, int, str]], i: int, text: str) -> bool:
+    """Word ``i`` is one end of a route written short: "phl to orlando", "bos-mco", "sfo->jfk"."""
+    if i + 1 < len(words):
+        gap = text[words[i][1] : words[i + 1][0]]
+        if (fold(words[i + 1][2]) == "to" and not gap.strip()) or (gap.strip() and _ROUTE_JOIN.fullmatch(gap)):
+            return True
+    if i:
+        gap = text[words[i - 1][1] : words[i][0]]
+        return bool(gap.strip()) and _ROUTE_JOIN.fullmatch(gap) is not None and len(words[i - 1][2]) == 3
+    return False
 
 
 def _code_hit(raw: str, lower_text: bool, cued: bool, routed: bool = False) -> Optional[Place]:

@@ -266,3 +266,28 @@ def test_arriving_then_leaving_are_the_way_there_and_the_way_back():
         ("PDX", "LAS", "2027-02-03"),
         ("LAS", "PDX", "2027-02-06"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "adults"),
+    [
+        ("me+wife+2 kids (5 and 9)", 2),
+        ("me, wife and 2 kids", 2),
+        ("me w/ husband", 2),
+        ("flying to austin to visit a friend, just me", 1),
+        ("a friend and i", 2),
+    ],
+)
+def test_who_travels_when_written_short(text, adults):
+    from handlers.extract.party import read_party
+
+    assert read_party(text)["adults"] == adults
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"), [("bos-mco, 12/20-12/27", ["BOS", "MCO"]), ("pdx - slc jan 3", ["PDX", "SLC"])]
+)
+def test_a_route_written_with_a_dash_between_lower_case_codes(text, codes):
+    from handlers.extract.places import find_places
+
+    assert [m.place["code"] for m in find_places(text)] == codes
