@@ -150,7 +150,7 @@ TOPICS: List[tuple] = [
         _about_departures,
     ),
     (r"\b(?:refund\w*|flexib\w*|flexible|cancel\w*|change fees?)\b", _about_refunds),
-    (r"\b(?:nonstop|non-stop|direct|stops?|connections?|layovers?|connecting)\b", _about_stops),
+    (r"\b(?:non-?stops?|directs?|stops?|connections?|layovers?|connecting)\b", _about_stops),
     (r"\b(?:fast\w*|quick\w*|short\w*|long\w*|duration|hours?|flying time)\b", _about_time),
     (r"\b(?:breakfast|meals?|dinner|board|all[- ]inclusive|food)\b", _about_meals),
     (r"\b(?:hotels?|rooms?|stars?|stay|where .* sleep)\b", _about_hotels),

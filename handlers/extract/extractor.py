@@ -105,8 +105,11 @@ def extract_fields(
     dates = [d for d in dates if not any(a <= d.start < b for a, b in asides)]
     people_text = mask(masked, asides)
     shift = read_shift(masked) if _has_dates(current) else None
+    # "leave a day earlier and come back a day later": the other end moved too
+    again = read_shift(mask(masked, [shift[2]])) if shift and shift[0] != "both" else None
+    again = again if again and shift and again[0] not in (shift[0], "both") else None
     replaced = instead_of(msg)
-    masked = mask(masked, asides + ([shift[2]] if shift else []))
+    masked = mask(masked, asides + ([shift[2]] if shift else []) + ([again[2]] if again else []))
     durations = find_durations(masked)
     masked = mask(masked, airline_spans + [(d.start, d.end) for d in durations])
     # "no hotel", "already have a hotel": hotel words that do not make the message about a stay
@@ -146,8 +149,9 @@ def extract_fields(
         assign_dates(msg, dates, slots, dates_of_stay, known, fields, doubts)
         if replaced:
             _instead(msg, replaced, places, dates, current, known, dates_of_stay, fields)
-        if shift:
-            _shift(shift, known, dates_of_stay, fields)
+        for moved in (shift, again):
+            if moved:
+                _shift(moved, known, dates_of_stay, fields)
         _implausibly_long(dates, known, dates_of_stay, fields, doubts)
         _referred_place(msg, said_about_stay, stay_mode, current, conversation, fields, assumptions)
     if durations:

@@ -291,3 +291,19 @@ def test_a_route_written_with_a_dash_between_lower_case_codes(text, codes):
     from handlers.extract.places import find_places
 
     assert [m.place["code"] for m in find_places(text)] == codes
+
+
+def test_both_ends_moved_in_one_message():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("NYC to Miami March 2-5 for 2")
+    turn = h.say("can we leave a day earlier and come back a day later")
+    segments = h.intent()["itinerary"]["segments"]
+    assert (segments[0]["depart_date"], segments[1]["depart_date"]) == ("2027-03-01", "2027-03-06")
+    said = " ".join(m.get("text") or "" for m in turn["ui_messages"])
+    assert "Departure moved to Mon Mar 1; return moved to Sat Mar 6." in said
+
+
+def test_a_plural_topic_word_is_answered_from_the_options():
+    h = _options_on_screen()
+    said = " ".join(m.get("text") or "" for m in h.say("any nonstops?")["ui_messages"])
+    assert "Nothing changed" not in said and ("Nonstop all the way" in said or "at least one connection" in said)
