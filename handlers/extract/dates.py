@@ -417,11 +417,30 @@ def find_dates(
         masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])
     found.sort(key=lambda d: d.start)
     found = _weekdays_checked(text, found, doubts)
-    return _weekend_days(text, found), masked
+    return _week_of(text, _weekend_days(text, found)), masked
 
 
 _RATING = re.compile(r"\b(?:rating|rated|ratings|score[ds]?|reviews?|stars?)\b[^\d]{0,12}$", re.I)
 _WEEKEND = re.compile(r"\bweekend\b", re.I)
+_WEEK_OF = re.compile(r"\b(?:the\s+)?week\s+(?:of|starting|beginning|commencing)\s+(?:(?:mon(?:day)?|the)\s+)?$", re.I)
+
+
+def _week_of(text: str, found: List[DateMention]) -> List[DateMention]:
+    """ "the week of Jan 18, Mon to Thu": the weekdays named are that week's (Monday to Sunday), and
+    the date that names the week is not itself a trip date."""
+    week = next((d for d in found if not d.floating and _WEEK_OF.search(text[max(0, d.start - 40) : d.start])), None)
+    days = [d for d in found if d.floating and not d.day_only and d is not week]
+    if week is None or not days:
+        return found
+    monday = week.value - timedelta(days=week.value.weekday())
+    out = []
+    for d in found:
+        if d is week:
+            continue
+        if d in days:
+            d = replace(d, value=monday + timedelta(days=d.value.weekday()), floating=False)
+        out.append(d)
+    return out
 
 
 def _weekend_days(text: str, found: List[DateMention]) -> List[DateMention]:

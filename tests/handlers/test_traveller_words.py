@@ -307,3 +307,15 @@ def test_a_plural_topic_word_is_answered_from_the_options():
     h = _options_on_screen()
     said = " ".join(m.get("text") or "" for m in h.say("any nonstops?")["ui_messages"])
     assert "Nothing changed" not in said and ("Nonstop all the way" in said or "at least one connection" in said)
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("the week of Jan 18, Mon to Thu", ["2027-01-18", "2027-01-21"]),
+        ("week of feb 8, leaving tuesday back friday", ["2027-02-09", "2027-02-12"]),
+    ],
+)
+def test_weekdays_of_the_week_named(text, days):
+    found, _ = find_dates(text, date(2026, 12, 1))
+    assert [d.value.isoformat() for d in found] == days
