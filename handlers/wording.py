@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -285,3 +286,25 @@ def preference_words(doc: Dict[str, Any], name: str) -> str:
         currency = (doc.get("constraints") or {}).get("currency")
         return f"at most {money(cap, currency)} a night" if cap is not None else "your nightly cap"
     return name.replace("_", " ")
+
+
+# Hotel features the suppliers do not say (only stars, price, meals, refundability and where it is).
+_AMENITIES = re.compile(
+    r"\b(?P<a>pool|swimming\s+pool|gym|fitness\s+(?:center|centre|room)|parking|wi-?fi|internet|spa|jacuzzi|hot\s+tub"
+    r"|pet[\s-]?friendly|pets?|dogs?|kitchen(?:ette)?|balcony|ocean\s+view|sea\s+view|airport\s+shuttle"
+    r"|ev\s+charg\w*|laundry|room\s+service|bathtub)\b",
+    re.I,
+)
+_AMENITY_HOTEL = re.compile(r"\b(?:hotels?|rooms?|stay|place|with|w/|has|have|needs?|must|want|allow\w*)\b", re.I)
+
+
+def amenities_line(text: str) -> str:
+    """For a hotel wished with features the searches cannot see ("a hotel with a gym", "w/ pool"): one
+    line saying so, that the options are not filtered by them; "" when none is named."""
+    named = list(dict.fromkeys(m.group("a").lower() for m in _AMENITIES.finditer(text or "")))
+    if not named or not _AMENITY_HOTEL.search(text or ""):
+        return ""
+    return (
+        f"I can't search hotels by {' or '.join(named)}: the options show stars, price, meals, "
+        "refundability and area only, so check the hotel's page for that."
+    )

@@ -17,6 +17,7 @@ from ..trip_read import missing_slots, segments_of, stays_of
 from ..wording import (
     PURCHASE_REFUSAL,
     QUESTIONS,
+    amenities_line,
     bundle_line,
     bundles_line,
     bundles_widget,
@@ -194,6 +195,8 @@ class Intake(DecisionBase):
         changed = [p for p in applied.get("changed_paths") or [] if not p.startswith(("request.", "status."))]
         if changed and looks_non_english(text):
             self.say(ENGLISH_PARTLY, kind="status")
+        if amenities_line(text):  # "a hotel with a gym": not something the searches can honour, said so
+            self.say(amenities_line(text), kind="status")
         doubts = (data.get("output") or {}).get("date_doubts") or []
         if changed:
             on_screen = "ranked_bundles" in (applied.get("invalidations") or []) or bool(

@@ -319,3 +319,17 @@ def test_a_plural_topic_word_is_answered_from_the_options():
 def test_weekdays_of_the_week_named(text, days):
     found, _ = find_dates(text, date(2026, 12, 1))
     assert [d.value.isoformat() for d in found] == days
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("a hotel with a gym please", "I can't search hotels by gym"),
+        ("hotel must have parking and wifi", "I can't search hotels by parking or wifi"),
+        ("is breakfast included?", None),
+    ],
+)
+def test_hotel_features_the_searches_cannot_see_are_said_so(text, line):
+    h = _options_on_screen()
+    said = [m.get("text") or "" for m in h.say(text)["ui_messages"]]
+    assert any(s.startswith(line) for s in said) if line else not any("can't search hotels" in s for s in said)
