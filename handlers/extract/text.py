@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Iterable, Optional, Tuple
+from typing import Dict, Iterable, Optional, Tuple
 
 from anyascii import anyascii
 
@@ -131,7 +131,39 @@ def clean(text: object) -> str:
     text = _DASHES.sub("-", text)
     text = to_ascii(text)
     text = re.sub(r"[ \t\r\n]+", " ", text).strip()
-    return text[:MAX_CHARS]
+    return _months_spelt(text[:MAX_CHARS])
+
+
+def _month_typos() -> Dict[str, str]:
+    """Misspelt long month names ("febuary", "feburary", "janurary", "septmber", "ocotber") -> the name:
+    one letter dropped, two neighbours swapped, or a stray "r" (only names of six letters or more, whose
+    slips are no other word)."""
+    names = ("january", "february", "august", "september", "october", "november", "december")
+    out: Dict[str, str] = {}
+    for name in names:
+        for i in range(len(name)):
+            out[name[:i] + name[i + 1 :]] = name
+            if i + 1 < len(name):
+                out[name[:i] + name[i + 1] + name[i] + name[i + 2 :]] = name
+            out[name[:i] + "r" + name[i:]] = name
+    for name in names:
+        out.pop(name, None)
+    return out
+
+
+_MONTH_TYPOS = _month_typos()
+_LONG_WORD = re.compile(r"\b[A-Za-z]{5,10}\b")
+
+
+def _months_spelt(text: str) -> str:
+    """The text with misspelt month names written out right ("febuary 12" -> "february 12")."""
+
+    def fixed(m: re.Match[str]) -> str:
+        word = m.group(0)
+        name = _MONTH_TYPOS.get(word.lower())
+        return word if name is None else name.capitalize() if word[0].isupper() else name
+
+    return _LONG_WORD.sub(fixed, text)
 
 
 def accented_words(text: object) -> frozenset:

@@ -333,3 +333,18 @@ def test_hotel_features_the_searches_cannot_see_are_said_so(text, line):
     h = _options_on_screen()
     said = [m.get("text") or "" for m in h.say(text)["ui_messages"]]
     assert any(s.startswith(line) for s in said) if line else not any("can't search hotels" in s for s in said)
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("febuary 12", "february 12"),
+        ("Feburary 3rd", "February 3rd"),
+        ("janurary 5", "january 5"),
+        ("march 4", "march 4"),
+    ],
+)
+def test_misspelt_month_names_are_read_as_the_month(text, written):
+    from handlers.extract.text import clean
+
+    assert clean(text) == written
