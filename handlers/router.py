@@ -29,7 +29,11 @@ HOLD_RE = re.compile(
     rf"^{_POLITE}(?:hold|hold (?:it|this|that|them)|hold (?:this|that|the) (?:one|bundle|option|trip)"
     rf"|place (?:a |the )?holds?|put (?:it|this|that|them) on hold|reserve (?:it|this|that)|hold please){_TAIL}$"
 )
-_SELECT_VERB = r"(?:(?:i'?ll|i will|we'?ll|let'?s) (?:take|go with|pick)|i (?:want|choose|pick|prefer)|go with|select|choose|pick|take)\s+"
+_SELECT_VERB = (
+    r"(?:(?:i'?ll|ill|i will|we'?ll|we will|let'?s|lets) (?:take|go with|go for|pick|do|book|get)"
+    r"|(?:i|we)(?:'?d| would) (?:like|prefer|take|go with)|(?:i|we) (?:want|choose|pick|prefer)"
+    r"|go with|go for|select|choose|pick|take|book(?: me| us)?|reserve|do)\s+"
+)
 _ORDINALS = {
     "first": 1,
     "1st": 1,

@@ -308,3 +308,18 @@ def amenities_line(text: str) -> str:
         f"I can't search hotels by {' or '.join(named)}: the options show stars, price, meals, "
         "refundability and area only, so check the hotel's page for that."
     )
+
+
+_SEATS = re.compile(
+    r"\b(?:aisle|window|middle|exit[\s-]row|bulkhead|extra[\s-]legroom)(?:\s+seats?)?\b(?<!window)(?<!middle)"
+    r"|\b(?:window|middle)\s+seats?\b|\bseats?\s+(?:together|next\s+to\s+each\s+other)\b|\bsit\s+together\b",
+    re.I,
+)
+
+
+def seats_line(text: str) -> str:
+    """For seats wished ("aisle seats", "sit together"): one line saying seats are chosen with the
+    airline, not here; "" when none is named."""
+    if not _SEATS.search(text or ""):
+        return ""
+    return "I can't choose seats: pick them with the airline after booking (the options are not filtered by seat)."

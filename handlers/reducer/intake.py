@@ -24,6 +24,7 @@ from ..wording import (
     error_message,
     findings,
     preference_words,
+    seats_line,
     segment_route,
     stay_place,
     trip_summary,
@@ -195,8 +196,9 @@ class Intake(DecisionBase):
         changed = [p for p in applied.get("changed_paths") or [] if not p.startswith(("request.", "status."))]
         if changed and looks_non_english(text):
             self.say(ENGLISH_PARTLY, kind="status")
-        if amenities_line(text):  # "a hotel with a gym": not something the searches can honour, said so
-            self.say(amenities_line(text), kind="status")
+        for cannot in (amenities_line(text), seats_line(text)):  # "a hotel with a gym", "aisle seats": said so
+            if cannot:
+                self.say(cannot, kind="status")
         doubts = (data.get("output") or {}).get("date_doubts") or []
         if changed:
             on_screen = "ranked_bundles" in (applied.get("invalidations") or []) or bool(

@@ -348,3 +348,19 @@ def test_misspelt_month_names_are_read_as_the_month(text, written):
     from handlers.extract.text import clean
 
     assert clean(text) == written
+
+
+@pytest.mark.parametrize(
+    ("text", "chosen"),
+    [("book the second one", "B2"), ("lets do the 3rd one", "B3"), ("we'd like the first option please", "B1")],
+)
+def test_an_option_chosen_by_its_place_with_the_verbs_travellers_use(text, chosen):
+    h = _options_on_screen()
+    h.say(text)
+    assert h.intent()["working_memory"]["selected"]["bundle_id"] == chosen
+
+
+def test_seats_wished_are_said_to_be_chosen_with_the_airline():
+    h = _options_on_screen()
+    said = [m.get("text") or "" for m in h.say("we want aisle seats together")["ui_messages"]]
+    assert any(s.startswith("I can't choose seats") for s in said)
