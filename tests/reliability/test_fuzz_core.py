@@ -45,6 +45,8 @@ FIELDS = {
     "airlines_avoid",
     "time_out",
     "time_return",
+    "arrive_out",
+    "arrive_return",
     "budget_per_person",
     "hotel_max_per_night",
     "flights_needed",
