@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -288,21 +287,11 @@ def preference_words(doc: Dict[str, Any], name: str) -> str:
     return name.replace("_", " ")
 
 
-# Hotel features the suppliers do not say (only stars, price, meals, refundability and where it is).
-_AMENITIES = re.compile(
-    r"\b(?P<a>pool|swimming\s+pool|gym|fitness\s+(?:center|centre|room)|parking|wi-?fi|internet|spa|jacuzzi|hot\s+tub"
-    r"|pet[\s-]?friendly|pets?|dogs?|kitchen(?:ette)?|balcony|ocean\s+view|sea\s+view|airport\s+shuttle"
-    r"|ev\s+charg\w*|laundry|room\s+service|bathtub)\b",
-    re.I,
-)
-_AMENITY_HOTEL = re.compile(r"\b(?:hotels?|rooms?|stay|place|with|w/|has|have|needs?|must|want|allow\w*)\b", re.I)
-
-
-def amenities_line(text: str) -> str:
-    """For a hotel wished with features the searches cannot see ("a hotel with a gym", "w/ pool"): one
-    line saying so, that the options are not filtered by them; "" when none is named."""
-    named = list(dict.fromkeys(m.group("a").lower() for m in _AMENITIES.finditer(text or "")))
-    if not named or not _AMENITY_HOTEL.search(text or ""):
+def amenities_line(named: Sequence[str]) -> str:
+    """For hotel features the searches cannot see (``extract.prefs.unsearchable_hotel_features``:
+    "a hotel with a gym", "w/ pool"): one line saying the options are not filtered by them; ""
+    when none is named."""
+    if not named:
         return ""
     return (
         f"I can't search hotels by {' or '.join(named)}: the options show stars, price, meals, "
@@ -310,16 +299,9 @@ def amenities_line(text: str) -> str:
     )
 
 
-_SEATS = re.compile(
-    r"\b(?:aisle|window|middle|exit[\s-]row|bulkhead|extra[\s-]legroom)(?:\s+seats?)?\b(?<!window)(?<!middle)"
-    r"|\b(?:window|middle)\s+seats?\b|\bseats?\s+(?:together|next\s+to\s+each\s+other)\b|\bsit\s+together\b",
-    re.I,
-)
-
-
-def seats_line(text: str) -> str:
-    """For seats wished ("aisle seats", "sit together"): one line saying seats are chosen with the
-    airline, not here; "" when none is named."""
-    if not _SEATS.search(text or ""):
+def seats_line(asked: bool) -> str:
+    """For seats wished (``extract.prefs.asks_for_seats``: "aisle seats", "sit together"): one line
+    saying seats are chosen with the airline, not here; "" when none is asked for."""
+    if not asked:
         return ""
     return "I can't choose seats: pick them with the airline after booking (the options are not filtered by seat)."

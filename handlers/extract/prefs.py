@@ -643,3 +643,32 @@ def read_relax(text: str) -> Tuple[Optional[List[str]], List[Tuple[int, int]]]:
             if name not in names:
                 names.append(name)
     return names or None, spans
+
+
+# Hotel features the suppliers do not say (only stars, price, meals, refundability and where it is).
+_AMENITIES = re.compile(
+    r"\b(?P<a>pool|swimming\s+pool|gym|fitness\s+(?:center|centre|room)|parking|wi-?fi|internet|spa|jacuzzi|hot\s+tub"
+    r"|pet[\s-]?friendly|pets?|dogs?|kitchen(?:ette)?|balcony|ocean\s+view|sea\s+view|airport\s+shuttle"
+    r"|ev\s+charg\w*|laundry|room\s+service|bathtub)\b",
+    re.I,
+)
+_AMENITY_HOTEL = re.compile(r"\b(?:hotels?|rooms?|stay|place|with|w/|has|have|needs?|must|want|allow\w*)\b", re.I)
+
+
+def unsearchable_hotel_features(text: str) -> List[str]:
+    """The hotel features a message wishes that no search can filter on ("a hotel with a gym",
+    "w/ pool"), in the order named; none unless the message speaks of a hotel or a wish."""
+    named = list(dict.fromkeys(m.group("a").lower() for m in _AMENITIES.finditer(text or "")))
+    return named if named and _AMENITY_HOTEL.search(text or "") else []
+
+
+_SEATS = re.compile(
+    r"\b(?:aisle|window|middle|exit[\s-]row|bulkhead|extra[\s-]legroom)(?:\s+seats?)?\b(?<!window)(?<!middle)"
+    r"|\b(?:window|middle)\s+seats?\b|\bseats?\s+(?:together|next\s+to\s+each\s+other)\b|\bsit\s+together\b",
+    re.I,
+)
+
+
+def asks_for_seats(text: str) -> bool:
+    """Whether a message wishes seats ("aisle seats", "sit together"), which no search can choose."""
+    return _SEATS.search(text or "") is not None

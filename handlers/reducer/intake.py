@@ -8,6 +8,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 from ..common.clock import day_text, local_today
 from ..echo import echo_line
+from ..extract.prefs import asks_for_seats, unsearchable_hotel_features
 from ..language import ENGLISH_ONLY, ENGLISH_PARTLY, looks_non_english
 from ..options_answer import answer_about_options, asks_to_see_options, nothing_cheaper, options_again
 from ..quotes import found
@@ -196,7 +197,8 @@ class Intake(DecisionBase):
         changed = [p for p in applied.get("changed_paths") or [] if not p.startswith(("request.", "status."))]
         if changed and looks_non_english(text):
             self.say(ENGLISH_PARTLY, kind="status")
-        for cannot in (amenities_line(text), seats_line(text)):  # "a hotel with a gym", "aisle seats": said so
+        # "a hotel with a gym", "aisle seats": said so
+        for cannot in (amenities_line(unsearchable_hotel_features(text)), seats_line(asks_for_seats(text))):
             if cannot:
                 self.say(cannot, kind="status")
         doubts = (data.get("output") or {}).get("date_doubts") or []

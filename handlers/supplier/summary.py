@@ -149,8 +149,7 @@ def cheapest_of_each_fare(offers: List[Dict[str, Any]], keep: int = SAME_FARE_KE
     The rule: of the offers that are the same fare (:func:`fare_key`: the same flights on the same
     terms), only the ``keep`` cheapest (by price, then id) are kept; each fare's cheapest stands
     for the ones dropped (its count includes them), the others for themselves. A supplier returns
-    the same flights on the same terms at several prices (fare classes, channels, our benchmark's
-    padding); a dearer copy differs from a kept one only in price and id, so:
+    the same flights on the same terms at several prices (fare classes, sales channels); a dearer copy differs from a kept one only in price and id, so:
 
     - every wish a traveller can state (times, cabin, carriers, stops, red-eyes, refundable) and
       every filter a search applies picks the same flights on the same terms, and the cheapest of
