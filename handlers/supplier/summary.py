@@ -127,20 +127,50 @@ def fare_key(offer: Dict[str, Any]) -> bytes:
 SAME_FARE_KEPT = 5  # the most bundles a search turn shows (handlers.applier.MAX_BUNDLES_ON_SCREEN)
 
 
-def _stands_for(keys: List[Any], price: Callable[[int], Decimal], ids: List[str], keep: int) -> List[int]:
-    """For each item, how many it stands for: 0 if dropped (``keep`` cheaper of its key come
-    first, by ``price(i)`` then id), the number dropped plus one for its key's cheapest, else 1."""
-    by_key: Dict[Any, List[int]] = {}
-    for i, key in enumerate(keys):
-        by_key.setdefault(key, []).append(i)
-    stands_for = [1] * len(keys)
-    for members in by_key.values():
-        if len(members) > keep:
-            members = sorted(members, key=lambda i: (price(i), ids[i]))
-            for i in members[keep:]:
-                stands_for[i] = 0
-            stands_for[members[0]] += len(members) - keep
+def _stands_for(
+    count: int,
+    first: Callable[[int], Any],
+    key: Callable[[int], Any],
+    price: Callable[[int], Decimal],
+    ids: List[str],
+    keep: int,
+) -> List[int]:
+    """For each of ``count`` items, how many it stands for: 0 if dropped (``keep`` cheaper of its
+    ``key`` come first, by ``price(i)`` then id), the number dropped plus one for its key's
+    cheapest, else 1.
+
+    ``first(i)`` is a cheap key that items of one ``key`` share (their first flight and its time):
+    only where more than ``keep`` items share it is ``key`` made, since fewer cannot lose any. A
+    supplier's distinct itineraries then cost a dictionary look-up each instead of a key of every
+    field; the groups, and so what is dropped, are the same.
+    """
+    by_first: Dict[Any, List[int]] = {}
+    for i in range(count):
+        by_first.setdefault(first(i), []).append(i)
+    stands_for = [1] * count
+    for group in by_first.values():
+        if len(group) <= keep:
+            continue
+        by_key: Dict[Any, List[int]] = {}
+        for i in group:
+            by_key.setdefault(key(i), []).append(i)
+        for members in by_key.values():
+            if len(members) > keep:
+                members = sorted(members, key=lambda i: (price(i), ids[i]))
+                for i in members[keep:]:
+                    stands_for[i] = 0
+                stands_for[members[0]] += len(members) - keep
     return stands_for
+
+
+def _first_flight(offer: Dict[str, Any]) -> str | None:
+    """The first flight's number and time: the same for offers of one fare (:func:`fare_key` holds
+    every slice whole); None for an offer without one (grouped together, then by their keys)."""
+    try:
+        first = offer["slices"][0]["segments"][0]
+        return f"{first['flight_number']}|{first['depart_at']}"
+    except (KeyError, IndexError, TypeError):
+        return None
 
 
 def cheapest_of_each_fare(offers: List[Dict[str, Any]], keep: int = SAME_FARE_KEPT) -> List[Tuple[Dict[str, Any], int]]:
@@ -159,15 +189,21 @@ def cheapest_of_each_fare(offers: List[Dict[str, Any]], keep: int = SAME_FARE_KE
       by its summary, a coarser key than this one, the same order), so its bundles are exactly
       those it would make of every offer. ``tests/handlers/test_search_keeps_cheapest_fares.py``
       checks that, over seeded supplier responses of hundreds of offers and several wishes.
+
+    Fare keys are made only for offers that share their first flight with more than ``keep``
+    others (see :func:`_stands_for`).
     """
-    keys: List[Any] = []
-    for i, offer in enumerate(offers):
+
+    def key(i: int) -> Any:
         try:
-            keys.append(fare_key(offer))
+            return fare_key(offers[i])
         except ValueError:  # a value marshal cannot write: the offer is a fare of its own
-            keys.append(i)
+            return ("own", i)
+
+    firsts = [_first_flight(offer) for offer in offers]
     ids = [offer["offer_id"] for offer in offers]
-    stands_for = _stands_for(keys, lambda i: money(offers[i]["price"]["total_amount"]), ids, keep)
+    price = lambda i: money(offers[i]["price"]["total_amount"])  # noqa: E731
+    stands_for = _stands_for(len(offers), firsts.__getitem__, key, price, ids, keep)
     return [(offer, n) for offer, n in zip(offers, stands_for, strict=True) if n]
 
 
@@ -178,14 +214,19 @@ def ranked_offers(
     the same but for ``total`` (what the ranker reads of an offer), the ``keep`` cheapest, by
     total then id; the rest never make a bundle the traveller would see (a kept one is the same
     choice for less; see :func:`cheapest_of_each_fare`). In the order given."""
-    keys: List[Any] = []
-    for i, (_, summary) in enumerate(summaries):
+
+    def first(i: int) -> str:
+        summary = summaries[i][1]
+        return f"{summary.get('flight_numbers')}|{summary.get('depart_at')}"
+
+    def key(i: int) -> Any:
         try:
-            keys.append(marshal.dumps({**summary, "total": None}, 2))
+            return marshal.dumps({**summaries[i][1], "total": None}, 2)
         except ValueError:
-            keys.append(i)
+            return ("own", i)
+
     ids = [offer_id for offer_id, _ in summaries]
-    stands_for = _stands_for(keys, lambda i: money(summaries[i][1]["total"]), ids, keep)
+    stands_for = _stands_for(len(summaries), first, key, lambda i: money(summaries[i][1]["total"]), ids, keep)
     return [pair for pair, n in zip(summaries, stands_for, strict=True) if n]
 
 

@@ -118,6 +118,37 @@ def test_the_cheapest_of_each_fare_are_kept_in_the_suppliers_order_and_stand_for
     assert len(kept) < len(offers) / 3
 
 
+def _reference_kept(offers, keep=SAME_FARE_KEPT):
+    """The rule as stated, every offer's fare key made: the ``keep`` cheapest of each (price, id)."""
+    fares = {}
+    for i, offer in enumerate(offers):
+        fares.setdefault(fare_key(offer), []).append(i)
+    stands_for = [1] * len(offers)
+    for members in fares.values():
+        if len(members) > keep:
+            members = sorted(members, key=lambda i: (float(offers[i]["price"]["total_amount"]), offers[i]["offer_id"]))
+            for i in members[keep:]:
+                stands_for[i] = 0
+            stands_for[members[0]] += len(members) - keep
+    return [(offers[i]["offer_id"], n) for i, n in enumerate(stands_for) if n]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_fare_keys_made_only_where_a_first_flight_is_shared_keep_what_every_key_would(seed):
+    """Offers with a first flight of their own are never grouped by their whole fare key; the
+    result is the rule's over every key: near copies (other terms, later legs moved), distinct
+    itineraries, equal prices and ties of a few."""
+    rnd = random.Random(seed)
+    offers = _padded(_sandbox_offers(seed=seed), rnd, rnd.choice([3, 40, 400]), other_terms=0.3)
+    for i, offer in enumerate(rnd.sample(offers, len(offers) // 3)):
+        offer["slices"][0]["segments"][0]["flight_number"] = f"ZZ{i % 7 if i % 2 else i}"  # own, or a few alike
+        if rnd.random() < 0.3:
+            offer["price"]["total_amount"] = "100.00"
+        if rnd.random() < 0.3 and len(offer["slices"][0]["segments"]) > 1:
+            offer["slices"][0]["segments"][-1]["depart_at"] = "2027-01-30T23:59:00-07:00"
+    assert [(o["offer_id"], n) for o, n in cheapest_of_each_fare(offers)] == _reference_kept(offers)
+
+
 LEGS = [
     (7, "EWR", "DEN", "2027-01-30", "2027-02-02", 4),
     (11, "BOS", "ORD", "2027-02-12", "2027-02-15", 1),
