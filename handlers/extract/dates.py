@@ -97,6 +97,16 @@ _NAMED_RE = "|".join(
     for k in sorted({**_FIXED_DAYS, **_RULE_DAYS}, key=len, reverse=True)
 )
 
+# A part of a month said instead of a day ("mid March", "early april", "the first week of Feb"):
+# read as one day in it, which the traveller is told (``DateMention.period``).
+_PERIOD = (
+    r"(?:(?:in\s+)?(?:the\s+)?(?P<edge>early|mid|middle\s+of|late|(?:the\s+)?(?:very\s+)?end\s+of|"
+    r"(?:the\s+)?(?:beginning|start)\s+of)[\s-]*"
+    r"|(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+week\s+(?:of|in)\s+)"
+)
+_PERIOD_DAY = {"early": 5, "mid": 15, "middle": 15, "late": 25, "end": -3, "beginning": 1, "start": 1}
+_WEEK_DAY = {"first": 1, "1st": 1, "second": 8, "2nd": 8, "third": 15, "3rd": 15, "fourth": 22, "4th": 22, "last": -6}
+
 _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     ("iso", re.compile(r"\b(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})\b")),
     (
@@ -114,6 +124,7 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("named", re.compile(rf"\b(?P<name>{_NAMED_RE})(?:\s+(?P<year>(?:19|20)\d\d))?\b", re.I)),
+    ("period", re.compile(rf"\b{_PERIOD}{_MONTH}(?!\w|\s*\d){_YEAR}", re.I)),
     ("month_day", re.compile(rf"\b{_MONTH}(?:\s+(?:the\s+)?|(?=\d)){_DAY}\b{_YEAR}", re.I)),
     ("day_month", re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:day\s+)?(?:of\s+)?{_MONTH}(?!\w){_YEAR}", re.I)),
     ("after_tomorrow", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b", re.I)),
@@ -170,6 +181,7 @@ class DateMention:
     floating: bool = False  # "the 2nd": the next such day, which may be counted from another day
     by_convention: bool = False  # "03/04": read month or day first by the locale, not by what was written
     day_only: bool = False  # "the 9th": a day of the month and nothing else
+    period: bool = False  # "mid March", "the weekend of the 14th": one day read for a span, said back
 
     def in_month_of(self, anchor: date, today: date) -> DateMention:
         """ "make it the 9th" about a trip that starts Jan 8: the 9th of the trip's month (the next
@@ -300,6 +312,13 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
         if day is None:
             return None
         return _safe(year, month, day) if year else next_month_day(today, month, day)
+    if kind == "period":
+        month, year = MONTHS[g["month"].lower().rstrip(".")], _year(g.get("year"))
+        edge = (g.get("edge") or "").lower().split()
+        day = _WEEK_DAY[g["nth"].lower()] if g.get("nth") else _PERIOD_DAY[edge[-2] if edge[-1] == "of" else edge[0]]
+        if day < 0:  # counted from the month's end: "end of January" is the 28th, "the last week" the 25th
+            day += calendar.monthrange(year or today.year, month)[1]
+        return _safe(year, month, day) if year else next_month_day(today, month, day)
     if kind == "today":
         return today
     if kind == "tomorrow":
@@ -413,11 +432,35 @@ def find_dates(
                     floating = (g.get("rel") or "on").lower() == "on" and not (g.get("wk1") or g.get("wk2"))
                 by_convention = kind in ("numeric", "dotted") and _ambiguous_order(m)
                 day_only = kind == "ordinal" and not (m.groupdict().get("rel") or m.groupdict().get("relw"))
-                found.append(DateMention(m.start(), m.end(), value, m.group(0), floating, by_convention, day_only))
+                found.append(
+                    DateMention(
+                        m.start(), m.end(), value, m.group(0), floating, by_convention, day_only, kind == "period"
+                    )
+                )
         masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])
     found.sort(key=lambda d: d.start)
     found = _weekdays_checked(text, found, doubts)
-    return _week_of(text, _weekend_days(text, found)), masked
+    return _week_of(text, _weekend_days(text, _weekend_of(text, found))), masked
+
+
+def _weekend_of(text: str, found: List[DateMention]) -> List[DateMention]:
+    """ "the weekend of the 14th": the Saturday nearest that day (the weekend before a Monday or
+    Tuesday 14th, after a Wednesday or Thursday one), one date and not two."""
+    out: List[DateMention] = []
+    for d in found:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and _WEEKEND.search(prev.text)
+            and re.fullmatch(r"\s+of\s+", text[prev.end : d.start], re.I)
+        ):
+            shift = (5 - d.value.weekday() + 3) % 7 - 3
+            out[-1] = DateMention(
+                prev.start, d.end, d.value + timedelta(days=shift), text[prev.start : d.end], period=True
+            )
+            continue
+        out.append(d)
+    return out
 
 
 _RATING = re.compile(r"\b(?:rating|rated|ratings|score[ds]?|reviews?|stars?)\b[^\d]{0,12}$", re.I)
@@ -496,13 +539,21 @@ _PRICE_BEFORE = re.compile(
 )
 
 
+# "back 3 days later", "returning a week later": the trip's length, counted from the way out
+_LATER = re.compile(
+    rf"\b(?:back|return(?:ing)?|home|fly(?:ing)?\s+back|com(?:e|ing)\s+back)\s+(?:(?:home|again)\s+)?"
+    rf"(?P<n>{NUMBER_RE}|a\s+couple\s+of|a\s+few)[\s-]+(?P<unit>nights?|days?|weeks?)\s+later\b",
+    re.I,
+)
+
+
 def find_durations(text: str) -> List[Duration]:
-    """Stay lengths ("3 nights", "a week", "twelve days") in order."""
+    """Stay lengths ("3 nights", "a week", "twelve days", "back 3 days later") in order."""
     out = []
-    for m in _DURATION.finditer(text):
+    for m in sorted([*_DURATION.finditer(text), *_LATER.finditer(text)], key=lambda m: m.start()):
         if _PRICE_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
             continue  # "200 a night" is a price, not a one-night stay
-        if m.group("fort"):
+        if m.groupdict().get("fort"):
             out.append(Duration(m.start(), m.end(), 14))
             continue
         raw = m.group("n").lower()

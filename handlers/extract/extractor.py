@@ -29,7 +29,7 @@ from .context import (
 )
 from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS
 from .dates import DateMention, Doubt, find_dates, find_durations, next_weekday_said, order_for
-from .party import read_party
+from .party import FOR_ME, read_party
 from .patch import ASSUMED_HOTEL_ONLY
 from .places import find_places
 from .prefs import NO_HOTEL, read_airlines, read_preferences, read_relax
@@ -133,6 +133,8 @@ def extract_fields(
         fields["flights_needed"] = None  # flights are the default: only news when the trip had none
     alone = stay_mode and fields["flights_needed"] is None and hotel_alone(said_about_stay, current, conversation)
     fields.update(read_party(people_text))
+    if _solo_request(people_text, places, dates, current, fields):
+        fields["adults"] = 1
     _bare_number(msg, slots, fields)
     _count_of_what(msg, pending_question, fields)
 
@@ -165,6 +167,8 @@ def extract_fields(
         # "Yes" to "Do you want a hotel in Paris?" says what the question said.
         proposed, _ = extract_fields(text=proposal, today=today, current=current, conversation=conversation)
         _not_from_offers(proposed)
+        if read_party(proposal)["adults"] is None:
+            proposed["adults"] = None  # "confirm the following for me": the assistant's "me", not a traveller
         for key, value in proposed.items():
             if fields[key] is None:
                 fields[key] = value
@@ -186,16 +190,36 @@ def extract_fields(
     return fields, notes
 
 
+def _solo_request(
+    text: str, places: List[Any], dates: List[DateMention], current: Dict[str, Any], fields: Dict[str, Any]
+) -> bool:
+    """ "boston from philly jan 15-17 for me": one traveller, when "for me" closes a request that names
+    where and when and nobody else, on a trip with no party yet ("that works for me" says nothing)."""
+    said = any(fields.get(k) for k in ("adults", "children", "infants"))
+    known = ((current.get("party") or {}).get("travelers") or {}).get("adults")
+    for m in FOR_ME.finditer(text):
+        clause = re.split(r"[.!?;]", text[: m.start()])[-1]
+        if places and dates and not said and not known and not _JUDGED.search(clause):
+            return True
+    return False
+
+
+_JUDGED = re.compile(r"\b(?:works?|perfect|fine|good|great|ok(?:ay)?|suits?|sounds?|best|better|costs?)\b", re.I)
+
+
 def _weekdays_read(dates: List[DateMention], fields: Dict[str, Any]) -> List[str]:
-    """ "Taking next Friday as Fri Dec 4": how each "next <weekday>" the trip took was read."""
+    """ "Taking next Friday as Fri Dec 4", "Taking mid March as Mon Mar 15": how each "next <weekday>"
+    and each part of a month the trip took was read."""
     taken = {fields.get("depart_date"), fields.get("return_date")} | {
         stay.get(k) for stay in fields.get("stays") or [] for k in ("check_in", "check_out")
     }
     taken |= {leg.get("depart_date") for leg in fields.get("legs") or [] if isinstance(leg, dict)}
     return [
         f"Taking next {d.value.strftime('%A')} as {day_text(d.value.isoformat())}"
+        if next_weekday_said(d)
+        else f"Taking {' '.join(d.text.split())} as {day_text(d.value.isoformat())}; say the day if it is another"
         for d in dates
-        if next_weekday_said(d) and d.value.isoformat() in taken
+        if (next_weekday_said(d) or d.period) and d.value.isoformat() in taken
     ]
 
 

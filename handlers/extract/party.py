@@ -29,9 +29,12 @@ _PEOPLE = re.compile(
     re.I,
 )
 _SOLO = re.compile(
-    r"\b(?:just\s+(?:be\s+)?me|only\s+(?:be\s+)?me|solo\s+trip|me\s+alone|just\s+myself|by\s+myself|on\s+my\s+own|travell?ing\s+alone|alone|solo|one\s+person)\b",
+    r"\bme\s*(?:\+|&|and|with|plus|n|w/)\s*(?:my|our|the)\s+(?:dog|cat|pet|puppy)\b"
+    r"|\b(?:just\s+(?:be\s+)?me|only\s+(?:be\s+)?me|solo\s+trip|me\s+alone|just\s+myself|by\s+myself|on\s+my\s+own|travell?ing\s+alone|alone|solo|one\s+person)\b",
     re.I,
 )
+# "jan 15-17 for me": alone, when it closes a trip request (``solo_request``), not "that works for me"
+FOR_ME = re.compile(r"\bfor\s+(?:just\s+|only\s+)?(?:me|myself)\b(?=\s*(?:[,;.!]|$|\s+(?:only|alone)\b))", re.I)
 _ADULT_KIN = (
     r"wife|husband|partner|spouse|girlfriend|boyfriend|gf|bf|fianc[eé]e?|friend|colleague|coworker|co-worker|"
     r"boss|mom|mother|dad|father|brother|sister|mum|roommate|assistant|manager|cousin|aunt|uncle|grandma|grandpa|"
@@ -73,6 +76,8 @@ _AGES = re.compile(
     rf"|\((?:ages?\s*:?\s*)?(?P<paren>{_AGE_LIST})(?:\s*(?:y/?o|yrs?|years?(?:\s+old)?))?\)"
     rf"|\b(?:he|she|they)(?:'s|\s+is|\s+are|'re)\s+(?P<pron>{_AGE_LIST})\b(?!\s*(?:months?|mos?|%))"
     rf"|\bwho(?:'s|\s+is|\s+are)\s+(?P<who>{_AGE_LIST})\b(?!\s*(?:months?|mos?))"
+    rf"|\b(?:kids|children|sons|daughters|boys|girls)\s*,?\s*(?P<kin>\d{{1,2}}(?:\s*(?:,|and|&)\s*\d{{1,2}})+)\b"
+    rf"(?!\s*(?:months?|mos?|nights?|days?|weeks?|rooms?|stars?|adults?|people|persons?|pax|bags?|am\b|pm\b|[/:.\d-]))"
     r"|\b(?P<one>\d{1,2})[- ]?(?:years?|yrs?|yr|y/?o)(?:[- ]old)?\b"
     r"|\b(?P<months>\d{1,2})\s*(?:months?|mos?)(?:[- ]old)?\b",
     re.I,
@@ -148,7 +153,8 @@ def _ages(text: str) -> Tuple[List[int], List[int]]:
             months = int(m.group("months"))
             (infants if months < 24 else ages).append(months // 12)
             continue
-        raw = m.group("list") or m.group("paren") or m.group("pron") or m.group("who") or m.group("one") or ""
+        raw = m.group("list") or m.group("paren") or m.group("pron") or m.group("who") or m.group("kin") or ""
+        raw = raw or m.group("one") or ""
         if m.group("paren") and not _CHILD_NEAR.search(text[max(0, m.start() - 40) : m.start()]):
             continue  # "(7 and 10)" are ages only after children were named
         for age in (int(x) for x in re.findall(r"\d+", raw)):

@@ -277,7 +277,7 @@ def _segments(
         fields = {**fields, "return_date": stay_out}  # flights added to a hotel: there and back with the stay
     if fields.get("one_way") is True:
         return [_segment(1, origin, destination, depart, out)], "one_way"
-    return_date = fields.get("return_date") or _plus(depart, fields.get("nights")) or (back or {}).get("depart_date")
+    return_date = fields.get("return_date") or _plus(depart, fields.get("nights")) or _kept_length(out, back, depart)
     wants_return = (
         back is not None
         or fields.get("return_date")
@@ -289,6 +289,19 @@ def _segments(
         return segs, trip_type
     segs.append(_segment(2, destination, origin, return_date, back))
     return segs, "round_trip"
+
+
+def _kept_length(out: Dict[str, Any], back: Optional[Dict[str, Any]], depart: Optional[str]) -> Optional[str]:
+    """The return as it was; but a departure moved past it ("make it late January", "no, the 16th"
+    on a Jan 12-15 trip) takes the return along, the trip as long as before, not ending before it starts."""
+    was_out, was_back = out.get("depart_date"), (back or {}).get("depart_date")
+    if not (was_out and was_back and depart and depart > was_back):
+        return was_back
+    try:
+        length = date.fromisoformat(was_back) - date.fromisoformat(was_out)
+        return (date.fromisoformat(depart) + length).isoformat()
+    except ValueError:
+        return was_back
 
 
 def _stay_days(itinerary: Dict[str, Any], fields: Dict[str, Any]) -> Tuple[Optional[str], Optional[str]]:

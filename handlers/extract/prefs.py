@@ -652,13 +652,18 @@ _AMENITIES = re.compile(
     r"|ev\s+charg\w*|laundry|room\s+service|bathtub)\b",
     re.I,
 )
+_PET = "pet policy"  # "pet friendly", "my dog": what the traveller needs to know is whether pets may stay
+_AMENITY_NAMES = {"pet friendly": _PET, "pet-friendly": _PET, "petfriendly": _PET, "pet": _PET, "pets": _PET}
+_AMENITY_NAMES.update({"dog": _PET, "dogs": _PET})
 _AMENITY_HOTEL = re.compile(r"\b(?:hotels?|rooms?|stay|place|with|w/|has|have|needs?|must|want|allow\w*)\b", re.I)
 
 
 def unsearchable_hotel_features(text: str) -> List[str]:
     """The hotel features a message wishes that no search can filter on ("a hotel with a gym",
     "w/ pool"), in the order named; none unless the message speaks of a hotel or a wish."""
-    named = list(dict.fromkeys(m.group("a").lower() for m in _AMENITIES.finditer(text or "")))
+    named = list(
+        dict.fromkeys(_AMENITY_NAMES.get(w, w) for w in (m.group("a").lower() for m in _AMENITIES.finditer(text or "")))
+    )
     return named if named and _AMENITY_HOTEL.search(text or "") else []
 
 

@@ -71,3 +71,31 @@ def test_answers_to_a_question_that_named_the_readings():
     assert doubt_answer("April 3rd", two) == {}
     assert doubt_answer("no, the 9th", one) == {}
     assert doubt_answer("yes", {"slots": ["return_date"], "text": "When do you come back?"}) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("mid march", ["2027-03-15"]),
+        ("mid-January", ["2027-01-15"]),
+        ("early april", ["2027-04-05"]),
+        ("late feb", ["2027-02-25"]),
+        ("end of january", ["2027-01-28"]),
+        ("the beginning of March", ["2027-03-01"]),
+        ("the first week of february", ["2027-02-01"]),
+        ("the last week of february", ["2027-02-22"]),
+        ("early december", ["2026-12-05"]),  # still ahead this year
+        ("the weekend of the 14th", ["2026-12-12"]),  # Monday the 14th: the weekend before it
+        ("the weekend of jan 14", ["2027-01-16"]),  # a Thursday: the weekend after it
+        ("mid morning on jan 5", ["2027-01-05"]),  # a time of day, not a part of a month
+    ],
+)
+def test_parts_of_a_month_are_one_day_said_back(text, expected):
+    found = find_dates(text, TODAY)[0]
+    assert [d.value.isoformat() for d in found] == expected
+    assert [d.period for d in found] == [not text.startswith("mid morning")]
+
+
+@pytest.mark.parametrize(("text", "nights"), [("back 3 days later", 3), ("returning a week later", 7)])
+def test_a_return_counted_from_the_way_out(text, nights):
+    assert [d.nights for d in find_durations(text)] == [nights]
