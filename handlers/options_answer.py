@@ -9,9 +9,11 @@ hotels); the model's follow-up agent, when configured, answers questions instead
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Optional
 
+from .common.clock import day_text
 from .common.shape import clock_text, leg_departure
+from .router import ORDINALS, bundle_by_quality
 from .wording import money
 
 Bundle = Dict[str, Any]
@@ -40,17 +42,28 @@ def _hm(minutes: int) -> str:
     return f"{minutes // 60}h{minutes % 60:02d}m"
 
 
-def _about_refunds(bundles: List[Bundle]) -> str:
+def _refund_word(summary: Dict[str, Any]) -> str:
+    return "refundable" if summary.get("refundable") else "non-refundable"
+
+
+def _refund_parts(b: Bundle) -> str:
+    """ "flights non-refundable; hotel Miami Inn refundable": each part of one option."""
+    flights = _flights(b)
+    words = {_refund_word(s) for s in flights}
+    parts = [f"flights {words.pop()}"] if len(words) == 1 else []
+    parts = parts or [f"{s.get('origin')}→{s.get('destination')} {_refund_word(s)}" for s in flights]
+    parts += [f"hotel {s.get('hotel_name')} {_refund_word(s)}" for s in _hotels(b)]
+    return f"{_name(b)}: {'; '.join(parts)}"
+
+
+def _about_refunds(bundles: List[Bundle], focused: bool = False) -> str:
+    if focused:  # "is the hotel in B1 refundable?": each part of the options named
+        return ". ".join(map(_refund_parts, bundles)) + "."
     refundable = [b for b in bundles if b.get("refundable")]
     if not refundable:
         return "None of these options is fully refundable; say 'refundable only' and I'll search for ones that are."
     names = ", ".join(f"{_name(b)} at {_price(b)}" for b in refundable)
     return f"Fully refundable: {names}. The others have at least one non-refundable item."
-
-
-def _about_price(bundles: List[Bundle]) -> str:
-    ordered = sorted(bundles, key=lambda b: float(b.get("total") or "inf"))
-    return "From cheapest: " + ", ".join(f"{_name(b)} {_price(b)}" for b in ordered) + "."
 
 
 def _about_time(bundles: List[Bundle]) -> str:
@@ -65,11 +78,26 @@ def _about_time(bundles: List[Bundle]) -> str:
     )
 
 
-def _about_stops(bundles: List[Bundle]) -> str:
+def _stops_text(s: Dict[str, Any]) -> str:
+    n = int(s.get("stops") or 0)
+    via = ", ".join(str(c.get("airport")) for c in s.get("connections") or [] if c.get("airport"))
+    return "nonstop" if n == 0 else f"{n} stop{'s' if n > 1 else ''}{f' ({via})' if via else ''}"
+
+
+def _about_stops(bundles: List[Bundle], focused: bool = False) -> str:
     flying = [b for b in bundles if b.get("flights")]
     nonstop = [b for b in flying if all(int(s.get("stops") or 0) == 0 for s in _flights(b))]
     if not flying:
         return "These options have no flights, only the hotel."
+    if focused:
+        return (
+            "; ".join(
+                f"{_name(b)}: "
+                + ", ".join(f"{s.get('origin')}→{s.get('destination')} {_stops_text(s)}" for s in _flights(b))
+                for b in flying
+            )
+            + "."
+        )
     if not nonstop:
         return "Every option here has at least one connection; say 'nonstop only' and I'll search again."
     return "Nonstop all the way: " + ", ".join(f"{_name(b)} {_price(b)}" for b in nonstop) + "."
@@ -82,7 +110,8 @@ def _about_hotels(bundles: List[Bundle]) -> str:
     lines = [
         f"{_name(b)}: "
         + " and ".join(
-            f"{s.get('hotel_name')} ({s.get('stars')}★, {money(s.get('nightly_avg'), s.get('currency'))} a night)"
+            f"{s.get('hotel_name')} ({s.get('stars')}★, {money(s.get('nightly_avg'), s.get('currency'))} a night"
+            + (f", {s['distance_km']} km from the centre)" if s.get("distance_km") is not None else ")")
             for s in _hotels(b)
         )
         for b in housed
@@ -127,6 +156,64 @@ def _about_airlines(bundles: List[Bundle]) -> str:
     return "; ".join(lines) + "."
 
 
+def _about_arrivals(bundles: List[Bundle]) -> str:
+    """When each option's flights land, local time, outbound and return."""
+    flying = [b for b in bundles if b.get("flights")]
+    if not flying:
+        return "These options have no flights, only the hotel."
+    lines = []
+    for i, leg in enumerate(("outbound", "return")):
+        timed = [(b, _flights(b)[i if i == 0 else -1]) for b in flying if len(_flights(b)) > i]
+        timed = [(b, s) for b, s in timed if len(str(s.get("arrive_at") or "")) >= 16]
+        if timed:
+            lines.append(
+                f"{leg.capitalize()} lands: "
+                + ", ".join(
+                    f"{_name(b)} {clock_text(str(s['arrive_at'])[11:16])} in {s.get('destination')}"
+                    + (
+                        f" on {day_text(str(s['arrive_at'])[:10])}"
+                        if str(s["arrive_at"])[:10] != str(s.get("depart_at"))[:10]
+                        else ""
+                    )
+                    for b, s in sorted(timed, key=lambda t: str(t[1]["arrive_at"]))
+                )
+            )
+    return ". ".join(lines) + "."
+
+
+def _bags(offer: Optional[Dict[str, Any]]) -> str:
+    """What a fare lets one adult bring, from its offer's ``baggage`` ("a carry-on, no checked bag")."""
+    bags = (offer or {}).get("baggage") or {}
+    each = bags.get("adult") or next(iter(bags.values()), None) if isinstance(bags, dict) else None
+    if not isinstance(each, dict):
+        return "bags not stated"
+    carry, checked = int(each.get("carry_on") or 0), int(each.get("checked") or 0)
+    cabin = "a carry-on" if carry == 1 else f"{carry} carry-ons" if carry else "no carry-on"
+    hold = "no checked bag" if not checked else "1 checked bag" if checked == 1 else f"{checked} checked bags"
+    return f"{cabin} and {hold}" if checked else f"{cabin}, {hold}"
+
+
+def _about_bags(bundles: List[Bundle], offers: Dict[str, Dict[str, Any]]) -> str:
+    """What each option's fares include in bags per adult, options with the same allowance together."""
+    flying = [b for b in bundles if b.get("flights")]
+    if not flying:
+        return "These options have no flights, only the hotel."
+    by_bags: Dict[str, List[str]] = {}
+    for b in flying:
+        kinds = {_bags(offers.get(str(f.get("offer_id")))) for f in b.get("flights") or []}
+        by_bags.setdefault(kinds.pop() if len(kinds) == 1 else "bags differ by flight", []).append(_name(b))
+    return (
+        "Bags per adult: "
+        + "; ".join(
+            f"{', '.join(names)}: {what} on each flight"
+            if what != "bags differ by flight"
+            else f"{', '.join(names)}: {what}"
+            for what, names in by_bags.items()
+        )
+        + "."
+    )
+
+
 def _about_departures(bundles: List[Bundle]) -> str:
     """When each option's flights leave, outbound and return, earliest first."""
     flying = [b for b in bundles if b.get("flights")]
@@ -143,20 +230,119 @@ def _about_departures(bundles: List[Bundle]) -> str:
     return ". ".join(lines) + "."
 
 
+def _each(b: Bundle, people: int) -> str:
+    return money(f"{float(b.get('total') or 0) / people:.2f}", b.get("currency"))
+
+
+def _about_price(bundles: List[Bundle], people: int = 0, focused: bool = False) -> str:
+    """Totals, cheapest first; per person when asked ("what's B2 per person": the total over everyone travelling)."""
+    ordered = sorted(bundles, key=lambda b: float(b.get("total") or "inf"))
+    if people > 1:
+        each = ", ".join(f"{_name(b)} {_each(b, people)} per person ({_price(b)} in all)" for b in ordered)
+        return f"For the {people} of you: {each}."
+    if people == 1:
+        return (
+            "For one traveller the total is the price per person: "
+            + ", ".join(f"{_name(b)} {_price(b)}" for b in ordered)
+            + "."
+        )
+    if focused:
+        return "; ".join(f"{_name(b)} {_price(b)} in all" for b in ordered) + "."
+    return "From cheapest: " + ", ".join(f"{_name(b)} {_price(b)}" for b in ordered) + "."
+
+
+# What the traveller may ask about the options on screen, each answered from the bundles (and, for
+# bags, from the offers they name). A topic answers for the options the message names, else for all.
+_PER_PERSON = re.compile(
+    r"\b(?:per|a|each|for\s+each)\s+(?:person|head|travell?er|passenger|adult|pax)\b|\bpp\b|\beach\b"
+)
+_BAGS = r"\b(?:bags?|baggage|luggage|suitcases?|carry[- ]?ons?|checked)\b"
+_ARRIVE = r"\b(?:land(?:s|ing)?|arriv\w*|get(?:s)?\s+in|gets?\s+there|touch\s+down)\b"
 TOPICS: List[tuple] = [
+    (_BAGS, "bags"),
+    (_ARRIVE, "arrivals"),
     (
         r"\b(?:earliest|latest|first|last|early|late)\b.*\b(?:flights?|departures?|leav\w*|depart\w*|back|home|out)\b"
         r"|\bwhat\s+time\b|\bwhen\s+do(?:es)?\b.*\bleave\b",
-        _about_departures,
+        "departures",
     ),
-    (r"\b(?:refund\w*|flexib\w*|flexible|cancel\w*|change fees?)\b", _about_refunds),
-    (r"\b(?:non-?stops?|directs?|stops?|connections?|layovers?|connecting)\b", _about_stops),
-    (r"\b(?:fast\w*|quick\w*|short\w*|long\w*|duration|hours?|flying time)\b", _about_time),
-    (r"\b(?:breakfast|meals?|dinner|board|all[- ]inclusive|food)\b", _about_meals),
-    (r"\b(?:hotels?|rooms?|stars?|stay|where .* sleep)\b", _about_hotels),
-    (r"\b(?:airlines?|carriers?|united|delta|american|jetblue|southwest|alaska)\b", _about_airlines),
-    (r"\b(?:cheap\w*|price\w*|pricey|cost\w*|expensive|total|budget|afford\w*|money)\b", _about_price),
+    (r"\b(?:refund\w*|flexib\w*|flexible|cancel\w*|change fees?)\b", "refunds"),
+    (r"\b(?:non-?stops?|directs?|stops?|connections?|layovers?|connecting)\b", "stops"),
+    (r"\b(?:fast\w*|quick\w*|short\w*|long\w*|duration|hours?|flying time)\b", "time"),
+    (r"\b(?:breakfast|meals?|dinner|board|all[- ]inclusive|food)\b", "meals"),
+    (r"\b(?:hotels?|rooms?|stars?|stay|where .* sleep|a night|per night|nightly)\b", "hotels"),
+    (r"\b(?:airlines?|carriers?|united|delta|american|jetblue|southwest|alaska)\b", "airlines"),
+    (
+        r"\b(?:cheap\w*|price\w*|pricey|cost\w*|expensive|total|budget|afford\w*|money|how\s+much)\b|"
+        + _PER_PERSON.pattern,
+        "price",
+    ),
+    (r"\b(?:cabin|class|economy|business|first\s+class|premium)\b", "cabin"),
+    (r"\b(?:red[- ]?eyes?|overnight\s+flights?)\b", "red_eyes"),
 ]
+_TOPICS_SAID = "prices, times, stops, red-eyes, airlines, cabin, bags, refundability, hotel stars, meals and distance from the centre"
+
+
+def _about_red_eyes(bundles: List[Bundle]) -> str:
+    flying = [b for b in bundles if b.get("flights")]
+    if not flying:
+        return "These options have no flights, only the hotel."
+    late = [b for b in flying if any(s.get("red_eye") for s in _flights(b))]
+    if not late:
+        return "No red-eye flights in these options."
+    return "With a red-eye flight: " + ", ".join(map(_name, late)) + "; the others fly by day."
+
+
+def _about_cabin(bundles: List[Bundle]) -> str:
+    flying = [b for b in bundles if b.get("flights")]
+    if not flying:
+        return "These options have no flights, only the hotel."
+    by_cabin: Dict[str, List[str]] = {}
+    for b in flying:
+        cabins = {str(s.get("cabin") or "not stated").replace("_", " ") for s in _flights(b)}
+        by_cabin.setdefault(" / ".join(sorted(cabins)), []).append(_name(b))
+    return "Cabin: " + "; ".join(f"{c} on {', '.join(names)}" for c, names in by_cabin.items()) + "."
+
+
+def _answer(topic: str, bundles: List[Bundle], low: str, people: int, offers: Dict[str, Any], focused: bool) -> str:
+    if topic == "bags":
+        return _about_bags(bundles, offers)
+    if topic == "price":
+        return _about_price(bundles, people if _PER_PERSON.search(low) else 0, focused)
+    if topic in ("refunds", "stops"):
+        return (_about_refunds if topic == "refunds" else _about_stops)(bundles, focused)
+    about: Dict[str, Callable[[List[Bundle]], str]] = {
+        "arrivals": _about_arrivals,
+        "departures": _about_departures,
+        "time": _about_time,
+        "meals": _about_meals,
+        "hotels": _about_hotels,
+        "airlines": _about_airlines,
+        "cabin": _about_cabin,
+        "red_eyes": _about_red_eyes,
+    }
+    return about[topic](bundles)
+
+
+# Options named in a question: "B2", "option 2", "#3", "the second one", "the cheapest".
+_NAMED_ID = re.compile(r"\b(?:b|option\s*|bundle\s*|number\s+|#)(\d{1,2})\b")
+_NAMED_PLACE = re.compile(rf"\b({'|'.join(ORDINALS)}|last)\s+(?:one|option|bundle|choice)\b")
+_NAMED_QUALITY = re.compile(r"\bthe\s+(cheapest|fastest|quickest|refundable|flexible)(?:\s+(?:one|option|bundle))?\b")
+
+
+def named_options(text: str, bundles: List[Bundle]) -> List[Bundle]:
+    """The options on screen a message names, in the order shown; [] when it names none (or asks which)."""
+    low = (text or "").lower()
+    ids = {f"B{int(n)}" for n in _NAMED_ID.findall(low)}
+    for word in _NAMED_PLACE.findall(low):
+        ids.add(f"B{len(bundles) if word == 'last' else ORDINALS[word]}")
+    quality = _NAMED_QUALITY.search(low)
+    if quality and not re.search(r"\bwhich\b", low):
+        q = {"quickest": "fastest", "flexible": "refundable"}.get(quality.group(1), quality.group(1))
+        found = bundle_by_quality(q, bundles)
+        if found:
+            ids.add(str(found.get("bundle_id")))
+    return [b for b in bundles if b.get("bundle_id") in ids]
 
 
 def _overview(bundles: List[Bundle]) -> str:
@@ -195,24 +381,33 @@ _ASKS_CHANGE = re.compile(
     r"\b(?:make|change|switch|only|want|wanna|need|prefer|instead|add|remove|drop|without|rather|set|move)\b"
 )
 _QUESTION = re.compile(
-    r"\?\s*$|^(?:what|which|how|why|when|where|who|does|do|is|are|can|could|will|would|should|any)\b"
+    r"\?\s*$|^(?:what|which|how|why|when|where|who|does|do|did|is|are|can|could|will|would|should|any|has|have)\b"
 )
 
 
-def answer_about_options(text: str, bundles: List[Bundle]) -> str:
+def answer_about_options(
+    text: str, bundles: List[Bundle], *, people: int = 0, offers: Optional[Dict[str, Dict[str, Any]]] = None
+) -> str:
     """What the options on screen say about the topic of ``text`` (an overview otherwise).
 
-    "Nothing changed." comes first only where it tells the traveller something: the message
-    matched no topic, or it asked for a change that was not made ("I want breakfast included");
-    a question answered by topic ("is breakfast included?") is answered straight away."""
+    A question that names options ("what airline is option 2", "B2 per person") is answered for
+    those. ``people`` (everyone travelling) turns totals per person; ``offers`` (by id, as the quotes
+    keep them) say what each fare includes in bags. "Nothing changed." comes first only where it
+    tells the traveller something: the message asked for a change that was not made ("I want
+    breakfast included") or is no question and matched no topic; a question none of the options'
+    facts answers ("can I bring my dog?") is said so, never met with "Nothing changed."."""
     low = (text or "").strip().lower()
+    focus = named_options(low, bundles)
+    shown = focus or bundles
     answers: List[str] = []
-    for pattern, about in TOPICS:
-        fn: Callable[[List[Bundle]], str] = about
+    for pattern, topic in TOPICS:
         if re.search(pattern, low) and len(answers) < 2:
-            answers.append(fn(bundles))
+            answers.append(_answer(topic, shown, low, people, offers or {}, bool(focus)))
+    asked = bool(_QUESTION.search(low))
+    if not answers and asked:
+        return f"I can't tell that from the options: they show {_TOPICS_SAID} only. {_overview(bundles)} {HINT}"
     body = " ".join(answers) if answers else _overview(bundles)
-    informs = not answers or (not _QUESTION.search(low) and bool(_ASKS_CHANGE.search(low)))
+    informs = not answers or (not asked and bool(_ASKS_CHANGE.search(low)))
     return f"{'Nothing changed. ' if informs else ''}{body} {HINT}"
 
 

@@ -34,7 +34,7 @@ _SELECT_VERB = (
     r"|(?:i|we)(?:'?d| would) (?:like|prefer|take|go with)|(?:i|we) (?:want|choose|pick|prefer)"
     r"|go with|go for|select|choose|pick|take|book(?: me| us)?|reserve|do)\s+"
 )
-_ORDINALS = {
+ORDINALS = {
     "first": 1,
     "1st": 1,
     "second": 2,
@@ -51,7 +51,7 @@ BUNDLE_ID_RE = re.compile(
 )
 EXPLICIT_ID_RE = re.compile(r"\bb(\d{1,2})\b")
 ORDINAL_RE = re.compile(
-    rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?({'|'.join(_ORDINALS)}|last)(?: one| bundle| option)?{_TAIL}$"
+    rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?({'|'.join(ORDINALS)}|last)(?: one| bundle| option)?{_TAIL}$"
 )
 # An option named by what sets it apart ("the fastest", "the flexible one", "the one with the better hotel").
 _QUALITIES = {
@@ -190,7 +190,7 @@ def _bundle_reference(text: str, bundles: List[Dict[str, Any]], pending_slots: s
     m = ORDINAL_RE.match(text)
     if m and not (_DATE_SLOTS & pending_slots):
         word = m.group(1)
-        return f"B{len(bundles) if word == 'last' else _ORDINALS[word]}"
+        return f"B{len(bundles) if word == 'last' else ORDINALS[word]}"
     m = LETTER_RE.match(text)
     if m and not pending_slots:
         return f"Option {m.group(1).upper()}"  # not a card's name: the Reducer lists the names on screen

@@ -305,3 +305,14 @@ def seats_line(asked: bool) -> str:
     if not asked:
         return ""
     return "I can't choose seats: pick them with the airline after booking (the options are not filtered by seat)."
+
+
+def past_trip_line(asked: bool) -> str:
+    """For a wish about an earlier trip (``extract.prefs.asks_for_past_trip``: "same hotel as last
+    time"): one line saying the desk cannot see past trips; "" when none is asked for."""
+    if not asked:
+        return ""
+    return (
+        "I can't see your past trips, so I can't find the hotel or flights you had before: "
+        "tell me the hotel's name or area, or the airline, and I'll look near that."
+    )

@@ -12,6 +12,7 @@ import re
 from datetime import date
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from ..common import geo
 from ..common.clock import day_text
 from .changes import aside_spans, instead_of, place_roles, read_shift, shifted
 from .context import (
@@ -35,7 +36,7 @@ from .places import find_places
 from .prefs import NO_HOTEL, read_airlines, read_preferences, read_relax
 from .questions import pending_slots
 from .roles import assign_dates, assign_places, complete_stay, hotels_named, read_legs
-from .schema import empty_fields
+from .schema import FIELD_NAMES, empty_fields
 from .text import MAX_CHARS, NUMBER_RE, accented_words, clean, mask, to_int
 from .topics import conversation_places, message_topic
 
@@ -156,6 +157,10 @@ def extract_fields(
                 _shift(moved, known, dates_of_stay, fields)
         _implausibly_long(dates, known, dates_of_stay, fields, doubts)
         _referred_place(msg, said_about_stay, stay_mode, current, conversation, fields, assumptions)
+    if ABOUT_SHOWN.search(msg) or (_ANY_SHOWN.match(msg) and not places and not dates):
+        for key in _WISHES:  # "are any of these refundable?", "is it business class?": asked, not wished
+            fields[key] = None
+    _same_places(current, fields)
     if durations:
         fields["nights"] = durations[-1].nights
     elif "nights" in slots and fields["nights"] is None:
@@ -188,6 +193,48 @@ def extract_fields(
     if fields["stays"] and fields["hotel_needed"] is None:
         fields["hotel_needed"] = True
     return fields, notes
+
+
+# A yes/no question about what is on screen ("are any of these refundable?", "is the second one
+# nonstop", "is it business class?"): its wishes are asked about, not asked for; "is it possible to
+# get a refundable hotel?" and "can you make it refundable?" still ask for them.
+ABOUT_SHOWN = re.compile(
+    r"^(?:(?:and|so|also|ok(?:ay)?|hmm+|wait|btw|quick\s+question|just\s+checking)[,:]?\s+)*"
+    r"(?:is|are|does|do|did|has|have|will|would|was|were)\s+"
+    r"(?:(?:any|all|either|both|none|each|one)\s+of\s+)?"
+    r"(?:these|those|they|them|any(?!\s+(?:others?|more)\b)|either|both|all|none"
+    r"|(?:it|this|that)(?!\s+(?:possible|ok|okay|fine|alright|too|better|cheaper|worth))"
+    r"|the\s+(?:options?|bundles?|choices?|hotels?|flights?|rooms?|fares?|tickets?|rates?|prices?|first|second|third"
+    r"|fourth|fifth|last|cheapest|fastest|outbound|return)|(?:b|option\s*|bundle\s*|#)\d)\b",
+    re.I,
+)
+# "any direct flights?", "are there any refundable ones?": asked of what is shown, unless it names a trip
+_ANY_SHOWN = re.compile(
+    r"^(?:(?:and|so|ok(?:ay)?|hmm+)[,:]?\s+)*(?:(?:are|is)\s+there\s+)?any\b(?!\s+(?:others?|more)\b)[^.!;,?]*\?\s*$",
+    re.I,
+)
+# what such a question leaves as said: the trip itself (places, dates, who) is still read
+_TRIP_FIELDS = ("origin", "destination", "depart_date", "return_date", "nights", "legs", "stays", "flights_needed")
+_WISHES = tuple(
+    f
+    for f in FIELD_NAMES
+    if f not in _TRIP_FIELDS and f not in ("adults", "children", "infants", "child_ages", "rooms")
+)
+
+
+def _same_places(current: Dict[str, Any], fields: Dict[str, Any]) -> None:
+    """ "what time do we land in sf?" on a trip to SFO: a city that holds the trip's airport is the
+    same place said again, not a move to the whole metro ("fly into Oakland" still moves it)."""
+    first = next(iter((current.get("itinerary") or {}).get("segments") or []), None)
+    if not isinstance(first, dict):
+        return
+    for key in ("origin", "destination"):
+        said, now = fields.get(key), first.get(key)
+        if not (isinstance(said, dict) and isinstance(now, dict)) or said.get("type") != "city":
+            continue
+        metro = geo.METRO_CODES.get(str(said.get("code"))) or {}
+        if now.get("type") == "airport" and now.get("code") in metro.get("airports", ()):
+            fields[key] = None
 
 
 def _solo_request(

@@ -677,3 +677,20 @@ _SEATS = re.compile(
 def asks_for_seats(text: str) -> bool:
     """Whether a message wishes seats ("aisle seats", "sit together"), which no search can choose."""
     return _SEATS.search(text or "") is not None
+
+
+# What the traveller had before ("same hotel as last time", "my usual hotel", "the airline we flew last
+# year"): the desk keeps no past trips to look it up in.
+_PAST_TRIP = re.compile(
+    r"\b(?:usual|regular)\s+(?:hotel|place|airline|room)\b"
+    r"|\bsame\s+(?:hotel|place|airline|flights?|room)\s+(?:as|like)\s+(?:last|before|previously|the\s+last|my\s+last|we\s+had|i\s+had)\b"
+    r"|\b(?:as|like)\s+(?:last\s+(?:time|year|trip)|the\s+last\s+trip)\b"
+    r"|\b(?:hotel|place|airline)\s+(?:we|i)\s+(?:stayed\s+at|used|had|flew|took|booked)\s+(?:last|before)\b",
+    re.I,
+)
+
+
+def asks_for_past_trip(text: str) -> bool:
+    """Whether a message asks for what an earlier trip had ("same hotel as last time"), which no
+    search here can find: the desk does not keep past trips."""
+    return _PAST_TRIP.search(text or "") is not None

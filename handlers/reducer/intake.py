@@ -8,13 +8,14 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 from ..common.clock import day_text, local_today
 from ..echo import echo_line
-from ..extract.prefs import asks_for_seats, unsearchable_hotel_features
+from ..extract.prefs import asks_for_past_trip, asks_for_seats, unsearchable_hotel_features
 from ..language import ENGLISH_ONLY, ENGLISH_PARTLY, looks_non_english
 from ..options_answer import answer_about_options, asks_to_see_options, nothing_cheaper, options_again
 from ..quotes import found
+from ..quotes import items as quote_items
 from ..router import is_question
 from ..tool_calls import failed_before, pending_searches, ranker_args, ranking_key, tool_call, work_pending
-from ..trip_read import missing_slots, segments_of, stays_of
+from ..trip_read import missing_slots, segments_of, stays_of, travellers
 from ..wording import (
     PURCHASE_REFUSAL,
     QUESTIONS,
@@ -24,6 +25,7 @@ from ..wording import (
     bundles_widget,
     error_message,
     findings,
+    past_trip_line,
     preference_words,
     seats_line,
     segment_route,
@@ -197,8 +199,12 @@ class Intake(DecisionBase):
         changed = [p for p in applied.get("changed_paths") or [] if not p.startswith(("request.", "status."))]
         if changed and looks_non_english(text):
             self.say(ENGLISH_PARTLY, kind="status")
-        # "a hotel with a gym", "aisle seats": said so
-        for cannot in (amenities_line(unsearchable_hotel_features(text)), seats_line(asks_for_seats(text))):
+        # "a hotel with a gym", "aisle seats", "same hotel as last time": said so
+        for cannot in (
+            amenities_line(unsearchable_hotel_features(text)),
+            seats_line(asks_for_seats(text)),
+            past_trip_line(asks_for_past_trip(text)),
+        ):
             if cannot:
                 self.say(cannot, kind="status")
         doubts = (data.get("output") or {}).get("date_doubts") or []
@@ -224,11 +230,14 @@ class Intake(DecisionBase):
         if applied.get("understood") is False and bundles and asks_to_see_options(text):
             self.say(options_again(bundles), {"type": "bundles", "bundles": bundles})  # "show me the options"
             return
-        if applied.get("understood") is False and bundles:
-            # options on screen: whatever was said, the answer is about them, never the intake prompt
+        if bundles and (applied.get("understood") is False or is_question(text)):
+            # options on screen: whatever was said, the answer is about them, never the intake prompt;
+            # a question that read as something the trip already holds ("how much is the hotel per
+            # night in the first one") is answered too, not met with "Nothing changed"
             if is_question(text):
                 self.out["followup"] = {"question": text}
-            self.say(answer_about_options(text, bundles))
+            offers = {str(o.get("offer_id")): o for o in quote_items(doc["working_memory"], "flight_quotes")}
+            self.say(answer_about_options(text, bundles, people=sum(travellers(doc).values()), offers=offers))
             return
         if applied.get("understood") is False:
             pending = doc["status"].get("pending_question")

@@ -48,3 +48,41 @@ def test_nothing_changed_is_said_where_it_tells_the_traveller_something():
     # words that asked for a change that was not made, and words that matched no topic
     assert answer_about_options("I want breakfast included", BUNDLES).startswith("Nothing changed. Breakfast included")
     assert answer_about_options("hmm", BUNDLES).startswith("Nothing changed. Your options: B1")
+
+
+def _flying(bundle_id: str, total: str, offer_id: str) -> dict:
+    summary = {"origin": "BOS", "destination": "SFO", "stops": 0, "refundable": False, "cabin": "economy"}
+    return {
+        "bundle_id": bundle_id,
+        "total": total,
+        "currency": "USD",
+        "flights": [{"offer_id": offer_id, "summary": summary}],
+    }
+
+
+FLYING = [_flying("B1", "900.00", "off_1"), _flying("B2", "700.00", "off_2")]
+OFFERS = {
+    "off_1": {"offer_id": "off_1", "baggage": {"adult": {"carry_on": 1, "checked": 0}}},
+    "off_2": {"offer_id": "off_2", "baggage": {"adult": {"carry_on": 1, "checked": 1}}},
+}
+
+
+def test_a_question_that_names_an_option_is_answered_for_it_alone():
+    reply = answer_about_options("what's the total for B2 per person", FLYING, people=2)
+    assert reply.startswith("For the 2 of you: B2 $350.00 per person ($700.00 in all).")
+    assert "B1" not in reply.split(" Pick one")[0]
+    assert answer_about_options("how many stops does option 1 have?", FLYING).startswith("B1: BOS→SFO nonstop.")
+    assert answer_about_options("whats the price for the cheapest", FLYING).startswith("B2 $700.00 in all.")
+
+
+def test_bags_are_read_from_the_offers_the_options_name():
+    reply = answer_about_options("do these include a checked bag?", FLYING, offers=OFFERS)
+    assert reply.startswith(
+        "Bags per adult: B1: a carry-on, no checked bag on each flight; B2: a carry-on and 1 checked bag"
+    )
+    assert "bags not stated" in answer_about_options("any luggage included?", FLYING)  # no offers kept: not guessed
+
+
+def test_a_question_the_options_cannot_answer_is_said_so():
+    reply = answer_about_options("can I bring my dog?", FLYING)
+    assert reply.startswith("I can't tell that from the options: they show prices") and "Nothing changed" not in reply
