@@ -14,7 +14,8 @@ from __future__ import annotations
 import concurrent.futures
 import contextvars
 import importlib
-from typing import Any, Callable, Dict, List, Optional
+import time
+from typing import Any, Callable, Collection, Dict, List, Optional
 
 import jsonschema
 
@@ -25,6 +26,7 @@ from .common.types import fail, guarded
 
 # Tools run on worker threads so a time limit can be enforced; a call that overruns is reported
 # as a timeout and its thread is left to finish on its own (Python threads cannot be killed).
+# ``inline`` tools (in-process computations) run on the caller's thread instead.
 _EXECUTOR = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="tripdesk-tool")
 
 
@@ -45,6 +47,10 @@ def resolve_handler(path: str) -> type:
     return getattr(importlib.import_module(module_name), class_name)
 
 
+def _timed_out(call: Dict[str, Any], timeout: float) -> Dict[str, Any]:
+    return fail(call, "timeout", f"The {call['tool']} tool did not answer within {timeout:g} seconds.", retryable=True)
+
+
 class LocalShc:
     """``handler_call`` as the SPEC's SHC protocol, for one trip at a time (``trip_id``)."""
 
@@ -58,11 +64,21 @@ class LocalShc:
         trip_id: Optional[str] = None,
         clock: Optional[Callable[[], Any]] = None,
         around_call: Optional[Callable[[Callable[[], Dict[str, Any]]], Dict[str, Any]]] = None,
+        inline: Collection[str] = (),
     ):
         """``around_call`` wraps each tool run on its worker thread: a host uses it to give the
-        thread a fresh database connection and close it afterwards (worker threads outlive calls)."""
+        thread a fresh database connection and close it afterwards (worker threads outlive calls).
+
+        ``inline``: tools run on the caller's thread, for computations that answer at once (the
+        ranker, the policy check, an offline extractor, an in-process supplier). A worker thread
+        buys them nothing (an overrun thread cannot be stopped; it would only let the turn move
+        on while it burns the same CPU) and costs each call two thread hand-offs and the worker
+        thread's own database connection. Their time limit is checked when they return: a call
+        that overran is reported as a timeout all the same, its result dropped.
+        """
         self.deps = deps or ToolDeps()
         self.around_call = around_call
+        self.inline = frozenset(inline)
         self.tools = {t["name"]: t for t in (tools if tools is not None else DEFAULT_TOOLS)}
         self.trip_id = trip_id
         self.clock = clock or self.deps.clock
@@ -95,6 +111,11 @@ class LocalShc:
             "trip_id": self.trip_id or args.get("trip_id"),
         }
         handler = handler_cls(self.deps)
+        timeout = float(spec.get("timeout_s") or 30)
+        if tool in self.inline:
+            started = time.monotonic()
+            result = handler.run(payload)
+            return _timed_out(call, timeout) if time.monotonic() - started > timeout else result
         context = contextvars.copy_context()
         run = (
             (lambda: self.around_call(lambda: handler.run(payload)))
@@ -102,11 +123,10 @@ class LocalShc:
             else (lambda: handler.run(payload))
         )
         future = _EXECUTOR.submit(context.run, run)
-        timeout = float(spec.get("timeout_s") or 30)
         try:
             return future.result(timeout=timeout)
         except concurrent.futures.TimeoutError:
-            return fail(call, "timeout", f"The {tool} tool did not answer within {timeout:g} seconds.", retryable=True)
+            return _timed_out(call, timeout)
 
     @classmethod
     def run_tests(cls) -> None:

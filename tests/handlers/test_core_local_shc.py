@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import threading
 import time
 from datetime import UTC, datetime
 
@@ -88,4 +89,34 @@ def test_the_tool_timeout_is_enforced_and_retryable():
     started = time.monotonic()
     result = shc.handler_call("default", {}, "flight_quote_search", HANDLER, ARGS)
     assert time.monotonic() - started < 0.4
+    assert result["output"]["error"]["code"] == "timeout" and result["output"]["error"]["retryable"] is True
+
+
+class ThreadNotingSupplier:
+    def __init__(self, pause_s=0.0):
+        self.threads, self.pause_s = [], pause_s
+
+    def search_flights(self, **kwargs):
+        self.threads.append(threading.get_ident())
+        time.sleep(self.pause_s)
+        return []
+
+
+def test_an_inline_tool_runs_on_the_callers_thread_others_on_a_worker_thread():
+    supplier = ThreadNotingSupplier()
+    inline = LocalShc(ToolDeps(supplier=supplier), clock=lambda: NOW, inline={"flight_quote_search"})
+    threaded = LocalShc(ToolDeps(supplier=supplier), clock=lambda: NOW)
+    assert tool_outcome(inline.handler_call("default", {}, "flight_quote_search", HANDLER, ARGS))[0]
+    assert tool_outcome(threaded.handler_call("default", {}, "flight_quote_search", HANDLER, ARGS))[0]
+    assert supplier.threads[0] == threading.get_ident() != supplier.threads[1]
+
+
+def test_an_inline_tool_that_overran_its_limit_is_reported_as_a_timeout():
+    shc = LocalShc(
+        ToolDeps(supplier=ThreadNotingSupplier(pause_s=0.1)),
+        tools=tools_with(timeout_s=0.05),
+        clock=lambda: NOW,
+        inline={"flight_quote_search"},
+    )
+    result = shc.handler_call("default", {}, "flight_quote_search", HANDLER, ARGS)
     assert result["output"]["error"]["code"] == "timeout" and result["output"]["error"]["retryable"] is True

@@ -69,15 +69,16 @@ def turn_execute(
     turn_start(trip_id=trip.pk, message_id=message.pk, payload=payload, writes=writes)
     tool_store = DjangoToolStore()
     deps = tool_deps(clock=clock, writes=writes)
+    quick = quick_tools(llm_extractor=deps.llm_extractor is not None, remote_supplier=supplier_is_remote())
     local = LocalShc(
         deps,
         tools=tool_store.get_tools(),
         trip_id=str(trip.pk),
         clock=clock,
         around_call=with_thread_connection,
+        inline=quick,
     )
     agu = DjangoAGU(message_id=message.pk, writes=writes, first_attempt=first_attempt)
-    quick = quick_tools(llm_extractor=deps.llm_extractor is not None, remote_supplier=supplier_is_remote())
     shc = DjangoSHC(inner=local, trip_id=trip.pk, message_id=message.pk, writes=writes, quick=quick)
     with bind_host(agu=agu, shc=shc):
         runner = build_runner(
