@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 ASSUMED_ECONOMY = "Assumed economy"
 ASSUMED_TWO_PER_ROOM = "Assumed 2 guests per room"
+HOTEL_ASSUMED = "Assumed a hotel in {} for the stay"
 ASSUMED_HOTEL_ONLY = "Assumed only a hotel, no flights (say if you need flights too)"
 TAKING_NEXT = "Taking next "  # "Taking next Friday as Fri Dec 4": said again whenever the dates are
 
@@ -55,8 +56,9 @@ def fields_to_patch(
     )
     if new_lodging is not None:
         patch.setdefault("itinerary", {})["lodging"] = new_lodging
+        assumptions = [a for a in assumptions if not _hotel_gone(a, new_lodging)]
     for place in derived:
-        _add(assumptions, f"Assumed a hotel in {place} for the stay")
+        _add(assumptions, HOTEL_ASSUMED.format(place))
 
     flight_prefs = (cur.get("preferences") or {}).get("flight") or {}
     if fields.get("cabin"):
@@ -70,6 +72,17 @@ def fields_to_patch(
     if assumptions != ((cur.get("status") or {}).get("assumptions") or []):
         patch["status"] = {"assumptions": assumptions}
     return patch
+
+
+def _hotel_gone(assumption: str, lodging: Dict[str, Any]) -> bool:
+    """An "Assumed a hotel in San Francisco" line for a stay the trip no longer has (the hotel was
+    dropped, or the trip now goes to Chicago): not said again under the new trip."""
+    head, tail = HOTEL_ASSUMED.split("{}")
+    if not (assumption.startswith(head) and assumption.endswith(tail)):
+        return False
+    place = assumption[len(head) : len(assumption) - len(tail)]
+    stays = lodging.get("stays") or [] if lodging.get("needed") else []
+    return place not in {s.get(k) for s in stays if isinstance(s, dict) for k in ("location_hint", "location_code")}
 
 
 def _dates_said(fields: Dict[str, Any]) -> bool:

@@ -147,9 +147,25 @@ _TIME_FLIGHT = re.compile(
 _FLIGHT_TALK = re.compile(
     r"\b(?:fly|flying|flights?|depart\w*|leav\w*|back|return\w*|out|outbound|home|both\s+ways)\b", re.I
 )
+# A time of day the traveller does not want, and the clock bound that leaves the rest of the day.
+_NOT_WANTED = re.compile(
+    r"\b(?:no|not|never|avoid(?:ing)?|without|nothing|hate|dislike|don'?t|do\s+not|rather\s+not)\b(?:\s+\w+){0,3}\s*$",
+    re.I,
+)
+_OTHER_THAN = {
+    "early": "after 09:00",
+    "morning": "after 12:00",
+    "evening": "before 17:00",
+    "late": "before 20:00",
+    "night": "before 21:00",
+}
+_OUT_CONTEXT = re.compile(r"\b(?:out(?:bound)?|there|going|leav\w*|depart\w*)\b", re.I)
 _RETURN_CONTEXT = re.compile(r"\b(?:back|return(?:ing)?|home|inbound|come\s+back|coming\s+back|fly\s+back)\b", re.I)
 _BOTH_WAYS = re.compile(r"\b(?:both\s+ways|each\s+way|both\s+directions|all\s+flights|there\s+and\s+back)\b", re.I)
-_NONSTOP = re.compile(r"\bnon[\s-]?stop\b|\bdirect(?:\s+flights?)?\b|\bno\s+(?:stops|layovers?|connections?)\b", re.I)
+_NONSTOP = re.compile(
+    r"\bnon[\s-]?stop\b|\bdirect(?:\s+flights?)?\b|\b(?:no|avoid(?:ing)?|without|hate)\s+(?:any\s+)?(?:stops|layovers?|connections?)\b",
+    re.I,
+)
 _ONE_STOP = re.compile(
     r"\b(?:at\s+most|max(?:imum)?|up\s+to|no\s+more\s+than)\s+(?:one|1)\s+(?:stop|layover|connection)s?\b"
     r"|\b(?:one|1)\s+stop\s+(?:max|at\s+most)\b",
@@ -374,7 +390,15 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
             or _RETURN_CONTEXT.search(inside)
             or re.match(r"\s*(?:flights?\s+)?(?:back|home|return)\b", after, re.I)
         )
-        if _BOTH_WAYS.search(text[m.start() : m.end() + 30]):
+        unwanted = _NOT_WANTED.search(before)
+        if unwanted:  # "no early morning flights": the rest of the day, not the morning
+            window = _OTHER_THAN.get(word.split()[0] if word.split()[0] in ("early", "late") else window)
+            if window is None:
+                last = m.end()
+                continue  # "no afternoon flights": morning or evening, not one window to search
+        # a time not wanted, with no leg named, is not wanted either way ("no early morning flights")
+        either_way = unwanted and not ret and not _OUT_CONTEXT.search(before + inside + after)
+        if either_way or _BOTH_WAYS.search(text[m.start() : m.end() + 30]):
             out["time_out"] = out["time_return"] = window
         elif ret:
             out["time_return"] = window

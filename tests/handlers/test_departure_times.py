@@ -51,6 +51,21 @@ def test_clock_bounds_are_read_for_their_leg(text, out, back):
 
 
 @pytest.mark.parametrize(
+    ("text", "out", "back"),
+    [
+        ("no early morning flights", "after 09:00", "after 09:00"),  # no leg named: neither way
+        ("not a fan of evening flights", "before 17:00", "before 17:00"),
+        ("avoid night flights", "before 21:00", "before 21:00"),
+        ("i dont want a late flight back", None, "before 20:00"),
+        ("morning flight out please, but no evening flight back", "morning", "before 17:00"),
+        ("no afternoon flights", None, None),  # morning or evening: no one window to search
+    ],
+)
+def test_a_time_of_day_not_wanted_leaves_the_rest_of_the_day(text, out, back):
+    assert read_times(text) == {"time_out": out, "time_return": back, "arrive_out": None, "arrive_return": None}
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "we land at 10am",

@@ -136,3 +136,13 @@ def test_checking_in_later_on_a_trip_with_flights_moves_the_stay_not_the_flights
     assert t.stays()[0][:3] == ("MIA", "2027-03-12", "2027-03-16")
     t.say("2 adults")  # an unrelated answer keeps the stay the traveller dated
     assert t.stays()[0][:3] == ("MIA", "2027-03-12", "2027-03-16")
+
+
+def test_an_assumed_hotel_is_not_said_once_the_trip_has_no_such_stay():
+    trip = Trip()
+    trip.say("bos to sfo jan 12 to 15, 1 adult")
+    assert "Assumed a hotel in San Francisco for the stay" in trip.doc["status"]["assumptions"]
+    trip.say("actually make that Chicago")  # the stay moves to Chicago
+    assert not any("San Francisco" in a for a in trip.doc["status"]["assumptions"])
+    trip.say("forget the hotel")
+    assert not any(a.startswith("Assumed a hotel") for a in trip.doc["status"]["assumptions"])
