@@ -16,7 +16,7 @@ _CHILDREN = re.compile(
 _INFANTS = re.compile(rf"\b{_N}\s+(?:infants?|babies|baby|toddlers?|lap\s+infants?)\b", re.I)
 _CABIN_WORDS = r"(?:(?:premium\s+)?(?:economy|business|first|coach)(?:\s+class)?\s+)?"
 _PEOPLE = re.compile(
-    rf"\b(?P<n1>{NUMBER_RE})\s*(?:peoples?|persons?|person|total|in\s+total|travell?ers?|passengers?|pax|ppl|guests?|individuals|of\s+us|members|"
+    rf"\b(?P<n1>{NUMBER_RE})\s*(?:peoples?|persons?|person|guys|gals|ladies|dudes|lads|fellas|total|in\s+total|travell?ers?|passengers?|pax|ppl|guests?|individuals|of\s+us|members|"
     rf"reservations|(?:one[\s-]?way\s+|round[\s-]?trip\s+|return\s+)?{_CABIN_WORDS}(?:plane\s+|airline\s+|flight\s+|bus\s+|train\s+|coach\s+)?"
     rf"(?:tickets?|tix|tkts?|seats?)|"
     rf"adults?\s+tickets?|in\s+(?:my|our|the)\s+(?:group|party|team))\b"
@@ -50,10 +50,14 @@ _COMPANION = re.compile(
 )
 # Someone travels along when joined to the writer or the party: "me and my wife", "with my kids",
 # "my sister and her two boys", "my mom, my dad and I" (not "visit a friend", "my cousin's house").
-_JOINED_BEFORE = re.compile(r"(?:\b(?:with|and|n|plus|including|bringing\s+along)|[+&,:])\s*$", re.I)
+_JOINED_BEFORE = re.compile(
+    r"(?:\b(?:with|and|n|plus|including|bringing\s+along|taking|bringing|to\s+(?:take|bring))|[+&,:(])\s*$", re.I
+)
 _JOINED_AFTER = re.compile(r"^\s*(?:,|and\s+(?:i|me|my|our|her|his)\b|\+|&|\(|\s*$)", re.I)
 _SELF = re.compile(
-    r"\b(?:me|myself|i)\b(?!\s*'?(?:d|ll|ve|m)\b)|\bi'?m\s+(?:travell?ing|going|flying|bringing)\b", re.I
+    r"\b(?:me|myself|i)\b(?!\s*'?(?:d|ll|ve|m)\b)|\bi'?m\s+(?:travell?ing|going|flying|bringing)\b"
+    r"|\b(?:taking|bringing|to\s+(?:take|bring))\s+(?:my|our)\b",
+    re.I,
 )
 _SELF_PLUS = re.compile(
     rf"\bme\s*(?:\+|plus|and)\s*(?P<n>{NUMBER_RE})\b(?!\s+(?:{_ADULT_KIN}|{_CHILD_KIN}|{_PAIR_KIN}|more|others?)s?\b)",
@@ -170,7 +174,10 @@ _VISITED = re.compile(
     r"\b(?:visit(?:ing)?|see(?:ing)?|meet(?:ing)?|surprise|stay(?:ing)?\s+with|staying\s+at)\s+(?:(?:my|our|a|an|some|his|her)\s+)?$",
     re.I,
 )
-_BARE_AFTER_ME = re.compile(r"\b(?:me|i|myself)\s*(?:\+|&|,|and|plus|n|w/?|with)\s*$", re.I)
+_BARE_AFTER_ME = re.compile(
+    r"\b(?:me|i|myself)\s*(?:\+|&|,|and|plus|n|w/?|with)\s*$|\b(?:my|our)\s+(?:family|group|party|crew)\s*[(:]\s*$",
+    re.I,
+)
 _CHILD_NEAR = re.compile(rf"\b(?:{_CHILD_KIN}|kids?)\b[^()]*$", re.I)
 
 

@@ -127,6 +127,10 @@ _LOWER_CUED_CODES = frozenset(
     "mke jax rno boi anc sju yyz yvr yul lhr cdg fra ams mad fco dub nrt hnd icn".split()
 )
 
+# Big airports whose codes are also words ("sea", "den", "aus"): read in lower case only as one end of
+# a route whose other end is written as a code ("phx to sea", "bos-den-bos").
+_WORD_CODES = frozenset("sea den aus san sat ind pit mem tus elp ict oma gsp sav tul".split())
+
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*(?:\.[A-Za-z]\.?)*|\d+")
 _MAX_WORDS = 4
 
@@ -503,7 +507,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
         if hit is None:
             raw = words[i][2]
             routed = _route_neighbour(words, i, text)
-            code = _code_hit(raw, lower_text, cued, routed)
+            code = _code_hit(raw, lower_text, cued, routed, _beside_code(words, i, text))
             hit = (1, code, "") if code else _fuzzy_hit(words, i, text, cued)
         if hit and i + hit[0] < len(words) and fold(words[i + hit[0]][2]) in VENUE_WORDS:
             i += hit[0] + 1  # "Union Station", "Rogers Centre", "Santa Fe Depot": a venue, not the city
@@ -686,6 +690,26 @@ _NEVER_PLACES = frozenset(
 _ROUTE_JOIN = re.compile(r"\s*(?:-|–|->|→|>|to)\s*", re.I)
 
 
+def _beside_code(words: List[Tuple[int, int, str]], i: int, text: str) -> bool:
+    """Word ``i`` is joined ("to", "-", "->") to a neighbour that is a three-letter airport code."""
+
+    def code_like(j: int) -> bool:
+        raw = words[j][2] if 0 <= j < len(words) else ""
+        return (
+            len(raw) == 3 and raw.isalpha() and raw.lower() not in _WORD_CODES and _code_place(raw.upper()) is not None
+        )
+
+    for j, k in ((i - 1, i), (i, i + 1)):  # the neighbour before, then after
+        if not (0 <= j and k < len(words)):
+            continue
+        gap = text[words[j][1] : words[k][0]]
+        if gap.strip() and _ROUTE_JOIN.fullmatch(gap) and code_like(j if j != i else k):
+            return True
+    if i >= 2 and fold(words[i - 1][2]) == "to" and code_like(i - 2):
+        return True  # "phx to sea"
+    return i + 2 < len(words) and fold(words[i + 1][2]) == "to" and code_like(i + 2)  # "sea to phx"
+
+
 def _route_neighbour(words: List[Tuple[int, int, str]], i: int, text: str) -> bool:
     """Word ``i`` is one end of a route written short: "phl to orlando", "bos-mco", "sfo->jfk"."""
     if i + 1 < len(words):
@@ -698,9 +722,11 @@ def _route_neighbour(words: List[Tuple[int, int, str]], i: int, text: str) -> bo
     return False
 
 
-def _code_hit(raw: str, lower_text: bool, cued: bool, routed: bool = False) -> Optional[Place]:
+def _code_hit(raw: str, lower_text: bool, cued: bool, routed: bool = False, paired: bool = False) -> Optional[Place]:
     if len(raw) != 3 or not raw.isalpha():
         return None
+    if raw.islower() and paired and raw in _WORD_CODES:
+        return _code_place(raw.upper())  # "phx to sea", "bos-den-bos": a word that is a code beside a code
     if raw.isupper() and raw not in _NOT_CODES and not (lower_text and not cued):
         return _code_place(raw)
     if not raw.isupper() and raw.lower() in _LOWER_OK_CODES:

@@ -58,6 +58,15 @@ def assign_places(
             and not stay_mode
         ):
             roles[i], roles[i + 1] = ("origin", True), ("destination", True)
+    for i in range(len(places) - 2):
+        # "sfo-jfk-sfo", "bos to den to bos": there and back, the third place the first again
+        gaps = [msg[places[j].end : places[j + 1].start] for j in (i, i + 1)]
+        if (
+            not stay_mode
+            and all(re.fullmatch(r"\s*(?:to|-|–|->|→)\s*", g, re.I) for g in gaps)
+            and places[i].place["code"] == places[i + 2].place["code"] != places[i + 1].place["code"]
+        ):
+            roles[i], roles[i + 1], roles[i + 2] = ("origin", True), ("destination", True), ("skip", True)
     segments = [s for s in ((current.get("itinerary") or {}).get("segments") or []) if isinstance(s, dict)]
     first = segments[0] if segments else {}
     if (

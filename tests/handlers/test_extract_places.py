@@ -109,3 +109,17 @@ def test_a_town_that_is_a_plain_word_starts_or_ends_a_route_between_places(text,
 )
 def test_the_same_words_as_phrases_stay_words(text, expected):
     assert [m.place["code"] for m in find_places(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("phx to sea on the 8th", ["PHX", "SEA"]),  # a code that is a word, beside a code
+        ("bos-den-bos jan 3-6", ["BOS", "DEN", "BOS"]),
+        ("sea to lax", ["SEA", "LAX"]),
+        ("i love the sea to be honest", []),  # beside no code: a word
+        ("by the sea", []),
+    ],
+)
+def test_codes_that_are_words_count_only_beside_a_code(text, codes):
+    assert [m.place["code"] for m in find_places(text)] == codes
