@@ -352,7 +352,7 @@ def _overview(bundles: List[Bundle]) -> str:
 # "show me the options", "what are my options again", "list them", "remind me what the choices were":
 # the whole message asks to see the options again, nothing about them in particular.
 _SEE_OPTIONS = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|and|hmm+|um+|sorry|wait|hey|pls|please)[,.!]*\s+)*"
+    r"^(?:(?:ok(?:ay)?|so|and|hmm+|um+|sorry|wait|hey|pls|please|actually|hold\s+on|oh)[,.!]*\s+)*"
     r"(?:(?:can|could|would)\s+(?:i|we|you)\s+(?:please\s+)?|please\s+|pls\s+|let\s+me\s+|remind\s+me\s+)?"
     r"(?:(?:see|show|list|view|have\s+a\s+look\s+at|look\s+at|go\s+over|repeat|give)(?:\s+(?:me|us))?"
     r"(?:\s+(?:all|again|once\s+more))?\s+(?:the\s+|my\s+|our\s+|those\s+|these\s+|all\s+(?:the\s+)?|them|it)?"

@@ -30,7 +30,7 @@ from .context import (
 )
 from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS
 from .dates import DateMention, Doubt, find_dates, find_durations, next_weekday_said, order_for
-from .party import FOR_ME, read_party
+from .party import ADDING, FOR_ME, read_party
 from .patch import ASSUMED_HOTEL_ONLY
 from .places import find_places
 from .prefs import NO_HOTEL, read_airlines, read_preferences, read_relax
@@ -136,6 +136,7 @@ def extract_fields(
     fields.update(read_party(people_text))
     if _solo_request(people_text, places, dates, current, fields):
         fields["adults"] = 1
+    _added_to_party(people_text, current, fields)
     _bare_number(msg, slots, fields)
     _count_of_what(msg, pending_question, fields)
 
@@ -235,6 +236,20 @@ def _same_places(current: Dict[str, Any], fields: Dict[str, Any]) -> None:
         metro = geo.METRO_CODES.get(str(said.get("code"))) or {}
         if now.get("type") == "airport" and now.get("code") in metro.get("airports", ()):
             fields[key] = None
+
+
+def _added_to_party(text: str, current: Dict[str, Any], fields: Dict[str, Any]) -> None:
+    """ "add my daughter (5)", "can you add my wife", "2 more adults": the people named join those
+    already going (it replaced them: two adults became one adult and a child)."""
+    party = current.get("party") or {}
+    going = party.get("travelers") or {}
+    if not ADDING.search(text) or not any(going.get(k) for k in ("adults", "children", "infants")):
+        return
+    for key in ("adults", "children", "infants"):
+        if fields.get(key):
+            fields[key] += int(going.get(key) or 0)
+    if fields.get("child_ages"):
+        fields["child_ages"] = list(party.get("child_ages") or []) + fields["child_ages"]
 
 
 def _solo_request(

@@ -34,7 +34,11 @@ _SOLO = re.compile(
     re.I,
 )
 # "jan 15-17 for me": alone, when it closes a trip request (``solo_request``), not "that works for me"
-FOR_ME = re.compile(r"\bfor\s+(?:just\s+|only\s+)?(?:me|myself)\b(?=\s*(?:[,;.!]|$|\s+(?:only|alone)\b))", re.I)
+FOR_ME = re.compile(
+    r"\bfor\s+(?:just\s+|only\s+)?(?:me|myself)\b(?=\s*(?:[,;.!]|$|\s+(?:only|alone)\b))"
+    r"|^(?:(?:can|could|would)\s+you\s+|please\s+)?(?:fly|get)\s+me\s+(?:from|to|out)\b",
+    re.I,
+)
 _ADULT_KIN = (
     r"wife|husband|partner|spouse|girlfriend|boyfriend|gf|bf|fianc[eé]e?|friend|colleague|coworker|co-worker|"
     r"boss|mom|mother|dad|father|brother|sister|mum|roommate|assistant|manager|cousin|aunt|uncle|grandma|grandpa|"
@@ -63,6 +67,8 @@ _SELF_PLUS = re.compile(
     rf"\bme\s*(?:\+|plus|and)\s*(?P<n>{NUMBER_RE})\b(?!\s+(?:{_ADULT_KIN}|{_CHILD_KIN}|{_PAIR_KIN}|more|others?)s?\b)",
     re.I,
 )
+# "add my daughter", "also bringing my mom", "one more": people joining those already going
+ADDING = re.compile(r"\badd(?:ing)?\b|\balso\s+(?:bring(?:ing)?|tak(?:e|ing))\b|\bone\s+more\b", re.I)
 _WITH = re.compile(r"\b(?:travell?ing|going|flying|coming)\s+with\b|^\s*with\b", re.I)
 _US_N = re.compile(r"\bus\s+(?P<n>two|three|four|2|3|4)\b", re.I)
 _INCLUDING_ME = re.compile(r"\b(?:incl(?:uding|\.)?|with)\s+me\b|\bcounting\s+me\b", re.I)
@@ -136,7 +142,17 @@ def read_party(text: str) -> Dict[str, Any]:
         adults = 1 + (to_int(_SELF_PLUS.search(text).group("n")) or 0)
     if adults is None and (companions or kids):
         self_counted = 0 if _INCLUDING_ME.search(text) or not (_SELF.search(text) or _WITH.search(text)) else 1
+        if ADDING.search(text):
+            self_counted = 0  # "i need to add my daughter (5)": the ones already going stay as they are
         adults = (self_counted + companions) or None  # "add a kid": the grown-ups stay as they are
+    if (
+        adults is None
+        and (children or infants)
+        and _WITH.search(text)
+        and _SELF.search(text)
+        and not ADDING.search(text)
+    ):
+        adults = 1 + companions  # "I'm traveling with my 2 year old": the writer and the child
     if adults is None and (_SOLO.search(text) or _LONE_ME.search(text)):
         adults = 1
     return {

@@ -131,6 +131,8 @@ _LOWER_CUED_CODES = frozenset(
 # a route whose other end is written as a code ("phx to sea", "bos-den-bos").
 _WORD_CODES = frozenset("sea den aus san sat ind pit mem tus elp ict oma gsp sav tul".split())
 
+_SENTENCE_CAPS = re.compile(r"\bI(?=\b|')|(?:^|[.!?]\s+)[A-Z](?=[a-z]+\b)")
+
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*(?:\.[A-Za-z]\.?)*|\d+")
 _MAX_WORDS = 4
 
@@ -438,7 +440,9 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
     """Every place named in ``text``, in order; ``cue_all`` treats the text as an answer to "where?";
     ``accented``: folded words the traveller wrote with accents ("Málaga"), names rather than words."""
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
-    lower_text = not any(c.isupper() for c in text)
+    # written in lower case: the pronoun "I" ("I'm", "I'd") and a capital opening a sentence do not
+    # count ("atlanta to boston jan 14, I'm traveling with my 2 year old")
+    lower_text = not any(c.isupper() for c in _SENTENCE_CAPS.sub("", text))
     index = _index()
     out: List[Mention] = []
     i = 0

@@ -113,8 +113,8 @@ _CABINS = [
     (
         "business",
         re.compile(
-            r"\bbusiness[\s-]+(?:class|cabin)\b|\b(?:fly(?:ing)?|in|sit\s+in|book|upgrade\s+to|switch\s+to|change\s+to|go)\s+(?:business|biz|j)\b(?!\s+trip)"
-            r"|\bbiz\s+class\b|(?<=pax|ppl|adt)\s+biz\b|\b(?:pax|ppl|adults?|people|tickets?)\s+biz\b|\blie[\s-]?flat\b|\bflat[\s-]?bed\b|\bpolaris\b|\bdelta\s+one\b|\bbusiness\s+(?:pls|please|seats?|fares?)\b",
+            r"\bbusiness[\s-]+(?:class|cabin)\b|\b(?:fly(?:ing)?|in|sit\s+in|book|upgrade\s+to|switch\s+to|change\s+to|go|make\s+it|let'?s\s+do|rather|prefer)\s+(?:business|biz|j)\b(?!\s+trip)"
+            r"|\bbiz\s+class\b|(?<=pax|ppl|adt)\s+biz\b|\b(?:pax|ppl|adults?|people|tickets?)\s+biz\b|\blie[\s-]?flat\b|\bflat[\s-]?bed\b|\bpolaris\b|\bdelta\s+one\b|\bbusiness\s+(?:pls|please|seats?|fares?|instead|then)\b",
             re.I,
         ),
     ),

@@ -146,3 +146,12 @@ def test_an_assumed_hotel_is_not_said_once_the_trip_has_no_such_stay():
     assert not any("San Francisco" in a for a in trip.doc["status"]["assumptions"])
     trip.say("forget the hotel")
     assert not any(a.startswith("Assumed a hotel") for a in trip.doc["status"]["assumptions"])
+
+
+def test_people_added_join_those_already_going():
+    trip = Trip()
+    trip.say("2 adults nyc to miami feb 3-7")
+    trip.say("i need to add my daughter (5)")  # the writer is not counted again: 2 adults stay
+    assert trip.doc["party"]["travelers"] == {"adults": 2, "children": 1, "infants": 0}
+    trip.say("add 2 more adults")
+    assert trip.doc["party"]["travelers"]["adults"] == 4
