@@ -254,8 +254,9 @@ def booked_text(doc: Dict[str, Any], booking: Dict[str, Any]) -> str:
     )
 
 
-def preference_words(doc: Dict[str, Any], name: str) -> str:
-    """A search filter as the traveller set it ("nonstop only", "avoiding Delta", "at most $150 a night")."""
+def preference_words(doc: Dict[str, Any], name: str, leg: Optional[str] = None) -> str:
+    """A search filter as the traveller set it ("nonstop only", "avoiding Delta", "at most $150 a night");
+    times for one ``leg`` ("outbound" / "return") when it is given (a leg's search names its own wish)."""
     from .common.shape import carrier_rules, nightly_cap
     from .extract.prefs import AIRLINE_NAMES
 
@@ -273,8 +274,9 @@ def preference_words(doc: Dict[str, Any], name: str) -> str:
     if name == "red_eye":
         return "no red-eyes"
     if name == "time_window":
-        times = [f"leaving {time_wish_text(t)}" for t in (flight.get("time_of_day") or {}).values() if t]
-        times += [arrival_text(t) for t in (flight.get("arrival") or {}).values() if t]
+        mine = lambda wishes: [t for k, t in (wishes or {}).items() if t and leg in (None, k)]  # noqa: E731
+        times = [f"leaving {time_wish_text(t)}" for t in mine(flight.get("time_of_day"))]
+        times += [arrival_text(t) for t in mine(flight.get("arrival"))]
         return " / ".join(dict.fromkeys(times)) if times else "your flight times"
     if name == "min_stars":
         return f"{hotel.get('min_stars')}+ stars"

@@ -33,7 +33,7 @@ from .dates import DateMention, Doubt, find_dates, find_durations, next_weekday_
 from .party import ADDING, FOR_ME, read_party
 from .patch import ASSUMED_HOTEL_ONLY
 from .places import find_places
-from .prefs import NO_HOTEL, read_airlines, read_preferences, read_relax
+from .prefs import NO_HOTEL, hotel_class_said, read_airlines, read_preferences, read_relax
 from .questions import pending_slots
 from .roles import assign_dates, assign_places, complete_stay, hotels_named, read_legs
 from .schema import FIELD_NAMES, empty_fields
@@ -190,6 +190,9 @@ def extract_fields(
         used = _codes_used(fields)
         assumptions.extend(m.assumed for m in places if m.assumed and m.place["code"] in used)
         assumptions.extend(_weekdays_read(dates, fields))
+        said_class = hotel_class_said(msg)
+        if said_class and fields["hotel_min_stars"] == said_class[1]:
+            assumptions.append(f'Took "{said_class[0]}" as {said_class[1]}★ or better; say the stars you want')
     complete_stay(fields)
     if fields["stays"] and fields["hotel_needed"] is None:
         fields["hotel_needed"] = True

@@ -220,7 +220,8 @@ _CENTRAL = re.compile(
     r"(?<!\bnot\s)(?<!n't\s)(?<!need\sto\sbe\s)\b(?:(?P<down>down\s?town)(?!\s+(?:[A-Z][a-z]+|\w+\s+(?:airport|station))\b)"
     r"|(?:somewhere|something|anywhere|place|hotel|stay(?:ing)?|be|more|nice\s+and|fairly|pretty|very|quite|is)\s+central\b(?!\s+(?:time|park|station|america|standard|avenue|ave|st|street))"
     r"|central(?:ly)?\s+(?:located|location|area|spot|part\s+of\s+(?:town|the\s+city)|neighbou?rhood|hotel)"
-    r"|(?:city|town)\s+cent(?:er|re)|cent(?:er|re)\s+of\s+(?:town|the\s+city)|in\s+the\s+cent(?:er|re)\b)",
+    r"|(?:city|town)\s+cent(?:er|re)|cent(?:er|re)\s+of\s+(?:town|the\s+city)|in\s+the\s+cent(?:er|re)\b"
+    r"|in\s+central\s+(?!(?:time|park|station|america|standard|avenue|ave|st|street|florida|asia|europe|valley|coast)\b)[a-z]{3,})",
 )
 _NOT_CENTRAL = re.compile(
     r"\b(?:doesn'?t|does\s+not|don'?t|do\s+not|needn'?t|no\s+need\s+to|not)\s+(?:\w+\s+){0,3}?(?:be\s+)?(?:central|downtown)",
@@ -328,6 +329,30 @@ _SEPARATE_ROOMS = re.compile(
 )
 
 
+# A hotel's class in words ("luxury hotel", "a mid-range hotel", "upscale"): stars the search can use,
+# said back as an assumption (``hotel_class_said``). "A nice hotel", "a good hotel" are not a class.
+_HOTEL_CLASS = re.compile(
+    r"\b(?P<w>luxury|luxurious|upscale|high[\s-]?end|fancy|posh|mid[\s-]?range|moderate|"
+    r"mid[\s-]?level)\s+(?:hotels?|place\s+to\s+stay|rooms?|stay)\b",
+    re.I,
+)
+_CLASS_STARS = {"luxury": 5, "luxurious": 5, "upscale": 4, "high": 4, "fancy": 4, "posh": 4}
+_NOT_CLASS = re.compile(r"\b(?:not|no|nothing|isn'?t|doesn'?t|don'?t|needn'?t)\b[^,.;!?]*$", re.I)
+
+
+def hotel_class_said(text: str) -> Optional[Tuple[str, int]]:
+    """(the words, the stars they are taken as) for a hotel wished by class, not by stars: "a mid-range
+    hotel" → 3, "upscale" → 4, "luxury" → 5; None when stars are given or the class is not wished."""
+    if _stars(text) is not None:
+        return None
+    for m in _HOTEL_CLASS.finditer(text):
+        if _NOT_CLASS.search(text[max(0, m.start() - 40) : m.start()]):
+            continue  # "not a fancy hotel"
+        word = m.group("w").lower()
+        return " ".join(m.group(0).split()), _CLASS_STARS.get(re.split(r"[\s-]", word)[0], 3)
+    return None
+
+
 def _where_in_town(text: str) -> Optional[str]:
     """ "downtown" or "the city center" for a hotel wished central without a landmark; None otherwise."""
     low = text.lower()
@@ -343,6 +368,9 @@ def read_preferences(text: str, money_text: Optional[str] = None) -> Dict[str, A
     max_stops = 0 if _NONSTOP.search(text) else 1 if _ONE_STOP.search(text) else None
     budgets = read_budgets(money_text if money_text is not None else text)
     stars = _stars(text)
+    said_class = hotel_class_said(text)
+    if said_class:
+        stars = said_class[1]
     near = _NEAR.search(text)
     one_way = True if _ONE_WAY.search(text) else False if _ROUND_TRIP.search(text) else None
     no_hotel = NO_HOTEL.search(text)

@@ -165,7 +165,8 @@ class Intake(DecisionBase):
         doc["status"].update(phase="intake", state="needs_input")
         segs = {s["segment_id"]: s for s in segments_of(doc)}
         stays = {s["stay_id"]: s for s in stays_of(doc)}
-        lines, filters = [], []
+        lines: List[str] = []
+        filters: List[Tuple[str, Any]] = []
         for q in empty:
             if "segment_id" in q and q["segment_id"] in segs:
                 what = f"flights {segment_route(segs[q['segment_id']])}"
@@ -174,17 +175,24 @@ class Intake(DecisionBase):
                 what = f"hotels in {stay_place(s)} from {day_text(s['check_in'])} to {day_text(s['check_out'])}"
             else:
                 continue
-            named = [f"{preference_words(doc, k)} rules out {n}" for k, n in (q.get("ruled_out") or {}).items() if n]
+            leg = _leg_of(doc, q.get("segment_id"))
+            named = [
+                f"{preference_words(doc, k, leg)} rules out {n}" for k, n in (q.get("ruled_out") or {}).items() if n
+            ]
             if q.get("found") and named:
                 # the supplier had some: say which of the traveller's own filters emptied it
                 lines.append(f"{q['found']} {what}, but {' and '.join(named)}")
-                filters += [k for k in q["ruled_out"] if q["ruled_out"][k]]
+                filters += [(k, leg) for k in q["ruled_out"] if q["ruled_out"][k]]
             else:
                 lines.append(f"no {what}")
         if filters:
-            names = list(dict.fromkeys(filters))
-            drop = " or ".join(f'"{preference_words(doc, k)}"' for k in names)
-            say = " or ".join(f'"{RELAX_HINTS[k]}"' for k in names if k in RELAX_HINTS)
+            legs: Dict[str, set] = {}
+            for k, leg in filters:  # a filter that emptied one leg's search is named for that leg
+                legs.setdefault(k, set()).add(leg)
+            drop = " or ".join(
+                f'"{preference_words(doc, k, next(iter(v)) if len(v) == 1 else None)}"' for k, v in legs.items()
+            )
+            say = " or ".join(f'"{RELAX_HINTS[k]}"' for k in legs if k in RELAX_HINTS)
             self.say(f"I found {'; '.join(lines)}. Shall I drop {drop}? Say {say} and I'll search again.")
             return
         self.say(
@@ -259,6 +267,16 @@ class Intake(DecisionBase):
             "To change it, cancel the booking first: I'll show the refund before anything is cancelled.",
             {"type": "cancellation", "booking_id": booking.get("booking_id"), "action": "quote"},
         )
+
+
+def _leg_of(doc: Dict[str, Any], segment_id: Any) -> Any:
+    """ "outbound" / "return" for a round trip's first / last flight (whose time wishes are its own), else None."""
+    ids = [s.get("segment_id") for s in segments_of(doc)]
+    if segment_id is None or segment_id not in ids:
+        return None
+    if segment_id == ids[0]:
+        return "outbound"
+    return "return" if doc["itinerary"].get("trip_type") == "round_trip" and segment_id == ids[-1] else None
 
 
 _DATE_SLOTS = ("depart_date", "return_date", "check_in", "check_out")

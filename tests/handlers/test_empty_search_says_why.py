@@ -37,3 +37,10 @@ def test_flight_filters_are_named_with_what_they_rule_out():
 @pytest.mark.parametrize("name", sorted(RELAX_HINTS))
 def test_every_offered_phrase_is_read_as_letting_go_of_that_filter(name):
     assert read_relax(RELAX_HINTS[name])[0] == [name]
+
+
+def test_a_time_wish_that_empties_one_legs_search_is_named_for_that_leg():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    reply = last(h.say("sf to nyc, leaving the morning of jan 7, returning the evening of jan 10, 1 adult"))
+    assert "but leaving in the morning rules out" in reply and 'drop "leaving in the morning"?' in reply
+    assert "evening" not in reply  # the return's wish did not empty the way out

@@ -364,3 +364,18 @@ def test_seats_wished_are_said_to_be_chosen_with_the_airline():
     h = _options_on_screen()
     said = [m.get("text") or "" for m in h.say("we want aisle seats together")["ui_messages"]]
     assert any(s.startswith("I can't choose seats") for s in said)
+
+
+@pytest.mark.parametrize(
+    ("text", "stars"),
+    [
+        ("a mid-range hotel near downtown", 3),
+        ("upscale hotel please", 4),
+        ("luxury hotel in miami", 5),
+        ("a nice hotel please", None),  # not a class: said of any hotel
+        ("doesn't need to be a fancy hotel", None),
+        ("a nice 4 star hotel", 4),
+    ],
+)
+def test_a_hotel_class_in_words_is_stars(text, stars):
+    assert read_preferences(text)["hotel_min_stars"] == stars
