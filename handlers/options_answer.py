@@ -481,3 +481,19 @@ def nothing_cheaper(part: str, bundle: Bundle) -> str:
         f"{_name(bundle)} is already the cheapest option on screen ({_price(bundle)} in all). "
         "Say what you can give up ('stops are fine', 'any airline', a lower hotel cap) and I'll search again."
     )
+
+
+# "thanks!", "great", "sounds good", "go ahead": an acknowledgement, answered with the next step
+# (``Intake.next_step``), not the options again under "Nothing changed.".
+_ACKNOWLEDGED = re.compile(
+    r"^(?:(?:ok(?:ay)?|k|great|perfect|awesome|cool|nice|good|lovely|super|excellent|fine|alright|all\s+right|sure|"
+    r"yes|yep|yeah|sounds\s+(?:good|great|perfect)|looks\s+(?:good|great)|that\s+works|works\s+for\s+me|"
+    r"go\s+ahead|let'?s\s+do\s+(?:it|that)|thanks?(?:\s+you)?(?:\s+so\s+much|\s+a\s+lot)?|thx|ty|cheers|"
+    r"much\s+appreciated|appreciate\s+it)[\s,.!]*)+(?::\)|🙏|👍)?\s*$",
+    re.I,
+)
+
+
+def acknowledged(text: str) -> bool:
+    """The whole message only acknowledges ("thanks!", "great, thank you", "go ahead", "sounds good")."""
+    return _ACKNOWLEDGED.match((text or "").strip()) is not None

@@ -182,6 +182,7 @@ class DateMention:
     by_convention: bool = False  # "03/04": read month or day first by the locale, not by what was written
     day_only: bool = False  # "the 9th": a day of the month and nothing else
     period: bool = False  # "mid March", "the weekend of the 14th": one day read for a span, said back
+    weekday_only: bool = False  # "Thursday": a day of the week and nothing else
 
     def in_month_of(self, anchor: date, today: date) -> DateMention:
         """ "make it the 9th" about a trip that starts Jan 8: the 9th of the trip's month (the next
@@ -194,6 +195,14 @@ class DateMention:
             if value is not None and value >= today:
                 return replace(self, value=value)
         return self
+
+    def near(self, anchor: date, today: date) -> DateMention:
+        """ "fly out thursday instead" about a trip that leaves Mon Feb 15: the Thursday of that trip's
+        week (the first on or after three days before it), not the next Thursday from ``today``."""
+        if not self.weekday_only:
+            return self
+        start = max(today, anchor - timedelta(days=3))
+        return replace(self, value=start + timedelta(days=(self.value.weekday() - start.weekday()) % 7))
 
     def after(self, day: date) -> date:
         """The value counted from ``day`` instead of today ("back the 2nd" after a January 30 departure)."""
@@ -434,7 +443,15 @@ def find_dates(
                 day_only = kind == "ordinal" and not (m.groupdict().get("rel") or m.groupdict().get("relw"))
                 found.append(
                     DateMention(
-                        m.start(), m.end(), value, m.group(0), floating, by_convention, day_only, kind == "period"
+                        m.start(),
+                        m.end(),
+                        value,
+                        m.group(0),
+                        floating,
+                        by_convention,
+                        day_only,
+                        kind == "period",
+                        kind == "weekday" and floating,
                     )
                 )
         masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])

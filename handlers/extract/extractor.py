@@ -95,8 +95,8 @@ def extract_fields(
     airlines, airline_spans = read_airlines(msg)
     dates, masked = find_dates(msg, today, order=order_for(locale), doubts=doubts)
     anchor = _trip_start(current)
-    if anchor:  # "actually make it the 9th": the 9th of the trip's month, not the next 9th from today
-        dates = [d.in_month_of(anchor, today) for d in dates]
+    if anchor:  # "actually make it the 9th", "fly out thursday instead": in the trip's month / week, not from today
+        dates = [d.in_month_of(anchor, today).near(anchor, today) for d in dates]
     for doubt in doubts:
         notes.append(f"'{doubt.text}' could be two different days; asked instead of guessed.")
     # places named for the weather, a bus ride or someone else's plans are not the trip's, nor is

@@ -10,12 +10,19 @@ from ..common.clock import day_text, local_today
 from ..echo import echo_line
 from ..extract.prefs import asks_for_past_trip, asks_for_seats, unsearchable_hotel_features
 from ..language import ENGLISH_ONLY, ENGLISH_PARTLY, looks_non_english
-from ..options_answer import answer_about_options, asks_to_see_options, nothing_cheaper, options_again
+from ..options_answer import (
+    HINT,
+    acknowledged,
+    answer_about_options,
+    asks_to_see_options,
+    nothing_cheaper,
+    options_again,
+)
 from ..quotes import found
 from ..quotes import items as quote_items
 from ..router import is_question
 from ..tool_calls import failed_before, pending_searches, ranker_args, ranking_key, tool_call, work_pending
-from ..trip_read import missing_slots, segments_of, stays_of, travellers
+from ..trip_read import earliest_deadline, live_holds, missing_slots, segments_of, stays_of, travellers
 from ..wording import (
     PURCHASE_REFUSAL,
     QUESTIONS,
@@ -235,6 +242,9 @@ class Intake(DecisionBase):
         if applied.get("understood") is False and looks_non_english(text):
             self.say(ENGLISH_ONLY)
             return
+        if applied.get("understood") is False and bundles and acknowledged(text):
+            self.say(self.next_step(doc, now))  # "thanks!", "go ahead": what happens next, not the options again
+            return
         if applied.get("understood") is False and bundles and asks_to_see_options(text):
             self.say(options_again(bundles), {"type": "bundles", "bundles": bundles})  # "show me the options"
             return
@@ -257,6 +267,20 @@ class Intake(DecisionBase):
             self.say("Sorry, I didn't understand that as trip details, so nothing changed." + again)
             return
         self.plan(doc, now, user_asked=True)
+
+    def next_step(self, doc: Dict[str, Any], now: datetime) -> str:
+        """Where the trip stands and what the traveller does next, for an acknowledgement."""
+        held = live_holds(doc, now)
+        chosen = (doc["working_memory"].get("selected") or {}).get("bundle_id")
+        if held:
+            deadline = self.local(doc, earliest_deadline(held))
+            return (
+                f"You're welcome. {chosen or 'Your choice'} is on hold until {deadline}; once your approver says "
+                "yes, you can pay here. Nothing is bought until you press the button that names the amount."
+            )
+        if chosen:
+            return f"{chosen} is chosen. Say 'hold' to hold it; nothing is bought from a chat message."
+        return f"You're welcome. {HINT}"
 
     def _booked_change(self, doc: Dict[str, Any]) -> None:
         active = [b for b in doc["working_memory"]["bookings"] if b.get("status") != "cancelled"]

@@ -99,3 +99,10 @@ def test_parts_of_a_month_are_one_day_said_back(text, expected):
 @pytest.mark.parametrize(("text", "nights"), [("back 3 days later", 3), ("returning a week later", 7)])
 def test_a_return_counted_from_the_way_out(text, nights):
     assert [d.nights for d in find_durations(text)] == [nights]
+
+
+def test_a_weekday_in_a_change_is_in_the_trips_week():
+    thursday = find_dates("fly out thursday instead", TODAY)[0][0]
+    assert thursday.value == date(2026, 12, 3)  # from today, alone
+    assert thursday.near(date(2027, 2, 15), TODAY).value == date(2027, 2, 18)  # a trip leaving Mon Feb 15
+    assert find_dates("the 9th", TODAY)[0][0].near(date(2027, 2, 15), TODAY).value == date(2026, 12, 9)  # not a weekday

@@ -86,3 +86,10 @@ def test_bags_are_read_from_the_offers_the_options_name():
 def test_a_question_the_options_cannot_answer_is_said_so():
     reply = answer_about_options("can I bring my dog?", FLYING)
     assert reply.startswith("I can't tell that from the options: they show prices") and "Nothing changed" not in reply
+
+
+def test_acknowledgements_are_told_apart_from_questions():
+    from handlers.options_answer import acknowledged
+
+    assert all(acknowledged(t) for t in ("thanks!", "great, thank you", "go ahead", "sounds good 👍", "ok"))
+    assert not any(acknowledged(t) for t in ("thanks, is breakfast included?", "ok make it 3 adults", "great hotel"))
