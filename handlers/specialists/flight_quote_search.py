@@ -16,6 +16,7 @@ from handlers.common.shape import carrier_allowed, carrier_rules, in_window, lan
 from handlers.common.types import ok
 from handlers.supplier import compact_offer, summarize_offer
 from handlers.supplier.summary import cheapest_of_each_fare
+from handlers.supplier.wire import collector_paused
 
 from . import SELF_TEST_NOW, SpecialistTool, require, self_test_deps
 
@@ -58,6 +59,13 @@ class FlightQuoteSearch(SpecialistTool):
     name = "flight_quote_search"
 
     def execute(self, payload: Dict[str, Any], args: Dict[str, Any], now: datetime) -> Dict[str, Any]:
+        # The supplier's response is a tree of ~100 objects per offer, without cycles, dropped again
+        # once its kept offers are made: with the collector paused until then (its objects freed by
+        # reference counts as ``_search`` returns), no collection walks it (handlers.supplier.wire).
+        with collector_paused():
+            return self._search(payload, args, now)
+
+    def _search(self, payload: Dict[str, Any], args: Dict[str, Any], now: datetime) -> Dict[str, Any]:
         require(args, "segment_id", "origin", "destination", "depart_date", "passengers")
         found = self.deps.supplier.search_flights(
             origin=_code(args["origin"]),

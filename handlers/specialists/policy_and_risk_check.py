@@ -149,6 +149,37 @@ def item_blocking(kind: str, item: Dict[str, Any], policy: Dict[str, Any], now: 
     return [f["message"] for f in out.blocking]
 
 
+def _blocking_view(kind: str, s: Dict[str, Any]) -> Any:
+    """What the blocking rules of ``item_blocking`` read of a summary (names and times in their
+    messages aside): a flight's duration, cabin, connection times, red-eye and refundability; a
+    rate's dearest night and refundability. A rule that reads another field adds it here
+    (``tests/handlers/test_policy_blocked_flags.py`` varies every field against the direct check)."""
+    if kind == "flight":
+        connections = tuple(c["minutes"] for c in s.get("connections") or [])
+        return (s["duration_minutes"], s["cabin"], connections, s["red_eye"], s["refundable"])
+    return (s["nightly_max"], s["refundable"])
+
+
+def blocked_flags(kind: str, summaries: List[Dict[str, Any]], policy: Dict[str, Any], now: datetime) -> List[bool]:
+    """Whether policy blocks each offer (rate) on its own, ``bool(item_blocking(...))`` for each,
+    checked once per distinct view of what the rules read (:func:`_blocking_view`): a search's
+    thousand offers are a few dozen durations, cabins and connections."""
+    seen: Dict[Any, bool] = {}
+    flags = []
+    for summary in summaries:
+        try:
+            view = _blocking_view(kind, summary)
+            flag = seen.get(view)
+        except (KeyError, TypeError):  # a summary of another shape: checked on its own
+            view, flag = None, None
+        if flag is None:
+            flag = bool(item_blocking(kind, {"summary": summary}, policy, now))
+            if view is not None:
+                seen[view] = flag
+        flags.append(flag)
+    return flags
+
+
 def _check_items(items: List[Dict[str, Any]], now: datetime, out: Findings) -> None:
     """What every offer and rate share: price expiry, and whether and how long it can be held."""
     for item in items:

@@ -37,8 +37,8 @@ from handlers.supplier.money import amount, money
 from handlers.supplier.summary import ranked_offers
 
 from . import SpecialistTool, require
+from .policy_and_risk_check import blocked_flags
 from .policy_and_risk_check import check as policy_check
-from .policy_and_risk_check import item_blocking
 
 DEFAULT_WEIGHTS = {
     "price": 1.0,  # per 100 % above the cheapest bundle
@@ -220,8 +220,10 @@ def rank(
     lists += [_hotel_candidates(q, w, prefs, constraints) for q in hotel_quotes]
     if policy is not None and now is not None:
         for lst in lists:
-            for c in lst:
-                c.blocked = bool(item_blocking(c.kind, {"summary": c.summary}, policy, now))
+            if lst:  # one kind per list
+                flags = blocked_flags(lst[0].kind, [c.summary for c in lst], policy, now)
+                for c, flag in zip(lst, flags, strict=True):
+                    c.blocked = flag
     considered = 1
     for lst in lists:
         considered *= len(lst)

@@ -215,9 +215,9 @@ def ranked_offers(
     total then id; the rest never make a bundle the traveller would see (a kept one is the same
     choice for less; see :func:`cheapest_of_each_fare`). In the order given."""
 
-    def first(i: int) -> str:
+    def first(i: int) -> str:  # equal summaries have equal carriers and times (strings: cheap to join)
         summary = summaries[i][1]
-        return f"{summary.get('flight_numbers')}|{summary.get('depart_at')}"
+        return f"{summary.get('carrier')}|{summary.get('depart_at')}|{summary.get('arrive_at')}"
 
     def key(i: int) -> Any:
         try:

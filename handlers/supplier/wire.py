@@ -16,20 +16,42 @@ refuses and ``json`` accepts (``NaN``, ``Infinity``, lone surrogates) is decoded
 text decodes to what ``json.loads`` would make of it, or fails as it would, with one difference:
 an integer beyond 64 bits becomes a float (``json`` keeps it exact). Suppliers send amounts as
 decimal strings and ids as strings, so no field the desk reads is such a number.
+
+A flight search keeps the collector paused for longer (:func:`collector_paused`, in
+``handlers.specialists.flight_quote_search``): until the response has been made into the offers it
+keeps, after which the response is freed by reference counts, so no collection ever walks it; the
+next one walks only the kept offers. At 1,000 offers per search: 27 young and 2 middle collections
+per turn, 6–15 ms, → 8 and 1, 2–4 ms.
 """
 
 from __future__ import annotations
 
 import gc
 import json
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import orjson
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic collector paused for a block that allocates a large tree without cycles (restored
+    only if it was on, so a caller that paused it keeps it paused; another thread's pause is at
+    worst shortened). What the block drops again is freed by reference counts, never looked at."""
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
 def decode_json(text: str | bytes) -> Any:
-    """``json.loads(text)`` with the collector paused while it runs (restored only if it was on,
-    so a caller that paused it keeps it paused; another thread's pause is at worst shortened)."""
+    """``json.loads(text)`` with the collector paused while it runs (as :func:`collector_paused`,
+    written out: nothing is allocated between the collector's return and the caller's)."""
     paused = gc.isenabled()
     if paused:
         gc.disable()
