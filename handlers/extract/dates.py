@@ -142,7 +142,7 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
         "weekday",
         re.compile(
             rf"\b(?:(?P<rel>this|next|coming|on)\s+)?(?:(?P<wk1>this|next)\s+week\s+(?:on\s+)?)?{_WEEKDAY}"
-            rf"(?:\s+(?:of\s+)?(?P<wk2>this|next)\s+week\b)?",
+            rf"(?:\s+(?:of\s+)?(?P<wk2>this|next)\s+week\b|\s+(?P<after_next>after\s+next)\b)?",
             re.I,
         ),
     ),
@@ -352,6 +352,8 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
             return None
         if wd_raw in _WD_ABBR and not g.get("rel") and not m.group(0)[0].isupper():
             return None  # "sun", "sat", "wed" in lower case are usually words
+        if g.get("after_next"):  # "friday after next": a week after the coming one
+            return today + timedelta(days=((target - today.weekday()) % 7 or 7) + 7)
         week = (g.get("wk1") or g.get("wk2") or "").lower()
         if week == "next":  # "Thursday next week": that day in the coming calendar week
             return today + timedelta(days=7 - today.weekday() + target)
@@ -373,11 +375,17 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
 
 NEXT_WITHIN = 2  # "next <day>" at most this many days away in the same week is the one a week later
 _NEXT_WEEKDAY = re.compile(rf"^next\s+{_WEEKDAY}$", re.I)
+_AFTER_NEXT = re.compile(rf"^{_WEEKDAY}\s+after\s+next$", re.I)
 
 
 def next_weekday_said(mention: DateMention) -> bool:
     """Whether a date was said as "next <weekday>" (a reading the traveller is told)."""
     return _NEXT_WEEKDAY.match(mention.text.strip()) is not None
+
+
+def after_next_said(mention: DateMention) -> bool:
+    """Whether a date was said as "<weekday> after next" (a reading the traveller is told too)."""
+    return _AFTER_NEXT.match(" ".join(mention.text.split())) is not None
 
 
 # Kinds whose value is "the next such day of the month" (as opposed to "tomorrow" or "March 2").
@@ -438,7 +446,9 @@ def find_dates(
                 floating = kind in _FLOATING and not m.groupdict().get("year")
                 if kind == "weekday":  # "Saturday" (not "next Saturday") counts from the day it follows
                     g = m.groupdict()
-                    floating = (g.get("rel") or "on").lower() == "on" and not (g.get("wk1") or g.get("wk2"))
+                    floating = (g.get("rel") or "on").lower() == "on" and not (
+                        g.get("wk1") or g.get("wk2") or g.get("after_next")
+                    )
                 by_convention = kind in ("numeric", "dotted") and _ambiguous_order(m)
                 day_only = kind == "ordinal" and not (m.groupdict().get("rel") or m.groupdict().get("relw"))
                 found.append(

@@ -29,7 +29,7 @@ from .context import (
     unfilled_first,
 )
 from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS
-from .dates import DateMention, Doubt, find_dates, find_durations, next_weekday_said, order_for
+from .dates import DateMention, Doubt, after_next_said, find_dates, find_durations, next_weekday_said, order_for
 from .party import ADDING, FOR_ME, read_party
 from .patch import ASSUMED_HOTEL_ONLY
 from .places import find_places
@@ -279,13 +279,18 @@ def _weekdays_read(dates: List[DateMention], fields: Dict[str, Any]) -> List[str
         stay.get(k) for stay in fields.get("stays") or [] for k in ("check_in", "check_out")
     }
     taken |= {leg.get("depart_date") for leg in fields.get("legs") or [] if isinstance(leg, dict)}
-    return [
-        f"Taking next {d.value.strftime('%A')} as {day_text(d.value.isoformat())}"
-        if next_weekday_said(d)
-        else f"Taking {' '.join(d.text.split())} as {day_text(d.value.isoformat())}; say the day if it is another"
-        for d in dates
-        if (next_weekday_said(d) or d.period) and d.value.isoformat() in taken
-    ]
+    said = []
+    for d in dates:
+        if d.value.isoformat() not in taken:
+            continue
+        day = day_text(d.value.isoformat())
+        if next_weekday_said(d):
+            said.append(f"Taking next {d.value.strftime('%A')} as {day}")
+        elif after_next_said(d):
+            said.append(f"Taking {d.value.strftime('%A')} after next as {day}")
+        elif d.period:
+            said.append(f"Taking {' '.join(d.text.split())} as {day}; say the day if it is another")
+    return said
 
 
 # A trip or stay longer than this, read from numeric dates whose order the locale decided, is asked.

@@ -18,7 +18,9 @@ ASSUMED_ECONOMY = "Assumed economy"
 ASSUMED_TWO_PER_ROOM = "Assumed 2 guests per room"
 HOTEL_ASSUMED = "Assumed a hotel in {} for the stay"
 ASSUMED_HOTEL_ONLY = "Assumed only a hotel, no flights (say if you need flights too)"
-TAKING_NEXT = "Taking next "  # "Taking next Friday as Fri Dec 4": said again whenever the dates are
+# "Taking next Friday as Fri Dec 4", "Taking mid March as Mon Mar 15": how a date was read, dropped
+# whenever dates are said again (the new message's readings are said instead)
+DATE_READING = "Taking "
 
 
 def fields_to_patch(
@@ -39,7 +41,7 @@ def fields_to_patch(
     if fields.get("flights_needed"):
         assumptions = [a for a in assumptions if a != ASSUMED_HOTEL_ONLY]
     if _dates_said(fields):
-        assumptions = [a for a in assumptions if not a.startswith(TAKING_NEXT)]
+        assumptions = [a for a in assumptions if not a.startswith(DATE_READING)]
 
     segments, trip_type = _segments(fields, itinerary)
     if segments is not None:

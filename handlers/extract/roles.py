@@ -116,6 +116,7 @@ def assign_places(
             fields[role] = m.place  # a later mention corrects an earlier one
 
 
+_NIGHT_OF = re.compile(r"\s*nights?\b", re.I)
 _NOT_UNTIL = re.compile(
     r"\b(?:check(?:ing)?[\s-]?in|leav(?:e|ing)|depart(?:ing)?|fly(?:ing)?\s+out|arriv(?:e|ing))\s+(?:\w+\s+)?"
     r"(?:until|till|before)\s*(?:the\s*)?$",
@@ -288,6 +289,8 @@ def assign_dates(
     first_day = start or known_start
     if end is not None and ends and first_day:
         end = ends[0].after(first_day)  # "back the 2nd" after January 30 is February 2
+    if stay_mode and end is not None and ends and _NIGHT_OF.match(msg, ends[0].end):
+        end += timedelta(days=1)  # "tonight and tomorrow night", "friday and saturday nights": out the morning after
     if end is not None and start is not None and end < start:
         end = None  # a return before the departure in the same breath is not one
     if start is None and end is None:

@@ -106,3 +106,8 @@ def test_a_weekday_in_a_change_is_in_the_trips_week():
     assert thursday.value == date(2026, 12, 3)  # from today, alone
     assert thursday.near(date(2027, 2, 15), TODAY).value == date(2027, 2, 18)  # a trip leaving Mon Feb 15
     assert find_dates("the 9th", TODAY)[0][0].near(date(2027, 2, 15), TODAY).value == date(2026, 12, 9)  # not a weekday
+
+
+def test_a_weekday_after_next_is_a_week_after_the_coming_one():
+    assert dates_in("friday after next") == ["2026-12-11"]
+    assert dates_in("tuesday after next") == ["2026-12-15"]  # said on a Tuesday: not today, not the 8th

@@ -155,3 +155,10 @@ def test_people_added_join_those_already_going():
     assert trip.doc["party"]["travelers"] == {"adults": 2, "children": 1, "infants": 0}
     trip.say("add 2 more adults")
     assert trip.doc["party"]["travelers"]["adults"] == 4
+
+
+def test_nights_named_check_out_the_morning_after_the_last():
+    trip = Trip()
+    trip.say("need a room in sf tonight and tomorrow night, 1 adult")
+    stay = trip.doc["itinerary"]["lodging"]["stays"][0]
+    assert (stay["check_in"], stay["check_out"]) == ("2026-12-01", "2026-12-03")
