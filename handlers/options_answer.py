@@ -111,6 +111,7 @@ def _about_hotels(bundles: List[Bundle]) -> str:
         f"{_name(b)}: "
         + " and ".join(
             f"{s.get('hotel_name')} ({s.get('stars')}★, {money(s.get('nightly_avg'), s.get('currency'))} a night"
+            + (f" for {s['nights']} night{'s' if s['nights'] != 1 else ''}" if s.get("nights") else "")
             + (f", {s['distance_km']} km from the centre)" if s.get("distance_km") is not None else ")")
             for s in _hotels(b)
         )
@@ -263,11 +264,11 @@ TOPICS: List[tuple] = [
     (_ARRIVE, "arrivals"),
     (
         r"\b(?:earliest|latest|first|last|early|late)\b.*\b(?:flights?|departures?|leav\w*|depart\w*|back|home|out)\b"
-        r"|\bwhat\s+time\b|\bwhen\s+do(?:es)?\b.*\bleave\b",
+        r"|\bwhat\s+time\b(?!.*\bcheck[\s-]?(?:in|out)\b)|\bwhen\s+do(?:es)?\b.*\bleave\b",
         "departures",
     ),
     (r"\b(?:refund\w*|flexib\w*|flexible|cancel\w*|change fees?)\b", "refunds"),
-    (r"\b(?:non-?stops?|directs?|stops?|connections?|layovers?|connecting)\b", "stops"),
+    (r"\b(?:non-?stops?|directs?|stops?|connect\w*|layovers?)\b", "stops"),
     (r"\b(?:fast\w*|quick\w*|short\w*|long\w*|duration|hours?|flying time)\b", "time"),
     (r"\b(?:breakfast|meals?|dinner|board|all[- ]inclusive|food)\b", "meals"),
     (r"\b(?:hotels?|rooms?|stars?|stay|where .* sleep|a night|per night|nightly)\b", "hotels"),
@@ -279,6 +280,7 @@ TOPICS: List[tuple] = [
     ),
     (r"\b(?:cabin|class|economy|business|first\s+class|premium)\b", "cabin"),
     (r"\b(?:red[- ]?eyes?|overnight\s+flights?)\b", "red_eyes"),
+    (r"\b(?:tax(?:es)?|fees?|surcharges?|resort\s+fees?)\b", "taxes"),
 ]
 _TOPICS_SAID = "prices, times, stops, red-eyes, airlines, cabin, bags, refundability, hotel stars, meals and distance from the centre"
 
@@ -291,6 +293,25 @@ def _about_red_eyes(bundles: List[Bundle]) -> str:
     if not late:
         return "No red-eye flights in these options."
     return "With a red-eye flight: " + ", ".join(map(_name, late)) + "; the others fly by day."
+
+
+def _about_taxes(bundles: List[Bundle]) -> str:
+    """Totals include taxes and fees; each hotel's rate says how much of it they are."""
+    parts = [
+        f"{_name(b)} {s.get('hotel_name')}: {money(s.get('room_charges'), s.get('currency'))} for the room"
+        f" + {money(s.get('taxes_and_fees'), s.get('currency'))} taxes and fees"
+        for b in bundles
+        for s in _hotels(b)
+        if s.get("room_charges") is not None and s.get("taxes_and_fees") is not None
+    ]
+    return "Every total here includes taxes and fees." + (f" Hotels: {'; '.join(parts)}." if parts else "")
+
+
+def _about_named(bundles: List[Bundle]) -> str:
+    """What sets each named option apart, as its card says ("what's the difference between B1 and B2?")."""
+    return " ".join(
+        f"{_name(b)}, {_price(b)} in all: " + " ".join(str(w) for w in (b.get("why") or [])[:5]) for b in bundles
+    )
 
 
 def _about_cabin(bundles: List[Bundle]) -> str:
@@ -320,6 +341,7 @@ def _answer(topic: str, bundles: List[Bundle], low: str, people: int, offers: Di
         "airlines": _about_airlines,
         "cabin": _about_cabin,
         "red_eyes": _about_red_eyes,
+        "taxes": _about_taxes,
     }
     return about[topic](bundles)
 
@@ -404,6 +426,8 @@ def answer_about_options(
         if re.search(pattern, low) and len(answers) < 2:
             answers.append(_answer(topic, shown, low, people, offers or {}, bool(focus)))
     asked = bool(_QUESTION.search(low))
+    if not answers and focus and any(b.get("why") for b in focus):
+        return f"{_about_named(focus)} {HINT}"  # "is B3 worth it?", "compare B1 and B2": what sets them apart
     if not answers and asked:
         return f"I can't tell that from the options: they show {_TOPICS_SAID} only. {_overview(bundles)} {HINT}"
     body = " ".join(answers) if answers else _overview(bundles)

@@ -158,7 +158,7 @@ def extract_fields(
                 _shift(moved, known, dates_of_stay, fields)
         _implausibly_long(dates, known, dates_of_stay, fields, doubts)
         _referred_place(msg, said_about_stay, stay_mode, current, conversation, fields, assumptions)
-    if ABOUT_SHOWN.search(msg) or (_ANY_SHOWN.match(msg) and not places and not dates):
+    if ABOUT_SHOWN.search(msg) or ((_ANY_SHOWN.match(msg) or _WHICH_SHOWN.match(msg)) and not places and not dates):
         for key in _WISHES:  # "are any of these refundable?", "is it business class?": asked, not wished
             fields[key] = None
     _same_places(current, fields)
@@ -219,6 +219,10 @@ _ANY_SHOWN = re.compile(
 )
 # what such a question leaves as said: the trip itself (places, dates, who) is still read
 _TRIP_FIELDS = ("origin", "destination", "depart_date", "return_date", "nights", "legs", "stays", "flights_needed")
+# "which is the cheapest refundable option?", "which ones are nonstop": asked of what is shown
+_WHICH_SHOWN = re.compile(
+    r"^(?:(?:and|so|ok(?:ay)?|hmm+)[,:]?\s+)*which\b[^.!;]*\?\s*$|^which\s+(?:one|ones|of)\b", re.I
+)
 _WISHES = tuple(
     f
     for f in FIELD_NAMES

@@ -93,3 +93,12 @@ def test_acknowledgements_are_told_apart_from_questions():
 
     assert all(acknowledged(t) for t in ("thanks!", "great, thank you", "go ahead", "sounds good 👍", "ok"))
     assert not any(acknowledged(t) for t in ("thanks, is breakfast included?", "ok make it 3 adults", "great hotel"))
+
+
+def test_options_named_without_a_topic_are_described_by_their_cards():
+    named = [{**b, "why": [f"{b['bundle_id']} is special."]} for b in FLYING]
+    reply = answer_about_options("what's the difference between B1 and B2?", named)
+    assert reply.startswith("B1, $900.00 in all: B1 is special. B2, $700.00 in all: B2 is special.")
+    assert answer_about_options("does B1 include taxes?", FLYING).startswith(
+        "Every total here includes taxes and fees."
+    )
