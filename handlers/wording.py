@@ -7,13 +7,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from decimal import Decimal
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .common import geo
 from .common.clock import day_text
 from .common.formats import money_text as money
 from .common.formats import party_text
-from .common.shape import arrival_text, time_wish_text, trip_details
+from .common.shape import arrival_text, budget_limit, time_wish_text, trip_details
 from .trip_read import segments_of, stays_of, travellers
 
 QUESTIONS: Dict[str, str] = {
@@ -198,9 +199,13 @@ def bundles_line(doc: Dict[str, Any], bundles: List[Dict[str, Any]]) -> str:
     cheapest = min(bundles, key=lambda b: float(b.get("total") or "inf"))
     n = len(bundles)
     party = party_text(travellers(doc))
+    limit, _ = budget_limit(doc.get("constraints") or {}, sum(travellers(doc).values()))
+    over = limit is not None and Decimal(str(cheapest.get("total") or "0")) > limit
     return (
         f"Here {'are' if n != 1 else 'is'} {n} option{'s' if n != 1 else ''} for {route_label(doc)}, "
         f"cheapest {money(cheapest.get('total'), cheapest.get('currency'))} in all{' for ' + party if party else ''}."
+        # "anything under 800?" and nothing is: said, not left to the cards
+        + (f" None is within your budget of {money(str(limit), cheapest.get('currency'))}." if over else "")
     )
 
 
