@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, Tuple
 
 from .common.host import ToolDeps
 from .common.types import fail, guarded, ok
+from .supplier.table import TABLES, items_table, table_items
 
 QUOTE_LISTS = {"flight_quotes": "offers", "hotel_quotes": "rates"}
 
@@ -58,10 +59,12 @@ def args_hash(arguments: Dict[str, Any]) -> str:
 
 def stored_result(result: Any) -> Any:
     """What a tool run keeps of a handler result: ``success`` and ``output`` at each layer. The
-    ``input`` repeats the arguments (stored beside it) and ``stack`` is the handler's trace;
-    :func:`tool_outcome` (and so a replay) reads the rest exactly as before. The ranker's bundles
-    name their offers and rates without their summaries (the searches' runs keep those):
-    :func:`with_bundle_summaries` puts them back from the ranker's arguments."""
+    ``input`` repeats the arguments (stored beside it) and ``stack`` is the handler's trace. The
+    ranker's bundles name their offers and rates without their summaries (the searches' runs keep
+    those): :func:`with_bundle_summaries` puts them back from the ranker's arguments. A search's
+    offers (rates) are kept as one table (``offers_table``, ``handlers.supplier.table``): what
+    reads a stored result back reads it through :func:`returned_result`, which gives the offers
+    back as the search returned them."""
     if not isinstance(result, dict):
         return result
     kept = {k: result[k] for k in ("success", "output") if k in result}
@@ -70,8 +73,42 @@ def stored_result(result: Any) -> Any:
         inner = stored_result(output["result"])
         if output["tool_name"] == RANKER and isinstance(inner.get("output"), dict):
             inner["output"] = _bundles(inner["output"], lambda item, _: _without_summary(item))
+        elif output["tool_name"] in SEARCHES and isinstance(inner.get("output"), dict):
+            inner["output"] = _tabled(inner["output"])
         kept["output"] = {**output, "result": inner}
     return kept
+
+
+SEARCHES = ("flight_quote_search", "hotel_quote_search")
+
+
+def _tabled(output: Dict[str, Any]) -> Dict[str, Any]:
+    """A search's output with its offers (rates) as one table, in their place (when a table says them)."""
+    for items_key, table_key in TABLES.items():
+        items = output.get(items_key)
+        table = items_table(items) if isinstance(items, list) else None
+        if table is not None:
+            return {table_key if k == items_key else k: table if k == items_key else v for k, v in output.items()}
+    return output
+
+
+def returned_result(result: Any) -> Any:
+    """A stored result (:func:`stored_result`) as the tool returned it, but for what a tool run
+    never keeps (``input``, ``stack``, the ranker's bundle summaries: :func:`with_bundle_summaries`):
+    a search's offers kept as a table are a list again. A result stored before searches were kept
+    as tables, or any other tool's, comes back as it is (shared, not copied)."""
+    if not isinstance(result, dict):
+        return result
+    output = result.get("output")
+    if not isinstance(output, dict) or "tool_name" not in output or not isinstance(output.get("result"), dict):
+        return result
+    inner = output["result"]
+    found = inner.get("output")
+    if not isinstance(found, dict) or not any(isinstance(found.get(t), dict) for t in TABLES.values()):
+        return result
+    tables = {table_key: items_key for items_key, table_key in TABLES.items()}
+    found = {tables.get(k, k): table_items(v) if k in tables and isinstance(v, dict) else v for k, v in found.items()}
+    return {**result, "output": {**output, "result": {**inner, "output": found}}}
 
 
 RANKER = "trip_option_ranker"

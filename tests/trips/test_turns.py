@@ -11,6 +11,7 @@ from channels.layers import get_channel_layer
 from django.core.management import CommandError, call_command
 
 from handlers.common.clock import FrozenClock
+from handlers.tools import returned_result, tool_outcome
 from trips.hosting.replay import trip_replay
 from trips.models import AuditEvent, ChatMessage, SupplierState, ToolRun, Trip
 from trips.services.chat import trip_group
@@ -146,6 +147,32 @@ def test_offers_live_once_in_the_search_run_and_a_later_ranking_reads_them_back(
     out = StringIO()
     call_command("replay_trip", trip.pk, stdout=out)
     assert "2 turns" in out.getvalue() and "matches" in out.getvalue()
+
+
+def test_a_search_run_keeps_its_offers_as_one_table_that_reads_back_whole(trip, traveller, frozen):
+    turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
+    for run in ToolRun.objects.filter(trip=trip, tool__in=["flight_quote_search", "hotel_quote_search"]):
+        kept = run.result["output"]["result"]["output"]
+        items = "offers" if run.tool == "flight_quote_search" else "rates"
+        assert items not in kept and len(kept[f"{items}_table"]["rows"]) == kept["count"] > 5
+        returned = tool_outcome(returned_result(run.result))[1][items]
+        assert len(returned) == kept["count"] and all(item["summary"]["total"] for item in returned)
+
+
+def test_search_runs_stored_as_lists_of_offers_still_rank_again_and_replay(trip, traveller, frozen):
+    """Tool runs stored before searches kept their offers as tables: a later ranking reads the
+    flights back from them, and the trip replays."""
+    turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
+    searches = ToolRun.objects.filter(trip=trip, tool__in=["flight_quote_search", "hotel_quote_search"])
+    for run in searches:
+        run.result = returned_result(run.result)  # the old shape: every offer a document of its own
+        run.save(update_fields=["result"])
+    assert all("offers" in r.result["output"]["result"]["output"] for r in searches.filter(tool="flight_quote_search"))
+    frozen.advance(minutes=2)
+    turn_submit(trip=trip, user=traveller, text="4 star hotel please")  # hotels again, flights from turn 1
+    ranked = ToolRun.objects.filter(trip=trip, tool="trip_option_ranker").order_by("pk").last()
+    assert ranked.status == ToolRun.Status.SUCCEEDED and all(q["offers"] > 5 for q in ranked.arguments["flight_quotes"])
+    assert trip_replay(trip=trip).matches
 
 
 def test_replay_covers_select_and_hold(trip, traveller, frozen):

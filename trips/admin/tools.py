@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 
+from handlers.tools import returned_result
 from trips.models import ToolDefinition, ToolRun
 
 from .base import SlimListMixin, TripScopedAdmin, pretty_json
@@ -76,4 +77,5 @@ class ToolRunAdmin(SlimListMixin, TripScopedAdmin):
 
     @admin.display(description="result (redacted)")
     def result_pretty(self, obj: ToolRun) -> str:
-        return pretty_json(obj.result)
+        """As the tool returned it: a search's offers, stored as one table, one by one again."""
+        return pretty_json(returned_result(obj.result))

@@ -21,7 +21,7 @@ from handlers.common.stores import InMemoryTripStore
 from handlers.common.types import fail
 from handlers.quotes import summaries_once
 from handlers.runner import Runner
-from handlers.tools import with_bundle_summaries
+from handlers.tools import returned_result, with_bundle_summaries
 from trips.models import AuditEvent, ToolRun, Trip
 
 from .stores import DjangoToolStore
@@ -61,8 +61,9 @@ class RecordedSHC:
         if run.tool != tool:
             return fail(args, "not_recorded", f"Recorded {run.tool}, but the replay called {tool}.")
         self.calls += 1
-        # The ranker's record names its bundles' offers; their summaries are in what it ranked.
-        return with_bundle_summaries(tool, copy.deepcopy(run.result), args)
+        # A search's record keeps its offers as a table; the ranker's names its bundles' offers,
+        # whose summaries are in what it ranked.
+        return with_bundle_summaries(tool, copy.deepcopy(returned_result(run.result)), args)
 
 
 def _plain(doc: Any) -> Any:

@@ -6,7 +6,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 
 from handlers.common.defaults import DEFAULT_DEVELOPER_PROMPT, DEFAULT_SYSTEM_PROMPT
-from handlers.tools import args_hash, tool_outcome
+from handlers.tools import args_hash, returned_result, tool_outcome
 from trips.models import SupplierState, ToolDefinition, ToolRun, Trip
 from trips.services.batch import TurnWrites
 from trips.services.intents import implies_rows, trip_intent_save
@@ -101,7 +101,8 @@ class DjangoQuoteStore:
         runs = runs.filter(**{f"arguments__{id_key}": item_id}).order_by("-pk")
         for pk, arguments in runs.values_list("pk", "arguments"):
             if args_hash(arguments or {}) == fingerprint:
-                success, output = tool_outcome(ToolRun.objects.values_list("result", flat=True).get(pk=pk))
+                stored = ToolRun.objects.values_list("result", flat=True).get(pk=pk)
+                success, output = tool_outcome(returned_result(stored))
                 return list(output.get(items_key) or []) if success else None
         return None
 

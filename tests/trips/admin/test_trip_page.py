@@ -78,6 +78,20 @@ def test_the_timeline_shows_the_latest_events_and_links_to_all(client, support, 
     assert reverse("admin:trips_auditevent_change", args=[latest.pk]) in body
 
 
+@pytest.mark.django_db(transaction=True)  # tools run in the core's worker threads
+def test_a_search_runs_page_shows_each_offer_as_the_search_returned_it(client, trip, traveller, support, frozen):
+    """A search's run stores its offers as one table; its page reads them one by one, with names."""
+    turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
+    run = ToolRun.objects.filter(trip=trip, tool="flight_quote_search").first()
+    assert "offers_table" in run.result["output"]["result"]["output"]
+    sign_in(client, support)
+    page = client.get(reverse("admin:trips_toolrun_change", args=[run.pk])).content.decode()
+    assert "offers_table" not in page
+    offers = re.findall(r"&quot;offer_id&quot;: &quot;(off_\w+)&quot;", page)
+    assert len(offers) == run.result["output"]["result"]["output"]["count"]
+    assert page.count("&quot;carrier_name&quot;") == len(offers) and "&quot;legs&quot;" in page
+
+
 @pytest.mark.django_db
 def test_inline_rows_have_no_original_header(client, support, populated):
     sign_in(client, support)

@@ -6,6 +6,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from handlers.tools import returned_result
 from trips.models import ChatMessage, Hold, SupplierState, ToolRun, Trip
 from trips.services.turns import turn_submit
 
@@ -32,9 +33,10 @@ def full_items(value: Any) -> Iterator[str]:
 def test_a_search_turn_stores_each_offer_once_and_the_ranker_by_reference(trip, traveller, frozen):
     turn_submit(trip=trip, user=traveller, text=SCENARIO_1)
     runs = list(ToolRun.objects.filter(trip=trip).order_by("pk"))
-    stored = Counter(i for run in runs for i in full_items([run.arguments, run.result]))
+    # (a search's run keeps its offers as one table: read as the search returned them)
+    stored = Counter(i for run in runs for i in full_items([run.arguments, returned_result(run.result)]))
     searched = [run for run in runs if run.tool in ("flight_quote_search", "hotel_quote_search")]
-    found = Counter(i for run in searched for i in full_items(run.result))
+    found = Counter(i for run in searched for i in full_items(returned_result(run.result)))
     assert len(found) >= 20 and stored == found and set(stored.values()) == {1}, "each offer in one run, once"
 
     ranker = next(run for run in runs if run.tool == "trip_option_ranker")

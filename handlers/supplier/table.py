@@ -1,0 +1,273 @@
+"""A search's kept offers (rates) as a tool run stores them: one table, not one document each.
+
+A search keeps each offer as :func:`handlers.supplier.summary.compact_offer` makes it (each rate as
+``compact_rate``): some thirty fields, most of them the same in every offer of one search
+(currency, cabin, hold policy, fare conditions, bags) and the rest short. Stored as a list of
+documents, every offer repeats every field's name and every common value: about 1 KB each,
+≈ 1 MB for a search of 1,000 offers. Stored as a table (about a quarter of that)::
+
+    {"fields": ["offer_id", "summary.carrier", …],   every field of an offer, in its order
+     "same": {"summary.currency": "USD", …},          the fields equal in every row, once
+     "records": {"legs": ["flight_number", …], …},    list fields whose items are all alike: each
+                                                      item as the list of its values, in this order
+     "derived": ["summary.origin", …],                fields read from others (``DERIVED``)
+     "rows": [[the other fields' values, in order], …]}
+
+``rows`` are in the search's order. An offer not of the table's shape (other fields, or a
+document where the first offer has none) is a row of its own: the offer itself, whole. Nothing
+is rounded or renamed: :func:`table_items` gives back exactly the offers :func:`items_table` was
+given, key order included (``tests/handlers/test_offers_table.py``), so whatever reads a stored
+search (a replay, a later ranking, the admin's tool-run page) reads what the search returned.
+A field whose name redaction masks (``handlers.common.redact.SENSITIVE_KEYS``) is never made a
+column: redaction masks by key, and in a table the keys are values.
+
+Both directions work a column at a time (a search of 1,000 offers takes a few milliseconds,
+less than encoding its offers one by one would).
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from handlers.common.redact import SENSITIVE_KEYS
+
+TABLES = {"offers": "offers_table", "rates": "rates_table"}  # a search output's list, and its key as a table
+
+Column = Sequence[Any]
+
+
+def _legs_firsts(key: str) -> Callable[[Column], List[Any]]:
+    return lambda column: [legs[0][key] for legs in column]
+
+
+def _legs_lasts(key: str) -> Callable[[Column], List[Any]]:
+    return lambda column: [legs[-1][key] for legs in column]
+
+
+# What an offer's (rate's) summary repeats of its other fields (``summarize_offer`` reads the legs'
+# segments, ``summarize_rate`` the cancellation timeline): each field, the field it is read from,
+# and how, a whole column at a time. A field is derived in a table only when every row's value is
+# exactly what this gives; tables already stored name what they derived, so an entry is never
+# changed, only added.
+DERIVED: Dict[str, Tuple[str, Callable[[Column], List[Any]]]] = {
+    "summary.flight_numbers": ("legs", lambda column: [[leg["flight_number"] for leg in legs] for legs in column]),
+    "summary.origin": ("legs", _legs_firsts("origin")),
+    "summary.destination": ("legs", _legs_lasts("destination")),
+    "summary.depart_at": ("legs", _legs_firsts("depart_at")),
+    "summary.arrive_at": ("legs", _legs_lasts("arrive_at")),
+    "summary.stops": ("legs", lambda column: [len(legs) - 1 for legs in column]),
+    "summary.refundable": ("cancellation_timeline", lambda column: [bool(t) for t in column]),
+    "summary.refundable_until": (
+        "cancellation_timeline",
+        lambda column: [t[0]["before"] if t else None for t in column],
+    ),
+}
+SCALARS = (str, int, bool, type(None))  # (floats: ``1.0 == 1``; their columns are never ``same``)
+
+# A document's shape: its keys in order and, for each, the shape of the non-empty document under
+# it (None: a leaf, whatever its value); None instead of that tuple when every value is a leaf.
+Shape = Tuple[Tuple[str, ...], Optional[Tuple[Any, ...]]]
+
+
+def _shape(item: Dict[str, Any]) -> Shape:
+    keys = tuple(item)
+    subs = tuple(_shape(v) if type(v) is dict and v else None for v in item.values())
+    return keys, None if not any(subs) else subs
+
+
+def _values(item: Any, shape: Shape, out: List[Any]) -> bool:
+    """``item``'s leaves in order into ``out``; False if it is not of ``shape`` (other keys, or
+    not a document where ``shape`` has one). A value where ``shape`` has a leaf is taken whole."""
+    keys, subs = shape
+    if type(item) is not dict or tuple(item) != keys:
+        return False
+    if subs is None:
+        out.extend(item.values())
+        return True
+    for value, sub in zip(item.values(), subs, strict=True):
+        if sub is None:
+            out.append(value)
+        elif sub[1] is None:  # a document of leaves (a summary): taken here, without a call
+            if type(value) is not dict or tuple(value) != sub[0]:
+                return False
+            out.extend(value.values())
+        elif not _values(value, sub, out):
+            return False
+    return True
+
+
+def _paths(shape: Shape, prefix: str = "") -> List[str]:
+    keys, subs = shape
+    out: List[str] = []
+    for key, sub in zip(keys, subs or (None,) * len(keys), strict=True):
+        out += _paths(sub, f"{prefix}{key}.") if sub else [f"{prefix}{key}"]
+    return out
+
+
+def _keys(shape: Shape) -> List[Any]:
+    keys, subs = shape
+    return [*keys, *(k for sub in subs or () if sub for k in _keys(sub))]
+
+
+def _plain(keys: Sequence[Any]) -> bool:
+    """Names a table can keep as values: strings without a dot that redaction does not mask."""
+    return all(type(k) is str and "." not in k and k.lower() not in SENSITIVE_KEYS for k in keys)
+
+
+def _record_keys(column: Column) -> Optional[Tuple[str, ...]]:
+    """The keys every item of every list in ``column`` has, in the same order; None if not all alike."""
+    keys: Optional[Tuple[str, ...]] = None
+    for value in column:
+        if type(value) is not list:
+            return None
+        for entry in value:
+            if type(entry) is not dict:
+                return None
+            if keys is None:
+                keys = tuple(entry)
+                if not keys or not _plain(keys):
+                    return None
+            elif tuple(entry) != keys:
+                return None
+    return keys
+
+
+def _same(column: Column) -> bool:
+    first = column[0]
+    kind = type(first)
+    return kind in SCALARS and column.count(first) == len(column) and all(type(v) is kind for v in column)
+
+
+def _exactly(a: Any, b: Any) -> bool:
+    """Equal as JSON writes them: ``True == 1`` and ``1 == 1.0`` in Python, not in a column."""
+    if type(a) is not type(b) or a != b:
+        return False
+    if type(a) is dict:
+        return list(a) == list(b) and all(_exactly(a[k], b[k]) for k in a)
+    if type(a) is not list:
+        return True
+    kinds = list(map(type, a))
+    if kinds != list(map(type, b)):
+        return False
+    if dict not in kinds and list not in kinds:
+        return True
+    if kinds.count(list) == len(kinds):  # a column of lists (flight numbers): their items' kinds at once
+        inner = [list(map(type, x)) for x in a]
+        if inner != [list(map(type, y)) for y in b]:
+            return False
+        if not any(list in k or dict in k for k in inner):
+            return True
+    return all(_exactly(x, y) for x, y in zip(a, b, strict=True) if type(x) is list or type(x) is dict)
+
+
+def items_table(items: List[Any]) -> Optional[Dict[str, Any]]:
+    """``items`` (a search's kept offers or rates) as one table; None when there is nothing to
+    share (fewer than two) or a table cannot say them exactly (an item that is not a document, a
+    field name a table cannot keep: ``_plain``). Rows and record items may be tuples (JSON arrays
+    all the same)."""
+    if len(items) < 2 or any(type(item) is not dict for item in items):
+        return None
+    template = _shape(items[0])
+    if not _plain(_keys(template)):
+        return None
+    fields = _paths(template)
+    regular: List[List[Any]] = []
+    whole: Dict[int, Any] = {}  # by position: the items not of the first one's shape
+    for n, item in enumerate(items):
+        values: List[Any] = []
+        if _values(item, template, values):
+            regular.append(values)
+        else:
+            whole[n] = item
+    if not regular:
+        return None
+    columns = list(zip(*regular, strict=True))
+    same = {i for i, column in enumerate(columns) if _same(column)}
+    derived = _derivable(fields, columns, same)
+    kept = [i for i in range(len(fields)) if i not in same and i not in derived]
+    records = {i: keys for i in kept if (keys := _record_keys(columns[i]))}
+    stored = [_as_records(columns[i], records[i]) if i in records else columns[i] for i in kept]
+    rows: List[Any] = list(zip(*stored, strict=True)) if stored else [()] * len(regular)
+    for n in sorted(whole):
+        rows.insert(n, whole[n])
+    table: Dict[str, Any] = {"fields": fields, "same": {fields[i]: columns[i][0] for i in sorted(same)}}
+    if records:
+        table["records"] = {fields[i]: list(keys) for i, keys in records.items()}
+    if derived:
+        table["derived"] = [fields[i] for i in sorted(derived)]
+    table["rows"] = rows
+    return table
+
+
+def _as_records(column: Column, keys: Tuple[str, ...]) -> List[Any]:
+    """Each list of alike documents in ``column`` as the lists of their values, in ``keys``' order."""
+    if len(keys) == 1:
+        (key,) = keys
+        return [[(entry[key],) for entry in value] for value in column]
+    values = itemgetter(*keys)
+    return [[values(entry) for entry in value] for value in column]
+
+
+def _derivable(fields: List[str], columns: List[Tuple[Any, ...]], same: set) -> set:
+    """The columns (``DERIVED``) that every regular row's source field gives exactly, value and type."""
+    derivable = set()
+    for name, (source, derive) in DERIVED.items():
+        if name not in fields or source not in fields or source in DERIVED:
+            continue
+        i = fields.index(name)
+        if i in same:
+            continue
+        try:
+            given = derive(columns[fields.index(source)])
+        except (KeyError, IndexError, TypeError):
+            continue
+        if _exactly(given, list(columns[i])):
+            derivable.add(i)
+    return derivable
+
+
+# How a table's fields nest again: each key with the index of its column, or with the keys under it.
+Nesting = List[Tuple[str, Any]]
+
+
+def _nesting(fields: List[str]) -> Nesting:
+    root: Dict[str, Any] = {}
+    for i, path in enumerate(fields):
+        *parents, last = path.split(".")
+        at = root
+        for part in parents:
+            at = at.setdefault(part, {})
+        at[last] = i
+
+    def nest(node: Dict[str, Any]) -> Nesting:
+        return [(key, value if type(value) is int else nest(value)) for key, value in node.items()]
+
+    return nest(root)
+
+
+def _build(nesting: Nesting, columns: List[Column], r: int) -> Dict[str, Any]:
+    return {key: columns[at][r] if type(at) is int else _build(at, columns, r) for key, at in nesting}
+
+
+def table_items(table: Dict[str, Any]) -> List[Any]:
+    """The offers (rates) :func:`items_table` made ``table`` of, as they were."""
+    fields: List[str] = table["fields"]
+    same: Dict[str, Any] = table.get("same") or {}
+    records: Dict[str, List[str]] = table.get("records") or {}
+    derived: List[str] = table.get("derived") or []
+    rows = table["rows"]
+    regular = [row for row in rows if type(row) is not dict]
+    n = len(regular)
+    kept = [f for f in fields if f not in same and f not in derived]
+    by_field: Dict[str, Column] = {f: [same[f]] * n for f in same}
+    by_field.update(zip(kept, zip(*regular, strict=True) if kept and n else [()] * len(kept), strict=True))
+    for name, keys in records.items():
+        by_field[name] = [[dict(zip(keys, entry, strict=True)) for entry in value] for value in by_field[name]]
+    for name in derived:
+        source, derive = DERIVED[name]
+        by_field[name] = derive(by_field[source])
+    columns = [by_field[f] for f in fields]
+    nesting = _nesting(fields)
+    built = iter([_build(nesting, columns, r) for r in range(n)])
+    return [row if type(row) is dict else next(built) for row in rows]
