@@ -22,7 +22,8 @@ from typing import Any, Callable, Dict, Tuple
 
 from .common.host import ToolDeps
 from .common.types import fail, guarded, ok
-from .supplier.table import TABLES, items_table, table_items
+from .stored import with_bundles_table, without_bundles_table
+from .supplier.table import with_tables, without_tables
 
 QUOTE_LISTS = {"flight_quotes": "offers", "hotel_quotes": "rates"}
 
@@ -62,9 +63,9 @@ def stored_result(result: Any) -> Any:
     ``input`` repeats the arguments (stored beside it) and ``stack`` is the handler's trace. The
     ranker's bundles name their offers and rates without their summaries (the searches' runs keep
     those): :func:`with_bundle_summaries` puts them back from the ranker's arguments. A search's
-    offers (rates) are kept as one table (``offers_table``, ``handlers.supplier.table``): what
-    reads a stored result back reads it through :func:`returned_result`, which gives the offers
-    back as the search returned them."""
+    offers (rates) are kept as one table (``offers_table``, ``handlers.supplier.table``), the
+    ranker's bundles as tables (``bundles_table``, ``handlers.stored``): what reads a stored
+    result back reads it through :func:`returned_result`, which gives them back as lists."""
     if not isinstance(result, dict):
         return result
     kept = {k: result[k] for k in ("success", "output") if k in result}
@@ -72,9 +73,10 @@ def stored_result(result: Any) -> Any:
     if isinstance(output, dict) and "tool_name" in output and isinstance(output.get("result"), dict):
         inner = stored_result(output["result"])
         if output["tool_name"] == RANKER and isinstance(inner.get("output"), dict):
-            inner["output"] = _bundles(inner["output"], lambda item, _: _without_summary(item))
+            bundles = _bundles(inner["output"], lambda item, _: _without_summary(item))
+            inner["output"] = with_bundles_table(bundles, "bundles")
         elif output["tool_name"] in SEARCHES and isinstance(inner.get("output"), dict):
-            inner["output"] = _tabled(inner["output"])
+            inner["output"] = with_tables(inner["output"])
         kept["output"] = {**output, "result": inner}
     return kept
 
@@ -82,21 +84,11 @@ def stored_result(result: Any) -> Any:
 SEARCHES = ("flight_quote_search", "hotel_quote_search")
 
 
-def _tabled(output: Dict[str, Any]) -> Dict[str, Any]:
-    """A search's output with its offers (rates) as one table, in their place (when a table says them)."""
-    for items_key, table_key in TABLES.items():
-        items = output.get(items_key)
-        table = items_table(items) if isinstance(items, list) else None
-        if table is not None:
-            return {table_key if k == items_key else k: table if k == items_key else v for k, v in output.items()}
-    return output
-
-
 def returned_result(result: Any) -> Any:
     """A stored result (:func:`stored_result`) as the tool returned it, but for what a tool run
     never keeps (``input``, ``stack``, the ranker's bundle summaries: :func:`with_bundle_summaries`):
-    a search's offers kept as a table are a list again. A result stored before searches were kept
-    as tables, or any other tool's, comes back as it is (shared, not copied)."""
+    a search's offers and the ranker's bundles kept as tables are lists again. A result stored
+    before they were kept as tables, or any other tool's, comes back as it is (shared, not copied)."""
     if not isinstance(result, dict):
         return result
     output = result.get("output")
@@ -104,11 +96,12 @@ def returned_result(result: Any) -> Any:
         return result
     inner = output["result"]
     found = inner.get("output")
-    if not isinstance(found, dict) or not any(isinstance(found.get(t), dict) for t in TABLES.values()):
+    if not isinstance(found, dict):
         return result
-    tables = {table_key: items_key for items_key, table_key in TABLES.items()}
-    found = {tables.get(k, k): table_items(v) if k in tables and isinstance(v, dict) else v for k, v in found.items()}
-    return {**result, "output": {**output, "result": {**inner, "output": found}}}
+    returned = without_bundles_table(without_tables(found), "bundles")
+    if returned is found:
+        return result
+    return {**result, "output": {**output, "result": {**inner, "output": returned}}}
 
 
 RANKER = "trip_option_ranker"

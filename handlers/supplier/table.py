@@ -27,6 +27,7 @@ less than encoding its offers one by one would).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -63,6 +64,7 @@ DERIVED: Dict[str, Tuple[str, Callable[[Column], List[Any]]]] = {
         lambda column: [t[0]["before"] if t else None for t in column],
     ),
 }
+DERIVED_SOURCES = frozenset(source for source, _ in DERIVED.values())
 SCALARS = (str, int, bool, type(None))  # (floats: ``1.0 == 1``; their columns are never ``same``)
 
 # A document's shape: its keys in order and, for each, the shape of the non-empty document under
@@ -110,6 +112,12 @@ def _keys(shape: Shape) -> List[Any]:
     return [*keys, *(k for sub in subs or () if sub for k in _keys(sub))]
 
 
+@lru_cache(maxsize=256)
+def _fields(shape: Shape) -> Optional[List[str]]:
+    """The paths of a shape's leaves, if a table can name them (``_plain``); a few shapes recur."""
+    return _paths(shape) if _plain(_keys(shape)) else None
+
+
 def _plain(keys: Sequence[Any]) -> bool:
     """Names a table can keep as values: strings without a dot that redaction does not mask."""
     return all(type(k) is str and "." not in k and k.lower() not in SENSITIVE_KEYS for k in keys)
@@ -136,7 +144,7 @@ def _record_keys(column: Column) -> Optional[Tuple[str, ...]]:
 def _same(column: Column) -> bool:
     first = column[0]
     kind = type(first)
-    return kind in SCALARS and column.count(first) == len(column) and all(type(v) is kind for v in column)
+    return kind in SCALARS and column.count(first) == len(column) and set(map(type, column)) == {kind}
 
 
 def _exactly(a: Any, b: Any) -> bool:
@@ -169,9 +177,9 @@ def items_table(items: List[Any]) -> Optional[Dict[str, Any]]:
     if len(items) < 2 or any(type(item) is not dict for item in items):
         return None
     template = _shape(items[0])
-    if not _plain(_keys(template)):
+    fields = _fields(template)
+    if fields is None:
         return None
-    fields = _paths(template)
     regular: List[List[Any]] = []
     whole: Dict[int, Any] = {}  # by position: the items not of the first one's shape
     for n, item in enumerate(items):
@@ -191,7 +199,7 @@ def items_table(items: List[Any]) -> Optional[Dict[str, Any]]:
     rows: List[Any] = list(zip(*stored, strict=True)) if stored else [()] * len(regular)
     for n in sorted(whole):
         rows.insert(n, whole[n])
-    table: Dict[str, Any] = {"fields": fields, "same": {fields[i]: columns[i][0] for i in sorted(same)}}
+    table: Dict[str, Any] = {"fields": list(fields), "same": {fields[i]: columns[i][0] for i in sorted(same)}}
     if records:
         table["records"] = {fields[i]: list(keys) for i, keys in records.items()}
     if derived:
@@ -211,15 +219,16 @@ def _as_records(column: Column, keys: Tuple[str, ...]) -> List[Any]:
 
 def _derivable(fields: List[str], columns: List[Tuple[Any, ...]], same: set) -> set:
     """The columns (``DERIVED``) that every regular row's source field gives exactly, value and type."""
-    derivable = set()
+    derivable: set = set()
+    if not DERIVED_SOURCES.intersection(fields):
+        return derivable
+    at = {field: i for i, field in enumerate(fields)}
     for name, (source, derive) in DERIVED.items():
-        if name not in fields or source not in fields or source in DERIVED:
-            continue
-        i = fields.index(name)
-        if i in same:
+        i = at.get(name)
+        if i is None or i in same or source not in at or source in DERIVED:
             continue
         try:
-            given = derive(columns[fields.index(source)])
+            given = derive(columns[at[source]])
         except (KeyError, IndexError, TypeError):
             continue
         if _exactly(given, list(columns[i])):
@@ -231,7 +240,8 @@ def _derivable(fields: List[str], columns: List[Tuple[Any, ...]], same: set) -> 
 Nesting = List[Tuple[str, Any]]
 
 
-def _nesting(fields: List[str]) -> Nesting:
+@lru_cache(maxsize=256)
+def _nesting(fields: Tuple[str, ...]) -> Nesting:
     root: Dict[str, Any] = {}
     for i, path in enumerate(fields):
         *parents, last = path.split(".")
@@ -268,6 +278,26 @@ def table_items(table: Dict[str, Any]) -> List[Any]:
         source, derive = DERIVED[name]
         by_field[name] = derive(by_field[source])
     columns = [by_field[f] for f in fields]
-    nesting = _nesting(fields)
+    nesting = _nesting(tuple(fields))
     built = iter([_build(nesting, columns, r) for r in range(n)])
     return [row if type(row) is dict else next(built) for row in rows]
+
+
+def with_tables(output: Dict[str, Any]) -> Dict[str, Any]:
+    """A search's output (or a TripIntent's quote entry) with its offers (rates) as one table, in
+    their place (``offers_table``), when a table says them; otherwise ``output`` itself."""
+    for items_key, table_key in TABLES.items():
+        items = output.get(items_key)
+        table = items_table(items) if type(items) is list and table_key not in output else None
+        if table is not None:
+            return {table_key if k == items_key else k: table if k == items_key else v for k, v in output.items()}
+    return output
+
+
+def without_tables(output: Dict[str, Any]) -> Dict[str, Any]:
+    """``with_tables`` undone: the offers (rates) a list again, in their place; an output without a
+    table (stored before tables, or too small for one) is ``output`` itself."""
+    if not any(type(output.get(table_key)) is dict for table_key in TABLES.values()):
+        return output
+    items_of = {table_key: items_key for items_key, table_key in TABLES.items()}
+    return {items_of.get(k, k): table_items(v) if k in items_of and type(v) is dict else v for k, v in output.items()}

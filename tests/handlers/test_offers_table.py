@@ -168,3 +168,25 @@ def test_a_table_reads_back_before_it_is_stored_too():
     items = _offers()
     items[2]["extra"] = True
     assert table_items(items_table(items)) == items
+
+
+def test_the_rankers_bundles_are_stored_as_tables_and_read_back_as_ranked():
+    from handlers.testing import Harness
+
+    h = Harness()
+    h.say("4 people going from Newark to Denver for 3 nights on January 30")
+    bundles = [
+        {
+            **b,
+            "score_breakdown": {"price": 0.5},
+            "flights": [{k: v for k, v in f.items() if k != "summary"} for f in b["flights"]],
+        }
+        for b in h.intent()["working_memory"]["ranked_bundles"]
+    ]
+    result = _wrapped("trip_option_ranker", {"success": True, "output": {"bundles": bundles, "considered": 90}})
+    stored = json.loads(_text(stored_result(result)))
+    assert list(stored["output"]["result"]["output"]) == ["bundles_table", "considered"]
+    read = returned_result(stored)["output"]["result"]["output"]
+    assert read["bundles"] == [
+        {**b, "hotels": [{k: v for k, v in x.items() if k != "summary"} for x in b["hotels"]]} for b in bundles
+    ]

@@ -2,6 +2,7 @@
 
 from django.db import models
 
+from .json_text import ChatWidgetDecoder, ChatWidgetEncoder
 from .trip import Trip
 
 
@@ -31,7 +32,13 @@ class ChatMessage(models.Model):
     role = models.CharField(max_length=16, choices=Role.choices)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.MESSAGE)
     text = models.TextField(blank=True)
-    widget = models.JSONField(null=True, blank=True)
+    widget = models.JSONField(
+        null=True,
+        blank=True,
+        encoder=ChatWidgetEncoder,
+        decoder=ChatWidgetDecoder,
+        help_text="What the message shows; a bundles widget is stored with its bundles as tables (handlers.stored).",
+    )
     # The turn's input event (never a purchase token: those are never stored).
     event = models.JSONField(null=True, blank=True)
     client_id = models.CharField(max_length=64, blank=True, help_text="The browser's id, for idempotent sends.")

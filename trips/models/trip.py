@@ -9,6 +9,7 @@ from django.db import connections, models
 
 from handlers.common.intent import PHASES, STATES
 
+from .json_text import TripIntentDecoder, TripIntentEncoder
 from .org import Organisation
 
 
@@ -109,7 +110,12 @@ class Trip(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="trips")
     organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="trips")
     title = models.CharField(max_length=200, blank=True)
-    intent = models.JSONField(default=dict, help_text="The TripIntent document (handlers.common.intent).")
+    intent = models.JSONField(
+        default=dict,
+        encoder=TripIntentEncoder,
+        decoder=TripIntentDecoder,
+        help_text="The TripIntent document (handlers.common.intent); stored with its bundles as tables (handlers.stored).",
+    )
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every save of the intent.")
     phase = models.CharField(max_length=32, choices=Phase.choices, default=Phase.INTAKE, db_index=True)
     state = models.CharField(max_length=16, choices=State.choices, default=State.NEEDS_INPUT, db_index=True)

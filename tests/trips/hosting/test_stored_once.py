@@ -41,7 +41,7 @@ def test_a_search_turn_stores_each_offer_once_and_the_ranker_by_reference(trip, 
 
     ranker = next(run for run in runs if run.tool == "trip_option_ranker")
     assert not list(full_items([ranker.arguments, ranker.result])), "the ranker's record names offers, no copies"
-    bundles = ranker.result["output"]["result"]["output"]["bundles"]
+    bundles = returned_result(ranker.result)["output"]["result"]["output"]["bundles"]
     items = [item for bundle in bundles for item in bundle["flights"] + bundle["hotels"]]
     assert items and all("summary" not in item for item in items), "nor their summaries"
     assert all(isinstance(q["offers"], int) for q in ranker.arguments["flight_quotes"])
