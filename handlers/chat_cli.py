@@ -31,6 +31,8 @@ def render(message: Dict[str, Any]) -> str:
             lines.append(f"    {b['bundle_id']}  {b.get('total')} {b.get('currency')}  {flights}  {hotels}".rstrip())
     elif widget.get("type") == "trip_summary":
         lines.append(f"    {describe_trip(widget)}")
+    elif widget.get("type") == "risk":
+        lines += [f"    - {w.get('message')}" for w in widget.get("warnings") or [] if isinstance(w, dict)]
     elif widget.get("type") == "holds":
         lines += [
             f"    {h.get('hold_id')} {h.get('item_type')} until {h.get('payment_required_by')}" for h in widget["holds"]

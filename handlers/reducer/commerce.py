@@ -19,13 +19,12 @@ class Commerce(Intake):
 
     def _show_risk(self, report: Dict[str, Any]) -> None:
         widget = {"type": "risk", **{k: report.get(k) for k in ("bundle_id", "ok", "blocking", "warnings")}}
-        warnings = findings(report.get("warnings"))
         if report.get("ok"):
-            text = (
-                f"{report.get('bundle_id')} is within policy."
-                + (f" Note: {warnings}." if warnings else "")
-                + " Say 'hold' to hold it."
-            )
+            # The card lists what is worth knowing (the terminal chat prints the same list under
+            # the line): the sentence counts the notes rather than running them together with ";".
+            notes = len([w for w in report.get("warnings") or [] if isinstance(w, dict) and w.get("message")])
+            worth = f", with {notes} thing{'s' if notes != 1 else ''} worth knowing before you hold it" if notes else ""
+            text = f"{report.get('bundle_id')} is within policy{worth}. Say 'hold' to hold it."
         else:
             blocking = findings(report.get("blocking"))
             text = f"{report.get('bundle_id')} can't be held: {blocking}. Pick another bundle or change the trip."
