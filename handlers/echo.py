@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional
 
 from .common.clock import day_text
 from .common.intent import new_trip_intent
-from .common.shape import CABIN_WORDS, arrival_text, carrier_rules, time_wish_text
+from .common.shape import CABIN_WORDS, arrival_text, carrier_rules, place_name, time_wish_text
 from .patcher import value_at
 from .wording import money
 
@@ -35,9 +35,7 @@ def _filled_in(change: Dict[str, Any]) -> bool:
 
 
 def _place(value: Any) -> str:
-    if isinstance(value, dict):
-        return str(value.get("name") or value.get("code") or "?")
-    return str(value or "?")
+    return place_name(value) or "?"
 
 
 def _party(t: Dict[str, Any]) -> str:

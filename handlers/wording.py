@@ -15,6 +15,7 @@ from .common.clock import day_text
 from .common.formats import money_text as money
 from .common.formats import party_text
 from .common.shape import arrival_text, budget_limit, time_wish_text, trip_details
+from .extract.patch import ASSUMED_TWO_PER_ROOM
 from .trip_read import segments_of, stays_of, travellers
 
 QUESTIONS: Dict[str, str] = {
@@ -88,12 +89,24 @@ def describe_trip(widget: Dict[str, Any]) -> str:
     )
     stays = widget.get("stays") or []
     parts = [people] + [segment_route(s) for s in widget.get("segments") or []]
-    parts += [f"hotel in {stay_place(s)} {s['check_in']} to {s['check_out']}" for s in stays] or ["no hotel"]
-    parts += [f"{d['label'].lower()}: {d['value']}" for d in widget.get("details") or []]
+    details = [f"{d['label'].lower()}: {d['value']}" for d in widget.get("details") or []]
+    said_none = any(d.startswith("hotel:") for d in details)  # "hotel: none: flights only"
+    parts += [f"hotel in {stay_place(s)} {s['check_in']} to {s['check_out']}" for s in stays] or (
+        [] if said_none else ["no hotel"]
+    )
+    parts += details
     text = "Your trip: " + "; ".join(p for p in parts if p) + "."
     if widget.get("assumptions"):
         text += " Assumptions: " + "; ".join(widget["assumptions"]) + "."
     return text
+
+
+def assumptions_said(doc: Dict[str, Any]) -> List[str]:
+    """What was filled in for the traveller that still applies: rooms assumed for a trip with no hotel are kept
+    (a hotel added back brings them back) but not said."""
+    lodging = (doc.get("itinerary") or {}).get("lodging") or {}
+    hotel = lodging.get("needed", True) and bool(stays_of(doc))
+    return [a for a in doc["status"].get("assumptions") or [] if hotel or a != ASSUMED_TWO_PER_ROOM]
 
 
 def trip_summary(doc: Dict[str, Any], options: int) -> Dict[str, Any]:
@@ -112,7 +125,7 @@ def trip_summary(doc: Dict[str, Any], options: int) -> Dict[str, Any]:
         "stays": stays_of(doc),
         "travelers": travellers(doc),
         "details": trip_details(doc),
-        "assumptions": list(doc["status"].get("assumptions") or []),
+        "assumptions": assumptions_said(doc),
     }
     return message(f"Here's what I understood — {options} option{'s' if options != 1 else ''} below.", widget)
 

@@ -219,10 +219,10 @@ def nightly_cap(constraints: Dict[str, Any]) -> Optional[Decimal]:
 CABIN_WORDS = {"premium_economy": "premium economy"}
 
 
-def _place_name(place: Any) -> Optional[str]:
-    """A place as words: its name, else the city its code stands for, else the code."""
+def place_name(place: Any) -> Optional[str]:
+    """A place as words: its name, else the city its code stands for ("MSY" is New Orleans), else the code."""
     if not isinstance(place, dict):
-        return str(place) if place else None
+        place = {"code": str(place)} if place else {}
     known = (geo.place(str(place["code"])) or {}) if place.get("code") else {}
     return place.get("name") or known.get("city") or place.get("code")
 
@@ -247,7 +247,7 @@ def trip_details(doc: Dict[str, Any]) -> List[Dict[str, str]]:
     if lodging.get("needed") is False:
         lines.append(("Hotel", "none: flights only"))
     elif lodging.get("city"):
-        lines.append(("Hotel city", _place_name(lodging["city"])))
+        lines.append(("Hotel city", place_name(lodging["city"])))
     rooms = int(lodging.get("rooms") or 1)
     if lodging.get("needed") is not False and rooms > 1:
         lines.append(("Rooms", f"{rooms} rooms"))

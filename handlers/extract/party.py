@@ -100,6 +100,14 @@ _ROOMS = re.compile(
 )
 
 
+# A count of grown-ups by a word for a group: "6 girls", "4 guys", "me and 3 ladies" (not "my 2 girls").
+_GROUP = re.compile(
+    rf"(?<!\bmy\s)(?<!\bour\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)\b{_N}\s+(?:guys|ladies|gals|dudes|women|men|lads|girls|boys)\b"
+    r"(?![\s-]+(?:trip|weekend|getaway|night)s?\b)",
+    re.I,
+)
+
+
 def _count(pattern: re.Pattern[str], text: str) -> Optional[int]:
     """The sum over every mention ("1 child ... and another 2 children")."""
     total = None
@@ -120,6 +128,12 @@ def read_party(text: str) -> Dict[str, Any]:
     infants = _count(_INFANTS, text)
     ages, infant_ages = _ages(text)
     companions, kids = _companions(text)
+    group = _GROUP.search(text)
+    if group and adults is None and children is None and infants is None and not ages:
+        # a party of grown-ups when nobody else is counted as adults or children ("2 adults and 3 boys" is not)
+        n = to_int(group.group("n")) or 0
+        adults = n + (1 if _BARE_AFTER_ME.search(text[: group.start()]) else 0)
+        kids = max(0, kids - n) if re.search(r"girls|boys", group.group(0), re.I) else kids
     if children is None and infants is None and kids:
         children = kids
     if infant_ages:

@@ -512,7 +512,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             raw = words[i][2]
             routed = _route_neighbour(words, i, text)
             code = _code_hit(raw, lower_text, cued, routed, _beside_code(words, i, text))
-            hit = (1, code, "") if code else _fuzzy_hit(words, i, text, cued)
+            hit = (1, code, "") if code else _fuzzy_hit(words, i, text, cue_all or _cued(words, i, _TYPO_CUES))
         if hit and i + hit[0] < len(words) and fold(words[i + hit[0]][2]) in VENUE_WORDS:
             i += hit[0] + 1  # "Union Station", "Rogers Centre", "Santa Fe Depot": a venue, not the city
             continue
@@ -608,15 +608,21 @@ def _well_known_city(key: str) -> bool:
     return _population(key) >= _WELL_KNOWN_PEOPLE or _index()[key][0].score >= 40
 
 
-def _cued(words: List[Tuple[int, int, str]], i: int) -> bool:
+def _cued(words: List[Tuple[int, int, str]], i: int, cues: frozenset = CUES) -> bool:
     """A travel cue before word ``i``, looking past fillers ("from the city of ...")."""
     for j in range(i - 1, max(-1, i - 5), -1):
         w = fold(words[j][2])
-        if w in CUES:
+        if w in cues:
             return True
         if w not in _FILLERS:
             return False
     return False
+
+
+# Cues that also lead to what is not a place: a purpose ("for mardi gras", "for sxsw"), a time or a
+# landmark ("at noon", "near the beach"), a list ("and"): a known name after them is a place, a word
+# one typo from a town is not forgiven into one ("mardi" is not Maradi).
+_TYPO_CUES = CUES - frozenset({"for", "at", "near", "around", "and", "than", "then", "book", "back", "stay", "staying"})
 
 
 def _qualifier_words(text: str, words: List[Tuple[int, int, str]], j: int) -> int:

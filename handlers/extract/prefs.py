@@ -299,6 +299,8 @@ def _code_meant(text: str, m: re.Match[str], before: str, later: list) -> bool:
     )
 
 
+# Someone's (not "a place near the beach"): "my", "their", "my brother's", "a friend's".
+_SOMEONES = r"(?:(?:my|our|his|her|their)\s+(?:[\w-]+(?:'s|s')\s+)?|an?\s+[\w-]+(?:'s|s')\s+)"
 # Saying no to a hotel, or that one is not needed.
 NO_HOTEL = re.compile(
     r"\bno\s+(?:need\s+for\s+(?:a\s+)?)?(?:hotels?|accommodations?|lodging|place\s+to\s+stay)\b|"
@@ -307,7 +309,15 @@ NO_HOTEL = re.compile(
     r"\bjust\s+(?:need\s+)?(?:the\s+)?flights?\b|\bonly\s+(?:need\s+)?(?:the\s+)?flights?\b|\bhotel\s+(?:is\s+)?not\s+needed\b|"
     r"\balready\s+(?:have|has|booked|got|found|sorted)\s+(?:a\s+|the\s+|my\s+|our\s+)?(?:hotel|room|place|accommodation|lodging)\b|"
     r"\b(?:i|we)\s+(?:have|has|'ve\s+got|got)\s+(?:a\s+)?place\s+to\s+stay\b|"
-    r"\bstay(?:ing)?\s+(?:with|at)\s+(?:a\s+|my\s+|our\s+)?(?:friends?|family|relatives|parents|mom|dad|mum|sister|brother|cousin|aunt|uncle|grandparents)\b|"
+    r"\bstay(?:ing)?\s+(?:with|at)\s+(?:a\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?(?:friends?|family|relatives|parents|in-laws|folks|mom|dad|mum|"
+    r"sister|brother|son|daughter|kids|cousin|aunt|uncle|grand(?:parents|ma|pa|mother|father)|girlfriend|boyfriend|partner|them|him)\b|"
+    # where a bed already waits: "staying at my brother's apartment", "crash at their place", "we have a timeshare there"
+    rf"\bstay(?:ing)?\s+(?:with|at|in)\s+{_SOMEONES}(?:place|house|home|apartment|flat|condo|cabin|couch)\b|"
+    rf"\b(?:crash(?:ing)?|sleep(?:ing)?)\s+(?:at|on|with|in)\s+(?:them|him|{_SOMEONES})|"
+    r"\b(?:we|i)(?:\s+(?:have|own|got|have\s+got)|'ve\s+got|'ve)\s+(?:a\s+|our\s+|my\s+)?(?:timeshare|condo|vacation\s+home|beach\s+house|cabin|apartment|flat)\s+(?:there|in)\b|"
+    # going home ("heading home for christmas", "flying home to cleveland"); "heading home jan 9" is a return
+    r"\b(?:heading|going|flying|coming)\s+(?:back\s+)?home\s+(?:for|to)\b|"
+    r"\b(?:anything|nothing)\s+(?:but|except|other\s+than)\s+(?:the\s+)?flights?\b|"
     r"\b(?:booked|arranged|covered|sorted|reserved)\s+the\s+hotel\b|\bhotel\s+(?:is\s+)?(?:already\s+)?(?:booked|sorted|covered|taken\s+care\s+of|arranged)\b|"
     r"\b(?:drop|cancel|remove|skip|forget)\s+(?:about\s+)?the\s+(?:hotel|room)\b",
     re.I,

@@ -66,6 +66,7 @@ def echo(patch, doc=None):
             {"itinerary": {"lodging": {"city": {"code": "COS", "name": "Colorado Springs"}}}},
             "Hotel now in Colorado Springs.",
         ),
+        ({"itinerary": {"lodging": {"city": "MSY"}}}, "Hotel now in New Orleans."),  # a code is said as its city
         ({"preferences": {"flight": {"airlines_avoid": ["UA"]}}}, "Airlines: avoid UA."),
         (
             {"preferences": {"flight": {"max_stops": 0, "time_of_day": {"outbound": "morning"}}}},

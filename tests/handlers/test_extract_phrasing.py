@@ -159,3 +159,51 @@ def test_avoiding_an_airline_takes_it_out_of_the_preferred_list():
     patch = fields_to_patch(read("no United"), current, TODAY)
     assert patch["preferences"]["flight"]["airlines"] == ["DL"]
     assert patch["preferences"]["flight"]["airlines_avoid"] == ["UA"]
+
+
+@pytest.mark.parametrize(
+    ("text", "hotel"),
+    [
+        ("Tulsa to Omaha Mar 2-5, 1 adult, I'll stay with my grandma", False),
+        ("Tulsa to Omaha Mar 2-5 for 2, staying at our daughter's house", False),
+        ("Tulsa to Omaha Mar 2-5, crashing with him for the week", False),
+        ("Tulsa to Omaha Mar 2-5, we've got a condo there", False),
+        ("going home to Omaha from Tulsa for easter, Mar 26-30", False),
+        ("Tulsa to Omaha Mar 2-5, book nothing but flights", False),
+        ("Tulsa to Omaha Mar 2-5, we'd like to stay at a place near the river", None),
+        ("Tulsa to Omaha Mar 2, heading home Mar 5, a hotel downtown", True),
+    ],
+)
+def test_a_bed_that_already_waits_means_no_hotel(text, hotel):
+    assert read(text)["hotel_needed"] is hotel
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Omaha to New Orleans for mardi gras Feb 13-16, 2 adults",
+        "Omaha to New Orleans at mardi gras time Feb 13-16, 2 adults",
+        "Omaha to New Orleans and mardi gras Feb 13-16, 2 adults",
+    ],
+)
+def test_a_word_one_typo_from_a_town_after_a_purpose_is_not_that_town(text):
+    f = read(text)
+    assert (code(f["origin"]), code(f["destination"])) == ("OMA", "MSY")
+
+
+def test_a_typo_after_a_travel_cue_is_still_forgiven():
+    assert code(read("flying to chicgo Feb 13-16, 2 adults")["destination"]) in ("CHI", "ORD")
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children"),
+    [
+        ("Tulsa to Omaha Mar 2-5, 5 girls", 5, None),
+        ("Tulsa to Omaha Mar 2-5, me and 3 guys", 4, None),
+        ("Tulsa to Omaha Mar 2-5, 2 adults and 2 boys (6 and 9)", 2, 2),
+        ("Tulsa to Omaha Mar 2-5, me and my 2 girls", 1, 2),
+    ],
+)
+def test_a_group_of_grown_ups_by_a_group_word(text, adults, children):
+    f = read(text)
+    assert (f["adults"], f["children"]) == (adults, children)

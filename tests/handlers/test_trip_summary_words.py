@@ -1,0 +1,28 @@
+"""The understood-trip card says what applies to the trip as it stands, each thing once."""
+
+from __future__ import annotations
+
+from handlers.chat_cli import render
+from handlers.testing import Harness
+
+
+def summary(turn):
+    [message] = [m for m in turn["ui_messages"] if (m.get("widget") or {}).get("type") == "trip_summary"]
+    return message["widget"], render(message)
+
+
+def test_rooms_assumed_are_not_said_for_a_trip_without_a_hotel_and_come_back_with_one():
+    h = Harness()
+    widget, text = summary(h.say("Boston to Denver Jan 12-15, 3 adults, no hotel"))
+    assert "Assumed 2 guests per room" not in widget["assumptions"]
+    assert "hotel: none: flights only" in text and "no hotel" not in text.replace("hotel: none", "")
+    widget, _ = summary(h.say("actually we need a hotel"))
+    assert (
+        "Assumed 2 guests per room" in widget["assumptions"]
+        and {"label": "Rooms", "value": "2 rooms"} in widget["details"]
+    )
+
+
+def test_a_one_way_trip_without_a_hotel_names_no_rooms():
+    widget, _ = summary(Harness().say("One way from Houston to Portland on Jan 9 for 3 people"))
+    assert not [a for a in widget["assumptions"] if "room" in a]
