@@ -549,6 +549,9 @@ def _weekdays_checked(text: str, found: List[DateMention], doubts: List[Doubt]) 
                 name = wd.group("wd").lower().rstrip(".")
                 weekday = WEEKDAYS.get(name, _WD_ABBR.get(name))
                 out.pop()
+                if weekday is not None and weekday != d.value.weekday() and d.day_only:
+                    # "Sunday the 10th": the next 10th that is a Sunday (Jan 10 when Dec 10 is a Thursday)
+                    d = _next_such_day(d, weekday)
                 if weekday is not None and weekday != d.value.weekday():
                     # "Tuesday Feb 3" (a Wednesday): the Tuesday nearest it, or the 3rd
                     shift = (weekday - d.value.weekday() + 3) % 7 - 3
@@ -559,6 +562,17 @@ def _weekdays_checked(text: str, found: List[DateMention], doubts: List[Doubt]) 
                 continue
         out.append(d)
     return out
+
+
+def _next_such_day(d: DateMention, weekday: int) -> DateMention:
+    """``d`` (a bare day of the month) moved to the first of the next two months where that day falls
+    on ``weekday``; unchanged when neither does (then the weekday and the day disagree: a doubt)."""
+    for months in (1, 2):
+        month = d.value.month + months
+        value = _safe(d.value.year + (month - 1) // 12, (month - 1) % 12 + 1, d.value.day)
+        if value is not None and value.weekday() == weekday:
+            return replace(d, value=value, floating=False)
+    return d
 
 
 _PRICE_BEFORE = re.compile(

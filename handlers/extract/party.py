@@ -23,7 +23,7 @@ _PEOPLE = re.compile(
     rf"|\b(?:group|party|team)\s+(?:has|is|of|will\s+be)\s+(?P<n6>{NUMBER_RE})\b"
     rf"|\b(?:travell?ers|passengers|pax|people|guests|party\s+size|headcount)\s*:\s*(?P<n7>\d{{1,2}})\b"
     rf"|(?<![\w-])x\s?(?P<n8>[1-9])\b(?!\s*(?:nights?|days?|rooms?))"
-    rf"|\b(?:party|group|family|team)\s+of\s+(?P<n2>{NUMBER_RE})\b|\bwe\s+(?:are|'re)\s+(?P<n3>{NUMBER_RE})\b(?!\s*(?:nights?|days?|stars?))"
+    rf"|\b(?:party|group|family|team)\s+of\s+(?P<n2>{NUMBER_RE})\b|\bwe(?:\s+are|'re|\s+will\s+be|'ll\s+be)\s+(?:actually\s+|now\s+|really\s+|just\s+|only\s+)?(?P<n3>{NUMBER_RE})\b(?!\s*(?:nights?|days?|weeks?|stars?|minutes?|mins?|hours?|hrs?|miles?|km|blocks?)\b)"
     rf"|\bthere\s+(?:are|will\s+be)\s+(?P<n4>{NUMBER_RE})\s+of\s+us\b|\b(?:for|book)\s+(?P<n5>(?!(?:a|an|no)\b){NUMBER_RE})\b(?!\s*(?:nights?|days?|weeks?|months?|stars?|rooms?|beds?|bags?|am\b|pm\b|%|percent|"
     rf"dollars|usd|bucks|hours?|minutes?|o'?clock|st\b|nd\b|rd\b|th\b|[.:/]\d|\d|-|of\s+(?:the|these|those|them)|more|way|stop))",
     re.I,

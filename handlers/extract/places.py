@@ -443,6 +443,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
     # written in lower case: the pronoun "I" ("I'm", "I'd") and a capital opening a sentence do not
     # count ("atlanta to boston jan 14, I'm traveling with my 2 year old")
     lower_text = not any(c.isupper() for c in _SENTENCE_CAPS.sub("", text))
+    typed_lower = lower_text or _typed_lower(words)
     index = _index()
     out: List[Mention] = []
     i = 0
@@ -493,7 +494,9 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                     or (lower_text and _after_place_to(text, words, i, out))
                 )
             )
-            if not common_route and not _accept(key, raw, n, capitalised, cued or starts_route, lower_text, named):
+            if not common_route and not _accept(
+                key, raw, n, capitalised, cued or starts_route, lower_text, named, typed_lower=typed_lower
+            ):
                 continue
             if (
                 key not in _city_keys()
@@ -546,6 +549,15 @@ def _longer_name(text: str, words: List[Tuple[int, int, str]], i: int, n: int) -
         return False
     key = fold(nxt)
     return key not in _CALENDAR and key not in _index() and _qualifier_words(text, words, j) == 0
+
+
+def _typed_lower(words: List[Tuple[int, int, str]]) -> bool:
+    """Written without capitals but for codes and the pronoun ("me and 3 buddies, vegas from LA",
+    "nyc to SFO, I need..."): names are not told from words by case, as in all-lower-case text."""
+    return not any(
+        any(c.isupper() for c in w) and not (w.isupper() and len(w) <= 4) and w not in ("I", "I'm", "I'd", "I'll")
+        for _, _, w in words
+    )
 
 
 def _before_to(words: List[Tuple[int, int, str]], i: int) -> bool:
@@ -669,7 +681,17 @@ def _airport_named(words: List[Tuple[int, int, str]], i: int, n: int) -> bool:
     return after in _AIRPORT_WORDS or before in _FLIGHT_CUES
 
 
-def _accept(key: str, raw: str, n: int, capitalised: bool, cued: bool, lower_text: bool, named: bool = False) -> bool:
+def _accept(
+    key: str,
+    raw: str,
+    n: int,
+    capitalised: bool,
+    cued: bool,
+    lower_text: bool,
+    named: bool = False,
+    *,
+    typed_lower: bool = False,
+) -> bool:
     if key in _CASE_SENSITIVE_NICKNAMES:
         return raw.isupper() or (cued and (raw[0].isupper() or lower_text))
     if n == 1 and key in COMMON_WORDS:
@@ -683,7 +705,8 @@ def _accept(key: str, raw: str, n: int, capitalised: bool, cued: bool, lower_tex
     if capitalised or raw.isupper():
         # an unknown capitalised word ("Radisson", "Castro") is a place only after a travel cue
         return cued or well_known
-    return cued or (lower_text and (n > 1 or well_known))
+    # in text typed lower-case (codes and "I" aside) a well-known name is a name: "me and 3 buddies, vegas from LA"
+    return cued or ((lower_text or typed_lower) and (n > 1 or well_known))
 
 
 # Words that never name a place, whatever precedes them.

@@ -111,3 +111,18 @@ def test_a_weekday_in_a_change_is_in_the_trips_week():
 def test_a_weekday_after_next_is_a_week_after_the_coming_one():
     assert dates_in("friday after next") == ["2026-12-11"]
     assert dates_in("tuesday after next") == ["2026-12-15"]  # said on a Tuesday: not today, not the 8th
+
+
+@pytest.mark.parametrize(
+    ("text", "days", "doubts"),
+    [
+        ("back sunday the 10th", ["2027-01-10"], 0),  # Dec 10 is a Thursday; Jan 10 a Sunday
+        ("out friday the 15th", ["2027-01-15"], 0),
+        ("thursday the 10th", ["2026-12-10"], 0),  # this month's agrees
+        ("back tuesday the 10th", [], 1),  # no 10th is a Tuesday for months: asked
+    ],
+)
+def test_a_weekday_with_a_bare_day_is_the_next_such_day(text, days, doubts):
+    found = []
+    assert [d.value.isoformat() for d in find_dates(text, TODAY, doubts=found)[0]] == days
+    assert len(found) == doubts

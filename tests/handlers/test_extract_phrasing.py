@@ -207,3 +207,19 @@ def test_a_typo_after_a_travel_cue_is_still_forgiven():
 def test_a_group_of_grown_ups_by_a_group_word(text, adults, children):
     f = read(text)
     assert (f["adults"], f["children"]) == (adults, children)
+
+
+@pytest.mark.parametrize(
+    ("text", "adults"),
+    [("we're actually 5 now", 5), ("we'll be 3", 3), ("we are now 4", 4), ("we're 5 minutes from the airport", None)],
+)
+def test_we_are_n_with_words_between(text, adults):
+    assert read(text)["adults"] == adults
+
+
+@pytest.mark.parametrize(
+    "text", ["me and 3 buddies, vegas from LA jan 22-24", "ok so denver from NYC jan 22-24, I guess 2 of us"]
+)
+def test_a_lower_case_message_with_codes_in_capitals_still_names_cities_in_lower_case(text):
+    f = read(text)
+    assert code(f["destination"]) in ("LAS", "DEN") and code(f["origin"]) in ("QLA", "LAX", "NYC", "JFK")
