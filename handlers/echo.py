@@ -53,7 +53,8 @@ def echo_lines(changes: List[Dict[str, Any]], after: Dict[str, Any], *, options_
 
     ``changes`` = ``[{"path", "before", "after"}]`` from the Patcher; ``after`` is the trip now.
     """
-    if not options_on_screen and all(_filled_in(c) for c in changes):
+    # what was filled in for the traveller (``status.assumptions``) is not something they changed
+    if not options_on_screen and all(_filled_in(c) or str(c.get("path")).startswith("status.") for c in changes):
         return []
     currency = (after.get("constraints") or {}).get("currency") or "USD"
     itinerary = after.get("itinerary") or {}

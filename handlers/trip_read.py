@@ -147,7 +147,8 @@ def missing_slots(doc: Dict[str, Any]) -> List[str]:
         # the way home ends where the trip starts: an unknown end there is asked as "where from?"
         way_home = trip_type == "round_trip" and len(segs) == 2 and index == 1
         for slot, ok_ in (
-            ("origin", _code(seg.get("origin"))),
+            # ... and starts where the outbound ends: while that is asked, so is this
+            ("origin", _code(seg.get("origin")) or (way_home and not _code(segs[0].get("destination")))),
             ("destination", way_home or _code(seg.get("destination"))),
             ("depart_date", seg.get("depart_date")),
         ):
@@ -158,8 +159,9 @@ def missing_slots(doc: Dict[str, Any]) -> List[str]:
     if trip_type not in ("one_way", "multi_city") and len(segs) <= 1:
         missing.append("return_date")
     elif "depart_date" not in missing and any(
-        not s["check_in"] or not s["check_out"] or not s["location_code"] for s in stays_of(doc)
-    ):
+        not s["check_in"] or not s["check_out"] or (not s["location_code"] and "destination" not in missing)
+        for s in stays_of(doc)
+    ):  # (a stay at a destination still asked for is where the answer puts it)
         missing.append("check_out")  # (while the departure is asked, the stay waits for it: it follows the flights)
     elif trip_type == "one_way" and (doc.get("itinerary") or {}).get("lodging", {}).get("needed") and not stays_of(doc):
         missing.append("check_out")

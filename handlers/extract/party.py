@@ -13,6 +13,10 @@ _CHILDREN = re.compile(
     rf"\b{_N}\s+(?:little\s+|young\s+|small\s+)?(?:children|child|kids?|minors?|teens?|teenagers?)\b(?![\s-]+friendly)",
     re.I,
 )
+# Counts written after the word, as on a form: "adults 2, kids 1", "adults: 3" (a list after "kids" is their ages)
+_AFTER = r"\s*[:=]?\s*(?P<n>\d{1,2})\b(?!\s*(?:,|and|&|/)\s*\d)(?!\s*(?:y/?o|yrs?|years?|months?)\b)"
+_ADULTS_AFTER = re.compile(rf"\badults?{_AFTER}", re.I)
+_CHILDREN_AFTER = re.compile(rf"\b(?:children|kids?){_AFTER}", re.I)
 _INFANTS = re.compile(rf"\b{_N}\s+(?:infants?|babies|baby|toddlers?|lap\s+infants?)\b", re.I)
 _CABIN_WORDS = r"(?:(?:premium\s+)?(?:economy|business|first|coach)(?:\s+class)?\s+)?"
 _PEOPLE = re.compile(
@@ -124,7 +128,9 @@ def read_party(text: str) -> Dict[str, Any]:
     Children of 2 and over count as children (they need a seat); under 2, or a baby of no
     stated age, as lap infants."""
     adults = _count(_ADULTS, text)
+    adults = adults if adults is not None else _count(_ADULTS_AFTER, text)
     children = _count(_CHILDREN, text)
+    children = children if children is not None else _count(_CHILDREN_AFTER, text)
     infants = _count(_INFANTS, text)
     ages, infant_ages = _ages(text)
     companions, kids = _companions(text)

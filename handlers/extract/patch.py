@@ -116,6 +116,7 @@ def _lodging(
         return None, [], rooms_assumed
     stays = stays if stays is not None else copy.deepcopy(list(lodging.get("stays") or []))
     derived = [s.get("location_hint") or s.get("location_code") for s in stays if s.pop("_derived", False)]
+    derived = [place for place in derived if place]  # a stay with no place yet is assumed once it has one
     for stay in stays:
         stay["rooms"], stay["guests_per_room"] = rooms, per_room
     first = stays[0] if stays else {}
@@ -429,7 +430,8 @@ def _stays(
             and not fields.get("destination")
         ):
             stay["location_code"], stay["location_hint"] = base["location_code"], base.get("location_hint")
-        stay["_derived"] = not said and not base
+        # assumed when first placed: with the flights, or once the destination asked for is answered
+        stay["_derived"] = not said and not (base or {}).get("location_code")
         return [stay] + current[1:]
     if said or fields.get("nights"):
         return _merge_stays(fields, current, segments)

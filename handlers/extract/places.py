@@ -65,6 +65,18 @@ NICKNAMES: Dict[str, Tuple[str, str]] = {
     "hong kong": ("HKG", "Hong Kong"),
     "singapore": ("SIN", "Singapore"),
 }
+# Islands and a state people fly "to", by their main airport; short names no misspelling is forgiven into
+# ("Mami" is Miami, not Maui).
+ISLANDS: Dict[str, Tuple[str, str]] = {
+    "maui": ("OGG", "Maui"),
+    "kauai": ("LIH", "Kauai"),
+    "oahu": ("HNL", "Honolulu"),
+    "waikiki": ("HNL", "Honolulu"),
+    "big island": ("KOA", "Kona"),
+    "hawaii": ("HNL", "Honolulu"),
+}
+# A name that stands for several airports, the one taken and the others offered.
+GATEWAYS = {"hawaii": "Assumed Honolulu (HNL) for Hawaii; say if you meant Maui (OGG), Kona (KOA) or Kauai (LIH)"}
 # Nicknames that are too short to trust in lower case ("la" is also French, "ny" a typo).
 _CASE_SENSITIVE_NICKNAMES = {"ny", "la", "sf", "sd", "dc", "kl", "l a", "d c"}
 
@@ -202,7 +214,7 @@ def _rival(key: str) -> Optional[Tuple[Town, Town]]:
     first = towns[0]
     for other in towns[1:]:
         if (
-            other.codes[0] not in first.codes
+            not set(other.codes) & set(first.codes)  # towns that share an airport are one metro (Kansas City MO/KS)
             and other.population >= _RIVAL_PEOPLE
             and other.population >= _RIVAL_SHARE * first.population
         ):
@@ -254,7 +266,7 @@ def _index() -> Dict[str, List[_Entry]]:
         main = geo.airports().get(metro["main"]) or {}
         region = f"{fold(main.get('subd') or '')} {fold(main.get('country') or '')}"
         add(fold(metro["name"]), _Entry(code, "city", metro["name"], 100, region))
-    for alias, (code, name) in NICKNAMES.items():
+    for alias, (code, name) in {**NICKNAMES, **ISLANDS}.items():
         add(alias, _Entry(code, "city", name, 90))
     for entries in index.values():
         entries.sort(key=lambda e: (-e.score, e.code))
@@ -355,7 +367,7 @@ def _fuzzy_names() -> Dict[str, Tuple[List[str], List[int]]]:
     for key, entries in _index().items():
         towns = [t for t in _towns().get(key) or [] if t.key == key]
         pop = towns[0].population if towns else (1_000_000 if entries[0].score >= 90 else 0)
-        if len(key) >= 4 and key not in COMMON_WORDS and pop >= _WELL_KNOWN_PEOPLE:
+        if len(key) >= 4 and key not in COMMON_WORDS and key not in ISLANDS and pop >= _WELL_KNOWN_PEOPLE:
             names, people = out.setdefault(key[0], ([], []))
             names.append(key)
             people.append(pop)
@@ -402,9 +414,14 @@ def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
     and whether they did."""
     tail = fold(following[:40]).split()
     if tail:
+        # "Portland ME", "Portland, OR": a state's postal code in capitals (not "portland me and my wife")
+        code = following[:2].isupper() and following[2:3] in ("", " ", ",", ".", ";", ")")
+        said = _STATE_CODES[tail[0]].split() if code and tail[0] in _STATE_CODES else None
         for entry in entries:
             region = entry.region.split()
-            if region and tail[0] in region and entry.score > -20:
+            if not region or entry.score <= -20:
+                continue
+            if (region[: len(said)] == said) if said else tail[0] in region:
                 return entry, True
     return entries[0], False
 
@@ -506,8 +523,8 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             ):
                 continue  # "Flamingo", "Heathrow": an airport's own name counts only as "... Airport" or after to/from
             entry, qualified = _pick(entries, text[span[-1][1] : span[-1][1] + 40].lstrip(" ,"))
-            assumed = ""
-            if not qualified:
+            assumed = GATEWAYS.get(key, "")
+            if not qualified and not assumed:
                 entry, assumed = _by_population(key, entry)
             hit = (n, {"type": entry.type, "code": entry.code, "name": entry.name}, assumed)
             break
@@ -669,6 +686,20 @@ REGION_NAMES = frozenset(
     mexico malaysia japan china brazil nsw bc qc on al ak az ar ca co ct de fl ga hi id il in ia ks ky la
     me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc""".split()
 )
+
+
+# The postal codes people write after a city ("Portland, ME", "Kansas City MO"), as the regions are named.
+_STATE_CODES = dict(
+    pair.split(":")
+    for pair in """al:alabama ak:alaska az:arizona ar:arkansas ca:california co:colorado ct:connecticut de:delaware
+    fl:florida ga:georgia hi:hawaii id:idaho il:illinois in:indiana ia:iowa ks:kansas ky:kentucky la:louisiana
+    me:maine md:maryland ma:massachusetts mi:michigan mn:minnesota ms:mississippi mo:missouri mt:montana
+    ne:nebraska nv:nevada nh:new_hampshire nj:new_jersey nm:new_mexico ny:new_york nc:north_carolina
+    nd:north_dakota oh:ohio ok:oklahoma or:oregon pa:pennsylvania ri:rhode_island sc:south_carolina
+    sd:south_dakota tn:tennessee tx:texas ut:utah vt:vermont va:virginia wa:washington wv:west_virginia
+    wi:wisconsin wy:wyoming dc:district_of_columbia bc:british_columbia on:ontario qc:quebec ab:alberta""".split()
+)
+_STATE_CODES = {code: name.replace("_", " ") for code, name in _STATE_CODES.items()}
 
 
 _AIRPORT_WORDS = frozenset({"airport", "international", "intl", "airfield"})

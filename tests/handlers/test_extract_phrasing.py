@@ -223,3 +223,29 @@ def test_we_are_n_with_words_between(text, adults):
 def test_a_lower_case_message_with_codes_in_capitals_still_names_cities_in_lower_case(text):
     f = read(text)
     assert code(f["destination"]) in ("LAS", "DEN") and code(f["origin"]) in ("QLA", "LAX", "NYC", "JFK")
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("Springfield, MO to Portland, ME Mar 2-5, 1 adult", "SGF", "PWM"),
+        ("kauai from san jose mar 2-5, 1 adult", "SJC", "LIH"),
+        ("Bostn to Mami march 2-5 2 adults", "BOS", "MIA"),  # an island is no typo's target
+    ],
+)
+def test_states_written_as_codes_and_islands(text, origin, destination):
+    f = read(text)
+    assert (code(f["origin"]), code(f["destination"])) == (origin, destination)
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children", "ages"),
+    [
+        ("Omaha to Tulsa Mar 2-5, 2 adults, kids 3, 11", 2, 2, [3, 11]),
+        ("Omaha to Tulsa Mar 2-5, adults: 3, kids: 2", 3, 2, None),
+        ("Omaha to Tulsa Mar 2-5, 2 adults 3 kids 2 rooms", 2, 3, None),
+    ],
+)
+def test_counts_and_ages_written_as_on_a_form(text, adults, children, ages):
+    f = read(text)
+    assert (f["adults"], f["children"], f.get("child_ages")) == (adults, children, ages)

@@ -26,3 +26,14 @@ def test_rooms_assumed_are_not_said_for_a_trip_without_a_hotel_and_come_back_wit
 def test_a_one_way_trip_without_a_hotel_names_no_rooms():
     widget, _ = summary(Harness().say("One way from Houston to Portland on Jan 9 for 3 people"))
     assert not [a for a in widget["assumptions"] if "room" in a]
+
+
+def test_a_missing_destination_is_the_only_question_and_its_answer_places_the_hotel():
+    h = Harness()
+    [questions] = h.widgets("questions", turn=h.say("flying from boston jan 5-10, 2 adults"))
+    assert [q["slot"] for q in questions["questions"]] == ["destination"]
+    turn = h.say("miami")
+    widget, _ = summary(turn)
+    assert "Assumed a hotel in Miami for the stay" in widget["assumptions"]
+    assert not [a for a in widget["assumptions"] if "None" in a]
+    assert not [m for m in turn["ui_messages"] if m.get("kind") == "status"], "an answer is not echoed as a change"
