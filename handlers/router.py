@@ -29,6 +29,17 @@ HOLD_RE = re.compile(
     rf"^{_POLITE}(?:hold|hold (?:it|this|that|them)|hold (?:this|that|the) (?:one|bundle|option|trip)"
     rf"|place (?:a |the )?holds?|put (?:it|this|that|them) on hold|reserve (?:it|this|that)|hold please){_TAIL}$"
 )
+# "cancel the hold", "never mind, release them", "we'd like to drop the reservations": give held space back.
+# "it"/"them" count only after cancel/release/drop, and only before anything is bought (``route_text``).
+RELEASE_RE = re.compile(
+    rf"^(?:(?:never ?mind|actually|no|sorry|hmm+|change of plans?)[,!.]?\s+)*{_POLITE}"
+    r"(?:(?:can|could) you |(?:i|we) (?:want to |wanna |need to |would like to )|(?:i|we)'?d like to |let'?s |just )?"
+    r"(?:(?:cancel|release|drop|remove|let go of|free up|give up|undo|scrap|ditch)\s+"
+    r"(?:the |my |our |these |those |both |all (?:the |of (?:the |my |our |them))?)?"
+    r"(?:holds?|reservations?|hold on (?:it|them|(?:the |these |those )?\w+)|reserved (?:flights?|rooms?|seats?|hotel))"
+    r"|(?:cancel|release|drop) (?:it|them|everything))"
+    rf"(?: (?:for now|then|after all|instead|we changed our minds?))*(?: please)?[.!]*$"
+)
 _SELECT_VERB = (
     r"(?:(?:i'?ll|ill|i will|we'?ll|we will|let'?s|lets) (?:take|go with|go for|pick|do|book|get)"
     r"|(?:i|we)(?:'?d| would) (?:like|prefer|take|go with)|(?:i|we) (?:want|choose|pick|prefer)"
@@ -448,6 +459,11 @@ def _extreme_time(
     return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": found[0]["bundle_id"], "because": because}}
 
 
+def _unbooked(trip_intent: Dict[str, Any]) -> bool:
+    """Nothing bought yet: "cancel it" after a purchase is about the booking, not a hold."""
+    return not (trip_intent.get("working_memory") or {}).get("bookings")
+
+
 def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     """The event a chat text stands for. Pure: same text and trip ⇒ same event."""
     cleaned = clean_text(text)
@@ -463,6 +479,8 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
         return {"type": "USER_RETRY", "data": {}}
     if HOLD_RE.match(low):
         return {"type": "USER_REQUEST_HOLD", "data": {}}
+    if RELEASE_RE.match(low) and _unbooked(trip_intent):
+        return {"type": "USER_RELEASE_HOLDS", "data": {}}
     bundles = _on_screen(trip_intent)
     if not bundles:
         return message

@@ -24,6 +24,7 @@ EventType = Literal[
     "USER_RETRY",  # "try again" after a retryable tool error
     "USER_CANCEL_BOOKING",  # data: {"booking_id", "quote_id"?}
     "HOLDS_CHANGED",  # data: {"hold_ids", "status": "released"|"expired", "reason"}: staff or the deadline task
+    "USER_RELEASE_HOLDS",  # "cancel the hold": the traveller gives held space back (the router, from text)
 ]
 EVENT_TYPES: tuple[str, ...] = EventType.__args__  # type: ignore[attr-defined]
 

@@ -256,6 +256,35 @@ class Commerce(Intake):
         wm["hold_request"] = {**request, "status": "approved"}
         self.call("reservation_hold_create", hold_args(doc, bundle, unheld_items(bundle, live_holds(doc, now))))
 
+    def on_user_release_holds(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
+        """ "cancel the hold": the traveller gives the held space back; nothing was bought, so nothing is lost.
+
+        The holds are written down as released at once (as support's release is), the approval asked
+        for them no longer works, and the supplier is told; the options stay on screen to hold again.
+        """
+        wm = doc["working_memory"]
+        held = live_holds(doc, now)
+        if not held:
+            self.say("Nothing is on hold right now, so there is nothing to release.")
+            return
+        for hold in held:
+            hold["status"] = "released"
+        if (wm.get("approval") or {}).get("status") not in (None, "used"):
+            wm["approval"] = {**wm["approval"], "status": "void"}
+        if doc["status"].get("phase") in ("held", "approved", "awaiting_hold_approval"):
+            doc["status"].update(phase="selected", state="needs_input")
+        self.call(
+            "reservation_hold_release", {"hold_ids": [h["hold_id"] for h in held], "reason": "traveller_released"}
+        )
+        bundle_id = wm["selected"].get("bundle_id")
+        again = (
+            f" Say 'hold' to hold {bundle_id} again, or pick another option." if self._bundle(doc, bundle_id) else ""
+        )
+        self.say(
+            f"Released {describe_items(held)}. Nothing was bought, and the approval asked for them is withdrawn.{again}",
+            {"type": "holds", "holds": held, "earliest_deadline": None},
+        )
+
     def on_holds_changed(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
         """The host released or expired holds outside a turn (staff, the deadline task): write it down and say so.
 

@@ -32,8 +32,10 @@ class Decision(Commerce):
                 {"type": "holds", "holds": held, "earliest_deadline": deadline},
             )
         elif tool == "reservation_hold_release":
-            n = len((data.get("call") or {}).get("arguments", {}).get("hold_ids") or [])
-            self.say(f"Released {n} hold{'s' if n != 1 else ''} at the supplier.", kind="status")
+            args = (data.get("call") or {}).get("arguments") or {}
+            n = len(args.get("hold_ids") or [])
+            if args.get("reason") != "traveller_released":  # the traveller's own release was said when asked
+                self.say(f"Released {n} hold{'s' if n != 1 else ''} at the supplier.", kind="status")
         elif tool == "booking_confirm_and_purchase":
             booking = output.get("booking") or {}
             again = " (this purchase was already done; nothing was charged twice)" if output.get("replayed") else ""

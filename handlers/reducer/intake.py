@@ -9,6 +9,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 from ..common.clock import day_text, local_today
 from ..echo import echo_line
 from ..extract.prefs import asks_for_past_trip, asks_for_seats, unsearchable_hotel_features
+from ..hold_answer import held_answer
 from ..language import ENGLISH_ONLY, ENGLISH_PARTLY, looks_non_english
 from ..options_answer import (
     HINT,
@@ -241,6 +242,11 @@ class Intake(DecisionBase):
         bundles = doc["working_memory"]["ranked_bundles"]
         if applied.get("understood") is False and looks_non_english(text):
             self.say(ENGLISH_ONLY)
+            return
+        held = live_holds(doc, now) if applied.get("understood") is False or is_question(text) else []
+        about_hold = held_answer(text, doc, held, lambda at: self.local(doc, at)) if held else None
+        if about_hold:
+            self.say(about_hold)  # "has my manager approved yet?", "approve it", "how long do we have?"
             return
         if applied.get("understood") is False and bundles and acknowledged(text):
             self.say(self.next_step(doc, now))  # "thanks!", "go ahead": what happens next, not the options again

@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.trips.commerce.flow import press, to_held
+from tests.trips.commerce.flow import press, replies_after, say, to_held
 from trips.hosting.factory import tool_deps
 from trips.models import ApprovalRequest, ChatMessage, Hold, Trip
 from trips.services.holds import hold_release, holds_expire_due
@@ -62,3 +62,22 @@ def test_expiry_is_written_into_the_trip_intent_once_per_trip(trip, traveller, f
     approval.refresh_from_db()
     assert approval.status == ApprovalRequest.Status.EXPIRED, "expired by its own deadline, not superseded"
     assert hold_deadlines_notify()["trips_told"] == 0 and holds_expire_due(now=frozen() + timedelta(minutes=1)) == 0
+
+
+def test_the_traveller_releases_the_holds_in_words_and_the_request_is_withdrawn(trip, traveller, frozen):
+    approval = to_held(trip, traveller)
+    asked = say(trip, traveller, "has my manager approved yet?")
+    [answer] = [m for m in replies_after(asked) if m.kind == ChatMessage.Kind.MESSAGE]
+    assert "asked your approver" in answer.text and "Review and pay" in answer.text
+
+    said = say(trip, traveller, "never mind, cancel the hold")
+    [reply] = [m for m in replies_after(said) if m.kind == ChatMessage.Kind.MESSAGE]
+    assert (
+        reply.text.startswith("Released the 2 flights and the hotel.") and "Say 'hold' to hold B1 again" in reply.text
+    )
+    assert not Hold.objects.filter(trip=trip, status=Hold.Status.HELD).exists()
+    assert {h["status"] for h in core_holds(trip).values()} == {"released"}
+    approval.refresh_from_db()
+    assert approval.status == ApprovalRequest.Status.SUPERSEDED, "an approver can no longer say yes to it"
+    intent = Trip.objects.get(pk=trip.pk).intent
+    assert intent["working_memory"]["approval"]["status"] == "void" and intent["status"]["phase"] == "selected"
