@@ -32,8 +32,8 @@ from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS
 from .dates import DateMention, Doubt, after_next_said, find_dates, find_durations, next_weekday_said, order_for
 from .party import ADDING, FOR_ME, read_party
 from .patch import ASSUMED_HOTEL_ONLY
-from .places import find_places
-from .prefs import NO_HOTEL, hotel_class_said, read_airlines, read_preferences, read_relax
+from .places import find_places, lookup
+from .prefs import NO_HOTEL, hotel_area, hotel_class_said, read_airlines, read_preferences, read_relax
 from .questions import pending_slots
 from .roles import assign_dates, assign_places, complete_stay, hotels_named, read_legs
 from .schema import FIELD_NAMES, empty_fields
@@ -103,6 +103,8 @@ def extract_fields(
     # "I'll take the bus to Providence" beside a flight a trip without flights
     asides = aside_spans(msg, trip_exists=_has_dates(current) or trip_has_flights(current))
     prefs = read_preferences(mask(msg, asides), mask(masked, asides))  # amounts from the text without its dates
+    if not prefs.get("hotel_near"):  # "hotel on South Beach": a part of town, not a town of its own
+        prefs["hotel_near"] = hotel_area(mask(msg, asides), lambda name: lookup(name) is not None)
     dates = [d for d in dates if not any(a <= d.start < b for a, b in asides)]
     people_text = mask(masked, asides)
     shift = read_shift(masked) if _has_dates(current) else None

@@ -45,7 +45,7 @@ FOR_ME = re.compile(
 )
 _ADULT_KIN = (
     r"wife|husband|partner|spouse|girlfriend|boyfriend|gf|bf|fianc[eé]e?|friend|colleague|coworker|co-worker|"
-    r"boss|mom|mother|dad|father|brother|sister|mum|roommate|assistant|manager|cousin|aunt|uncle|grandma|grandpa|"
+    r"boss|mom|mother|dad|father|brother|sister|mum|roommate|assistant|manager|cousin|aunt|uncle|grandma|grandpa|buddy|buddie|pal|mate|"
     r"grandmother|grandfather|teammate|client|mother-in-law|father-in-law|hubby|other\s+half|sister-in-law|brother-in-law"
 )
 _PAIR_KIN = r"parents|grandparents|in-laws|folks"
@@ -73,7 +73,11 @@ _SELF_PLUS = re.compile(
 )
 # "add my daughter", "also bringing my mom", "one more": people joining those already going
 ADDING = re.compile(r"\badd(?:ing)?\b|\balso\s+(?:bring(?:ing)?|tak(?:e|ing))\b|\bone\s+more\b", re.I)
-_WITH = re.compile(r"\b(?:travell?ing|going|flying|coming)\s+with\b|^\s*with\b", re.I)
+# The writer goes too: "flying with", "with my wife and 3 kids", "a ski trip with 3 friends" (not "for my parents")
+_WITH = re.compile(
+    rf"\b(?:travell?ing|going|flying|coming)\s+with\b|^\s*with\b|\bwith\s+(?:my|our|(?!(?:a|an|no)\b){NUMBER_RE})\s+(?!(?:own|points|miles|card|nights?|days?|bags?)\b)",
+    re.I,
+)
 _US_N = re.compile(r"\bus\s+(?P<n>two|three|four|2|3|4)\b", re.I)
 _INCLUDING_ME = re.compile(r"\b(?:incl(?:uding|\.)?|with)\s+me\b|\bcounting\s+me\b", re.I)
 _LONE_ME = re.compile(r"(?:^|[,;:.]\s*)(?:just\s+|only\s+)?(?:me|myself)\s*(?:[,;.!]|$)", re.I)
@@ -81,7 +85,7 @@ _SELF_WITH = re.compile(
     r"\b(?:me\s+and|and\s+(?:I|me)\b|with\s+(?:my|our|me)\b|i\s+and|bringing|including\s+(?:me|myself))", re.I
 )
 _GROUP_COMPANIONS = re.compile(
-    rf"\b{_N}\s+(?:more\s+)?(?:friends?|colleagues?|coworkers?|co-workers?|others|other\s+(?:people|persons?|travell?ers|adults))\b",
+    rf"\b{_N}\s+(?:more\s+)?(?:friends?|buddies|pals|mates|colleagues?|coworkers?|co-workers?|others|other\s+(?:people|persons?|travell?ers|adults))\b",
     re.I,
 )
 _AGE_LIST = r"\d{1,2}(?:\s*(?:,|and|&|/)\s*\d{1,2})*"

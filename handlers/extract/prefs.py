@@ -363,6 +363,43 @@ def hotel_class_said(text: str) -> Optional[Tuple[str, int]]:
     return None
 
 
+# A part of town the hotel should be in: "hotel on South Beach", "staying in Brickell", "a room in the
+# French Quarter"; a town with an airport is a stay there instead ("hotel in Santa Monica"), and the
+# destination itself is no wish ("hotel in Miami").
+_AREA = re.compile(
+    r"\b(?:hotels?|stay(?:ing)?|room|place|accommodation|lodging)\s+(?:in|on|at)\s+"
+    r"(?P<what>(?:the\s+)?[A-Za-z][A-Za-z'\-]+(?:\s+(?!(?:and|for|from|with|near|please|pls|if|under|that|or|area|neighbou?rhood|district)\b)[A-Za-z][A-Za-z'\-]+){0,2})"
+    r"(?=\s*(?:[.,!?;)]|$|\b(?:and|for|from|with|please|pls|if|ideally|preferably|under|below|max|near|close|would|is|that|which|or"
+    r"|area|neighbou?rhood|district)\b))",
+    re.I,
+)
+# Words after "hotel in" that are no part of town: the town itself, a time, how to book.
+_NOT_AREAS = frozenset(
+    "town city center centre downtown midtown uptown advance total cash person general mind time case addition "
+    "budget policy area middle heart row same walking distance one each full good nice safe "
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec "
+    "monday tuesday wednesday thursday friday saturday sunday tonight tomorrow today".split()
+)
+
+
+def hotel_area(text: str, is_place: Any) -> Optional[str]:
+    """The part of town named for the hotel ("South Beach", "the French Quarter"), if it is not a place of its own.
+
+    ``is_place(name)`` says whether a name is a town the desk knows (the extractor passes its gazetteer)."""
+    for m in _AREA.finditer(text):
+        what = m.group("what").strip()
+        bare = re.sub(r"^the\s+", "", what, flags=re.I)
+        words = bare.lower().split()
+        if not words or words[0] in _NOT_AREAS or words[-1] in _NOT_AREAS or is_place(bare):
+            continue
+        capitalised = any(w[0].isupper() for w in bare.split())
+        if not capitalised and (len(words) < 2 and not text.islower()):
+            continue  # a lower-case word in a capitalised message is a word, not a name
+        return what
+    return None
+
+
 def _where_in_town(text: str) -> Optional[str]:
     """ "downtown" or "the city center" for a hotel wished central without a landmark; None otherwise."""
     low = text.lower()

@@ -249,3 +249,29 @@ def test_states_written_as_codes_and_islands(text, origin, destination):
 def test_counts_and_ages_written_as_on_a_form(text, adults, children, ages):
     f = read(text)
     assert (f["adults"], f["children"], f.get("child_ages")) == (adults, children, ages)
+
+
+@pytest.mark.parametrize(
+    ("text", "near"),
+    [
+        ("Tulsa to Boston Mar 2-5, 1 adult, hotel in Back Bay", "Back Bay"),
+        ("tulsa to boston mar 2-5, 1 adult, staying in the seaport district", "the seaport"),
+        ("Tulsa to Boston Mar 2-5, 1 adult, hotel in Boston", None),  # the town itself
+        ("Tulsa to Boston Mar 2-5, 1 adult, book the hotel in advance", None),
+        ("Tulsa to Boston Mar 2-5, 1 adult, a hotel in March is fine", None),
+    ],
+)
+def test_a_part_of_town_for_the_hotel_is_a_wish_to_be_near_it(text, near):
+    assert read(text)["hotel_near"] == near
+
+
+@pytest.mark.parametrize(
+    ("text", "adults"),
+    [
+        ("Tulsa to Omaha Mar 2-5 with my husband and our son (4)", 2),
+        ("Tulsa to Omaha Mar 2-5, a golf trip with 3 buddies", 4),
+        ("Tulsa to Omaha Mar 2-5, flights for my parents", 2),
+    ],
+)
+def test_with_my_companions_the_writer_goes_too(text, adults):
+    assert read(text)["adults"] == adults
