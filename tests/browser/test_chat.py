@@ -150,6 +150,14 @@ def test_reading_above_is_not_moved_by_messages_from_another_tab(new_page, base_
     expect(page.locator(".msg--user").first).to_be_in_viewport()
 
 
+def trip_with_bundles(page, base_url: str) -> None:
+    """A new trip with scenario 1's bundles on screen and the turn done."""
+    start_trip(page, base_url)
+    say(page, SCENARIO_1)
+    expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
+    wait_until_idle(page)
+
+
 def hold_first_holdable(page, screenshot=None) -> None:
     """Select bundles in rank order until one can be held, and hold it (by keyboard).
 
@@ -182,10 +190,7 @@ def hold_first_holdable(page, screenshot=None) -> None:
 
 def test_select_then_hold_shows_countdowns(new_page, base_url, screenshot):
     page = new_page()
-    start_trip(page, base_url)
-    say(page, SCENARIO_1)
-    expect(page.locator(LATEST_BUNDLES).nth(2)).to_be_visible()
-    wait_until_idle(page)
+    trip_with_bundles(page, base_url)
     page.reload()  # the party is known: the page's "Who's travelling" card asks for names
     card = page.locator("#travellers-card")
     expect(card).to_have_attribute("open", "")
@@ -218,6 +223,28 @@ def test_select_then_hold_shows_countdowns(new_page, base_url, screenshot):
     expect(page.get_by_role("button", name=re.compile(r"pay|purchase|buy", re.I))).to_have_count(0)
     expect(page.locator("[data-auto-approve]")).to_have_count(0)  # Acme's policy: an approver always decides
     screenshot(page, "06-holds")
+
+
+def test_cancel_the_hold_in_words_releases_it_and_the_request_card_says_so(new_page, base_url, screenshot):
+    page = new_page()
+    trip_with_bundles(page, base_url)
+    hold_first_holdable(page)
+    request = page.locator("[data-widget=approval]").first
+    expect(request).to_have_attribute("data-status", "pending")
+    page.get_by_label("Message TripDesk").click()  # from the hold button back to the composer
+    say(page, "never mind, cancel the hold")
+    expect(page.locator("#messages > li.msg--assistant", has_text="Nothing was bought")).to_be_visible()
+    wait_until_idle(page)
+    expect(page.locator("[data-widget=holds]").last).to_contain_text("Holds released")
+    # the request above no longer reads "Pending": its newer card says why, and it says the same, dimmed
+    expect(page.locator("[data-widget=approval]").last.locator(".chip")).to_have_text("Superseded")
+    expect(request).to_have_attribute("data-status", "superseded")
+    expect(request).to_have_class(re.compile("is-stale"))
+    expect(request.locator("[data-deadline]")).to_have_count(0)
+    expect(page.locator("#trip-phase")).not_to_have_text("On hold")
+    page.reload()  # the stored history says the same
+    expect(page.locator("[data-widget=approval]").first).to_have_attribute("data-status", "superseded")
+    screenshot(page, "16-hold-released-in-words")
 
 
 def trip_on_hold(page, base_url: str, username: str = "alice") -> int:

@@ -14,7 +14,9 @@ const placeLabel = (p) => (p && typeof p === "object" && p.code && p.name && p.n
   ? `${p.name} (${p.code})` : placeName(p));
 const list = (value) => (Array.isArray(value) ? value : []);
 
-export const APPROVAL_TONES = { granted: "good", approved: "good", denied: "bad", expired: "warn", used: "neutral" };
+export const APPROVAL_TONES = {
+  granted: "good", approved: "good", denied: "bad", expired: "warn", used: "neutral", superseded: "neutral", revoked: "bad",
+};
 
 function chip(text, tone = "neutral") {
   return h("span", { class: `chip chip--${tone}` }, text);
@@ -282,7 +284,7 @@ const renderers = {
         chip(fmt.humanize(status), tone)),
       a.amount ? h("p", {}, "Up to ", h("strong", {}, fmt.money(a.amount, a.currency))) : null,
       a.reason ? h("p", { class: "muted" }, a.reason) : null,
-      a.expires_at ? h("p", { class: "muted small", dataset: { deadline: "" } }, status === "pending"
+      a.expires_at && ["pending", "granted", "approved"].includes(status) ? h("p", { class: "muted small", dataset: { deadline: "" } }, status === "pending"
         ? `Needs a yes before ${fmt.dateTime(a.expires_at)}, when the first hold lapses`
         : `Valid until ${fmt.dateTime(a.expires_at)}`) : null,
       a.kind !== "hold" && ["granted", "approved"].includes(status) ? payAction(a, ctx) : null,

@@ -28,8 +28,10 @@ def test_a_staff_release_updates_the_trip_intent_and_tells_the_traveller(trip, t
     intent = Trip.objects.get(pk=trip.pk).intent
     assert core_holds(trip)[hold.hold_id]["status"] == "released"
     assert intent["working_memory"]["approval"]["status"] == "void" and intent["status"]["phase"] == "selected"
-    system, reply = ChatMessage.objects.filter(trip=trip).order_by("-seq")[:2][::-1]
+    system, reply, card = ChatMessage.objects.filter(trip=trip).order_by("-seq")[:3][::-1]
     assert system.role == "system" and system.event["type"] == "HOLDS_CHANGED" and system.turn_status == "done"
+    assert card.widget["approval_id"] == approval.pk and card.widget["status"] == "superseded"
+    assert card.text == "That approval request no longer applies: the holds it covered changed."
     assert (
         reply.role == "assistant" and "Duplicate booking" in reply.text and "Say 'hold' to hold B1 again" in reply.text
     )
@@ -79,5 +81,7 @@ def test_the_traveller_releases_the_holds_in_words_and_the_request_is_withdrawn(
     assert {h["status"] for h in core_holds(trip).values()} == {"released"}
     approval.refresh_from_db()
     assert approval.status == ApprovalRequest.Status.SUPERSEDED, "an approver can no longer say yes to it"
+    [card] = [m for m in replies_after(said) if (m.widget or {}).get("type") == "approval"]
+    assert card.widget["approval_id"] == approval.pk and card.widget["status"] == "superseded", "the card says so"
     intent = Trip.objects.get(pk=trip.pk).intent
     assert intent["working_memory"]["approval"]["status"] == "void" and intent["status"]["phase"] == "selected"

@@ -70,10 +70,11 @@ def test_releasing_all_holds_runs_one_turn_and_sends_one_reply(trip, traveller, 
     [system] = [m for m in after if m.role == "system"]
     assert system.event["type"] == "HOLDS_CHANGED" and sorted(system.event["data"]["hold_ids"]) == held
     assert system.turn_status == "done" and "holds on the flight and hotel" in system.text
-    [reply] = [m for m in after if m.role == "assistant"]
+    reply, card = [m for m in after if m.role == "assistant"]
     assert (
         "The 2 flights and the hotel are no longer on hold" in reply.text and "Traveller called to cancel" in reply.text
     )
+    assert card.widget["type"] == "approval" and card.widget["status"] == "superseded", "the request's card follows"
     statuses = {h["status"] for h in Trip.objects.get(pk=trip.pk).intent["working_memory"]["holds"]}
     assert statuses == {"released"}
 

@@ -154,6 +154,13 @@ def hold_snapshot(trip_intent: dict) -> dict:
     }
 
 
+# Closings the chat says with the request's card (a revocation says its own; a used request, the booking).
+_CLOSED_SAID = {
+    ApprovalRequest.Status.SUPERSEDED: "That approval request no longer applies: {reason}.",
+    ApprovalRequest.Status.EXPIRED: "That approval request is no longer valid; nothing was bought.",
+}
+
+
 def approval_close(approval: ApprovalRequest, status: str, *, now: datetime, reason: str, actor=None) -> None:
     """Close a locked open request (expired, superseded, revoked) inside the caller's transaction.
 
@@ -168,6 +175,15 @@ def approval_close(approval: ApprovalRequest, status: str, *, now: datetime, rea
         approval.used_at, approval.claimed_until = now, None
     approval.save(update_fields=["status", "reason", "claimed_until", "decided_at", "used_at"])
     if approval.kind == ApprovalRequest.Kind.PURCHASE:
+        if status in _CLOSED_SAID:
+            # the request's card above says "Pending" (or "Granted") until a newer card says otherwise
+            chat_message_add(
+                trip_id=approval.trip_id,
+                role=ChatMessage.Role.ASSISTANT,
+                kind=ChatMessage.Kind.STATUS,
+                text=_CLOSED_SAID[status].format(reason=(reason or "").rstrip(".").lower() or "the trip changed"),
+                widget=approval_widget(approval),
+            )
         approval_status_push(approval)
     audit_record(
         trip_id=approval.trip_id,
