@@ -39,6 +39,8 @@ METRO_CODES: Dict[str, Dict[str, Any]] = {
     "DTT": {"name": "Detroit", "airports": ["DTW"], "main": "DTW"},
     "QSF": {"name": "San Francisco", "airports": ["SFO", "OAK", "SJC"], "main": "SFO"},
     "QLA": {"name": "Los Angeles", "airports": ["LAX", "BUR", "LGB", "SNA", "ONT"], "main": "LAX"},
+    # HOU is Houston's city code and Hobby's own: "Houston" searches Bush (IAH) and Hobby alike.
+    "HOU": {"name": "Houston", "airports": ["IAH", "HOU"], "main": "IAH"},
     # City codes that replaced a closed airport's: airportsdata still lists Tegel (TXL), Atatürk
     # (ISL) and old Doha (DIA) under their cities, so the city name must resolve through these.
     "BER": {"name": "Berlin", "airports": ["BER"], "main": "BER"},

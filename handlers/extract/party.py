@@ -19,8 +19,12 @@ _ADULTS_AFTER = re.compile(rf"\badults?{_AFTER}", re.I)
 _CHILDREN_AFTER = re.compile(rf"\b(?:children|kids?){_AFTER}", re.I)
 _INFANTS = re.compile(rf"\b{_N}\s+(?:infants?|babies|baby|toddlers?|lap\s+infants?)\b", re.I)
 _CABIN_WORDS = r"(?:(?:premium\s+)?(?:economy|business|first|coach)(?:\s+class)?\s+)?"
+# Words for grown-ups counted as a group ("4 guys", "me and 3 ladies"), and words for young people that
+# count grown-ups only when nobody else is counted ("6 girls" on a bachelorette trip, not "2 adults and 3 boys").
+_GROUP_WORDS = "guys gals ladies dudes lads fellas women men".split()
+_YOUNG_GROUP_WORDS = "girls boys".split()
 _PEOPLE = re.compile(
-    rf"\b(?P<n1>{NUMBER_RE})\s*(?:peoples?|persons?|person|guys|gals|ladies|dudes|lads|fellas|total|in\s+total|travell?ers?|passengers?|pax|ppl|guests?|individuals|of\s+us|members|"
+    rf"\b(?P<n1>{NUMBER_RE})\s*(?:peoples?|persons?|person|total|in\s+total|travell?ers?|passengers?|pax|ppl|guests?|individuals|of\s+us|members|"
     rf"reservations|(?:one[\s-]?way\s+|round[\s-]?trip\s+|return\s+)?{_CABIN_WORDS}(?:plane\s+|airline\s+|flight\s+|bus\s+|train\s+|coach\s+)?"
     rf"(?:tickets?|tix|tkts?|seats?)|"
     rf"adults?\s+tickets?|in\s+(?:my|our|the)\s+(?:group|party|team))\b"
@@ -49,17 +53,29 @@ _ADULT_KIN = (
     r"grandmother|grandfather|teammate|client|mother-in-law|father-in-law|hubby|other\s+half|sister-in-law|brother-in-law"
 )
 _PAIR_KIN = r"parents|grandparents|in-laws|folks"
-_CHILD_KIN = r"kids?|children|child|sons?|daughters?|boys?|girls?|toddlers?|babies|baby|infants?|little\s+ones?|newborn"
+_CHILD_KIN = (
+    r"kids?|children|child|sons?|daughters?|boys?|girls?|toddlers?|babies|baby|infants?|little\s+ones?|newborn|"
+    r"grandkids?|grandchild(?:ren)?|grandsons?|granddaughters?|twins|triplets"
+)
+# Children who come as more than one: "our twins (6)"
+_MULTIPLES = {"twins": 2, "triplets": 3}
 # "my wife", "her parents", "two friends", "three colleagues", "her two boys"
 _COMPANION = re.compile(
-    rf"\b(?:(?:my|our|his|her|their)\s+)?(?:(?P<n>{NUMBER_RE})\s+)?(?:(?P<adult>(?:{_ADULT_KIN})s?)|(?P<pair>{_PAIR_KIN})|(?P<child>{_CHILD_KIN}))\b"
+    rf"\b(?:(?:my|our|his|her|their|the)\s+)?(?:(?P<n>{NUMBER_RE})\s+)?(?:(?P<adult>(?:{_ADULT_KIN})s?)|(?P<pair>{_PAIR_KIN})|(?P<child>{_CHILD_KIN}))\b"
     r"(?![\s-]+(?:friendly|trip|class|seat|room|rate|fare|ticket|meal|menu|house|home|place|wedding|party)s?\b)",
     re.I,
 )
 # Someone travels along when joined to the writer or the party: "me and my wife", "with my kids",
 # "my sister and her two boys", "my mom, my dad and I" (not "visit a friend", "my cousin's house").
 _JOINED_BEFORE = re.compile(
-    r"(?:\b(?:with|and|n|plus|including|bringing\s+along|taking|bringing|to\s+(?:take|bring))|[+&,:(])\s*$", re.I
+    r"(?:\b(?:with|w/?|and|n|plus|including|bringing\s+along|taking|bringing|to\s+(?:take|bring))|[+&,:(])\s*$", re.I
+)
+# Booking for someone else: "booking for my wife and 2 kids", "book my parents", "it's for my boss",
+# "tickets for my son": they travel; the writer goes too only when the text says so ("for me and my wife").
+_FOR_OTHERS = re.compile(
+    r"\b(?:(?:book(?:ing)?|reserv(?:e|ing))(?:\s+(?:a\s+)?(?:flights?|tickets?|trip|seats?|hotel|it))?(?:\s+for)?"
+    r"|(?:it'?s|this\s+is|that'?s)\s+for|(?:flights?|tickets?|tix|seats?)\s+for)\s*$",
+    re.I,
 )
 _JOINED_AFTER = re.compile(r"^\s*(?:,|and\s+(?:i|me|my|our|her|his)\b|\+|&|\(|\s*$)", re.I)
 _SELF = re.compile(
@@ -75,7 +91,7 @@ _SELF_PLUS = re.compile(
 ADDING = re.compile(r"\badd(?:ing)?\b|\balso\s+(?:bring(?:ing)?|tak(?:e|ing))\b|\bone\s+more\b", re.I)
 # The writer goes too: "flying with", "with my wife and 3 kids", "a ski trip with 3 friends" (not "for my parents")
 _WITH = re.compile(
-    rf"\b(?:travell?ing|going|flying|coming)\s+with\b|^\s*with\b|\bwith\s+(?:my|our|(?!(?:a|an|no)\b){NUMBER_RE})\s+(?!(?:own|points|miles|card|nights?|days?|bags?)\b)",
+    rf"\b(?:travell?ing|going|flying|coming)\s+(?:with|w/?)(?=\s|$)|^\s*with\b|\bwith\s+(?:my|our|(?!(?:a|an|no)\b){NUMBER_RE})\s+(?!(?:own|points|miles|card|nights?|days?|bags?)\b)",
     re.I,
 )
 _US_N = re.compile(r"\bus\s+(?P<n>two|three|four|2|3|4)\b", re.I)
@@ -110,7 +126,7 @@ _ROOMS = re.compile(
 
 # A count of grown-ups by a word for a group: "6 girls", "4 guys", "me and 3 ladies" (not "my 2 girls").
 _GROUP = re.compile(
-    rf"(?<!\bmy\s)(?<!\bour\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)\b{_N}\s+(?:guys|ladies|gals|dudes|women|men|lads|girls|boys)\b"
+    rf"(?<!\bmy\s)(?<!\bour\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)\b{_N}\s+(?P<word>{'|'.join(_GROUP_WORDS + _YOUNG_GROUP_WORDS)})\b"
     r"(?![\s-]+(?:trip|weekend|getaway|night)s?\b)",
     re.I,
 )
@@ -136,14 +152,17 @@ def read_party(text: str) -> Dict[str, Any]:
     children = _count(_CHILDREN, text)
     children = children if children is not None else _count(_CHILDREN_AFTER, text)
     infants = _count(_INFANTS, text)
-    ages, infant_ages = _ages(text)
+    ages, infant_ages, grown_ages = _ages(text)
     companions, kids = _companions(text)
+    grown_kin = min(len(grown_ages), max(0, kids - len(ages)))
+    companions, kids = companions + grown_kin, kids - grown_kin  # "my daughter (she's 19)" is a grown-up
     group = _GROUP.search(text)
-    if group and adults is None and children is None and infants is None and not ages:
-        # a party of grown-ups when nobody else is counted as adults or children ("2 adults and 3 boys" is not)
+    young = bool(group) and group.group("word").lower() in _YOUNG_GROUP_WORDS
+    if group and adults is None and not (young and (children is not None or infants is not None or ages)):
+        # "4 guys and 2 kids": the guys are the grown-ups; "6 girls" only when nobody else is counted
         n = to_int(group.group("n")) or 0
         adults = n + (1 if _BARE_AFTER_ME.search(text[: group.start()]) else 0)
-        kids = max(0, kids - n) if re.search(r"girls|boys", group.group(0), re.I) else kids
+        kids = max(0, kids - n) if young else kids
     if children is None and infants is None and kids:
         children = kids
     if infant_ages:
@@ -184,14 +203,23 @@ def read_party(text: str) -> Dict[str, Any]:
         "children": children,
         "infants": infants,
         "child_ages": ages or None,
-        "rooms": _first(_ROOMS, text),
+        "rooms": _first(_ROOMS, text) or (2 if _KIDS_ROOM.search(text) else None),
     }
 
 
-def _ages(text: str) -> Tuple[List[int], List[int]]:
-    """(children's ages, 2 and over; infants' ages in years, under 2) as the text gives them."""
+# A room of the children's own besides the grown-ups': "a separate room for the kids"
+_KIDS_ROOM = re.compile(
+    r"\b(?:separate|second|another|extra|own|other)\s+room\s+for\s+(?:the\s+|our\s+|my\s+)?(?:kids|children|teens|boys|girls)\b"
+    r"|\b(?:kids|children)\s+(?:in|get|have)\s+(?:a\s+|their\s+own\s+)?(?:separate|own|second)\s+room\b",
+    re.I,
+)
+
+
+def _ages(text: str) -> Tuple[List[int], List[int], List[int]]:
+    """(children's ages, 2 to 17; infants' ages in years, under 2; grown-ups' ages, 18 and over) as the text gives them."""
     ages: List[int] = []
     infants: List[int] = []
+    grown: List[int] = []
     for m in _AGES.finditer(text):
         if m.group("months"):
             months = int(m.group("months"))
@@ -206,7 +234,19 @@ def _ages(text: str) -> Tuple[List[int], List[int]]:
                 infants.append(age)
             elif age < 18:
                 ages.append(age)
-    return ages, infants
+            else:
+                grown.append(age)
+    for m in _MULTIPLE_AGE.finditer(text):  # "our twins (6)": one age for both
+        age = int(m.group("age"))
+        if 2 <= age < 18 and age in ages:
+            ages.extend([age] * (_MULTIPLES[m.group("kind").lower()] - ages.count(age)))
+    return ages, infants, grown
+
+
+_MULTIPLE_AGE = re.compile(
+    r"\b(?P<kind>twins|triplets)\s*(?:\(\s*|,\s*|who\s+are\s+|are\s+|aged?\s+)(?P<age>\d{1,2})\b(?!\s*(?:,|and|&)\s*\d)",
+    re.I,
+)
 
 
 # Someone the trip is for seeing, not someone travelling along: "to visit a friend", "meeting my colleague".
@@ -229,10 +269,13 @@ def _companions(text: str) -> Tuple[int, int]:
         n = to_int(m.group("n")) if m.group("n") else None
         if (m.group("n") and n is None) or text[m.end() : m.end() + 2] in ("'s", "s'"):
             continue  # "a friend's wedding": not someone travelling
-        possessed = re.match(r"(?:my|our|his|her|their)\b", m.group(0), re.I)
+        possessed = re.match(r"(?:my|our|his|her|their|the)\b", m.group(0), re.I)
         if not possessed and n is None and not (m.group("adult") and _BARE_AFTER_ME.search(text[: m.start()])):
             continue  # "a friend", "wife" alone; but "me+wife", "me, wife and 2 kids" say who travels
-        joined = _JOINED_BEFORE.search(text[max(0, m.start() - 14) : m.start()]) or _JOINED_AFTER.match(text[m.end() :])
+        before = text[max(0, m.start() - 30) : m.start()]
+        joined = (
+            _JOINED_BEFORE.search(before[-14:]) or _JOINED_AFTER.match(text[m.end() :]) or _FOR_OTHERS.search(before)
+        )
         if not joined or _VISITED.search(text[max(0, m.start() - 30) : m.start()]):
             continue  # "visit a friend", "in my cousin house": not someone travelling along
         if m.group("pair"):
@@ -240,7 +283,7 @@ def _companions(text: str) -> Tuple[int, int]:
         elif m.group("adult"):
             adults += n or 1
         else:
-            kids += n or 1
+            kids += n or _MULTIPLES.get(m.group("child").lower(), 1)
     return adults, kids
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from handlers.common import geo
 
@@ -64,6 +64,71 @@ NICKNAMES: Dict[str, Tuple[str, str]] = {
     "sao paulo": ("SAO", "Sao Paulo"),
     "hong kong": ("HKG", "Hong Kong"),
     "singapore": ("SIN", "Singapore"),
+    "nola": ("MSY", "New Orleans"),
+    "nawlins": ("MSY", "New Orleans"),
+    "big easy": ("MSY", "New Orleans"),
+    "sin city": ("LAS", "Las Vegas"),
+    "beantown": ("BOS", "Boston"),
+    "twin cities": ("MSP", "Minneapolis"),
+    "mpls": ("MSP", "Minneapolis"),
+    "cincy": ("CVG", "Cincinnati"),
+    "nashvegas": ("BNA", "Nashville"),
+    "atx": ("AUS", "Austin"),
+    "htown": ("HOU", "Houston"),
+    "h town": ("HOU", "Houston"),
+    "pgh": ("PIT", "Pittsburgh"),
+    "cabo": ("SJD", "Los Cabos"),
+    "los cabos": ("SJD", "Los Cabos"),
+    "cabo san lucas": ("SJD", "Los Cabos"),
+    "st pete": ("TPA", "Tampa"),
+    "st petersburg florida": ("TPA", "Tampa"),
+    "the keys": ("EYW", "Key West"),
+    "florida keys": ("EYW", "Key West"),
+    "puerto rico": ("SJU", "San Juan"),
+    "malta": ("MLA", "Malta"),
+    "saint martin": ("SXM", "St. Maarten"),
+    "st martin": ("SXM", "St. Maarten"),
+    "st maarten": ("SXM", "St. Maarten"),
+    "sint maarten": ("SXM", "St. Maarten"),
+}
+# Airports people call by their own name ("out of O'Hare", "into Midway", "Heathrow"): alias -> code.
+# A bare name is read only where an airport is expected (after from/to/into/out of, or before
+# "airport"); with its city in front ("Chicago Midway", "Houston Hobby") it is always the airport.
+AIRPORT_NAMES: Dict[str, str] = {
+    "ohare": "ORD",
+    "o hare": "ORD",
+    "midway": "MDW",
+    "heathrow": "LHR",
+    "gatwick": "LGW",
+    "stansted": "STN",
+    "luton": "LTN",
+    "dulles": "IAD",
+    "reagan": "DCA",
+    "reagan national": "DCA",
+    "laguardia": "LGA",
+    "la guardia": "LGA",
+    "love field": "DAL",
+    "hobby": "HOU",
+    "intercontinental": "IAH",
+    "bush intercontinental": "IAH",
+    "sky harbor": "PHX",
+    "hartsfield": "ATL",
+    "john wayne": "SNA",
+    "charles de gaulle": "CDG",
+    "de gaulle": "CDG",
+    "orly": "ORY",
+    "schiphol": "AMS",
+    "narita": "NRT",
+    "haneda": "HND",
+    "pearson": "YYZ",
+    "billy bishop": "YTZ",
+    "fiumicino": "FCO",
+    "malpensa": "MXP",
+    "linate": "LIN",
+    "barajas": "MAD",
+    "el prat": "BCN",
+    "incheon": "ICN",
+    "changi": "SIN",
 }
 # Islands and a state people fly "to", by their main airport; short names no misspelling is forgiven into
 # ("Mami" is Miami, not Maui).
@@ -76,7 +141,13 @@ ISLANDS: Dict[str, Tuple[str, str]] = {
     "hawaii": ("HNL", "Honolulu"),
 }
 # A name that stands for several airports, the one taken and the others offered.
-GATEWAYS = {"hawaii": "Assumed Honolulu (HNL) for Hawaii; say if you meant Maui (OGG), Kona (KOA) or Kauai (LIH)"}
+GATEWAYS = {
+    "hawaii": "Assumed Honolulu (HNL) for Hawaii; say if you meant Maui (OGG), Kona (KOA) or Kauai (LIH)",
+    "the keys": "Assumed Key West (EYW) for the Keys; say if you would rather fly into Miami (MIA)",
+    "florida keys": "Assumed Key West (EYW) for the Keys; say if you would rather fly into Miami (MIA)",
+    "st pete": "Assumed Tampa (TPA) for St. Pete; say if you meant St. Pete-Clearwater (PIE)",
+    "st petersburg florida": "Assumed Tampa (TPA) for St. Petersburg; say if you meant St. Pete-Clearwater (PIE)",
+}
 # Nicknames that are too short to trust in lower case ("la" is also French, "ny" a typo).
 _CASE_SENSITIVE_NICKNAMES = {"ny", "la", "sf", "sd", "dc", "kl", "l a", "d c"}
 
@@ -261,13 +332,20 @@ def _index() -> Dict[str, List[_Entry]]:
         add(key, _Entry(code, "city", city, _airport_score(a, key), region))
         stripped = _name_key(a)
         if stripped and stripped != key and not _MINOR.search(stripped):
-            add(stripped, _Entry(code, "city", airport_city(code), _airport_score(a, stripped) - 5, region))
+            # an airport named after a town it is not in ("Oakland County" is Pontiac's) comes after that town's own
+            elsewhere = 30 if stripped in _city_keys() else 5
+            add(stripped, _Entry(code, "city", airport_city(code), _airport_score(a, stripped) - elsewhere, region))
     for code, metro in geo.METRO_CODES.items():
         main = geo.airports().get(metro["main"]) or {}
         region = f"{fold(main.get('subd') or '')} {fold(main.get('country') or '')}"
         add(fold(metro["name"]), _Entry(code, "city", metro["name"], 100, region))
     for alias, (code, name) in {**NICKNAMES, **ISLANDS}.items():
         add(alias, _Entry(code, "city", name, 90))
+    for alias, code in AIRPORT_NAMES.items():
+        a = geo.airports()[code]
+        city = airport_city(code)
+        add(alias, _Entry(code, "airport", city, 80))
+        add(f"{fold(city)} {alias}", _Entry(code, "airport", city, 95))  # "Chicago Midway", "Dallas Love Field"
     for entries in index.values():
         entries.sort(key=lambda e: (-e.score, e.code))
     for key, towns in list(_towns().items()):
@@ -297,7 +375,34 @@ def _index() -> Dict[str, List[_Entry]]:
         add(key, _town_entry(top, 70 if entries else 35, index))
     for entries in index.values():
         entries.sort(key=lambda e: (-e.score, e.code))
+    for key in _countries_not_places(index):
+        del index[key]
     return index
+
+
+def _countries_not_places(index: Dict[str, List[_Entry]]) -> List[str]:
+    """Country names that are not one place to fly to: "Mexico" has dozens of airports (which city?),
+    "Lebanon" and "Jordan" are not the small American towns of those names. An island or a city
+    state with one main airport ("Bahrain", "Luxembourg", "Singapore") stays a place."""
+    main_airports: Dict[str, int] = {}
+    for a in geo.airports().values():
+        if "international" in (a.get("name") or "").lower():
+            main_airports[a["country"]] = main_airports.get(a["country"], 0) + 1
+    out = []
+    for country, name in _gazetteer()["countries"].items():
+        key = fold(name)
+        entries = index.get(key)
+        if not entries or entries[0].score >= 90:
+            continue
+        top = entries[0]
+        if (geo.airports().get(top.code) or {}).get("country") != country or main_airports.get(country, 0) > 2:
+            out.append(key)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _country_keys() -> frozenset:
+    return frozenset(fold(name) for name in _gazetteer()["countries"].values())
 
 
 def _town_entry(town: Town, score: int, index: Optional[Dict[str, List[_Entry]]] = None) -> _Entry:
@@ -345,6 +450,8 @@ def airport_city(code: str) -> str:
     airportsdata files YVR under Richmond; "Fresno" for Fresno Yosemite), else its listed city
     ("Paris" for Charles de Gaulle)."""
     a = geo.airports().get(code) or {}
+    if fold(a.get("city") or "") and f" {fold(a['city'])} " in f" {_name_key(a)} ":
+        return str(a["city"])  # "George Bush Intcntl/Houston": Houston, not George
     words = _name_key(a).split()
     for n in range(len(words), 0, -1):
         prefix = " ".join(words[:n])
@@ -377,17 +484,17 @@ def _fuzzy_names() -> Dict[str, Tuple[List[str], List[int]]]:
 def _fuzzy_key(word: str) -> Optional[str]:
     """The well-known place ``word`` is a typo of ("chicgo", "Albuqurque", "sn francisco"), else None.
 
-    Same first letter; one edit for words of up to eight letters, two for longer ones; never an
+    Same first letter; one edit (a swap of two letters counts as one: "pheonix") for words of up to eight letters, two for longer ones; never an
     English word one typo from a town ("reserve" is not Resende); among
     equally close names the one with most people wins."""
-    if len(word) < 4 or word in COMMON_WORDS or word in _words() or word in _index():
+    if len(word) < 4 or word in COMMON_WORDS or word in _words() or word in _index() or word in _country_keys():
         return None
     if not word.replace(" ", "").isalpha():
         return None
     names, people = _fuzzy_names().get(word[0], ([], []))
     limit = 1 if len(word) <= 8 else 2
     best = None
-    for name, distance, i in process.extract(word, names, scorer=Levenshtein.distance, score_cutoff=limit, limit=8):
+    for name, distance, i in process.extract(word, names, scorer=OSA.distance, score_cutoff=limit, limit=8):
         if len(word) <= 4 and people[i] < 300_000:
             continue
         rank = (distance, -people[i])
@@ -526,7 +633,10 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             assumed = GATEWAYS.get(key, "")
             if not qualified and not assumed:
                 entry, assumed = _by_population(key, entry)
-            hit = (n, {"type": entry.type, "code": entry.code, "name": entry.name}, assumed)
+            name = entry.name
+            if qualified and entry.code != entries[0].code and entry.region.rsplit(" ", 1)[0]:
+                name = f"{name}, {entry.region.rsplit(' ', 1)[0].title()}"  # "Paris, Texas": not the Paris one expects
+            hit = (n, {"type": entry.type, "code": entry.code, "name": name}, assumed)
             break
         if hit is None:
             raw = words[i][2]
@@ -546,6 +656,28 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             i += n
         else:
             i += 1
+    return _alternatives_merged(text, out)
+
+
+_OR = re.compile(r"\s*(?:or|/|or\s+maybe)\s*", re.I)
+
+
+def _alternatives_merged(text: str, found: List[Mention]) -> List[Mention]:
+    """Airports of one metro offered as alternatives ("JFK or Newark", "ORD/MDW") are that metro."""
+    out: List[Mention] = []
+    for m in found:
+        last = out[-1] if out else None
+        metro = _metro_of(m.place["code"])
+        if (
+            last is not None
+            and metro in geo.METRO_CODES
+            and _metro_of(last.place["code"]) == metro
+            and _OR.fullmatch(text[last.end : m.start])
+        ):
+            whole = geo.METRO_CODES[metro]
+            out[-1] = Mention(last.start, m.end, {"type": "city", "code": metro, "name": whole["name"]})
+            continue
+        out.append(m)
     return out
 
 
@@ -578,19 +710,22 @@ def _typed_lower(words: List[Tuple[int, int, str]]) -> bool:
 
 
 def _before_to(words: List[Tuple[int, int, str]], i: int) -> bool:
-    """ "Koln to Wien": a name right before "to" (within four words) starts a route."""
-    return any(fold(words[j][2]) == "to" for j in range(i + 1, min(len(words), i + 5)))
+    """ "Koln to Wien", "lisbon from newark": a name right before "to" or "from" (within four words) starts a route."""
+    return any(fold(words[j][2]) in _ROUTE_WORDS for j in range(i + 1, min(len(words), i + 5)))
+
+
+_ROUTE_WORDS = frozenset({"to", "from"})
 
 
 _FILLERS = frozenset({"the", "city", "of", "town", "airport", "beautiful", "sunny", "lovely", "main", "in"})
 
 
 def _place_after_to(words: List[Tuple[int, int, str]], i: int, text: str = "", lower_text: bool = False) -> bool:
-    """ "Malaga to London": the "to" after word ``i`` leads to a known city, so a name that is also a
+    """ "Malaga to London", "lisbon from newark": the "to" (or "from") after word ``i`` leads to a known city, so a name that is also a
     dictionary word ("malaga", a wine; "faro", a card game) starts a route; "Nice to meet you" does not.
     A city that is also a word counts only written as a name ("Nice to Rome", not "nice to have")."""
     for j in range(i, min(len(words), i + 4)):
-        if fold(words[j][2]) != "to":
+        if fold(words[j][2]) not in _ROUTE_WORDS:
             continue
         for n in range(min(_MAX_WORDS, len(words) - j - 1), 0, -1):
             span = words[j + 1 : j + 1 + n]
@@ -689,17 +824,63 @@ REGION_NAMES = frozenset(
 
 
 # The postal codes people write after a city ("Portland, ME", "Kansas City MO"), as the regions are named.
-_STATE_CODES = dict(
-    pair.split(":")
-    for pair in """al:alabama ak:alaska az:arizona ar:arkansas ca:california co:colorado ct:connecticut de:delaware
-    fl:florida ga:georgia hi:hawaii id:idaho il:illinois in:indiana ia:iowa ks:kansas ky:kentucky la:louisiana
-    me:maine md:maryland ma:massachusetts mi:michigan mn:minnesota ms:mississippi mo:missouri mt:montana
-    ne:nebraska nv:nevada nh:new_hampshire nj:new_jersey nm:new_mexico ny:new_york nc:north_carolina
-    nd:north_dakota oh:ohio ok:oklahoma or:oregon pa:pennsylvania ri:rhode_island sc:south_carolina
-    sd:south_dakota tn:tennessee tx:texas ut:utah vt:vermont va:virginia wa:washington wv:west_virginia
-    wi:wisconsin wy:wyoming dc:district_of_columbia bc:british_columbia on:ontario qc:quebec ab:alberta""".split()
-)
-_STATE_CODES = {code: name.replace("_", " ") for code, name in _STATE_CODES.items()}
+_STATE_CODES: Dict[str, str] = {
+    "al": "alabama",
+    "ak": "alaska",
+    "az": "arizona",
+    "ar": "arkansas",
+    "ca": "california",
+    "co": "colorado",
+    "ct": "connecticut",
+    "de": "delaware",
+    "fl": "florida",
+    "ga": "georgia",
+    "hi": "hawaii",
+    "id": "idaho",
+    "il": "illinois",
+    "in": "indiana",
+    "ia": "iowa",
+    "ks": "kansas",
+    "ky": "kentucky",
+    "la": "louisiana",
+    "me": "maine",
+    "md": "maryland",
+    "ma": "massachusetts",
+    "mi": "michigan",
+    "mn": "minnesota",
+    "ms": "mississippi",
+    "mo": "missouri",
+    "mt": "montana",
+    "ne": "nebraska",
+    "nv": "nevada",
+    "nh": "new hampshire",
+    "nj": "new jersey",
+    "nm": "new mexico",
+    "ny": "new york",
+    "nc": "north carolina",
+    "nd": "north dakota",
+    "oh": "ohio",
+    "ok": "oklahoma",
+    "or": "oregon",
+    "pa": "pennsylvania",
+    "ri": "rhode island",
+    "sc": "south carolina",
+    "sd": "south dakota",
+    "tn": "tennessee",
+    "tx": "texas",
+    "ut": "utah",
+    "vt": "vermont",
+    "va": "virginia",
+    "wa": "washington",
+    "wv": "west virginia",
+    "wi": "wisconsin",
+    "wy": "wyoming",
+    "dc": "district of columbia",
+    "bc": "british columbia",
+    "on": "ontario",
+    "qc": "quebec",
+    "ab": "alberta",
+}
 
 
 _AIRPORT_WORDS = frozenset({"airport", "international", "intl", "airfield"})
@@ -709,7 +890,8 @@ _FLIGHT_CUES = frozenset({"from", "to", "into", "via", "through", "out"})
 def _airport_named(words: List[Tuple[int, int, str]], i: int, n: int) -> bool:
     after = fold(words[i + n][2]) if i + n < len(words) else ""
     before = fold(words[i - 1][2]) if i else ""
-    return after in _AIRPORT_WORDS or before in _FLIGHT_CUES
+    out_of = before == "of" and i >= 2 and fold(words[i - 2][2]) == "out"  # "out of O'Hare"
+    return after in _AIRPORT_WORDS or before in _FLIGHT_CUES or out_of
 
 
 def _accept(
@@ -757,11 +939,14 @@ _ROUTE_JOIN = re.compile(r"\s*(?:-|–|->|→|>|to)\s*", re.I)
 def _beside_code(words: List[Tuple[int, int, str]], i: int, text: str) -> bool:
     """Word ``i`` is joined ("to", "-", "->") to a neighbour that is a three-letter airport code."""
 
+    mine = words[i][2]
+
     def code_like(j: int) -> bool:
         raw = words[j][2] if 0 <= j < len(words) else ""
-        return (
-            len(raw) == 3 and raw.isalpha() and raw.lower() not in _WORD_CODES and _code_place(raw.upper()) is not None
-        )
+        if len(raw) != 3 or not raw.isalpha() or _code_place(raw.upper()) is None:
+            return False
+        # "den to aus": two codes that are words stand for a route only beside each other
+        return raw.lower() not in _WORD_CODES or (raw.islower() and mine.lower() in _WORD_CODES and raw != mine)
 
     for j, k in ((i - 1, i), (i, i + 1)):  # the neighbour before, then after
         if not (0 <= j and k < len(words)):
@@ -806,7 +991,7 @@ def _fuzzy_hit(words: List[Tuple[int, int, str]], i: int, text: str, cued: bool)
     for n in (2, 1):
         if i + n > len(words) or any(text[words[k][1] : words[k + 1][0]].strip() for k in range(i, i + n - 1)):
             continue
-        before_to = i + n < len(words) and fold(words[i + n][2]) == "to" and after_cue  # "chicgo to ..."
+        before_to = i + n < len(words) and fold(words[i + n][2]) in _ROUTE_WORDS and after_cue  # "chicgo to ..."
         if not (cued or before_to):
             continue
         raw = " ".join(w for _, _, w in words[i : i + n])
@@ -824,5 +1009,5 @@ def tables_build() -> None:
     third of a second of CPU) now rather than on the first message. A server that forks its
     workers calls it before forking, so they share one copy instead of each building its own
     while a traveller waits for its first answer."""
-    for table in (_gazetteer, _words, _towns, _index, _city_keys, _fuzzy_names, _regions):
+    for table in (_gazetteer, _words, _towns, _index, _city_keys, _fuzzy_names, _regions, _country_keys):
         table()

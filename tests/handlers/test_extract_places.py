@@ -32,7 +32,7 @@ def test_the_main_airport_of_a_city_wins():
 
 
 def test_a_region_after_the_city_picks_among_same_named_cities_and_is_not_a_place_itself():
-    assert names("Portland, Maine") == [("PWM", "Portland")]
+    assert names("Portland, Maine") == [("PWM", "Portland, Maine")]  # named so, as it is not the Portland one expects
     assert names("I leave from Toronto, Ontario") == [("YTO", "Toronto")]  # not Ontario, California
 
 

@@ -1,0 +1,43 @@
+"""Who travels (handlers/extract/party.py): booking for others, group words, kin and ages."""
+
+import pytest
+
+from handlers.extract.party import read_party
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children"),
+    [
+        ("booking for my wife and 2 kids, boston to orlando", 1, 2),  # the writer stays home
+        ("can you book my parents from tampa to boston", 2, None),
+        ("its for my boss, he's flying nyc to chicago", 1, None),
+        ("booking for me and my wife", 2, None),  # the writer said they go
+        ("4 guys and 2 kids, chicago to denver", 4, 2),  # the guys are the grown-ups
+        ("me and 3 guys, golf trip", 4, None),
+        ("6 girls for a bachelorette", 6, None),
+        ("2 adults and 3 boys", 2, 3),
+        ("traveling w my mom, boston to dc", 2, None),
+        ("me and the wife and the grandkids (8 and 11)", 2, 2),
+        ("my wife and i and our twins (6)", 2, 2),
+        ("book for my daughter (she's 19) from denver", 1, None),  # 19 is a grown-up
+    ],
+)
+def test_who_travels(text, adults, children):
+    party = read_party(text)
+    assert (party["adults"], party["children"]) == (adults, children)
+
+
+def test_twins_of_one_age_are_two_ages():
+    assert read_party("my wife and i and our twins (6)")["child_ages"] == [6, 6]
+
+
+@pytest.mark.parametrize(
+    ("text", "rooms"),
+    [
+        ("me, my wife and 3 kids (6, 10, 14), separate room for the kids", 2),
+        ("4 adults, need 2 rooms", 2),
+        ("me, my wife and 3 kids", None),
+    ],
+)
+def test_rooms(text, rooms):
+    assert read_party(text)["rooms"] == rooms

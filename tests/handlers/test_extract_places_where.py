@@ -1,0 +1,98 @@
+"""Places as travellers name them (handlers/extract/places.py): airports by their own name, shorthand,
+alternatives within one metro, countries that are not one place, a town named after its state."""
+
+import pytest
+
+from handlers.extract.places import find_places
+from handlers.testing import Harness
+
+
+def codes(text):
+    return [m.place["code"] for m in find_places(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("out of o'hare to LGA", ["ORD", "LGA"]),
+        ("into midway from atlanta", ["MDW", "ATL"]),
+        ("boston to heathrow march 3", ["BOS", "LHR"]),
+        ("dallas love field to houston hobby", ["DAL", "HOU"]),
+        ("from DFW to Dulles", ["DFW", "IAD"]),
+        ("Chicago Midway to Denver", ["MDW", "DEN"]),
+    ],
+)
+def test_an_airport_by_its_own_name_where_an_airport_is_expected(text, expected):
+    assert codes(text) == expected
+
+
+@pytest.mark.parametrize("text", ["midway through the trip we want a pool", "a hotel with a lovely national park view"])
+def test_an_airport_name_that_is_a_word_stays_a_word_elsewhere(text):
+    assert codes(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("oakland to san diego", ["OAK", "SAN"]),  # not Pontiac's Oakland County airport
+        ("orlando to sacramento", ["MCO", "SMF"]),  # the towns' main airports, not their executive fields
+        ("houston to denver", ["HOU", "DEN"]),  # Houston's city code: Bush and Hobby both searched
+        ("den to aus", ["DEN", "AUS"]),  # two codes that are words, beside each other
+        ("lisbon from newark", ["LIS", "EWR"]),
+        ("chicgo to pheonix", ["CHI", "PHX"]),  # two swapped letters are one typo
+        ("albuquerqe from denver", ["ABQ", "DEN"]),
+        ("looking at cabo from seattle", ["SJD", "SEA"]),
+        ("atl to the keys", ["ATL", "EYW"]),
+        ("philly to nola", ["PHL", "MSY"]),
+    ],
+)
+def test_cities_as_people_type_them(text, expected):
+    assert codes(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("miami to JFK or newark", ["MIA", "NYC"]),
+        ("flying ord/mdw to lax", ["CHI", "LAX"]),
+        ("sfo or oak to sea", ["QSF", "SEA"]),
+        ("JFK or Boston to Miami", ["JFK", "BOS", "MIA"]),  # not one metro: both stay
+    ],
+)
+def test_airports_of_one_metro_offered_as_alternatives_are_the_metro(text, expected):
+    assert codes(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["somewhere warm in mexico from chicago", "flying to lebanon from boston", "to peru from miami"]
+)
+def test_a_country_with_many_airports_is_not_a_city(text):
+    assert [c for c in codes(text) if c not in ("CHI", "BOS", "MIA")] == []
+
+
+def test_a_country_that_is_one_place_stays_one():
+    assert codes("malta from london") == ["MLA", "LON"]
+    assert codes("Boston to Cancun, Mexico") == ["BOS", "CUN"]
+
+
+def test_a_town_picked_by_its_state_is_named_with_it():
+    (paris,) = [m.place for m in find_places("to paris texas")]
+    assert (paris["code"], paris["name"]) == ("PRX", "Paris, Texas")
+
+
+def test_a_country_for_a_destination_is_asked_not_guessed():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    turn = h.send("USER_MESSAGE", text="somewhere warm in mexico from chicago feb 12-19, 2 adults", conversation=[])
+    asked = [
+        q["slot"]
+        for m in turn["ui_messages"]
+        if (m.get("widget") or {}).get("type") == "questions"
+        for q in m["widget"]["questions"]
+    ]
+    assert "destination" in asked
+    assert h.intent()["itinerary"]["segments"][0].get("destination") is None
+
+
+def test_a_guess_between_keys_and_mainland_is_told():
+    assumed = [m.assumed for m in find_places("atl to the keys")]
+    assert "Key West (EYW)" in assumed[1] and "Miami" in assumed[1]
