@@ -33,7 +33,7 @@ from .dates import DateMention, Doubt, after_next_said, find_dates, find_duratio
 from .party import ADDING, FOR_ME, read_party
 from .patch import ASSUMED_HOTEL_ONLY
 from .places import find_places, lookup
-from .prefs import NO_HOTEL, hotel_area, hotel_class_said, read_airlines, read_preferences, read_relax
+from .prefs import NO_HOTEL, hotel_area, hotel_class_said, money_mentions, read_airlines, read_preferences, read_relax
 from .questions import pending_slots
 from .roles import assign_dates, assign_places, complete_stay, hotels_named, read_legs
 from .schema import FIELD_NAMES, empty_fields
@@ -106,7 +106,8 @@ def extract_fields(
     if not prefs.get("hotel_near"):  # "hotel on South Beach": a part of town, not a town of its own
         prefs["hotel_near"] = hotel_area(mask(msg, asides), lambda name: lookup(name) is not None)
     dates = [d for d in dates if not any(a <= d.start < b for a, b in asides)]
-    people_text = mask(masked, asides)
+    # "500 a person" is a budget, not one traveller
+    people_text = mask(masked, asides + [span for *_, span in money_mentions(masked)])
     shift = read_shift(masked) if _has_dates(current) else None
     # "leave a day earlier and come back a day later": the other end moved too
     again = read_shift(mask(masked, [shift[2]])) if shift and shift[0] != "both" else None

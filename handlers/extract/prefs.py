@@ -163,12 +163,14 @@ _OUT_CONTEXT = re.compile(r"\b(?:out(?:bound)?|there|going|leav\w*|depart\w*)\b"
 _RETURN_CONTEXT = re.compile(r"\b(?:back|return(?:ing)?|home|inbound|come\s+back|coming\s+back|fly\s+back)\b", re.I)
 _BOTH_WAYS = re.compile(r"\b(?:both\s+ways|each\s+way|both\s+directions|all\s+flights|there\s+and\s+back)\b", re.I)
 _NONSTOP = re.compile(
-    r"\bnon[\s-]?stop\b|\bdirect(?:\s+flights?)?\b|\b(?:no|avoid(?:ing)?|without|hate)\s+(?:any\s+)?(?:stops|layovers?|connections?)\b",
+    r"\bnon[\s-]?stops?\b|\bdirects?(?:\s+flights?)?\b|\b(?:no|avoid(?:ing)?|without|hate)\s+(?:any\s+)?(?:stops|layovers?|connections?)\b",
     re.I,
 )
+# "max one stop", "1 stop max", "one stop or less", "a layover is fine", "max of one connection"
 _ONE_STOP = re.compile(
-    r"\b(?:at\s+most|max(?:imum)?|up\s+to|no\s+more\s+than)\s+(?:one|1)\s+(?:stop|layover|connection)s?\b"
-    r"|\b(?:one|1)\s+stop\s+(?:max|at\s+most)\b",
+    r"\b(?:at\s+most|max(?:imum)?(?:\s+of)?|up\s+to|no\s+more\s+than|not\s+more\s+than)\s+(?:one|1|a\s+single)\s+(?:stop|layover|connection)s?\b"
+    r"|\b(?:one|1)[\s-]+(?:stop|layover|connection)s?\s+(?:max|at\s+most|or\s+(?:less|fewer|under)|tops|is\s+(?:fine|ok|okay|alright))\b"
+    r"|\b(?:a|one|1)\s+(?:short\s+)?(?:stop|layover|connection)\s+is\s+(?:fine|ok|okay|alright)\b",
     re.I,
 )
 _RED_EYE = re.compile(
@@ -194,7 +196,17 @@ _CURRENCY = {
     "bucks": "USD",
     "quid": "GBP",
 }
-_REFUNDABLE = re.compile(r"(?<!non)(?<!non-)(?<!non )\b(?:fully\s+)?refundable\b", re.I)
+# "refundable", and what people say for it: "flexible tickets", "changeable fares", "free cancellation",
+# "cancellable", "something I can cancel"; not "non-refundable", "no free cancellation needed".
+_REFUNDABLE = re.compile(
+    r"(?<!non)(?<!non-)(?<!non )\b(?:fully\s+)?refundable\b"
+    r"|\b(?:flexible|flex|changeable|cancell?able)\s+(?:tickets?|fares?|flights?|bookings?|rates?|rooms?|hotels?|reservations?)\b"
+    r"|\b(?:tickets?|fares?|flights?|bookings?|rates?|rooms?|hotels?|reservations?)\s+(?:that\s+)?(?:(?:is|are|must\s+be|need\s+to\s+be|should\s+be)\s+)?"
+    r"(?:flexible|changeable|cancell?able)\b"
+    r"|\b(?<!no\s)free\s+cancell?ation\b|\b(?:i|we)\s+can\s+(?:cancel|change)\s+(?:if|later|without)\b"
+    r"|\bsomething\s+(?:i|we)\s+can\s+cancel\b",
+    re.I,
+)
 _HOTEL = re.compile(
     r"\bno\s+(?:hotels?|accommodations?|lodging|place\s+to\s+stay)\b|\b(?:don'?t|do\s+not|won'?t)\s+need\s+(?:a\s+)?"
     r"(?:hotels?|room|accommodation|place\s+to\s+stay)\b|\bwithout\s+(?:a\s+)?hotel\b|\bflights?\s+only\b|"
@@ -236,7 +248,7 @@ def read_airlines(text: str) -> Tuple[Dict[str, Optional[List[str]]], List[Tuple
     "airlines_required", "airlines_avoid"), and their spans (so place matching can skip them)."""
     found: Dict[str, List[str]] = {"airlines": [], "airlines_required": [], "airlines_avoid": []}
     spans: List[Tuple[int, int]] = []
-    mentions = []
+    mentions: List[Tuple[re.Match[str], str]] = []
     for m in _AIRLINE_RE.finditer(text):
         if m.group("code"):
             if not m.group("code").isupper():
@@ -257,6 +269,7 @@ def read_airlines(text: str) -> Tuple[Dict[str, Optional[List[str]]], List[Tuple
                         and not re.match(r"\s+(?:express|states|kingdom|nations)\b", text[m.end() :], re.I)
                     )
                     and not re.match(r"\s*(?:or|and|,)\s*\w+\s+air", text[m.end() : m.end() + 30], re.I)
+                    and not _listed_with_airline(text, m, mentions)
                 ):
                     continue
             code = AIRLINES[key][0]
@@ -282,6 +295,19 @@ def read_airlines(text: str) -> Tuple[Dict[str, Optional[List[str]]], List[Tuple
         if code not in found[stance or "airlines"]:
             found[stance or "airlines"].append(code)
     return {k: (v or None) for k, v in found.items()}, spans
+
+
+_LIST_JOIN = r"\s*(?:,|or|and|&|/|nor|,\s*or|,\s*and)\s*"
+_NAME_NEXT = re.compile(_LIST_JOIN + r"(?:" + "|".join(re.escape(k) for k in AIRLINES) + r")\b", re.I)
+
+
+def _listed_with_airline(text: str, m: re.Match[str], mentions: List[Tuple[re.Match[str], str]]) -> bool:
+    """ "prefer alaska or delta", "delta or united", "no spirit, frontier or allegiant": a lower-case
+    "delta" listed next to an airline is one too (not "united states", "american express")."""
+    if re.match(r"\s+(?:express|states|kingdom|nations|airlines?\s+center)\b", text[m.end() :], re.I):
+        return False
+    after_one = bool(mentions) and re.fullmatch(_LIST_JOIN, text[mentions[-1][0].end() : m.start()], re.I)
+    return bool(after_one or _NAME_NEXT.match(text, m.end()))
 
 
 def _code_meant(text: str, m: re.Match[str], before: str, later: list) -> bool:
@@ -322,8 +348,14 @@ NO_HOTEL = re.compile(
     r"\b(?:drop|cancel|remove|skip|forget)\s+(?:about\s+)?the\s+(?:hotel|room)\b",
     re.I,
 )
-# Saying no to flights: a stay alone (driving, the train, living there).
+# Saying no to flights: a stay alone (driving, the train, living there, flights already booked).
 NO_FLIGHTS = re.compile(
+    r"\balready\s+(?:have|has|booked|got|bought|purchased|sorted)\s+(?:my\s+|our\s+|the\s+)?(?:own\s+)?(?:flights?|plane\s+tickets?|air(?:fare)?)\b|"
+    r"\b(?:i|we)\s+(?:booked|bought|have|got)\s+(?:my|our)\s+(?:own\s+)?(?:flights?|plane\s+tickets?|airfare)\s+(?:already|sorted|booked|covered)\b|"
+    r"\b(?:i|we)\s+(?:booked|bought)\s+(?:my|our)\s+own\s+(?:flights?|plane\s+tickets?|airfare)\b|"
+    r"\b(?:got|have)\s+(?:my|our)\s+flights?\s+(?:already|sorted|booked|covered)\b|"
+    r"\b(?:(?:my|our|the)\s+)?flights?\s+(?:is|are)\s+(?:already\s+(?:booked|sorted|covered|taken\s+care\s+of|paid)|booked\s+already|covered|taken\s+care\s+of)\b|"
+    r"\bflights?\s+already\s+(?:booked|sorted|covered|taken\s+care\s+of)\b|"
     r"\bno\s+(?:need\s+for\s+(?:a\s+)?)?(?:flights?|plane|air(?:fare)?)\b|"
     r"\b(?:don'?t|do\s+not|won'?t|will\s+not)\s+need\s+(?:a\s+|the\s+|any\s+)?flights?\b|\bflights?\s+(?:are\s+|is\s+)?not\s+needed\b|"
     r"(?<!refundable\s)(?<!refundable-)\bhotel[\s-]+only\b(?!\s+(?:rates?|rooms?|options?))|\b(?:only|just)\s+(?:need\s+)?(?:a\s+|the\s+)?(?:hotel|room)\b|"
@@ -610,8 +642,14 @@ def read_superlatives(text: str) -> Dict[str, str]:
 
 _MONEY = re.compile(
     r"(?P<cur1>[$\u20ac\u00a3])?\s*(?<![\d.,])(?P<amount>\d{1,3}(?:,\d{3})+|\d+)(?P<dec>\.\d{1,2})?(?!\s*[/.]\d)"
-    r"\s*(?P<k>k\b|grand\b|thousand\b)?\s*(?P<cur2>dollars|usd|bucks|eur|euros?|gbp|pounds|quid|cad)?\b",
+    r"\s*(?P<k>k\b|grand\b|thousand\b)?\s*(?P<cur2>dollars|usd|bucks|eur|euros?|gbp|pounds|quid|cad)?(?:\b|(?=p\.?p\b|pn\b))",
     re.I,
+)
+# "a grand", "two grand", "a thousand bucks": the amount in words, read as digits of the same length
+_WORD_THOUSANDS = re.compile(rf"\b(?P<n>a|{NUMBER_RE})\s+(?P<k>grand|thousand)\b", re.I)
+# Words between an amount and whom it is for: "900 round trip per person", "500 all in each"
+_PER_PERSON_FILLER = (
+    r"(?:(?:round[\s-]?trip|rt|return|all[\s-]in|max(?:imum)?|tops|or\s+(?:less|so)|ish|total|roughly)\s+)?"
 )
 _PER_NIGHT_AFTER = re.compile(
     r"^\s*(?:(?:/|per|a|an|each|every)\s*(?:night|nite|nt|evening)\b|(?:/|per\s+|a\s+)?(?:pn|p/n)\b|nightly\b)", re.I
@@ -622,7 +660,9 @@ _PER_NIGHT_BEFORE = re.compile(
     re.I,
 )
 _PER_PERSON_AFTER = re.compile(
-    r"^\s*(?:each|apiece|pp\b|p\.p\.?|pax\b|(?:/|per|a)\s*(?:person|head|travell?er|passenger|pax|ticket|seat|adult)s?\b|per\s+(?:each\s+)?(?:of\s+us|person))",
+    r"^\s*"
+    + _PER_PERSON_FILLER
+    + r"(?:each|apiece|pp\b|p\.p\.?|pax\b|(?:/|per|a)\s*(?:person|head|travell?er|passenger|pax|ticket|seat|adult)s?\b|per\s+(?:each\s+)?(?:of\s+us|person))",
     re.I,
 )
 _PER_PERSON_BEFORE = re.compile(
@@ -647,6 +687,17 @@ def read_budgets(text: str) -> Dict[str, Any]:
         "hotel_max_per_night": None,
         "currency": None,
     }
+    for key, amount, currency, _ in money_mentions(text):
+        out[key] = amount
+        out["currency"] = currency or out["currency"]
+    return out
+
+
+def money_mentions(text: str) -> List[Tuple[str, float, Optional[str], Tuple[int, int]]]:
+    """Each amount that is money, as (what it caps, amount, currency code or None, span); the span
+    takes in "a person", "per night" after it, so the people reader does not count "a person" as one."""
+    found: List[Tuple[str, float, Optional[str], Tuple[int, int]]] = []
+    text = _WORD_THOUSANDS.sub(lambda w: str(1000 * (to_int(w.group("n")) or 1)).ljust(len(w.group(0))), text)
     prev_end = 0
     for m in _MONEY.finditer(text):
         start, prev_end = prev_end, m.end()
@@ -658,18 +709,18 @@ def read_budgets(text: str) -> Dict[str, Any]:
         after = text[m.end() : m.end() + 30]
         if _COUNTED.match(text, m.end()) or amount <= 0:
             continue
-        per_night = bool(_PER_NIGHT_AFTER.match(after) or _PER_NIGHT_BEFORE.search(before))
-        per_person = not per_night and bool(_PER_PERSON_AFTER.match(after) or _PER_PERSON_BEFORE.search(before))
+        night_after, person_after = _PER_NIGHT_AFTER.match(after), _PER_PERSON_AFTER.match(after)
+        per_night = bool(night_after or _PER_NIGHT_BEFORE.search(before))
+        per_person = not per_night and bool(person_after or _PER_PERSON_BEFORE.search(before))
         money = bool(cur or m.group("k")) or _MONEY_BEFORE.search(before) or _MONEY_AFTER.match(after)
         if not money and not ((per_night or per_person) and amount >= 20):
             continue
         if amount < 20 and not cur:
             continue
         key = "hotel_max_per_night" if per_night else "budget_per_person" if per_person else "budget_total"
-        out[key] = amount
-        if _CURRENCY.get(cur):
-            out["currency"] = _CURRENCY[cur]
-    return out
+        tail = night_after if per_night else person_after if per_person else None
+        found.append((key, amount, _CURRENCY.get(cur), (m.start(), m.end() + (tail.end() if tail else 0))))
+    return found
 
 
 def _stars(text: str) -> Optional[int]:
@@ -686,7 +737,11 @@ def _refundable(text: str) -> Optional[str]:
     if not m:
         return None
     around = text[max(0, m.start() - 30) : m.end() + 30].lower()
-    hotel = re.search(r"\b(?:hotels?|rooms?|stay|rates?)\b", around)
+    clause = re.split(r"[,;.!?]", text[max(0, m.start() - 30) : m.start()])[-1] + m.group(0)
+    clause += re.split(r"[,;.!?]", text[m.end() : m.end() + 30])[0]
+    if re.search(r"\b(?:hotels?|rooms?|stay|rates?|flights?|tickets?|fares?|air)\b", clause, re.I):
+        around = clause.lower()  # "a room with free cancellation, flights whatever": the room's
+    hotel = re.search(r"\b(?:hotels?|rooms?|stay|rates?|reservations?)\b", around)
     flight = re.search(r"\b(?:flights?|tickets?|fares?|air)\b", around)
     if hotel and not flight:
         return "hotel"

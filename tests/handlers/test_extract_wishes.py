@@ -1,0 +1,108 @@
+"""What the traveller wishes of the trip, as people type it (handlers/extract/prefs.py): money in
+its usual shorthands, stops, refundability in other words, airlines listed together, flights
+already booked. Sentences here are not in the phrasing evaluation."""
+
+from datetime import date
+
+import pytest
+
+from handlers.extract import extract_fields
+from handlers.extract.prefs import read_airlines, read_budgets
+
+TODAY = date(2026, 12, 1)
+
+
+def read(text, **kwargs):
+    fields, _ = extract_fields(text=text, today=TODAY, **kwargs)
+    return fields
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "amount"),
+    [
+        ("budget 1200pp", "budget_per_person", 1200),
+        ("900 p.p. max", "budget_per_person", 900),
+        ("under a grand each", "budget_per_person", 1000),
+        ("we have two grand for everything", "budget_total", 2000),
+        ("under 700 round trip per person", "budget_per_person", 700),
+        ("650 all in per head", "budget_per_person", 650),
+    ],
+)
+def test_money_in_shorthand(text, key, amount):
+    found = read_budgets(text)
+    assert found[key] == amount
+    assert [k for k in ("budget_total", "budget_per_person", "hotel_max_per_night") if found[k]] == [key]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "austin to reno feb 3-6, 5 of us, keep it around 400 a person",
+        "5 of us, about 400 a head, austin to reno feb 3-6",
+    ],
+)
+def test_an_amount_a_person_is_a_budget_not_a_traveller(text):
+    f = read(text)
+    assert (f["adults"], f["budget_per_person"]) == (5, 400)
+
+
+@pytest.mark.parametrize(
+    ("text", "stops"),
+    [
+        ("only nonstops pls", 0),
+        ("non-stops only", 0),
+        ("directs only", 0),
+        ("one stop or less", 1),
+        ("max of one connection", 1),
+        ("1 layover tops", 1),
+        ("we don't mind stopping", None),
+    ],
+)
+def test_stops_as_people_say_them(text, stops):
+    assert read(f"tampa to boise mar 2-5, 1 adult, {text}")["max_stops"] == stops
+
+
+@pytest.mark.parametrize(
+    ("text", "which"),
+    [
+        ("flexible tickets please", "flight"),
+        ("changeable fares", "flight"),
+        ("the hotel must have free cancellation", "hotel"),
+        ("a room with free cancellation, flights whatever", "hotel"),
+        ("something we can cancel if plans change", "all"),
+        ("non-refundable is fine", None),
+        ("no free cancellation needed", None),
+    ],
+)
+def test_refundable_in_other_words(text, which):
+    assert read(f"tampa to boise mar 2-5, 1 adult, {text}")["refundable"] == which
+
+
+@pytest.mark.parametrize(
+    ("text", "preferred", "avoid"),
+    [
+        ("prefer alaska or delta, def not american", ["AS", "DL"], ["AA"]),
+        ("delta or united pls", ["DL", "UA"], None),
+        ("no spirit, frontier or allegiant", None, ["NK", "F9", "G4"]),
+        ("we'll pay with american express", None, None),
+        ("near the united center", None, None),
+    ],
+)
+def test_lower_case_airlines_listed_together(text, preferred, avoid):
+    found, _ = read_airlines(text)
+    assert (found["airlines"], found["airlines_avoid"]) == (preferred, avoid)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "already have flights, need a room in tulsa feb 3-5 for 2",
+        "flights are booked already, need a hotel in tulsa feb 3-5",
+        "i booked my own flight. hotel in tulsa feb 3-5",
+        "got my flights sorted, just need somewhere to stay in tulsa feb 3-5",
+    ],
+)
+def test_flights_already_booked_means_a_hotel_alone(text):
+    f = read(text)
+    assert f["flights_needed"] is False
+    assert f["stays"][0]["location"]["code"] == "TUL"
