@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional
 
 from .common.clock import day_text
 from .common.intent import new_trip_intent
-from .common.shape import CABIN_WORDS, arrival_text, carrier_rules, place_name, time_wish_text
+from .common.shape import CABIN_WORDS, arrival_text, carrier_words, place_name, time_wish_text
 from .patcher import value_at
 from .wording import money
 
@@ -139,10 +139,7 @@ def echo_lines(changes: List[Dict[str, Any]], after: Dict[str, Any], *, options_
                 "Any number of stops" if new is None else "Nonstop only" if new == 0 else f"At most {new} stop(s)",
             )
         elif change["path"].startswith("preferences.flight.airlines"):
-            rules = carrier_rules((after.get("preferences") or {}).get("flight") or {})
-            words = [f"only {', '.join(rules['required'])}"] if rules["required"] else []
-            words += [f"prefer {', '.join(rules['preferred'])}"] if rules["preferred"] else []
-            words += [f"avoid {', '.join(rules['avoid'])}"] if rules["avoid"] else []
+            words = carrier_words((after.get("preferences") or {}).get("flight") or {})
             add("airlines", "Airlines: " + ("; ".join(words) or "any"))
         elif change["path"].startswith("preferences.flight.time_of_day"):
             leg = parts[-1] if parts[-1] in ("outbound", "return") else "outbound"

@@ -440,6 +440,12 @@ def _nightly(b: Bundle) -> str:
     return money(hotels[0].get("nightly_avg"), hotels[0].get("currency")) if hotels else ""
 
 
+def _stars_text(b: Bundle) -> str:
+    """ "the 3★ Denver Grand" (the first hotel of a bundle)."""
+    hotel = (_hotels(b) or [{}])[0]
+    return f"the {hotel.get('stars') or '?'}★ {hotel.get('hotel_name') or 'hotel'}"
+
+
 def _part_money(b: Bundle, part: str) -> str:
     items = _flights(b) if part == "flights" else _hotels(b)
     total = sum(float(s.get("total") or 0) for s in items)
@@ -467,6 +473,11 @@ def choice_line(because: Dict[str, Any], chosen: Bundle, before: Any) -> str:
         return (
             f"Chose {name}{instead}: its hotel is {_nightly(chosen)} a night, not {_nightly(before)} "
             f"({_price(chosen)} in all)."
+        )
+    if why == "nicer_hotel":
+        return (
+            f"Chose {name}{instead}: its hotel is {_stars_text(chosen)}, not {_stars_text(before)} "
+            f"({_price(chosen)} in all, {_nightly(chosen)} a night)."
         )
     if why == "cheaper_flights":
         return (

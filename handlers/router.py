@@ -272,6 +272,17 @@ CHEAPER_RE = re.compile(
     r"(?:\s+(?:please|available|on\s+screen|instead|then|than\s+(?:this|that|these|those|b\d{1,2})|for\s+(?:me|us)))*"
     r"\s*[?.!]*$"
 )
+# "a nicer hotel", "swap the hotel for something nicer", "upgrade the hotel", "can we get a better room?"
+_NICER = r"(?:nicer|better|fancier|higher[- ]rated|classier|more\s+stars)"  # not "upscale": a class (4★)
+_STAY_PART = r"(?:hotels?|rooms?|stays?|accommodations?|places?(?:\s+to\s+stay)?)"
+NICER_HOTEL_RE = re.compile(
+    rf"(?:{_ASK}{_NICER}\s+(?:(?:for|as)\s+(?:the\s+|our\s+|my\s+|a\s+)?)?{_STAY_PART}"
+    r"|^(?:(?:hmm+|um+|well|actually|so|ok(?:ay)?|and|then|alright|can\s+(?:you|we)|could\s+(?:you|we)|please|let'?s)[,.!]*\s+)*"
+    rf"(?:(?P<up>upgrade|bump)|swap|change|switch)\s+(?:up\s+)?(?:the\s+|our\s+|my\s+|that\s+)?{_STAY_PART}"
+    rf"(?:\s+(?:for|to|with|into)\s+(?:a\s+|an\s+|something\s+|somewhere\s+|one\s+|some\s+)?(?:bit\s+|little\s+|lot\s+)?{_NICER}"
+    rf"(?:\s+(?:one|hotel|place|room))?|(?(up)|(?!))))"
+    r"(?:\s+(?:please|pls|instead|then|for\s+(?:me|us)|if\s+(?:possible|you\s+can)))*\s*[?.!]*$"
+)
 # "a later flight on the way out", "something earlier on the return", "can we leave later?", "fly back earlier"
 _OUT = r"(?:on\s+the\s+way\s+(?:out|there)|out(?:bound)?|there|going(?:\s+out|\s+there)?|on\s+the\s+outbound|departing|first\s+leg)"
 _BACK = r"(?:on\s+the\s+way\s+(?:back|home)|back|home|return(?:ing)?|inbound|coming\s+back|on\s+the\s+(?:return|inbound)|last\s+leg)"
@@ -354,6 +365,8 @@ def _words_about_options(
     extreme = EXTREME_TIME_RE.match(low)
     if extreme:
         return _extreme_time(extreme, bundles, current)
+    if NICER_HOTEL_RE.match(low):
+        return _nicer_hotel(message, bundles, current)
     m = CHEAPER_RE.match(low)
     if not m:
         return None
@@ -383,6 +396,32 @@ def _words_about_options(
             message["data"]["read_as"] = f"hotels under {cap:.2f} {currency or 'USD'} a night"
             return message
     message["data"]["cheaper_none"] = {"part": part, "bundle_id": ref.get("bundle_id")}
+    return message
+
+
+def _hotel_stars(bundle: Dict[str, Any]) -> int:
+    """The stars of a bundle's least starred hotel (0 without one)."""
+    stars = [int((h.get("summary") or {}).get("stars") or 0) for h in bundle.get("hotels") or []]
+    return min(stars) if stars else 0
+
+
+def _nicer_hotel(
+    message: Dict[str, Any], bundles: List[Dict[str, Any]], current: Optional[Dict[str, Any]]
+) -> Optional[Dict[str, Any]]:
+    """ "A nicer hotel": choose the best-ranked option on screen whose hotel has more stars than the
+    chosen one's (or the first on screen's), in policy and keeping the flights where it can; with none
+    on screen, search hotels again a star up. None on a trip without a hotel (answered from the options)."""
+    ref = current or bundles[0]
+    if not ref.get("hotels"):
+        return None
+    base = _hotel_stars(ref)
+    nicer = [b for b in bundles if b.get("hotels") and _hotel_stars(b) > base]
+    nicer.sort(key=lambda b: (_policy_ok(b) is False, _items(b, "flights") != _items(ref, "flights"), bundles.index(b)))
+    if nicer:
+        because = {"why": "nicer_hotel", "instead_of": ref.get("bundle_id")}
+        return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": nicer[0]["bundle_id"], "because": because}}
+    if base < 5:
+        message["data"]["read_as"] = f"hotels of {base + 1} stars or better"
     return message
 
 

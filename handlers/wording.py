@@ -275,8 +275,8 @@ def booked_text(doc: Dict[str, Any], booking: Dict[str, Any]) -> str:
 def preference_words(doc: Dict[str, Any], name: str, leg: Optional[str] = None) -> str:
     """A search filter as the traveller set it ("nonstop only", "avoiding Delta", "at most $150 a night");
     times for one ``leg`` ("outbound" / "return") when it is given (a leg's search names its own wish)."""
+    from .common.carriers import AIRLINE_NAMES
     from .common.shape import carrier_rules, nightly_cap
-    from .extract.prefs import AIRLINE_NAMES
 
     flight = (doc.get("preferences") or {}).get("flight") or {}
     hotel = (doc.get("preferences") or {}).get("hotel") or {}
@@ -325,6 +325,17 @@ def seats_line(asked: bool) -> str:
     if not asked:
         return ""
     return "I can't choose seats: pick them with the airline after booking (the options are not filtered by seat)."
+
+
+def bags_line(wished: bool) -> str:
+    """For bags the party brings (``extract.prefs.bags_wished``: "2 checked bags each"): one line saying
+    fares are not filtered by bags and how to see each option's allowance; "" when none is said."""
+    if not wished:
+        return ""
+    return (
+        "I can't filter fares by bags: each option comes with its own allowance; "
+        'ask "what bags are included?" to compare them.'
+    )
 
 
 def past_trip_line(asked: bool) -> str:

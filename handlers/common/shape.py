@@ -10,6 +10,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import geo
+from .carriers import carriers_text
 from .formats import money_text
 
 # Local departure times ("HH:MM", inclusive) for each time of day; night wraps past midnight.
@@ -36,6 +37,14 @@ def carrier_rules(flight_prefs: Dict[str, Any]) -> Dict[str, List[str]]:
     required = [c for c in _codes(flight_prefs.get("airlines_required")) if c not in avoid]
     preferred = [c for c in _codes(flight_prefs.get("airlines")) if c not in avoid]
     return {"preferred": preferred, "required": required, "avoid": avoid}
+
+
+def carrier_words(flight_prefs: Dict[str, Any]) -> List[str]:
+    """The airline wishes in words: ["only Delta Airlines", "prefer Star Alliance", "avoid low-cost airlines"]."""
+    rules = carrier_rules(flight_prefs)
+    words = [f"only {carriers_text(rules['required'])}"] if rules["required"] else []
+    words += [f"prefer {carriers_text(rules['preferred'])}"] if rules["preferred"] else []
+    return words + ([f"avoid {carriers_text(rules['avoid'])}"] if rules["avoid"] else [])
 
 
 def carrier_allowed(carrier: str, rules: Dict[str, List[str]]) -> bool:
@@ -265,10 +274,7 @@ def trip_details(doc: Dict[str, Any]) -> List[Dict[str, str]]:
     if itinerary.get("flights_needed") is not False:
         if fp.get("cabin") and fp["cabin"] != "economy":
             lines.append(("Cabin", CABIN_WORDS.get(fp["cabin"], str(fp["cabin"]))))
-        rules = carrier_rules(fp)
-        airlines = [f"only {', '.join(rules['required'])}"] if rules["required"] else []
-        airlines += [f"prefer {', '.join(rules['preferred'])}"] if rules["preferred"] else []
-        airlines += [f"avoid {', '.join(rules['avoid'])}"] if rules["avoid"] else []
+        airlines = carrier_words(fp)
         if airlines:
             lines.append(("Airlines", "; ".join(airlines)))
         stops = fp.get("max_stops")
@@ -285,6 +291,8 @@ def trip_details(doc: Dict[str, Any]) -> List[Dict[str, str]]:
             lines.append(("Times", "; ".join(when)))
         if fp.get("avoid_red_eye"):
             lines.append(("Red-eyes", "avoided"))
+        if constraints.get("refundable_preference") in ("flight", "all"):
+            lines.append(("Fares", "refundable only"))
     if lodging.get("needed") is not False:
         hotel = [f"{int(hp['min_stars'])}★ or better"] if hp.get("min_stars") else []
         hotel += ["refundable only"] if hp.get("refundable_only") else []

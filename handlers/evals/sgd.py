@@ -19,9 +19,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional
 
+from handlers.common.carriers import AIRLINE_NAMES
 from handlers.common.host import ToolDeps
 from handlers.common.intent import new_trip_intent
-from handlers.extract.prefs import AIRLINE_NAMES
 from handlers.patcher import Patcher
 from handlers.specialists.trip_requirements_extract import TripRequirementsExtract
 

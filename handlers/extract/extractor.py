@@ -102,12 +102,13 @@ def extract_fields(
     # places named for the weather, a bus ride or someone else's plans are not the trip's, nor is
     # "I'll take the bus to Providence" beside a flight a trip without flights
     asides = aside_spans(msg, trip_exists=_has_dates(current) or trip_has_flights(current))
-    prefs = read_preferences(mask(msg, asides), mask(masked, asides))  # amounts from the text without its dates
+    money = money_mentions(mask(masked, asides))
+    prefs = read_preferences(mask(msg, asides), money=money)  # amounts from the text without its dates
     if not prefs.get("hotel_near"):  # "hotel on South Beach": a part of town, not a town of its own
         prefs["hotel_near"] = hotel_area(mask(msg, asides), lambda name: lookup(name) is not None)
     dates = [d for d in dates if not any(a <= d.start < b for a, b in asides)]
     # "500 a person" is a budget, not one traveller
-    people_text = mask(masked, asides + [span for *_, span in money_mentions(masked)])
+    people_text = mask(masked, asides + [span for *_, span in money])
     shift = read_shift(masked) if _has_dates(current) else None
     # "leave a day earlier and come back a day later": the other end moved too
     again = read_shift(mask(masked, [shift[2]])) if shift and shift[0] != "both" else None

@@ -5,72 +5,24 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..common.carriers import AIRLINE_GROUPS, AIRLINES
 from .text import NUMBER_RE, to_int
 
-# Airline names people type -> (IATA carrier code, name). Carriers, unlike airports, have no
-# maintained offline package; this is the list the sandbox supplier and the SGD cases use.
-AIRLINES: Dict[str, Tuple[str, str]] = {
-    "delta": ("DL", "Delta Airlines"),
-    "united": ("UA", "United Airlines"),
-    "american": ("AA", "American Airlines"),
-    "southwest": ("WN", "Southwest Airlines"),
-    "alaska": ("AS", "Alaska Airlines"),
-    "jetblue": ("B6", "JetBlue Airways"),
-    "jet blue": ("B6", "JetBlue Airways"),
-    "spirit": ("NK", "Spirit Airlines"),
-    "frontier": ("F9", "Frontier Airlines"),
-    "hawaiian": ("HA", "Hawaiian Airlines"),
-    "allegiant": ("G4", "Allegiant Air"),
-    "air canada": ("AC", "Air Canada"),
-    "westjet": ("WS", "WestJet"),
-    "british airways": ("BA", "British Airways"),
-    "air france": ("AF", "Air France"),
-    "klm": ("KL", "KLM"),
-    "lufthansa": ("LH", "Lufthansa"),
-    "emirates": ("EK", "Emirates"),
-    "qatar": ("QR", "Qatar Airways"),
-    "virgin atlantic": ("VS", "Virgin Atlantic"),
-    "aer lingus": ("EI", "Aer Lingus"),
-    "iberia": ("IB", "Iberia"),
-    "swiss": ("LX", "Swiss International Air Lines"),
-    "qantas": ("QF", "Qantas"),
-    "aeromexico": ("AM", "Aeromexico"),
-    "singapore airlines": ("SQ", "Singapore Airlines"),
-    "cathay pacific": ("CX", "Cathay Pacific"),
-    "japan airlines": ("JL", "Japan Airlines"),
-    "all nippon": ("NH", "All Nippon Airways"),
-    "turkish": ("TK", "Turkish Airlines"),
-    "sun country": ("SY", "Sun Country Airlines"),
-    "breeze": ("MX", "Breeze Airways"),
-    "avianca": ("AV", "Avianca"),
-    "copa": ("CM", "Copa Airlines"),
-    "latam": ("LA", "LATAM Airlines"),
-    "ryanair": ("FR", "Ryanair"),
-    "easyjet": ("U2", "easyJet"),
-    "norwegian": ("DY", "Norwegian"),
-    "sas": ("SK", "Scandinavian Airlines"),
-    "finnair": ("AY", "Finnair"),
-    "tap": ("TP", "TAP Air Portugal"),
-    "icelandair": ("FI", "Icelandair"),
-    "etihad": ("EY", "Etihad Airways"),
-    "korean air": ("KE", "Korean Air"),
-    "eva air": ("BR", "EVA Air"),
-    "volaris": ("Y4", "Volaris"),
-    "porter": ("PD", "Porter Airlines"),
-}
 # Two-letter codes people type for the big carriers ("no AA", "DL only").
 # Only with words that say it is an airline ("no AA", "DL only", "UA or Delta"): "KL" is also Kuala Lumpur.
 _CODES_TYPED = frozenset({"AA", "DL", "UA", "WN", "B6", "NK", "F9", "BA", "LH", "EK", "QR"})
-AIRLINE_NAMES = {code: name for code, name in AIRLINES.values()}
 _ORDINARY_WORDS = frozenset(
     {"american", "united", "delta", "alaska", "swiss", "spirit", "frontier", "turkish", "qatar"}
 )
 _AIRLINE_RE = re.compile(
     r"\b(?P<name>" + "|".join(re.escape(k) for k in sorted(AIRLINES, key=len, reverse=True)) + r")\b"
     r"(?:\s+(?:air\s*lines?|airways|air))?"
-    r"|\b(?P<code>" + "|".join(sorted(_CODES_TYPED)) + r")\b(?!\s*\d)",
+    r"|\b(?P<code>" + "|".join(sorted(_CODES_TYPED)) + r")\b(?!\s*\d)"
+    r"|\b(?P<group>star\s*alliance|one\s*world|sky\s*team"
+    r"|(?:ultra[\s-]?)?(?:low[\s-]?cost|budget|no[\s-]?frills|discount|cheapo?)\s+(?:air\s*lines?|carriers?)|ulccs?)\b",
     re.I,
 )
+_GROUP_OF = {"star": "Star Alliance", "one": "oneworld", "sky": "SkyTeam"}
 # What people say about an airline: never it, only it (otherwise: they prefer it).
 _AVOID_BEFORE = re.compile(
     r"(?:\bno|\bnot(?:\s+on)?|\bavoid(?:ing)?|\bexcept|\bbut\s+not|\banything\s+but|\bnever|\bhate|\bwithout|\bdon'?t\s+(?:want|like|book|put\s+me\s+on)(?:\s+to\s+fly)?"
@@ -85,12 +37,13 @@ _AVOID_AFTER = re.compile(
 # "on american", "delta preferred", "united if possible" (not "united states", "american express").
 _CARRIER_BEFORE = re.compile(
     r"\b(?:prefer(?:ably|red)?|ideally|like|rather|want|fly(?:ing)?|flown|book(?:ed)?|only|just|stick\s+with"
-    r"|on|via)\s+$",
+    r"|on|via|status\s+(?:with|on)|loyal\s+to|miles\s+(?:with|on)|member\s+of)\s+$",
     re.I,
 )
 _CARRIER_AFTER = re.compile(
     r"^\s*(?:only|preferred|pls|please|if\s+(?:possible|we\s+can|you\s+can)|ideally|preferably"
-    r"|is\s+(?:best|preferred|fine|better)|would\s+be\s+(?:best|great|nice|ideal)|flights?|air(?:lines?)?)\b",
+    r"|is\s+(?:best|preferred|fine|better)|would\s+be\s+(?:best|great|nice|ideal)|flights?|air(?:lines?)?"
+    r"|medallion|miles|status|elite|loyalist|frequent\s+flyer|gold|platinum|diamond|1k)\b",
     re.I,
 )
 _ONLY_BEFORE = re.compile(
@@ -109,11 +62,19 @@ _CABINS = [
             re.I,
         ),
     ),
-    ("first", re.compile(r"\bfirst[\s-]+class\b|\bfly(?:ing)?\s+first\b|\bin\s+first\b|\bfirst\s+cabin\b", re.I)),
+    (
+        "first",
+        re.compile(
+            r"\bfirst[\s-]+class\b|\bfly(?:ing)?\s+first\b|\bin\s+first\b|\bfirst\s+cabin\b"
+            r"|\b(?:(?:upgrade|switch|change|move|bump)\s+(?:us\s+|me\s+|it\s+|them\s+)?(?:up\s+)?to|make\s+it)\s+first\b"
+            r"(?!\s+(?:one|option|bundle|choice|flight|leg|hotel|night|day|week|thing|of|in|on|at|off))",
+            re.I,
+        ),
+    ),
     (
         "business",
         re.compile(
-            r"\bbusiness[\s-]+(?:class|cabin)\b|\b(?:fly(?:ing)?|in|sit\s+in|book|upgrade\s+to|switch\s+to|change\s+to|go|make\s+it|let'?s\s+do|rather|prefer)\s+(?:business|biz|j)\b(?!\s+trip)"
+            r"\bbusiness[\s-]+(?:class|cabin)\b|\bbusiness\s+or\s+first\b|\bfirst\s+or\s+business\b|\b(?:fly(?:ing)?|in|sit\s+in|book|upgrade\s+to|switch\s+to|change\s+to|go|make\s+it|let'?s\s+do|rather|prefer)\s+(?:business|biz|j)\b(?!\s+trip)"
             r"|\bbiz\s+class\b|(?<=pax|ppl|adt)\s+biz\b|\b(?:pax|ppl|adults?|people|tickets?)\s+biz\b|\blie[\s-]?flat\b|\bflat[\s-]?bed\b|\bpolaris\b|\bdelta\s+one\b|\bbusiness\s+(?:pls|please|seats?|fares?|instead|then)\b",
             re.I,
         ),
@@ -215,8 +176,14 @@ _HOTEL = re.compile(
 )
 _HOTEL = re.compile(r"\b(?:hotels?|motel|inn|accommodations?|lodging|place\s+to\s+stay|rooms?|check[\s-]?in)\b", re.I)
 _STARS = re.compile(
-    rf"\b(?P<n>{NUMBER_RE})[\s-]*(?:or\s+more\s+|plus\s+|\+\s*)?(?:stars?|start)(?:hotels?)?\b|\brated\s+(?:at\s+least\s+)?(?P<r>[1-5])\b"
+    rf"\b(?P<n>{NUMBER_RE})(?:\s*(?:or|-|to|/)\s*{NUMBER_RE})?[\s-]*(?:or\s+more\s+|plus\s+|\+\s*)?(?:stars?|start)(?:hotels?)?\b"
+    rf"|\b(?P<a>[1-5])\s*(?:\*|\u2605)+(?=\s|$|[,.;!?])|\brated\s+(?:at\s+least\s+)?(?P<r>[1-5])\b"
     rf"|\bstar\s+rating\s+(?:of\s+)?(?:at\s+least\s+)?(?P<s>{NUMBER_RE})\b",
+    re.I,
+)
+# "beachfront", "oceanfront hotel", "a room on the beach", "by the ocean": to be near the beach
+_BY_THE_WATER = re.compile(
+    r"\b(?:beach|ocean|sea)[\s-]?front\b|\b(?:on|by|at)\s+the\s+(?:beach|ocean|sea(?:side)?)\b|\bsteps\s+from\s+the\s+(?:beach|sand|ocean)\b",
     re.I,
 )
 _NEAR = re.compile(
@@ -250,6 +217,13 @@ def read_airlines(text: str) -> Tuple[Dict[str, Optional[List[str]]], List[Tuple
     spans: List[Tuple[int, int]] = []
     mentions: List[Tuple[re.Match[str], str]] = []
     for m in _AIRLINE_RE.finditer(text):
+        if m.group("group"):
+            group = _GROUP_OF.get(
+                re.split(r"\s|(?<=e)(?=w)|(?<=y)(?=t)", m.group("group").lower())[0], "low-cost airlines"
+            )
+            mentions.extend((m, code) for code in AIRLINE_GROUPS[group])
+            spans.append((m.start(), m.end()))
+            continue
         if m.group("code"):
             if not m.group("code").isupper():
                 continue  # "aa", "dl" in lower case are not codes people type
@@ -278,7 +252,7 @@ def read_airlines(text: str) -> Tuple[Dict[str, Optional[List[str]]], List[Tuple
     stance = None
     for i, (m, code) in enumerate(mentions):
         before = text[mentions[i - 1][0].end() if i else max(0, m.start() - 60) : m.start()]
-        listed = i and re.fullmatch(r"\s*(?:,|or|and|&|/|nor|,\s*or|,\s*and)\s*", before, re.I)
+        listed = i and (mentions[i - 1][0] is m or re.fullmatch(_LIST_JOIN, before, re.I))  # a group's members
         if m.group("code") and not listed and not _code_meant(text, m, before, mentions[i + 1 :]):
             spans.remove((m.start(), m.end()))
             continue
@@ -348,14 +322,18 @@ NO_HOTEL = re.compile(
     r"\b(?:drop|cancel|remove|skip|forget)\s+(?:about\s+)?the\s+(?:hotel|room)\b",
     re.I,
 )
-# Saying no to flights: a stay alone (driving, the train, living there, flights already booked).
-NO_FLIGHTS = re.compile(
+# Flights the traveller already has: "already booked my flights", "flights are taken care of".
+FLIGHTS_BOOKED = re.compile(
     r"\balready\s+(?:have|has|booked|got|bought|purchased|sorted)\s+(?:my\s+|our\s+|the\s+)?(?:own\s+)?(?:flights?|plane\s+tickets?|air(?:fare)?)\b|"
     r"\b(?:i|we)\s+(?:booked|bought|have|got)\s+(?:my|our)\s+(?:own\s+)?(?:flights?|plane\s+tickets?|airfare)\s+(?:already|sorted|booked|covered)\b|"
     r"\b(?:i|we)\s+(?:booked|bought)\s+(?:my|our)\s+own\s+(?:flights?|plane\s+tickets?|airfare)\b|"
     r"\b(?:got|have)\s+(?:my|our)\s+flights?\s+(?:already|sorted|booked|covered)\b|"
     r"\b(?:(?:my|our|the)\s+)?flights?\s+(?:is|are)\s+(?:already\s+(?:booked|sorted|covered|taken\s+care\s+of|paid)|booked\s+already|covered|taken\s+care\s+of)\b|"
-    r"\bflights?\s+already\s+(?:booked|sorted|covered|taken\s+care\s+of)\b|"
+    r"\bflights?\s+already\s+(?:booked|sorted|covered|taken\s+care\s+of)\b",
+    re.I,
+)
+# Saying no to flights: a stay alone (driving, the train, living there); see also ``no_flights``.
+NO_FLIGHTS = re.compile(
     r"\bno\s+(?:need\s+for\s+(?:a\s+)?)?(?:flights?|plane|air(?:fare)?)\b|"
     r"\b(?:don'?t|do\s+not|won'?t|will\s+not)\s+need\s+(?:a\s+|the\s+|any\s+)?flights?\b|\bflights?\s+(?:are\s+|is\s+)?not\s+needed\b|"
     r"(?<!refundable\s)(?<!refundable-)\bhotel[\s-]+only\b(?!\s+(?:rates?|rooms?|options?))|\b(?:only|just)\s+(?:need\s+)?(?:a\s+|the\s+)?(?:hotel|room)\b|"
@@ -363,6 +341,15 @@ NO_FLIGHTS = re.compile(
     r"\bdriv(?:e|ing)\s+(?:down\s+|up\s+|in\s+|over\s+)?from\b|\b(?:taking|take|by)\s+(?:the\s+)?(?:train|bus|car|amtrak)\s+(?:from|to|down|up)\b|\broad\s+trip\b",
     re.I,
 )
+
+
+def no_flights(text: str) -> bool:
+    """Whether a message says no flights are needed (a stay alone, or flights already booked)."""
+    low = text.lower()
+    booked = ("fl" in low or "air" in low or "plane" in low) and FLIGHTS_BOOKED.search(text) is not None
+    return booked or NO_FLIGHTS.search(text) is not None
+
+
 _FLIGHT_NEEDED = re.compile(r"\b(?:fly|flying|flights?|plane|airfare)\b", re.I)
 _SEPARATE_ROOMS = re.compile(
     r"\bseparate\s+(?:hotel\s+)?rooms\b|\b(?:a|one|own)\s+room\s+each\b|\beach\s+(?:with\s+)?(?:their|his|her|our|my)\s+own\s+room\b|"
@@ -441,20 +428,22 @@ def _where_in_town(text: str) -> Optional[str]:
     return "downtown" if found.group("down") else "the city center"
 
 
-def read_preferences(text: str, money_text: Optional[str] = None) -> Dict[str, Any]:
-    """Preferences in ``text``; amounts are read from ``money_text`` (the text with dates masked)."""
+def read_preferences(text: str, money_text: Optional[str] = None, money: Optional[List[Any]] = None) -> Dict[str, Any]:
+    """Preferences in ``text``; amounts are read from ``money_text`` (the text with dates masked), or
+    taken from ``money`` (its ``money_mentions``, when the caller has them already)."""
     cabin = next((name for name, rx in _CABINS if rx.search(text)), None)
     max_stops = 0 if _NONSTOP.search(text) else 1 if _ONE_STOP.search(text) else None
-    budgets = read_budgets(money_text if money_text is not None else text)
+    budgets = read_budgets(money_text if money_text is not None else text, money)
     stars = _stars(text)
     said_class = hotel_class_said(text)
     if said_class:
         stars = said_class[1]
     near = _NEAR.search(text)
+    by_the_water = _BY_THE_WATER.search(text)
     one_way = True if _ONE_WAY.search(text) else False if _ROUND_TRIP.search(text) else None
     no_hotel = NO_HOTEL.search(text)
     hotel_needed = False if no_hotel else True if _HOTEL.search(text) else None
-    flights_needed = False if NO_FLIGHTS.search(text) else True if _FLIGHT_NEEDED.search(text) else None
+    flights_needed = False if no_flights(text) else True if _FLIGHT_NEEDED.search(text) else None
     if flights_needed is False and hotel_needed is False:
         hotel_needed = None  # "no flights, no hotel" reads as neither; ask rather than guess
     times = read_times(text)
@@ -465,7 +454,7 @@ def read_preferences(text: str, money_text: Optional[str] = None) -> Dict[str, A
         **budgets,
         "refundable": _refundable(text),
         "hotel_min_stars": stars,
-        "hotel_near": near.group("what").strip() if near else _where_in_town(text),
+        "hotel_near": near.group("what").strip() if near else "the beach" if by_the_water else _where_in_town(text),
         "one_way": one_way,
         "hotel_needed": hotel_needed,
         "flights_needed": flights_needed,
@@ -675,10 +664,28 @@ _MONEY_BEFORE = re.compile(
     r"[^.;\d]{0,25}$",
     re.I,
 )
+# A cap said right after what it is the price of: "hotel under 150" is a nightly rate (as hotels are
+# priced), "flights under 300" a fare for each traveller (as fares are); "hotel budget 1500" is neither.
+_CAP_WORDS = (
+    r"(?:under|below|less\s+than|max(?:imum)?|up\s+to|no\s+more\s+than|around|about|at\s+most|tops|within|not\s+over)"
+)
+_LINKING = r"(?:(?:for|at|is|are|should\s+be|must\s+be|needs?\s+to\s+be|to\s+be|that(?:'s|\s+are|\s+is)|costing|priced|cost(?:ing)?)\s+)?"
+_HOTEL_PRICE_BEFORE = re.compile(
+    rf"\b(?:hotels?|rooms?|motels?|accommodations?|lodging|airbnbs?|place\s+to\s+stay)\s+{_LINKING}{_CAP_WORDS}\s*$",
+    re.I,
+)
+_FARE_PRICE_BEFORE = re.compile(rf"\b(?:flights?|tickets?|fares?|airfares?)\s+{_LINKING}{_CAP_WORDS}\s*$", re.I)
+_FOR_ALL_AFTER = re.compile(
+    r"^\s*(?:total|in\s+total|all\s+in|for\s+(?:all|both|everyone|the\s+(?:two|three|four|\d+)(?:\s+of\s+us)?|us\s+all))\b",
+    re.I,
+)
+_NIGHTLY_AT_MOST = 600  # "hotel under 150" is a night; "hotel under 1500" is the stay, which no field holds
 _MONEY_AFTER = re.compile(r"^\s*(?:total|all\s+in|all-in|max|tops|or\s+less|budget|limit)\b", re.I)
 
 
-def read_budgets(text: str) -> Dict[str, Any]:
+def read_budgets(
+    text: str, mentions: Optional[List[Tuple[str, float, Optional[str], Tuple[int, int]]]] = None
+) -> Dict[str, Any]:
     """{"budget_total", "budget_per_person", "hotel_max_per_night", "currency"}: an amount is money when a
     currency or the words around it say so; per night and per person when they say that."""
     out: Dict[str, Any] = {
@@ -687,7 +694,7 @@ def read_budgets(text: str) -> Dict[str, Any]:
         "hotel_max_per_night": None,
         "currency": None,
     }
-    for key, amount, currency, _ in money_mentions(text):
+    for key, amount, currency, _ in money_mentions(text) if mentions is None else mentions:
         out[key] = amount
         out["currency"] = currency or out["currency"]
     return out
@@ -697,7 +704,8 @@ def money_mentions(text: str) -> List[Tuple[str, float, Optional[str], Tuple[int
     """Each amount that is money, as (what it caps, amount, currency code or None, span); the span
     takes in "a person", "per night" after it, so the people reader does not count "a person" as one."""
     found: List[Tuple[str, float, Optional[str], Tuple[int, int]]] = []
-    text = _WORD_THOUSANDS.sub(lambda w: str(1000 * (to_int(w.group("n")) or 1)).ljust(len(w.group(0))), text)
+    if "grand" in text.lower() or "thousand" in text.lower():
+        text = _WORD_THOUSANDS.sub(lambda w: str(1000 * (to_int(w.group("n")) or 1)).ljust(len(w.group(0))), text)
     prev_end = 0
     for m in _MONEY.finditer(text):
         start, prev_end = prev_end, m.end()
@@ -710,8 +718,13 @@ def money_mentions(text: str) -> List[Tuple[str, float, Optional[str], Tuple[int
         if _COUNTED.match(text, m.end()) or amount <= 0:
             continue
         night_after, person_after = _PER_NIGHT_AFTER.match(after), _PER_PERSON_AFTER.match(after)
-        per_night = bool(night_after or _PER_NIGHT_BEFORE.search(before))
-        per_person = not per_night and bool(person_after or _PER_PERSON_BEFORE.search(before))
+        for_all = _FOR_ALL_AFTER.match(after)
+        per_night = bool(night_after or _PER_NIGHT_BEFORE.search(before)) or bool(
+            not for_all and amount <= _NIGHTLY_AT_MOST and _HOTEL_PRICE_BEFORE.search(before)
+        )
+        per_person = not per_night and bool(
+            person_after or _PER_PERSON_BEFORE.search(before) or (not for_all and _FARE_PRICE_BEFORE.search(before))
+        )
         money = bool(cur or m.group("k")) or _MONEY_BEFORE.search(before) or _MONEY_AFTER.match(after)
         if not money and not ((per_night or per_person) and amount >= 20):
             continue
@@ -725,14 +738,20 @@ def money_mentions(text: str) -> List[Tuple[str, float, Optional[str], Tuple[int
 
 def _stars(text: str) -> Optional[int]:
     value = None
+    low = text.lower()
+    if not any(w in low for w in ("star", "start", "*", "\u2605", "rated")):
+        return value
     for m in _STARS.finditer(text):
-        n = to_int(m.group("n") or m.group("r") or m.group("s"))
+        n = to_int(m.group("n") or m.group("a") or m.group("r") or m.group("s"))  # "4 or 5 star": at least 4
         if n is not None and 1 <= n <= 5:
             value = n
     return value
 
 
 def _refundable(text: str) -> Optional[str]:
+    low = text.lower()
+    if not any(w in low for w in ("refund", "flex", "chang", "cancel")):
+        return None
     m = _REFUNDABLE.search(text)
     if not m:
         return None
@@ -831,6 +850,24 @@ _SEATS = re.compile(
 def asks_for_seats(text: str) -> bool:
     """Whether a message wishes seats ("aisle seats", "sit together"), which no search can choose."""
     return _SEATS.search(text or "") is not None
+
+
+_BAGS_WISHED = re.compile(
+    rf"\b(?:{NUMBER_RE}|a|an|a\s+couple\s+of|some|lots\s+of|extra|big|heavy)\s+(?:checked\s+|large\s+|big\s+)?(?:bags?|suitcases?|pieces\s+of\s+luggage)\b"
+    r"|\bcheck(?:ing)?\s+(?:in\s+)?(?:a\s+|\d+\s+|two\s+|our\s+|my\s+)?(?:bags?|luggage|suitcases?)\b|\bchecked\s+(?:bags?|luggage|baggage)\b"
+    r"|\bcarry[\s-]?on\s+only\b|\b(?:bags?|luggage|baggage)\s+(?:included|each|for\s+(?:each|everyone|all))\b",
+    re.I,
+)
+_ASKS_ABOUT = re.compile(r"^\W*(?:do|does|are|is|which|what|how|will|can|any)\b|\?\s*$", re.I)
+
+
+def bags_wished(text: str) -> bool:
+    """Whether a message tells the bags the party brings ("2 checked bags each", "carry-on only"),
+    which no search filters on; a question about the options' bags is no wish."""
+    low = (text or "").lower()
+    if not any(w in low for w in ("bag", "luggage", "suitcase", "carry")):
+        return False
+    return _BAGS_WISHED.search(text) is not None and not _ASKS_ABOUT.search(text)
 
 
 # What the traveller had before ("same hotel as last time", "my usual hotel", "the airline we flew last

@@ -11,10 +11,10 @@ from datetime import date
 from typing import Any, Dict, List, Optional
 
 from handlers.common import geo
+from handlers.common.carriers import AIRLINE_NAMES
 from handlers.common.shape import is_arrival_wish, is_time_wish
 
 from .places import lookup
-from .prefs import AIRLINE_NAMES
 from .schema import RELAX_FILTERS, empty_fields
 
 _CABINS = ("economy", "premium_economy", "business", "first")

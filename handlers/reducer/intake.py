@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 from ..common.clock import day_text, local_today
 from ..echo import echo_line
-from ..extract.prefs import asks_for_past_trip, asks_for_seats, unsearchable_hotel_features
+from ..extract.prefs import asks_for_past_trip, asks_for_seats, bags_wished, unsearchable_hotel_features
 from ..hold_answer import held_answer
 from ..language import ENGLISH_ONLY, ENGLISH_PARTLY, looks_non_english
 from ..options_answer import (
@@ -28,6 +28,7 @@ from ..wording import (
     PURCHASE_REFUSAL,
     QUESTIONS,
     amenities_line,
+    bags_line,
     bundle_line,
     bundles_line,
     bundles_widget,
@@ -219,6 +220,7 @@ class Intake(DecisionBase):
         for cannot in (
             amenities_line(unsearchable_hotel_features(text)),
             seats_line(asks_for_seats(text)),
+            bags_line(bags_wished(text)),
             past_trip_line(asks_for_past_trip(text)),
         ):
             if cannot:

@@ -67,7 +67,7 @@ def echo(patch, doc=None):
             "Hotel now in Colorado Springs.",
         ),
         ({"itinerary": {"lodging": {"city": "MSY"}}}, "Hotel now in New Orleans."),  # a code is said as its city
-        ({"preferences": {"flight": {"airlines_avoid": ["UA"]}}}, "Airlines: avoid UA."),
+        ({"preferences": {"flight": {"airlines_avoid": ["UA"]}}}, "Airlines: avoid United Airlines."),
         (
             {"preferences": {"flight": {"max_stops": 0, "time_of_day": {"outbound": "morning"}}}},
             "Nonstop only; outbound in the morning.",

@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from handlers.extract import extract_fields
-from handlers.extract.prefs import read_airlines, read_budgets
+from handlers.extract.prefs import bags_wished, read_airlines, read_budgets
 
 TODAY = date(2026, 12, 1)
 
@@ -106,3 +106,79 @@ def test_flights_already_booked_means_a_hotel_alone(text):
     f = read(text)
     assert f["flights_needed"] is False
     assert f["stays"][0]["location"]["code"] == "TUL"
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "amount"),
+    [
+        ("hotel under 150", "hotel_max_per_night", 150),
+        ("a room for less than $120", "hotel_max_per_night", 120),
+        ("flights under 300", "budget_per_person", 300),
+        ("flights under 900 total", "budget_total", 900),
+        ("hotel budget 1500", "budget_total", 1500),
+    ],
+)
+def test_a_cap_right_after_a_hotel_is_nightly_and_after_flights_is_a_fare(text, key, amount):
+    found = read_budgets(text)
+    assert found[key] == amount
+    assert [k for k in ("budget_total", "budget_per_person", "hotel_max_per_night") if found[k]] == [key]
+
+
+@pytest.mark.parametrize(
+    ("text", "preferred", "required", "avoid"),
+    [
+        ("star alliance if possible", ["UA", "AC", "LH", "LX", "TP", "TK", "NH", "SQ", "AV", "CM", "NZ"], None, None),
+        ("oneworld only", None, ["AA", "AS", "BA", "IB", "QF", "CX", "JL", "QR", "AY"], None),
+        ("no budget airlines", None, None, ["NK", "F9", "G4", "SY"]),
+        ("flying delta, no ULCCs", ["DL"], None, ["NK", "F9", "G4", "SY"]),
+        ("i have status with delta", ["DL"], None, None),
+        ("use my aadvantage miles", ["AA"], None, None),
+        ("a united states passport", None, None, None),
+    ],
+)
+def test_airline_groups_and_loyalty(text, preferred, required, avoid):
+    found, _ = read_airlines(text)
+    assert (found["airlines"], found["airlines_required"], found["airlines_avoid"]) == (preferred, required, avoid)
+
+
+@pytest.mark.parametrize(
+    ("text", "stars", "near"),
+    [
+        ("4* hotel", 4, None),
+        ("four or five star hotel", 4, None),
+        ("4-5 star hotel", 4, None),
+        ("beachfront hotel", None, "the beach"),
+        ("a room by the ocean", None, "the beach"),
+        ("a hotel near the beach", None, "the beach"),
+    ],
+)
+def test_hotel_stars_and_the_beach(text, stars, near):
+    f = read(f"tampa to miami mar 2-5, 1 adult, {text}")
+    assert (f["hotel_min_stars"], f["hotel_near"]) == (stars, near)
+
+
+@pytest.mark.parametrize(
+    ("text", "cabin"),
+    [
+        ("upgrade to first", "first"),
+        ("make it first", "first"),
+        ("make it first thing in the morning", None),
+        ("business or first", "business"),
+        ("switch to the first one", None),
+    ],
+)
+def test_cabin_changes_in_few_words(text, cabin):
+    assert read(text)["cabin"] == cabin
+
+
+@pytest.mark.parametrize(
+    ("text", "wished"),
+    [
+        ("we'll have 2 checked bags each", True),
+        ("carry-on only", True),
+        ("do they include checked bags?", False),
+        ("3 nights in denver", False),
+    ],
+)
+def test_bags_the_party_brings(text, wished):
+    assert bags_wished(text) is wished

@@ -273,7 +273,7 @@ def test_children_on_a_hotel_only_trip_are_not_asked_their_age():
         (
             {"preferences": {"flight": {"airlines_avoid": ["UA"], "airlines": ["DL"]}}},
             "Airlines",
-            "prefer DL; avoid UA",
+            "prefer Delta Airlines; avoid United Airlines",
         ),
         ({"preferences": {"flight": {"max_stops": 0}}}, "Stops", "nonstop only"),
         ({"party": {"travelers": {"children": 2}, "child_ages": [4, 9]}}, "Children's ages", "4, 9"),
