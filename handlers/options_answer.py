@@ -120,6 +120,25 @@ def _about_hotels(bundles: List[Bundle]) -> str:
     return "; ".join(lines) + "."
 
 
+def _about_distance(bundles: List[Bundle], low: str = "") -> str:
+    """How far each option's hotel is from the centre: the one distance the rates carry."""
+    housed = [(b, s) for b in bundles for s in _hotels(b) if s.get("distance_km") is not None]
+    if not housed:
+        return "These options don't say how far their hotels are from anything."
+    ordered = sorted(housed, key=lambda pair: float(pair[1]["distance_km"]))
+    line = "Closest to the centre first: " + ", ".join(
+        f"{_name(b)} {s.get('hotel_name')} {s['distance_km']} km from the centre" for b, s in ordered
+    )
+    elsewhere = _ELSEWHERE.search(low.rstrip("?.! "))
+    if elsewhere:
+        line += f". I only know each hotel's distance from the centre, not from {elsewhere.group(1)}"
+    return line + "."
+
+
+_CENTRE = r"(?:the\s+)?(?:city\s+)?(?:cent(?:er|re)|downtown|midtown|middle\s+of\s+(?:the\s+)?(?:city|town)|town|city)"
+_ELSEWHERE = re.compile(rf"\b(?:from|to|of)\s+(?!{_CENTRE}\b)((?:the\s+)?[a-z][\w' -]{{2,40}}?)\s*[?.!]*$")
+
+
 MEALS = {
     "room_only": "room only, no meals",
     "breakfast": "breakfast included",
@@ -271,6 +290,10 @@ TOPICS: List[tuple] = [
     (r"\b(?:non-?stops?|directs?|stops?|connect\w*|layovers?)\b", "stops"),
     (r"\b(?:fast\w*|quick\w*|short\w*|long\w*|duration|hours?|flying time)\b", "time"),
     (r"\b(?:breakfast|meals?|dinner|board|all[- ]inclusive|food)\b", "meals"),
+    (
+        r"\b(?:how\s+(?:far|close)|distance|walk(?:ing|able)?\s+(?:distance|to)|km|miles?|(?:close|near|far)\s+(?:to|from))\b",
+        "distance",
+    ),
     (r"\b(?:hotels?|rooms?|stars?|stay|where .* sleep|a night|per night|nightly)\b", "hotels"),
     (r"\b(?:airlines?|carriers?|united|delta|american|jetblue|southwest|alaska)\b", "airlines"),
     (
@@ -330,6 +353,8 @@ def _answer(topic: str, bundles: List[Bundle], low: str, people: int, offers: Di
         return _about_bags(bundles, offers)
     if topic == "price":
         return _about_price(bundles, people if _PER_PERSON.search(low) else 0, focused)
+    if topic == "distance":
+        return _about_distance(bundles, low)
     if topic in ("refunds", "stops"):
         return (_about_refunds if topic == "refunds" else _about_stops)(bundles, focused)
     about: Dict[str, Callable[[List[Bundle]], str]] = {
@@ -422,8 +447,12 @@ def answer_about_options(
     focus = named_options(low, bundles)
     shown = focus or bundles
     answers: List[str] = []
+    said: List[str] = []
     for pattern, topic in TOPICS:
+        if topic == "hotels" and "distance" in said:
+            continue  # "how far is the hotel": the distances are the answer, not every hotel again
         if re.search(pattern, low) and len(answers) < 2:
+            said.append(topic)
             answers.append(_answer(topic, shown, low, people, offers or {}, bool(focus)))
     asked = bool(_QUESTION.search(low))
     if not answers and focus and any(b.get("why") for b in focus):
@@ -532,3 +561,51 @@ _ACKNOWLEDGED = re.compile(
 def acknowledged(text: str) -> bool:
     """The whole message only acknowledges ("thanks!", "great, thank you", "go ahead", "sounds good")."""
     return _ACKNOWLEDGED.match((text or "").strip()) is not None
+
+
+# "nah none of these work", "i dont like any of these": the options are turned down as a whole, so
+# the answer asks what to change (the options again under "Nothing changed." would only repeat them).
+_REJECTS = re.compile(
+    r"\b(?:none of (?:these|them|those|the (?:options|choices|above))|(?:don'?t|do not) (?:like|love|want|care for)"
+    r" (?:any|these|them|those|either|the options)|not (?:feeling|loving|liking|keen on) (?:any|these|them|those)"
+    r"|nothing (?:here |there )?(?:works|fits|appeals)|(?:these|they|those) (?:all )?(?:suck|stink"
+    r"|are (?:all )?(?:bad|terrible|awful|no good|not (?:great|good|it))|(?:don'?t|won'?t) (?:work|do))|neither (?:works|one))\b"
+)
+REJECTED = (
+    "Let's change something, then. What matters most: a lower price, other flight times, fewer stops, another "
+    "airline, a nicer or closer hotel, or other dates? Say it your way ('under $900 each', 'nonstop only', "
+    "'leave after 5pm', 'a 4-star hotel') and I'll search again."
+)
+
+
+def rejects_options(text: str) -> bool:
+    """The message turns the options down as a whole ("none of these work")."""
+    low = (text or "").strip().lower()
+    return _REJECTS.search(low) is not None and not low.endswith("?")
+
+
+# Whole messages about the options as a whole: "ok cool, what now?", "how do I book this?" (where the
+# trip stands and the next step); "can you show me more options", "any other options?" (more of what
+# was found).
+_WHOLE_MESSAGE = {
+    "next_step": re.compile(
+        r"^(?:(?:ok(?:ay)?|k|so|and|cool|great|alright|right|hmm+|um+|perfect|nice)[,.!]*\s+)*"
+        r"(?:what(?:'?s|\s+is|\s+happens|\s+do\s+(?:i|we)\s+do|\s+should\s+(?:i|we)\s+do)?\s+(?:now|next)"
+        r"|now\s+what|what(?:'?s|\s+is|\s+are)\s+the\s+next\s+steps?|next\s+steps?"
+        r"|how\s+do\s+(?:i|we)\s+(?:book|proceed|continue|go\s+on|get\s+(?:it|this)\s+booked)(?:\s+(?:this|it|that|one))?"
+        r"|how\s+does\s+(?:this|it)\s+work)(?:\s+(?:then|now))?\s*[?.!]*$"
+    ),
+    "more": re.compile(
+        r"^(?:(?:ok(?:ay)?|so|and|hmm+|um+|well|hey)[,.!]*\s+)*(?:(?:can|could)\s+(?:you|i|we)\s+(?:please\s+)?"
+        r"(?:show|see|get|have|give)(?:\s+(?:me|us))?\s+|(?:show|give)(?:\s+(?:me|us))?\s+|(?:are\s+there|do\s+you\s+have|got)\s+)?"
+        r"(?:any\s*|some\s+)?(?:more|other|others|else|additional|different)(?:\s+(?:options?|choices?|ones|bundles?|results?))?"
+        r"(?:\s+(?:please|pls|plz|than\s+these|besides\s+these|on\s+offer))*\s*[?.!]*$"
+        r"|^what\s+else\s+(?:do\s+you\s+have|is\s+there|did\s+you\s+find|have\s+you\s+got)\s*[?.!]*$"
+        r"|^anything\s+else\s*[?.!]*$"
+    ),
+}
+
+
+def whole_message(kind: str, text: str) -> bool:
+    """The whole message is one of ``_WHOLE_MESSAGE``'s kinds ("next_step", "more")."""
+    return _WHOLE_MESSAGE[kind].match((text or "").strip().lower()) is not None

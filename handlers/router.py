@@ -162,7 +162,16 @@ def purchase_refused(text: str) -> bool:
     return bool(PURCHASE_TOPIC_RE.search(text) and INJECTION_MARKER_RE.search(text))
 
 
-QUESTION_RE = re.compile(r"\?\s*$|^(?:what|which|how|why|when|where|who|does|do|is|are|can|could|will|would|should)\b")
+QUESTION_RE = re.compile(
+    r"\?\s*$|^(?:what|which|how|why|when|where|who|does|do|is|are|can|could|will|would|should"
+    r"|whats|hows|wheres|whens|whos|whys)\b"
+)
+# Words that ask about an option rather than pick it ("tell me more about B4", "whats the hotel in B1 called").
+ASKS_ABOUT_RE = re.compile(
+    r"\b(?:tell me|more (?:about|on|info|details)|info(?:rmation)? (?:on|about)|details (?:on|of|about)|explain"
+    r"|describe|compare|difference|differences|called|named|how (?:far|long|much|many|close|good)|what(?:'?s| is| are)"
+    r"|which (?:airline|hotel|one has))\b"
+)
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0/C1 controls except \t and \n
 _DATE_SLOTS = {"depart_date", "return_date", "check_in", "check_out", "dates"}
 
@@ -498,6 +507,125 @@ def _extreme_time(
     return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": found[0]["bundle_id"], "because": because}}
 
 
+# -- a pick said in passing ---------------------------------------------------------------------
+# People pick in clauses ("hmm B2 or B3... B3 I guess", "the first one looks best, lets do it",
+# "actually the second one not the first") and by what an option does ("the one that comes back
+# latest", "whichever is cheapest"). ``pick_words`` reduces such a text to the plain pick the
+# patterns above read; ``_HOLD_PICK`` finds a hold asked for with the pick ("hold B2", "lets do B3
+# and hold it", "can you hold the cheapest for me"): the pick is checked, then held if it passes.
+_FILLER = (
+    r"(?:(?:hmm+|um+|uh+|ok(?:ay)?|k|yes|yeah|yep|yup|cool|great|perfect|nice|alright|all right|so|well|actually|right"
+    r"|sure|fine|then|oh|ah|wait|and|i think|i guess|i suppose|maybe|probably|eh)[,.!]*\s+)*"
+)
+_GOOD_TAIL = (
+    r"(?:\s*[,.!-]*\s*(?:i guess|i think|then|please|pls|plz|thanks|thank you|thx|ty|for (?:me|us)"
+    r"|(?:looks|sounds|seems) (?:good|great|best|perfect|fine|right)|(?:is|'?s) (?:good|great|perfect|fine)"
+    r"|works(?: for (?:me|us))?|it is|lets do it|let'?s do (?:it|that)|go for it|do it))*[.!]*$"
+)
+_RELATIVE = [
+    (
+        r"\b(?:the )?one (?:that |which )?(?:comes? back|returns?|gets? back|flies back|flies home|gets home)\s+(?:the )?"
+        r"(earliest|latest|first|last)\b",
+        r"the \1 flight back",
+    ),
+    (
+        r"\b(?:the )?one (?:that |which )?(?:leaves|departs|goes out|flies out|takes off|leaves home)\s+(?:the )?"
+        r"(earliest|latest|first|last)\b",
+        r"the \1 flight out",
+    ),
+    (
+        r"\b(?:the )?one (?:that |which )?(?:lands|arrives|gets (?:in|there))\s+(?:the )?(earliest|first)\b",
+        r"the fastest",
+    ),
+    (r"\bwhichever(?: one)? (?:is|'?s|has) (?:the )?", r"the "),
+    (r"\b(?:the )?one (?:that|which) (?:is|'?s|has) (?:the )?", r"the "),
+    (
+        r"\b(?:the )?one with (?:the )?(?:shortest|quickest|least) (?:flights?|flying time|travel(?:l?ing)? time|journey)\b",
+        r"the fastest",
+    ),
+]
+_NOT_THAT = re.compile(
+    rf"\s*,?\s*(?:and |but )?(?:not|instead of|rather than) (?:the )?(?:b\d{{1,2}}|(?:{'|'.join(ORDINALS)}|last|{_QUALITY})(?: one)?|\w+ one)\b"
+)
+_CLAUSE = re.compile(r"\s*(?:\.\.+|…|[.;!,]|\s-+\s|—)\s*")
+_HOLD_VERB = r"(?:hold|reserve|lock in|lock|put (?:a )?hold on|place (?:a )?hold on|grab)"
+_HOLD_PICK = [
+    re.compile(
+        rf"^{_FILLER}(?:(?:can|could|would|will) (?:you|we|i) (?:please |pls |just )?|please |pls |just |let'?s |go ahead and "
+        rf"|(?:i|we)(?:'d| would) like to |(?:i|we) (?:want|need) to |(?:i|we) wanna )?{_HOLD_VERB} (?P<rest>.+?)"
+        r"(?: for (?:me|us)| now| please| pls| plz| then)*\s*[?.!]*$"
+    ),
+    re.compile(
+        rf"^(?P<rest>.+?)\s*(?:[,.;!]|\band\b|&|\+|\bthen\b)+\s*(?:please |pls |go ahead and |can you |could you )?"
+        rf"(?:{_HOLD_VERB}|put (?:it|that|this|them) on hold)(?: (?:it|that|this|them|that one|it in|them in))?"
+        r"(?: in)?(?: for (?:me|us)| now| please| pls| plz)*\s*[?.!]*$"
+    ),
+]
+_HOLD_SCOPE = re.compile(
+    r"^(?:both |all )?(?:the )?(?:flights?|hotels?|rooms?)(?: (?:and|&) (?:the )?(?:flights?|hotels?|rooms?))? (?:in|of|on|from) "
+)
+
+
+def pick_words(low: str) -> str:
+    """The pick a casual text says, as the plain words the pick patterns read ("B3 I guess" → "b3")."""
+    for pattern, plain in _RELATIVE:
+        low = re.sub(pattern, plain, low)
+    low = _NOT_THAT.sub("", low)
+    low = re.sub(rf"^{_FILLER}", "", low)
+    low = re.sub(
+        rf"^(?:{_SELECT_VERB})(?:(?:on|with|for) )?(?=the |b\d|number |option |#)", "", low
+    )  # "book me on the cheapest"
+    return re.sub(_GOOD_TAIL, "", low).strip()
+
+
+def _said_pick(low: str, bundles: List[Dict[str, Any]], pending_slots: set) -> Optional[str]:
+    """The bundle a text names as a pick, read whole, then clause by clause from the last one
+    ("hmm B2 or B3... B3 I guess"): a clause counts only when it is a pick on its own."""
+    whole = _bundle_reference(low, bundles, pending_slots)
+    if whole is not None or is_question(low):
+        return whole
+    plain = pick_words(low)
+    if plain != low:
+        found = _bundle_reference(plain, bundles, pending_slots)
+        if found is not None:
+            return found
+    clauses = [c for c in _CLAUSE.split(low) if c.strip()]
+    if len(clauses) < 2:
+        return None
+    for clause in reversed(clauses):
+        plain = pick_words(clause)
+        if plain and not is_question(clause):
+            found = _bundle_reference(plain, bundles, pending_slots)
+            if found is not None:
+                return found
+    return None
+
+
+def _hold_pick(low: str, bundles: List[Dict[str, Any]], pending_slots: set) -> Optional[str]:
+    """The bundle a text asks to pick and hold in one breath, else None."""
+    for pattern in _HOLD_PICK:
+        m = pattern.match(low)
+        if m:
+            rest = _HOLD_SCOPE.sub("", m.group("rest").strip())
+            named = _said_pick(rest, bundles, pending_slots)
+            if named is None:
+                explicit = set(EXPLICIT_ID_RE.findall(rest))
+                named = f"B{int(explicit.pop())}" if len(explicit) == 1 else None
+            if named is not None:
+                return named
+    return None
+
+
+# "perfect, that one", "this one please": a pick that points at no option unless one is chosen already.
+THAT_ONE_RE = re.compile(rf"^{_FILLER}(?:{_SELECT_VERB})?(?:that|this) one{_GOOD_TAIL}")
+# "how far is the hotel from downtown?", "is the hotel close to the beach": a question about the
+# options on screen, never a wish for the trip (the extractor would read "hotel near downtown").
+ABOUT_OPTIONS_RE = re.compile(
+    r"^(?:(?:and|so|ok(?:ay)?|hmm+|um+)[,.!]*\s+)*(?:how\s+(?:far|close)\s+(?:is|are|'?s)\b"
+    r"|(?:is|are)\s+(?:the|that|this|it|its|b\d{1,2}(?:'?s)?)\s+(?:\w+\s+)?(?:hotels?\s+)?(?:close|near|far|walking\s+distance)\b)"
+)
+
+
 def _unbooked(trip_intent: Dict[str, Any]) -> bool:
     """Nothing bought yet: "cancel it" after a purchase is about the booking, not a hold."""
     return not (trip_intent.get("working_memory") or {}).get("bookings")
@@ -524,9 +652,30 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     if not bundles:
         return message
     pending = (trip_intent.get("status") or {}).get("pending_question") or {}
+    if ABOUT_OPTIONS_RE.match(low):
+        message["data"]["about_options"] = True
+        return message
+    if THAT_ONE_RE.match(low):
+        chosen = ((trip_intent.get("working_memory") or {}).get("selected") or {}).get("bundle_id")
+        if chosen in {b.get("bundle_id") for b in bundles}:
+            return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": chosen}}
+        message["data"]["which_one"] = True
+        return message
+    slots = set(pending.get("slots") or [])
     than = _THAN.search(low) if CHEAPER_RE.match(low.strip()) else None  # "cheaper than B2" names no pick
-    named = None if than else _bundle_reference(low, bundles, set(pending.get("slots") or []))
+    held = None if than or is_question(low) and ASKS_ABOUT_RE.search(low) else _hold_pick(low, bundles, slots)
+    if held in {b.get("bundle_id") for b in bundles}:
+        return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": held, "hold": True}}
+    asks_about = ASKS_ABOUT_RE.search(low) and (
+        is_question(low) or re.match(r"(?:tell me|more |info|details|explain|describe|compare)", low)
+    )
+    named = None if than or asks_about else _said_pick(low, bundles, slots)
     if named is None:
+        plain = pick_words(low.strip())
+        if plain != low.strip() and not is_question(low):  # "the one that comes back latest"
+            picked = _words_about_options(plain, {"type": "USER_MESSAGE", "data": {}}, bundles, trip_intent)
+            if picked and picked["type"] == "USER_SELECTED_BUNDLE":
+                return picked
         return _words_about_options(low.strip(), message, bundles, trip_intent) or message
     if named in {b.get("bundle_id") for b in bundles}:
         return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": named}}

@@ -30,7 +30,8 @@ Expectation keys (all must hold for the case to pass):
   the traveller was told (assumptions and the last replies): an ambiguous name is never guessed silently;
 - ``selected`` / ``selected_label``: the bundle picked by words; ``selected_is``: the pick is the
   cheapest / fastest / refundable of those on screen, or has the earliest / latest outbound or return
-  departure ("earliest_out", "latest_ret"; ties count); ``reply_any`` / ``reply_not``:
+  departure ("earliest_out", "latest_ret"; ties count); ``held``: something is held (``true``) or
+  nothing is (``null``); ``reply_any`` / ``reply_not``:
   the last turn answered, and not with the given text; ``reply_has``: a pattern the last reply holds.
 """
 
@@ -140,6 +141,7 @@ def observed(doc: Dict[str, Any], turn: Dict[str, Any]) -> Dict[str, Any]:
         "_told": told,
         "_replied": bool(messages),
         "selected": selected,
+        "held": bool([h for h in wm.get("holds") or [] if isinstance(h, dict) and h.get("status") == "held"]) or None,
         "selected_label": (bundles.get(selected) or {}).get("label") if selected else None,
         "_selected_is": _qualities(bundles.get(selected), list(bundles.values())) if selected else [],
         "_last_reply": " ".join(m.get("text") or "" for m in messages),

@@ -17,14 +17,17 @@ from .intake import Intake
 class Commerce(Intake):
     """Commerce steps of a Reducer pass: they build on quoting (an expired offer is searched again)."""
 
-    def _show_risk(self, report: Dict[str, Any]) -> None:
+    def _show_risk(self, report: Dict[str, Any], *, holding: bool = False) -> None:
+        """The policy check's card; ``holding``: the traveller asked to hold it too, which follows."""
         widget = {"type": "risk", **{k: report.get(k) for k in ("bundle_id", "ok", "blocking", "warnings")}}
         if report.get("ok"):
             # The card lists what is worth knowing (the terminal chat prints the same list under
             # the line): the sentence counts the notes rather than running them together with ";".
             notes = len([w for w in report.get("warnings") or [] if isinstance(w, dict) and w.get("message")])
-            worth = f", with {notes} thing{'s' if notes != 1 else ''} worth knowing before you hold it" if notes else ""
-            text = f"{report.get('bundle_id')} is within policy{worth}. Say 'hold' to hold it."
+            before = "on the card" if holding else "before you hold it"
+            worth = f", with {notes} thing{'s' if notes != 1 else ''} worth knowing {before}" if notes else ""
+            then = "Holding it now." if holding else "Say 'hold' to hold it."
+            text = f"{report.get('bundle_id')} is within policy{worth}. {then}"
         else:
             blocking = findings(report.get("blocking"))
             text = f"{report.get('bundle_id')} can't be held: {blocking}. Pick another bundle or change the trip."
@@ -119,8 +122,10 @@ class Commerce(Intake):
             before = self._bundle(doc, data["because"].get("instead_of"))
             self.say(choice_line(data["because"], bundle, before), kind="status")
         report = wm.get("risk_report") or {}
+        # "hold B2", "lets do B3 and hold it": the hold follows the policy check if it passes
+        wm["hold_after_check"] = bundle_id if data.get("hold") else None
         if wm["selected"].get("bundle_id") == bundle_id and report.get("bundle_id") == bundle_id:
-            self._show_risk(report)
+            self.after_check(doc, report, now)
             return
         stale = [h for h in wm["holds"] if h.get("status") == "held"]
         if stale and wm["selected"].get("bundle_id") != bundle_id:
@@ -145,6 +150,14 @@ class Commerce(Intake):
                 "party": copy.deepcopy(doc.get("party") or {}),
             },
         )
+
+    def after_check(self, doc: Dict[str, Any], report: Dict[str, Any], now: datetime) -> None:
+        """The policy check's card, then the hold the traveller asked for with the pick (if it passed)."""
+        wm = doc["working_memory"]
+        holding = wm.pop("hold_after_check", None) == report.get("bundle_id") and bool(report.get("ok"))
+        self._show_risk(report, holding=holding)
+        if holding:
+            self.on_user_request_hold(doc, {}, now)
 
     def _hold_blocker(self, doc: Dict[str, Any], now: datetime) -> Tuple[Optional[str], Optional[Dict[str, Any]]]:
         """Why a hold can't be placed now (None if it can), and the selected bundle."""

@@ -22,7 +22,7 @@ class Decision(Commerce):
         elif tool in SEARCH_TOOLS:
             self.plan(doc, now, user_asked=False, just_ranked=tool == "trip_option_ranker")
         elif tool == "policy_and_risk_check":
-            self._show_risk(doc["working_memory"]["risk_report"] or output)
+            self.after_check(doc, doc["working_memory"]["risk_report"] or output, now)
         elif tool == "reservation_hold_create":
             held = live_holds(doc, now)
             deadline = earliest_deadline(held)

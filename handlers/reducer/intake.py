@@ -13,11 +13,14 @@ from ..hold_answer import held_answer
 from ..language import ENGLISH_ONLY, ENGLISH_PARTLY, looks_non_english
 from ..options_answer import (
     HINT,
+    REJECTED,
     acknowledged,
     answer_about_options,
     asks_to_see_options,
     nothing_cheaper,
     options_again,
+    rejects_options,
+    whole_message,
 )
 from ..quotes import found
 from ..quotes import items as quote_items
@@ -63,6 +66,14 @@ class Intake(DecisionBase):
                 self.say(f"There is no {named} on screen: the options are {on_screen}. Which one do you mean?")
                 return
             self.say(f"{named} isn't one of the bundles on screen ({on_screen}). Nothing changed.")
+            return
+        bundles = doc["working_memory"]["ranked_bundles"]
+        if data.get("which_one") and bundles:  # "perfect, that one" with nothing chosen yet
+            self.say(f"Which one do you mean? {options_again(bundles)}")
+            return
+        if data.get("about_options") and bundles:  # "how far is the hotel from downtown?"
+            offers = {str(o.get("offer_id")): o for o in quote_items(doc["working_memory"], "flight_quotes")}
+            self.say(answer_about_options(text, bundles, people=sum(travellers(doc).values()), offers=offers))
             return
         if data.get("in_policy") == "none":
             self.say(_none_in_policy(doc["working_memory"]["ranked_bundles"]))
@@ -253,6 +264,15 @@ class Intake(DecisionBase):
         if applied.get("understood") is False and bundles and acknowledged(text):
             self.say(self.next_step(doc, now))  # "thanks!", "go ahead": what happens next, not the options again
             return
+        if bundles and whole_message("next_step", text):
+            self.say(self.next_step(doc, now, thanked=False))  # "ok, what now?", "how do I book this?"
+            return
+        if applied.get("understood") is False and bundles and rejects_options(text):
+            self.say(REJECTED)  # "none of these work": what to change, not the same options again
+            return
+        if applied.get("understood") is False and bundles and whole_message("more", text):
+            self._more_options(doc)  # "any other options?"
+            return
         if applied.get("understood") is False and bundles and asks_to_see_options(text):
             self.say(options_again(bundles), {"type": "bundles", "bundles": bundles})  # "show me the options"
             return
@@ -276,19 +296,41 @@ class Intake(DecisionBase):
             return
         self.plan(doc, now, user_asked=True)
 
-    def next_step(self, doc: Dict[str, Any], now: datetime) -> str:
-        """Where the trip stands and what the traveller does next, for an acknowledgement."""
+    def next_step(self, doc: Dict[str, Any], now: datetime, *, thanked: bool = True) -> str:
+        """Where the trip stands and what the traveller does next, for an acknowledgement (``thanked``)
+        or for "what now?"."""
         held = live_holds(doc, now)
         chosen = (doc["working_memory"].get("selected") or {}).get("bundle_id")
+        welcome = "You're welcome. " if thanked else ""
         if held:
             deadline = self.local(doc, earliest_deadline(held))
             return (
-                f"You're welcome. {chosen or 'Your choice'} is on hold until {deadline}; once your approver says "
+                f"{welcome}{chosen or 'Your choice'} is on hold until {deadline}; once your approver says "
                 "yes, you can pay here. Nothing is bought until you press the button that names the amount."
             )
         if chosen:
             return f"{chosen} is chosen. Say 'hold' to hold it; nothing is bought from a chat message."
-        return f"You're welcome. {HINT}"
+        if thanked:
+            return f"{welcome}{HINT}"
+        return (
+            f"{HINT} Then say 'hold' (or 'hold B2' in one go): I hold it while your approver decides, "
+            "and once they say yes you pay here. Nothing is bought from a chat message."
+        )
+
+    def _more_options(self, doc: Dict[str, Any]) -> None:
+        """What "any other options?" gets: these are the best of what was found, and how to see others.
+
+        The list stays at the ranker's best five (a search keeps at most five offers of one fare for
+        them, ``handlers.supplier.summary.SAME_FARE_KEPT``); other options come from a change."""
+        wm = doc["working_memory"]
+        flights = sum(found(q, "flight_quotes") for q in wm["flight_quotes"] if isinstance(q, dict))
+        hotels = sum(found(q, "hotel_quotes") for q in wm["hotel_quotes"] if isinstance(q, dict))
+        counted = " and ".join(f"{n} {what}" for n, what in ((flights, "flight offers"), (hotels, "hotel rates")) if n)
+        self.say(
+            f"These {len(wm['ranked_bundles'])} are the best of what I found{f' ({counted})' if counted else ''}, "
+            "balancing price, time and comfort. To see different ones, tell me what to change: a lower price, "
+            "other times, fewer stops, another airline, a different hotel or other dates."
+        )
 
     def _booked_change(self, doc: Dict[str, Any]) -> None:
         active = [b for b in doc["working_memory"]["bookings"] if b.get("status") != "cancelled"]

@@ -1,0 +1,180 @@
+"""Picking and holding an option the way people say it once options are on screen: a pick in a
+clause or by what it does, a hold asked with the pick, questions that name an option without
+picking it, and the options turned down, asked about or asked past as a whole."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from handlers.common.defaults import DEFAULT_POLICY
+from handlers.common.shape import leg_departure
+from handlers.router import pick_words, route_text
+from handlers.testing import Harness
+
+TRIP = "2 adults boston to denver jan 12-15"
+
+
+@pytest.fixture
+def shown():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say(TRIP)
+    assert len(h.intent()["working_memory"]["ranked_bundles"]) == 5
+    return h
+
+
+def said(turn):
+    return " ".join(m.get("text") or "" for m in turn["ui_messages"])
+
+
+def held_ids(h):
+    """The option held: holds name offers, so it is the chosen one when anything is held."""
+    wm = h.intent()["working_memory"]
+    return [wm["selected"]["bundle_id"]] if any(x.get("status") == "held" for x in wm["holds"]) else []
+
+
+def chosen(h):
+    return h.intent()["working_memory"]["selected"]["bundle_id"]
+
+
+@pytest.mark.parametrize(
+    ("text", "bundle"),
+    [
+        ("hold B2", "B2"),
+        ("lets do B3 and hold it", "B3"),
+        ("B1 please and put it on hold", "B1"),
+        ("the 3rd one. hold it", "B3"),
+        ("can we hold both the flights and hotel in b2", "B2"),
+        ("cool lock in the first one", "B1"),
+    ],
+)
+def test_a_hold_said_with_the_pick_checks_policy_then_holds_that_option(shown, text, bundle):
+    turn = shown.say(text)
+    assert chosen(shown) == bundle
+    assert held_ids(shown) == [bundle]
+    kinds = [(m.get("widget") or {}).get("type") for m in turn["ui_messages"] if m.get("widget")]
+    assert kinds.index("risk") < kinds.index("holds")  # the policy card first, then what is held
+    assert "Holding it now." in said(turn)
+
+
+def test_a_hold_by_quality_holds_the_option_with_it(shown):
+    shown.say("can you hold the cheapest for me")
+    bundles = shown.intent()["working_memory"]["ranked_bundles"]
+    cheapest = min(bundles, key=lambda b: float(b["total"]))["bundle_id"]
+    assert held_ids(shown) == [cheapest]
+
+
+def test_a_pick_the_policy_refuses_is_not_held(shown):
+    h = Harness(today="2026-12-01", tz="America/New_York", policy={**DEFAULT_POLICY, "hotel_nightly_cap": "20.00"})
+    h.say(TRIP)
+    turn = h.say("hold B1")
+    assert held_ids(h) == []
+    assert "can't be held" in said(turn)
+
+
+def test_a_plain_pick_still_waits_for_hold(shown):
+    turn = shown.say("B2 looks good")
+    assert chosen(shown) == "B2" and held_ids(shown) == []
+    assert "Say 'hold' to hold it." in said(turn)
+
+
+@pytest.mark.parametrize(
+    ("text", "bundle"),
+    [
+        ("hmm B2 or B3... B3 I guess", "B3"),
+        ("actually the second one not the first", "B2"),
+        ("the first one looks best, lets do it", "B1"),
+        ("I think we'll do the second option", "B2"),
+        ("option 2 plz", "B2"),
+    ],
+)
+def test_a_pick_said_in_passing_is_read(shown, text, bundle):
+    shown.say(text)
+    assert chosen(shown) == bundle
+
+
+@pytest.mark.parametrize(
+    ("text", "leg", "latest"),
+    [
+        ("the one that comes back latest", "return", True),
+        ("go with the earliest flight out", "outbound", False),
+        ("i'll go with the one that leaves earliest", "outbound", False),
+    ],
+)
+def test_a_pick_by_what_its_flights_do(shown, text, leg, latest):
+    shown.say(text)
+    bundles = shown.intent()["working_memory"]["ranked_bundles"]
+
+    def leaves(b):
+        return leg_departure(b, leg)
+
+    times = [leaves(b) for b in bundles]
+    pick = next(b for b in bundles if b["bundle_id"] == chosen(shown))
+    assert leaves(pick) == (max(times) if latest else min(times))
+
+
+def test_relative_words_become_the_plain_pick():
+    assert pick_words("ok lets go with the one that flies back latest") == "the latest flight back"
+    assert pick_words("whichever one is fastest") == "the fastest"
+    assert pick_words("b1 or b2... eh b2") != "b2"  # clauses are read one by one, not as one pick
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["whats the hotel in B1 called", "hows the hotel in b2", "tell me more about B4", "whats the layover on b2"],
+)
+def test_a_question_that_names_an_option_answers_it_and_picks_nothing(shown, text):
+    turn = shown.say(text)
+    assert chosen(shown) is None
+    named = re.search(r"\bb(\d)\b", text, re.I)
+    assert named is not None and f"B{named.group(1)} (" in said(turn)  # answered for that option
+
+
+def test_how_far_is_the_hotel_is_answered_from_the_options_and_changes_nothing(shown):
+    before = shown.intent()
+    turn = shown.say("how far is the hotel from downtown")
+    doc = shown.intent()
+    assert doc["preferences"] == before["preferences"]
+    assert doc["working_memory"]["ranked_bundles"] == before["working_memory"]["ranked_bundles"]
+    assert "Closest to the centre first" in said(turn) and "km" in said(turn)
+    other = shown.say("is the hotel close to the convention center?")
+    assert "not from the convention center" in said(other)
+
+
+@pytest.mark.parametrize("text", ["nah none of these work", "i dont like any of these", "ugh none of these are great"])
+def test_options_turned_down_get_asked_what_to_change(shown, text):
+    turn = shown.say(text)
+    assert "Nothing changed" not in said(turn)
+    assert "What matters most" in said(turn)
+
+
+@pytest.mark.parametrize("text", ["ok cool, what now?", "what happens next?", "how do i book this"])
+def test_what_now_tells_the_next_step(shown, text):
+    turn = shown.say(text)
+    assert "I can't tell that" not in said(turn)
+    assert "approver" in said(turn) and "You're welcome" not in said(turn)
+
+
+@pytest.mark.parametrize("text", ["can you show me more options", "any other options?", "anything else?"])
+def test_more_options_says_what_was_searched_and_how_to_see_others(shown, text):
+    turn = shown.say(text)
+    assert "are the best of what I found" in said(turn)
+    assert "flight offers" in said(turn) and "hotel rates" in said(turn)
+
+
+def test_that_one_with_nothing_chosen_asks_which_and_with_a_choice_keeps_it(shown):
+    turn = shown.say("perfect, that one")
+    assert chosen(shown) is None and "Which one do you mean?" in said(turn)
+    shown.say("B3")
+    shown.say("yep that one")
+    assert chosen(shown) == "B3"
+
+
+def test_nothing_said_with_a_pick_buys_anything(shown):
+    trip = shown.intent()
+    for text in ("book B2", "hold b2 and buy it"):
+        assert route_text(text, trip)["data"].get("purchase_text_refused") is True, text
+    for text in ("book B2", "hold b2 and buy it", "pay for the cheapest", "hold the cheapest and pay"):
+        shown.say(text)
+        assert shown.intent()["working_memory"]["bookings"] == [], text
