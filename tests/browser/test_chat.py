@@ -158,8 +158,8 @@ def trip_with_bundles(page, base_url: str) -> None:
     wait_until_idle(page)
 
 
-def hold_first_holdable(page, screenshot=None) -> None:
-    """Select bundles in rank order until one can be held, and hold it (by keyboard).
+def hold_first_holdable(page, screenshot=None, press=None) -> None:
+    """Select bundles in rank order until one can be held, and hold it (by keyboard, or ``press(button)``).
 
     Some sandbox offers cannot be held (instant payment, sold out): the first that can is taken.
     """
@@ -175,8 +175,11 @@ def hold_first_holdable(page, screenshot=None) -> None:
         if not hold.count():
             continue
         replies = page.locator("#messages > li.msg--assistant").count()
-        hold.focus()
-        page.keyboard.press("Enter")  # buttons are buttons: Enter works
+        if press:
+            press(hold)
+        else:
+            hold.focus()
+            page.keyboard.press("Enter")  # buttons are buttons: Enter works
         # Wait for the hold's own answer (holds, or why not) before choosing anything else: selecting
         # the next option while the hold is under way would release it and ask the approver again.
         page.wait_for_function(

@@ -41,6 +41,7 @@ VALID = {
     "payment_method_id": '"1"',
     "booking_id": '"bk1"',
     "quote_id": '"q1"',
+    "hold_id": '"hld_1"',
 }
 API_4XX = {400, 403, 413}
 WS_CODES = {"bad_json", "bad_frame", "frame_too_large", "text_too_long", "unknown_type", "unknown_action"}

@@ -44,6 +44,8 @@ def action_event(action: dict[str, Any]) -> tuple[dict[str, Any], str]:
         return {"type": "USER_REQUEST_HOLD", "data": {}}, "Hold this trip"
     if kind == "retry":
         return {"type": "USER_RETRY", "data": {}}, "Try again"
+    if kind == "release_holds":  # the hold card's button: what "cancel the hold" says in words
+        return {"type": "USER_RELEASE_HOLDS", "data": {}}, "Release the holds"
     if kind == "cancel_booking":
         data = {"booking_id": str(action.get("booking_id") or "")}
         if action.get("quote_id"):
@@ -69,6 +71,17 @@ def hold_matches_selection(*, trip: Trip, bundle_id: Any) -> None:
         )
 
 
+def release_matches_holds(*, trip: Trip, hold_id: Any) -> None:
+    """Refuse a "Release" pressed on a hold card whose holds are no longer held.
+
+    The card releases the holds it shows or nothing: pressed twice, or on an old card after the
+    holds lapsed, were bought or were held again, it must not give away holds the traveller kept.
+    """
+    wm = (Trip.objects.only("intent").get(pk=trip.pk).intent or {}).get("working_memory") or {}
+    if not any(h.get("hold_id") == str(hold_id) and h.get("status") == "held" for h in wm.get("holds") or []):
+        raise ValidationError("Those holds are no longer held, so nothing was released.")
+
+
 def turn_submit(
     *,
     trip: Trip,
@@ -86,8 +99,6 @@ def turn_submit(
     """
     if not may_write_in(user, trip):
         raise PermissionDenied("Only the traveller can write in this trip.")
-    if action is not None and action.get("type") == "hold":
-        hold_matches_selection(trip=trip, bundle_id=action.get("bundle_id"))
     if action is not None:
         event, shown = action_event(action)
         kind, widget = ChatMessage.Kind.ACTION, {"type": "action", "action": redact(action)}
@@ -100,6 +111,12 @@ def turn_submit(
         if existing is not None:
             _turn_resend_if_lost(existing)
             return existing
+    # A card's button acts on what that card shows (checked after the resend above: a frame sent
+    # again after a reconnect returns what the first one saved, not a refusal).
+    if action is not None and action.get("type") == "hold":
+        hold_matches_selection(trip=trip, bundle_id=action.get("bundle_id"))
+    if action is not None and action.get("type") == "release_holds":
+        release_matches_holds(trip=trip, hold_id=action.get("hold_id"))
     try:
         with transaction.atomic(durable=True):
             seqs = Trip.objects.counters_next(

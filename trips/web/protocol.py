@@ -1,7 +1,7 @@
 """The one schema for what a traveller may send, over the websocket (docs/websocket.md) and the API.
 
 ``traveller_action_parse`` is the single validation of a traveller action — a message, or one
-of the buttons (select, hold, purchase, retry, cancel a booking, auto-approve) — for both
+of the buttons (select, hold, release the holds, purchase, retry, cancel a booking, auto-approve) — for both
 doors: the websocket's ``frame_parse`` and the API's ``MessageCreateSerializer`` call it, so
 the limits are the same on both. Text is normalised (NFC, trimmed) and checked once: no lone
 surrogates (SQLite cannot store them), no NUL or other control characters (PostgreSQL refuses
@@ -36,6 +36,8 @@ ACTION_FIELDS: dict[str, dict[str, tuple[bool, int]]] = {
     "purchase": {"approval_token": (False, 512), "approval_id": (False, 32), "payment_method_id": (True, 64)},
     "cancel_booking": {"booking_id": (True, 64), "quote_id": (False, 64)},
     "auto_approve": {},  # the traveller's explicit "approve it myself" (policy permitting); no fields
+    # The hold card's "Release…": it names one of its holds, so a card whose holds are gone releases nothing.
+    "release_holds": {"hold_id": (True, 64)},
 }
 
 

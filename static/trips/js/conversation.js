@@ -25,6 +25,7 @@ export class Conversation {
     this.ctx = { ...ctx, dismissQuote: (id) => this.dismissQuote(id), quoteDismissed: (id) => this.dismissedQuotes.has(id) };
     this.bySeq = new Map();
     this.pending = new Map(); // client_id -> element
+    this.busy = new Map(); // client_id -> {button, seq}: a pressed button, disabled while its action runs
     this.lastSeq = 0;
     this.running = false;
     this.items = new Map(); // offer or rate id -> what the traveller saw it as ("EWR → DEN · AS1141")
@@ -67,14 +68,40 @@ export class Conversation {
     return true;
   }
 
-  addPending(clientId, text) {
+  addPending(clientId, text, trigger = null) {
     const el = this.bubble("user", text, { pending: true });
     el.dataset.clientId = clientId;
     this.pending.set(clientId, el);
     this.list.insertBefore(el, this.typing);
+    if (trigger) {
+      trigger.disabled = true;
+      trigger.setAttribute("aria-busy", "true");
+      this.busy.set(clientId, { button: trigger, seq: null });
+    }
+  }
+
+  /**
+   * Give pressed buttons back once their action is over: refused, or acknowledged and the turn it
+   * started has ended (the ack may come before the turn runs, or after it when it runs in-process).
+   */
+  releaseBusy(clientId = null) {
+    for (const [id, entry] of this.busy) {
+      const over = id === clientId
+        || (entry.seq !== null && !this.running && this.idleAfterSeq >= entry.seq);
+      if (!over) continue;
+      this.busy.delete(id);
+      if (entry.button.closest(".is-stale")) continue; // retired meanwhile (newer options): stays off
+      entry.button.disabled = false;
+      entry.button.removeAttribute("aria-busy");
+    }
   }
 
   acknowledge(clientId, seq) {
+    const entry = this.busy.get(clientId);
+    if (entry) {
+      entry.seq = Number.isInteger(seq) ? seq : this.lastSeq;
+      this.releaseBusy();
+    }
     const el = this.pending.get(clientId);
     if (!el) return;
     if (this.bySeq.has(seq)) {
@@ -86,6 +113,7 @@ export class Conversation {
   }
 
   reject(clientId, message) {
+    this.releaseBusy(clientId);
     const el = this.pending.get(clientId);
     if (!el) return false;
     this.pending.delete(clientId);
@@ -102,6 +130,7 @@ export class Conversation {
     this.running = running;
     if (!running) this.idleAfterSeq = this.lastSeq;
     this.refreshProgress();
+    this.releaseBusy();
   }
 
   render(frame) {
@@ -155,7 +184,11 @@ export class Conversation {
       this.markSelected(frame.widget.bundle_id);
       this.retireAllBut(".risk .card__actions", frame.seq); // only the latest selection's card acts
     }
-    if (frame.widget?.type === "holds") this.retire(".risk .card__actions");
+    if (frame.widget?.type === "holds") {
+      this.retire(".risk .card__actions");
+      this.retireAllBut("[data-release-holds]", frame.seq); // only the newest hold card releases
+    }
+    if (frame.widget?.type === "booking") this.retireAllBut("[data-release-holds]", null); // bought: nothing to release
     if (frame.widget?.type === "holds" || frame.widget?.type === "booking") foldPageCard();
     if (frame.widget?.type === "booking") this.retire(".approval .card__actions");
     if (frame.widget?.type === "approval") {

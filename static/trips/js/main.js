@@ -43,6 +43,7 @@ const purchase = config.can_write
   : null;
 const conversation = new Conversation(ui.list, {
   act,
+  canWrite: Boolean(config.can_write),
   openPurchase,
   currentOffer: () => purchase?.current() || null,
   autoApprove: config.can_write ? autoApprove : null,
@@ -52,10 +53,14 @@ const conversation = new Conversation(ui.list, {
 });
 let offerTimer = null;
 
-/** A button press. ``once``: sent now or not at all, never re-sent after a reconnect (a purchase). */
-function act(action, label, { once = false } = {}) {
+/**
+ * A button press. ``once``: sent now or not at all, never re-sent after a reconnect (a purchase).
+ * ``trigger``: the button pressed, disabled until its action is refused or its turn is over, so a
+ * double click or a hurried second press sends nothing twice.
+ */
+function act(action, label, { once = false, trigger = null } = {}) {
   const clientId = newClientId();
-  follow(() => conversation.addPending(clientId, label), { force: true });
+  follow(() => conversation.addPending(clientId, label, trigger), { force: true });
   const sent = socket.submit({ type: "action", action, client_id: clientId }, { retain: !once });
   if (!sent && once) conversation.reject(clientId, "not connected, so nothing was bought. Please try again");
   hideEmpty();

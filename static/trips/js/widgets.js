@@ -111,27 +111,37 @@ function whyTone(line, headline = false) {
  */
 function autoApproval(approval, ctx) {
   const amount = fmt.money(approval.amount, approval.currency);
-  const questionId = `auto-approve-${ctx.key}`;
-  const ask = button("Buy now — within your company's auto-approval limit", () => {
+  const control = h("div", { class: "approval__auto", dataset: { autoApprove: "" } },
+    askFirst("Buy now — within your company's auto-approval limit", `auto-approve-${ctx.key}`,
+      `Your company approves purchases under its limit without an approver. Approve ${amount} now? `
+        + "It is recorded as your request.",
+      (back) => [
+        button(`Approve ${amount} myself`, () => {
+          if (ctx.autoApprove()) control.hidden = true;
+        }),
+        button("Cancel", back, { tone: "ghost" })]));
+  return control;
+}
+
+/**
+ * A button that only asks: pressed, it gives way to ``question`` and its answers (``answers(back)``,
+ * where ``back`` closes the question again), with the keyboard on the first answer.
+ */
+function askFirst(label, questionId, question, answers, { tone = "primary" } = {}) {
+  const ask = button(label, () => {
     ask.hidden = true;
-    confirmStep.hidden = false;
-    yes.focus();
-  });
-  const yes = button(`Approve ${amount} myself`, () => {
-    if (ctx.autoApprove()) control.hidden = true;
-  });
-  const no = button("Cancel", () => {
-    confirmStep.hidden = true;
+    step.hidden = false;
+    choices[0].focus();
+  }, { tone });
+  const choices = answers(() => {
+    step.hidden = true;
     ask.hidden = false;
     ask.focus();
-  }, { tone: "ghost" });
-  const confirmStep = h("div", { class: "approval__confirm", role: "group", "aria-labelledby": questionId, hidden: true },
-    h("p", { id: questionId }, `Your company approves purchases under its limit without an approver. Approve ${amount} now? `
-      + "It is recorded as your request."),
-    h("div", { class: "card__actions" }, yes, no));
-  const control = h("div", { class: "approval__auto", dataset: { autoApprove: "" } },
-    h("div", { class: "card__actions" }, ask), confirmStep);
-  return control;
+  });
+  const step = h("div", { class: "approval__confirm", role: "group", "aria-labelledby": questionId, hidden: true },
+    h("p", { id: questionId }, question),
+    h("div", { class: "card__actions" }, choices));
+  return [h("div", { class: "card__actions" }, ask), step];
 }
 
 /** After a refusal: choose the best option the latest list marks as within policy, in one press. */
@@ -140,8 +150,26 @@ function withinPolicy(widget, ctx) {
   if (!alternative) return null;
   const label = `Choose option ${alternative.bundle_id} instead (within policy, ${fmt.money(alternative.total, alternative.currency)})`;
   return h("div", { class: "card__actions" },
-    button(label, () => ctx.act({ type: "select", bundle_id: alternative.bundle_id }, `Select option ${alternative.bundle_id}`),
+    button(label, (event) => ctx.act({ type: "select", bundle_id: alternative.bundle_id }, `Select option ${alternative.bundle_id}`, { trigger: event.currentTarget }),
       { tone: "secondary" }));
+}
+
+/**
+ * "Release these holds…" on the newest hold card: what "cancel the hold" does in words. A press
+ * only asks; its first answer keeps them (Enter on a hurried second press keeps), and
+ * the release is sent from "Yes, release them" only. The action names one of the card's holds,
+ * so a card whose holds are already gone releases nothing.
+ */
+function releaseHolds(first, ctx) {
+  return h("div", { class: "holds__release", dataset: { releaseHolds: "" } },
+    askFirst("Release these holds…", `release-holds-${ctx.key}`,
+      "Release every hold on this trip? Nothing has been bought and nothing is charged, "
+        + "but the seats and rooms go back and these prices may be gone. The approval asked for them is withdrawn.",
+      (back) => [
+        button("Keep them on hold", back, { tone: "secondary" }),
+        button("Yes, release them", (event) => ctx.act({ type: "release_holds", hold_id: first.hold_id },
+          "Release the holds", { trigger: event.currentTarget }), { tone: "danger" })],
+      { tone: "ghost" }));
 }
 
 /** "Review and pay…" on the approval that is on offer now; hidden on any other (or once it lapses). */
@@ -179,7 +207,7 @@ function bundleCard(bundle, ctx) {
       h("h4", { class: "bundle__label" }, "Why this option"),
       h("ul", {}, list(bundle.why).map((w, i) => h("li", { class: whyTone(w, i === 0) }, w)))) : null,
     h("footer", { class: "bundle__foot" },
-      button(`Select option ${bundle.bundle_id}`, () => ctx.act({ type: "select", bundle_id: bundle.bundle_id }, `Select option ${bundle.bundle_id}`),
+      button(`Select option ${bundle.bundle_id}`, (event) => ctx.act({ type: "select", bundle_id: bundle.bundle_id }, `Select option ${bundle.bundle_id}`, { trigger: event.currentTarget }),
         { extraClass: "bundle__select" })));
   return card;
 }
@@ -224,7 +252,7 @@ const renderers = {
       findings(widget.blocking, "bad", "Blocking"),
       findings(widget.warnings, "warn", "Worth knowing"),
       ok ? h("div", { class: "card__actions" },
-        button("Hold these", () => ctx.act({ type: "hold", bundle_id: widget.bundle_id }, `Hold option ${widget.bundle_id}`))) : null,
+        button("Hold these", (event) => ctx.act({ type: "hold", bundle_id: widget.bundle_id }, `Hold option ${widget.bundle_id}`, { trigger: event.currentTarget }))) : null,
       ok ? null : withinPolicy(widget, ctx));
   },
 
@@ -263,7 +291,8 @@ const renderers = {
         h("strong", {}, fmt.money([...totals.values()][0], [...totals.keys()][0]))) : null,
       widget.earliest_deadline && !ended.length ? h("p", { class: "holds__deadline" },
         "Everything is held until ", h("strong", {}, fmt.dateTime(widget.earliest_deadline)), " ",
-        countdown(widget.earliest_deadline)) : null);
+        countdown(widget.earliest_deadline)) : null,
+      ctx.canWrite && holds.some(live) ? releaseHolds(holds.find(live), ctx) : null);
   },
 
   hold_request(widget) {
@@ -307,7 +336,7 @@ const renderers = {
       h("dl", { class: "locators", "aria-label": "Booking references" },
         rows.map(([label, code]) => [h("dt", {}, label), h("dd", { class: "locator" }, code)])),
       b.booking_id && b.status !== "cancelled" ? h("div", { class: "card__actions", dataset: { cancelFor: b.booking_id } },
-        button("Cancel booking…", () => ctx.act({ type: "cancel_booking", booking_id: b.booking_id }, "Cancel booking"), { tone: "ghost" })) : null);
+        button("Cancel booking…", (event) => ctx.act({ type: "cancel_booking", booking_id: b.booking_id }, "Cancel booking", { trigger: event.currentTarget }), { tone: "ghost" })) : null);
   },
 
   cancellation(widget, ctx) {
@@ -326,7 +355,7 @@ const renderers = {
       !confirmed && c.lost_amount !== undefined && Number(c.lost_amount) === 0 ? h("p", {}, "Everything paid is refunded; you lose nothing.") : null,
       c.expires_at && !confirmed ? h("p", { class: "muted small" }, `Quote valid until ${fmt.dateTime(c.expires_at)}`) : null,
       !confirmed && c.quote_id ? h("div", { class: "card__actions", dataset: { confirmFor: c.booking_id || "" } },
-        button("Confirm cancellation", () => ctx.act({ type: "cancel_booking", booking_id: c.booking_id, quote_id: c.quote_id }, "Confirm cancellation"), { tone: "danger" }),
+        button("Confirm cancellation", (event) => ctx.act({ type: "cancel_booking", booking_id: c.booking_id, quote_id: c.quote_id }, "Confirm cancellation", { trigger: event.currentTarget }), { tone: "danger" }),
         ctx.dismissQuote ? button("Keep my booking", () => ctx.dismissQuote(c.quote_id), { tone: "ghost" }) : null) : null);
   },
 
@@ -336,7 +365,7 @@ const renderers = {
     return h("div", { class: "widget card card--error", role: "alert", dataset: { widget: "error" } },
       h("p", {}, widget.message || "Something went wrong."),
       widget.retryable ? h("div", { class: "card__actions" },
-        button("Try again", () => ctx.act({ type: "retry" }, "Try again"), { tone: "secondary" })) : null);
+        button("Try again", (event) => ctx.act({ type: "retry" }, "Try again", { trigger: event.currentTarget }), { tone: "secondary" })) : null);
   },
 
   progress(widget) {

@@ -43,6 +43,13 @@ def test_auto_approve_takes_no_fields_and_drops_any_sent():
     assert frame_parse(json.dumps(raw)).action == {"type": "auto_approve"}
 
 
+def test_release_holds_names_one_hold_of_its_card():
+    raw = {"type": "action", "client_id": "c5", "action": {"type": "release_holds", "hold_id": "hld_1", "all": True}}
+    assert frame_parse(json.dumps(raw)).action == {"type": "release_holds", "hold_id": "hld_1"}
+    with pytest.raises(FrameError, match="release_holds needs hold_id"):
+        frame_parse(json.dumps({"type": "action", "client_id": "c6", "action": {"type": "release_holds"}}))
+
+
 def test_resume_and_ping():
     assert frame_parse('{"type": "resume", "after_seq": 12}').after_seq == 12
     assert frame_parse('{"type": "ping"}').type == "ping"
@@ -98,7 +105,7 @@ def test_an_error_frame_carries_the_client_id_only_when_known():
         "type": "error",
         "code": "unknown_action",
         "client_id": "k",
-        "message": "Unknown action; expected one of select, hold, retry, purchase, cancel_booking, auto_approve.",
+        "message": "Unknown action; expected one of select, hold, retry, purchase, cancel_booking, auto_approve, release_holds.",
     }
 
 

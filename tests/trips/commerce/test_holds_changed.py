@@ -85,3 +85,32 @@ def test_the_traveller_releases_the_holds_in_words_and_the_request_is_withdrawn(
     assert card.widget["approval_id"] == approval.pk and card.widget["status"] == "superseded", "the card says so"
     intent = Trip.objects.get(pk=trip.pk).intent
     assert intent["working_memory"]["approval"]["status"] == "void" and intent["status"]["phase"] == "selected"
+
+
+def test_the_hold_cards_release_button_releases_once_and_is_audited(trip, traveller, frozen):
+    """The hold card's "Release…" is "cancel the hold" as a button, through the one action schema."""
+    from django.core.exceptions import ValidationError
+
+    from trips.models import AuditEvent
+    from trips.web.protocol import traveller_action_parse
+
+    approval = to_held(trip, traveller)
+    first = Hold.objects.filter(trip=trip).order_by("pk").first()
+    act = traveller_action_parse(
+        {"action": {"type": "release_holds", "hold_id": first.hold_id}}, client_id_required=False
+    )
+    pressed = press(trip, traveller, **act.action)
+    assert pressed.text == "Release the holds" and pressed.event == {"type": "USER_RELEASE_HOLDS", "data": {}}
+    [reply] = [m for m in replies_after(pressed) if m.kind == ChatMessage.Kind.MESSAGE]
+    assert reply.text.startswith("Released the 2 flights and the hotel.")
+    assert not Hold.objects.filter(trip=trip, status=Hold.Status.HELD).exists()
+    approval.refresh_from_db()
+    assert approval.status == ApprovalRequest.Status.SUPERSEDED
+    received = AuditEvent.objects.get(trip=trip, type="message.received", payload__message_id=pressed.pk)
+    assert received.actor == f"user:{traveller.pk}" and received.payload["event"]["type"] == "USER_RELEASE_HOLDS"
+
+    # Pressed again (a second tab, an old card): those holds are gone, so nothing is saved or run.
+    count = ChatMessage.objects.filter(trip=trip).count()
+    with pytest.raises(ValidationError, match="no longer held"):
+        press(trip, traveller, type="release_holds", hold_id=first.hold_id)
+    assert ChatMessage.objects.filter(trip=trip).count() == count
