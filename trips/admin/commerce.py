@@ -123,6 +123,8 @@ class DecisionPageForm(forms.Form):
     """The decision page's one form: a reason (required to deny or withdraw) and which button was pressed."""
 
     decision = forms.ChoiceField(choices=[("grant", "grant"), ("deny", "deny"), ("revoke", "revoke")])
+    # The status the page showed when the approver decided: a request decided meanwhile is not decided again.
+    seen = forms.ChoiceField(choices=ApprovalRequest.Status.choices, required=False)
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
         max_length=1000,
@@ -211,7 +213,7 @@ class ApprovalRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
                 raise PermissionDenied("Only approvers of the request's organisation decide it.")
             if form.is_valid():
                 try:
-                    done = self._decide(request, approval, form.cleaned_data["decision"], form.cleaned_data["reason"])
+                    done = self._decide(request, approval, form.cleaned_data)
                 except (ValidationError, PermissionDenied) as exc:
                     messages.error(request, "; ".join(getattr(exc, "messages", None) or [str(exc)]))
                 else:
@@ -242,16 +244,17 @@ class ApprovalRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         """The buttons show where the role in the request's organisation decides (the service checks again)."""
         return may(request.user, DECIDE_PERMISSION, organisation_id=approval.organisation_id)
 
-    def _decide(self, request, approval: ApprovalRequest, decision: str, reason: str) -> str:
-        """Call the one service for ``decision``; returns what the approver is told."""
+    def _decide(self, request, approval: ApprovalRequest, data: dict) -> str:
+        """Call the one service for the decision; returns what the approver is told."""
         now, amount = timezone.now(), money_text(approval.amount_ceiling, approval.currency)
+        decision, reason, seen = data["decision"], data["reason"], data.get("seen") or None
         if decision == "grant":
-            approval_grant(approval=approval, approver=request.user, reason=reason, now=now)
+            approval_grant(approval=approval, approver=request.user, reason=reason, now=now, seen_status=seen)
             if approval.kind == ApprovalRequest.Kind.HOLD:
                 return "Granted: TripDesk is placing the holds and will tell the traveller."
             return f"Granted {amount}. The traveller can now pay from their chat; nothing more to pass on."
         if decision == "deny":
-            approval_deny(approval=approval, approver=request.user, reason=reason, now=now)
+            approval_deny(approval=approval, approver=request.user, reason=reason, now=now, seen_status=seen)
             return f"Denied {amount}. The traveller has been told why."
         approval_revoke(approval=approval, actor=request.user, reason=reason, now=now)
         return "Approval withdrawn. The traveller has been told why."

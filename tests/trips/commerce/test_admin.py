@@ -114,6 +114,41 @@ def test_a_granted_request_can_be_withdrawn_with_a_reason(client, approver, gran
     assert approval.status == "revoked"
 
 
+@pytest.mark.parametrize("later", ["deny", "grant"])
+def test_a_second_approver_deciding_on_a_stale_page_changes_nothing(client, approver, acme, pending_approval, later):
+    """Ann and Raj both open the pending request; Ann grants first. Raj's page still says Pending:
+    his Deny must not turn her grant into a denial, nor his Grant silently replace the token."""
+    from django.test import Client
+
+    from tests.factories import user_make
+    from trips.models import Membership
+
+    raj = user_make(organisation=acme, role=Membership.Role.APPROVER, username="raj")
+    sign_in(client, approver)
+    other = Client()
+    sign_in(other, raj)
+    seen = 'name="seen" value="pending"'
+    assert seen in client.get(page_of(pending_approval)).content.decode()
+    assert seen in other.get(page_of(pending_approval)).content.decode()
+    client.post(page_of(pending_approval), {"decision": "grant", "reason": "", "seen": "pending"})
+    pending_approval.refresh_from_db()
+    token_hash = pending_approval.token_hash
+    events = AuditEvent.objects.count()
+
+    late = other.post(page_of(pending_approval), {"decision": later, "reason": "Too dear", "seen": "pending"})
+    assert late.status_code == 200
+    page = late.content.decode()
+    assert "While this page was open, this request was granted by ann. Nothing was changed" in page
+    assert 'name="seen" value="granted"' in page and ">Deny" not in page, "the page now shows what stands"
+    pending_approval.refresh_from_db()
+    assert (pending_approval.status, pending_approval.decided_by, pending_approval.token_hash) == (
+        "granted",
+        approver,
+        token_hash,
+    )
+    assert AuditEvent.objects.count() == events
+
+
 def test_support_staff_can_read_the_queue_but_not_decide(client, support, pending_approval):
     sign_in(client, support)
     assert str(pending_approval.pk) in client.get(QUEUE).content.decode()

@@ -30,18 +30,22 @@ from .requests import approval_close, approval_dead_holds, approval_locked, appr
 DECIDE_PERMISSION = "trips.decide_approvalrequest"
 
 
-def approval_grant(*, approval: ApprovalRequest, approver, reason: str = "", now: datetime) -> Optional[str]:
+def approval_grant(
+    *, approval: ApprovalRequest, approver, reason: str = "", now: datetime, seen_status: Optional[str] = None
+) -> Optional[str]:
     """Grant a pending (or re-issue a granted) request; returns the purchase token, once.
 
     Only a user with the approver permission in the request's organisation may grant, and
     never for their own trip. Re-issuing revokes the previous token (a new hash replaces it).
     A hold request has no token: the grant runs the turn that places the holds.
+    ``seen_status``: the status the approver's page showed; decided meanwhile, nothing changes.
     """
     approver_check(user=approver, approval=approval)
     _holds_alive_or_expire(approval, now=now)
     token = None
     with transaction.atomic(durable=True):
         approval = approval_locked(approval)
+        _not_overtaken(approval, seen_status)
         if approval.status not in ApprovalRequest.OPEN_STATUSES:
             raise ValidationError(f"This request is {approval.get_status_display().lower()} and cannot be granted.")
         reissue = approval.status == ApprovalRequest.Status.GRANTED
@@ -125,13 +129,19 @@ def _auto_grant(*, trip: Trip, user, now: datetime) -> str:
     return token
 
 
-def approval_deny(*, approval: ApprovalRequest, approver, reason: str, now: datetime) -> ApprovalRequest:
-    """Deny with a reason the traveller will read; a denied hold request is explained in chat."""
+def approval_deny(
+    *, approval: ApprovalRequest, approver, reason: str, now: datetime, seen_status: Optional[str] = None
+) -> ApprovalRequest:
+    """Deny with a reason the traveller will read; a denied hold request is explained in chat.
+
+    ``seen_status``: the status the approver's page showed; decided meanwhile, nothing changes.
+    """
     if not (reason or "").strip():
         raise ValidationError("Say why: the traveller will read the reason.")
     approver_check(user=approver, approval=approval)
     with transaction.atomic(durable=True):
         approval = approval_locked(approval)
+        _not_overtaken(approval, seen_status)
         if approval.status not in ApprovalRequest.OPEN_STATUSES:
             raise ValidationError(f"This request is {approval.get_status_display().lower()} and cannot be denied.")
         approval.status = ApprovalRequest.Status.DENIED
@@ -192,6 +202,26 @@ def approver_check(*, user, approval: ApprovalRequest) -> None:
     )
     if approval.trip.owner_id == user.pk:
         raise PermissionDenied("Approvers cannot approve their own trips.")
+
+
+def _not_overtaken(approval: ApprovalRequest, seen_status: Optional[str]) -> None:
+    """Refuse a decision taken on a page that showed another status than the request has now.
+
+    Two approvers open the same request (or one approver in two tabs, or a double click): the
+    first decision stands, and the later one — made on a page that still said "Pending" — changes
+    nothing, instead of silently re-issuing the token or turning a grant into a denial.
+    """
+    if seen_status is None or approval.status == seen_status:
+        return
+    by = (
+        f" by {approval.decided_by.get_full_name() or approval.decided_by.get_username()}"
+        if approval.decided_by
+        else ""
+    )
+    raise ValidationError(
+        f"While this page was open, this request was {approval.get_status_display().lower()}{by}. "
+        "Nothing was changed: read it again below before deciding."
+    )
 
 
 def _holds_alive_or_expire(approval: ApprovalRequest, *, now: datetime) -> None:
