@@ -1,11 +1,13 @@
 """The tool registry and the tool runs of each trip."""
 
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
 
 from handlers.tools import returned_result
 from trips.models import ToolDefinition, ToolRun
 
 from .base import SlimListMixin, TripScopedAdmin, pretty_json
+from .search_listing import PAGE_PARAM, result_folded, search_listing
 
 
 @admin.register(ToolDefinition)
@@ -49,6 +51,7 @@ class ToolRunAdmin(SlimListMixin, TripScopedAdmin):
     search_fields = ["call_id", "trip__id", "tool"]
     list_select_related = ["trip"]
     ordering = ["-created_at"]
+    change_form_template = "admin/trips/toolrun/change_form.html"
     fields = [
         "trip",
         "message",
@@ -67,6 +70,12 @@ class ToolRunAdmin(SlimListMixin, TripScopedAdmin):
     def list_queryset(self, queryset):
         return queryset.defer("arguments", "result")  # the list never shows them
 
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """A search's page lists its offers a page at a time below the result (``search_listing``)."""
+        run = self.get_object(request, unquote(object_id))
+        listing = search_listing(returned_result(run.result), request.GET.get(PAGE_PARAM)) if run else None
+        return super().change_view(request, object_id, form_url, {**(extra_context or {}), "search_listing": listing})
+
     @admin.display(description="error")
     def error_pretty(self, obj: ToolRun) -> str:
         return pretty_json(obj.error)
@@ -77,5 +86,5 @@ class ToolRunAdmin(SlimListMixin, TripScopedAdmin):
 
     @admin.display(description="result (redacted)")
     def result_pretty(self, obj: ToolRun) -> str:
-        """As the tool returned it: a search's offers, stored as one table, one by one again."""
-        return pretty_json(returned_result(obj.result))
+        """As the tool returned it, but a search's offers: those are listed below, a page at a time."""
+        return pretty_json(result_folded(returned_result(obj.result)))

@@ -102,7 +102,7 @@ def _flag_reason(trip: Trip) -> str:
     return (flag.payload.get("reason") if flag else "") or "Flagged for attention."
 
 
-def _flight_line(offer: dict) -> str:
+def flight_line(offer: dict) -> str:
     s = offer.get("summary") or {}
     stops = "nonstop" if not s.get("stops") else f"{s['stops']} stop(s)"
     return (
@@ -113,7 +113,7 @@ def _flight_line(offer: dict) -> str:
     )
 
 
-def _hotel_line(rate: dict) -> str:
+def hotel_line(rate: dict) -> str:
     s = rate.get("summary") or {}
     return (
         f"{rate.get('rate_id')} · {s.get('hotel_name')} {s.get('stars')}★ · {str(s.get('board_type') or '').replace('_', ' ')} · "
@@ -167,9 +167,9 @@ def _with_summaries(wm: dict) -> dict:
 def _memory_section(key: str, value: Any) -> tuple[str, SafeString]:
     """A working-memory entry's one-line digest and its body."""
     if key == "flight_quotes" and value:
-        return _quotes(value, kind=key, key="segment_id", items="offers", line=_flight_line)
+        return _quotes(value, kind=key, key="segment_id", items="offers", line=flight_line)
     if key == "hotel_quotes" and value:
-        return _quotes(value, kind=key, key="stay_id", items="rates", line=_hotel_line)
+        return _quotes(value, kind=key, key="stay_id", items="rates", line=hotel_line)
     if key == "ranked_bundles" and value:
         return f"{len(value)} bundle(s)", _lines(map(_bundle_line, value))
     digest = f"{len(value)} item(s)" if isinstance(value, list) else ("empty" if value in (None, {}) else "")

@@ -92,6 +92,64 @@ def test_a_search_runs_page_shows_each_offer_as_the_search_returned_it(client, t
     assert page.count("&quot;carrier_name&quot;") == len(offers) and "&quot;legs&quot;" in page
 
 
+def _run(trip, **fields) -> ToolRun:
+    """A tool run recorded on ``trip``: a succeeded one unless ``fields`` say otherwise."""
+    defaults = {"arguments": {"segment_id": "seg_1"}, "success": True, "error": None, "latency_ms": 900}
+    return toolrun_record(trip_id=trip.pk, message_id=None, attempt=1, accounting=[], **{**defaults, **fields})
+
+
+def _search_of(n: int) -> dict:
+    """A flight search's handler result with ``n`` offers (what the sandbox's offers carry, in short)."""
+    offers = [
+        {
+            "offer_id": f"off_{i:05d}",
+            "summary": {
+                "carrier": ["UA", "AA", "DL"][i % 3],
+                "carrier_name": ["United Airlines", "American Airlines", "Delta Air Lines"][i % 3],
+                "flight_numbers": [f"UA{100 + i}"],
+                "origin": "EWR",
+                "destination": "DEN",
+                "depart_at": "2027-01-30T08:00:00-05:00",
+                "stops": i % 2,
+                "total": f"{200 + i}.00",
+                "currency": "USD",
+                "refundable": i % 4 == 0,
+                "holdable": i % 5 != 0,
+            },
+            "legs": [{"flight_number": f"UA{100 + i}", "origin": "EWR", "destination": "DEN"}],
+        }
+        for i in range(n)
+    ]
+    found = {"segment_id": "seg_1", "offers": offers, "count": n, "found": n}
+    return {
+        "success": True,
+        "output": {"tool_name": "flight_quote_search", "result": {"success": True, "output": found}},
+    }
+
+
+@pytest.mark.django_db
+def test_a_search_of_a_thousand_offers_reads_as_a_summary_and_pages_of_fifty(client, trip, support):
+    """Support opens a 1,000-offer search: a summary first, then 50 one-line offers a page, each opening to the whole offer."""
+    run = _run(trip, call_id="call_wide", tool="flight_quote_search", result=_search_of(1000))
+    sign_in(client, support)
+    url = reverse("admin:trips_toolrun_change", args=[run.pk])
+    page = client.get(url).content.decode()
+    assert len(page) < 150_000, len(page)  # every offer as pretty JSON was about 1.5 MB
+    text = _text(page)
+    assert (
+        "1,000 offers returned of 1,000 found · $200.00 to $1,199.00 · 3 airline(s) · 500 nonstop · 800 holdable"
+        in text
+    )
+    assert "1,000 offers: summarised and listed one per line below" in text
+    assert "Offers 1–50 of 1000" in text
+    assert page.count('class="search-offer"') == 50
+    assert "off_00000 · United Airlines UA100 · EWR → DEN" in text and "off_00050" not in text
+    assert page.count("&quot;legs&quot;") == 50  # each line opens to its whole offer
+    last = _text(client.get(url + "?offers_page=20").content.decode())
+    assert "Offers 951–1000 of 1000" in last and "off_00999" in last and "off_00949" not in last
+    assert "Offers 1–50 of 1000" in _text(client.get(url + "?offers_page=nonsense").content.decode())
+
+
 @pytest.mark.django_db
 def test_inline_rows_have_no_original_header(client, support, populated):
     sign_in(client, support)
@@ -104,9 +162,8 @@ def test_inline_rows_have_no_original_header(client, support, populated):
 
 @pytest.mark.django_db
 def test_tool_arguments_and_results_only_on_the_runs_own_page(client, support, trip):
-    run = toolrun_record(
-        trip_id=trip.pk,
-        message_id=None,
+    run = _run(
+        trip,
         call_id="call_big",
         tool="hotel_quote_search",
         arguments={"marker": "argument-marker"},
@@ -114,8 +171,6 @@ def test_tool_arguments_and_results_only_on_the_runs_own_page(client, support, t
         success=False,
         error={"code": "timeout", "message": "The supplier did not answer.", "retryable": True},
         latency_ms=15000,
-        attempt=1,
-        accounting=[],
     )
     sign_in(client, support)
     text = _text(_trip_page(client, trip))
