@@ -226,6 +226,12 @@ def measure(*, runs: int, offers: List[int]) -> Dict[str, Any]:
 
     django.setup()
     call_command("migrate", verbosity=0, interactive=False)
+    # Started as the embedded default's server process is (``runserver`` loads the ASGI
+    # application, whose eager Celery runs the turns in it), so it settles as that process does
+    # (``tripdesk.settle``: the core's place tables built, what it keeps frozen out of the
+    # collector's full collections).
+    import tripdesk.asgi  # noqa: F401
+
     meter = Meter()
     meter.install()
     core_cpu_ms(1)  # warm caches (airport data, regexes) outside the measurement

@@ -18,7 +18,8 @@ def _core_tables_before_fork(**_: Any) -> None:
     """In the worker's main process, before the pool forks: build the core's place tables once,
     for every pool process to inherit. Each process built them on its first search otherwise
     (0.35 s of CPU; six processes starting together on two cores answered their first turns
-    after 5-22 s)."""
-    from handlers.extract.places import tables_build
+    after 5-22 s). Then everything the process keeps is frozen out of the collector's full
+    collections (``tripdesk.settle``), in every pool process too."""
+    from tripdesk.settle import process_settled
 
-    tables_build()
+    process_settled(runs_turns=True)

@@ -1,10 +1,11 @@
-import json
 import logging
 import os
 import subprocess
 import sys
 
 from tripdesk.log_filters import RedactingFilter
+
+from .fresh import printed_by_fresh_process
 
 TOKEN = "tdk_apv_" + "A" * 43
 
@@ -17,15 +18,7 @@ def _settings_under(env: dict) -> dict:
         "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], 'eager': settings.CELERY_TASK_ALWAYS_EAGER,"
         "'broker': settings.CELERY_BROKER_URL}))"
     )
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER"}}
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        env={**clean, "DJANGO_SETTINGS_MODULE": "tripdesk.settings", **env},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return printed_by_fresh_process(code, env)
 
 
 def test_embedded_default_needs_nothing():
