@@ -98,7 +98,7 @@ def _unit(k: str) -> str:
     return rf"(?P<unit{k}>days?|nights?|weeks?)"
 
 
-_LATER = r"(?P<dir>later|earlier|sooner|after|before|back|forward|ahead|out)"
+_LATER = r"(?P<dir>later|earlier|sooner|early|late|after|before|back|forward|ahead|out)"
 _SHIFT = re.compile(
     rf"\b(?P<verb>push(?:ed)?|move[ds]?|shift(?:ed)?|bump(?:ed)?|change[ds]?|make|leave|leaving|depart(?:ing)?|go(?:ing)?|"
     rf"come\s+back|coming\s+back|return(?:ing)?|fly(?:ing)?(?:\s+back|\s+home|\s+out)?|get\s+back|head(?:ing)?\s+home|check[\s-]?out|check[\s-]?in|extend|"
@@ -122,12 +122,15 @@ _MORE_NIGHTS = re.compile(
     rf"\b(?:add(?:ing)?|tack\s+on|plus)\s+(?:on\s+)?{_N_NIGHTS}\s+(?:more\s+|extra\s+|additional\s+)?nights?\b"
     rf"|\b{_N_NIGHTS}\s+(?:more|extra|additional)\s+nights?\b"
     rf"|\bstay\s+{_N_NIGHTS}\s+(?:more\s+)?nights?\s+(?:longer|more|extra)\b"
-    r"|\banother\s+night\b",
+    r"|\banother\s+night\b"
+    rf"|\b(?:lengthen|stretch)\s+(?:\w+\s+){{0,3}}?by\s+{_N_NIGHTS}\s+(?:days?|nights?)\b"
+    rf"|\b{_N_NIGHTS}\s+(?:days?|nights?)\s+longer\b",
     re.I,
 )
 _FEWER_NIGHTS = re.compile(
     rf"\b(?:cut|drop|remove|lose|minus|take\s+off|shave\s+off)\s+{_N_NIGHTS}\s+nights?\b"
-    rf"|\b{_N_NIGHTS}\s+(?:fewer|less)\s+nights?\b|\b{_N_NIGHTS}\s+nights?\s+(?:less|fewer|shorter)\b",
+    rf"|\b{_N_NIGHTS}\s+(?:fewer|less)\s+nights?\b|\b{_N_NIGHTS}\s+(?:days?|nights?)\s+(?:less|fewer|shorter)\b"
+    rf"|\b(?:shorten|cut)\s+(?:\w+\s+){{0,3}}?(?:short\s+)?by\s+{_N_NIGHTS}\s+(?:days?|nights?)\b",
     re.I,
 )
 
@@ -174,7 +177,7 @@ def read_shift(msg: str) -> Optional[Tuple[str, int, Tuple[int, int]]]:
                 direction = "later"
             else:
                 continue
-        sign = -1 if direction in ("earlier", "sooner", "before", "forward", "ahead", "up") else 1
+        sign = -1 if direction in ("earlier", "early", "sooner", "before", "forward", "ahead", "up") else 1
         if (
             re.search(r"\bback\b", m.group(0), re.I)
             and re.match(r"(?:push|move|bump)", head, re.I)

@@ -107,6 +107,42 @@ _PERIOD = (
 _PERIOD_DAY = {"early": 5, "mid": 15, "middle": 15, "late": 25, "end": -3, "beginning": 1, "start": 1}
 _WEEK_DAY = {"first": 1, "1st": 1, "second": 8, "2nd": 8, "third": 15, "3rd": 15, "fourth": 22, "4th": 22, "last": -6}
 
+# A weekend named by its place in a month ("the 3rd weekend of January": its 3rd Saturday) or by the
+# holiday it holds ("MLK weekend", "a long weekend over Presidents Day": Saturday to the Monday off).
+_NTH = r"first|1st|second|2nd|third|3rd|fourth|4th|last"
+_NTH_SATURDAY = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": -1}
+_HOLIDAY_SHORT = {
+    "mlk": "mlk day",
+    "martin luther king": "mlk day",
+    "presidents": "presidents day",
+    "president's": "presidents day",
+    "presidents'": "presidents day",
+    "memorial": "memorial day",
+    "labor": "labor day",
+    "labour": "labor day",
+    "columbus": "columbus day",
+}
+_HOLIDAY_NAME = "|".join(
+    [re.escape(k).replace(r"\ ", r"\s+") for k in sorted(_HOLIDAY_SHORT, key=len, reverse=True)] + [_NAMED_RE]
+)
+_HOLIDAY_WEEKEND = re.compile(
+    rf"\b(?:the\s+)?(?P<name>{_HOLIDAY_NAME})(?:\s+day)?\s+(?:long\s+)?weekend\b"
+    rf"|\b(?:a\s+|the\s+)?long\s+weekend\s+(?:over|for|on|of|around)\s+(?:the\s+)?(?P<name2>{_HOLIDAY_NAME})(?:\s+day)?\b",
+    re.I,
+)
+# The last day of a weekend that starts on a holiday's weekday (a Monday holiday: from the Saturday before)
+_HOLIDAY_SPAN = {0: (-2, 0), 1: (-3, 0), 2: (3, 4), 3: (0, 3), 4: (0, 2), 5: (0, 1), 6: (-1, 0)}
+
+# Words after which a lower-case "sun", "sat" or "wed" is a day: "back sun", "leaving fri", "thu-sun"
+_DAY_CUE = re.compile(
+    r"\b(?:back|return(?:ing)?|leav(?:e|ing)|out|depart(?:ing)?|fly(?:ing)?|home|til+|until|thru|through"
+    r"|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\s*(?:-|to|thru|through|til+|until))\s*$",
+    re.I,
+)
+_DAY_NEXT = re.compile(
+    r"\s*(?:-|to|thru|through|til+|until)\s*(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b", re.I
+)
+
 _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     ("iso", re.compile(r"\b(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})\b")),
     (
@@ -123,6 +159,11 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
+    ("holiday_weekend", _HOLIDAY_WEEKEND),
+    (
+        "nth_weekend",
+        re.compile(rf"\b(?:the\s+)?(?P<nth>{_NTH})\s+(?:long\s+)?weekend\s+(?:of|in)\s+{_MONTH}(?!\w){_YEAR}", re.I),
+    ),
     ("named", re.compile(rf"\b(?P<name>{_NAMED_RE})(?:\s+(?P<year>(?:19|20)\d\d))?\b", re.I)),
     ("period", re.compile(rf"\b{_PERIOD}{_MONTH}(?!\w|\s*\d){_YEAR}", re.I)),
     ("month_day", re.compile(rf"\b{_MONTH}(?:\s+(?:the\s+)?|(?=\d)){_DAY}\b{_YEAR}", re.I)),
@@ -130,7 +171,10 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     ("after_tomorrow", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b", re.I)),
     ("tomorrow", re.compile(r"\b(?:tomorrow|tmrw|tmr)\b", re.I)),
     ("today", re.compile(r"\b(?:today|tonight|this\s+(?:evening|morning|afternoon))\b", re.I)),
-    ("weekend", re.compile(r"\b(?P<rel>this|next|coming)?\s*weekend\b", re.I)),
+    (
+        "weekend",
+        re.compile(r"\b(?:(?P<rel>this|next|coming)\s+)?(?:long\s+)?weekend(?P<after_next>\s+after\s+next)?\b", re.I),
+    ),
     (
         "in_n",
         re.compile(
@@ -183,6 +227,7 @@ class DateMention:
     day_only: bool = False  # "the 9th": a day of the month and nothing else
     period: bool = False  # "mid March", "the weekend of the 14th": one day read for a span, said back
     weekday_only: bool = False  # "Thursday": a day of the week and nothing else
+    until: Optional[date] = None  # "this weekend", "MLK weekend": the span's last day (the way back, unless told)
 
     def in_month_of(self, anchor: date, today: date) -> DateMention:
         """ "make it the 9th" about a trip that starts Jan 8: the 9th of the trip's month (the next
@@ -208,6 +253,8 @@ class DateMention:
         """The value counted from ``day`` instead of today ("back the 2nd" after a January 30 departure)."""
         if not self.floating or self.value >= day:
             return self.value
+        if self.weekday_only:  # "back sun": the first such day from ``day`` (the words alone may not read as a day)
+            return day + timedelta(days=(self.value.weekday() - day.weekday()) % 7)
         again = find_dates(self.text, day)[0]
         return again[0].value if again else self.value
 
@@ -334,11 +381,9 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
         return today + timedelta(days=1)
     if kind == "after_tomorrow":
         return today + timedelta(days=2)
-    if kind == "weekend":
-        ahead = (5 - today.weekday()) % 7
-        if (g.get("rel") or "").lower() == "next" and today.weekday() >= 5:
-            ahead += 7
-        return today + timedelta(days=ahead)
+    if kind in _WEEKEND_KINDS:
+        span = weekend_span(kind, m, today)
+        return span[0] if span else None
     if kind == "in_n":
         n = to_int(g.get("n") or g.get("n2"))
         unit = (g.get("unit") or g.get("unit2") or "").lower()
@@ -350,8 +395,14 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
         target = WEEKDAYS.get(wd_raw, _WD_ABBR.get(wd_raw))
         if target is None:
             return None
-        if wd_raw in _WD_ABBR and not g.get("rel") and not m.group(0)[0].isupper():
-            return None  # "sun", "sat", "wed" in lower case are usually words
+        if (
+            wd_raw in _WD_ABBR
+            and not g.get("rel")
+            and not m.group(0)[0].isupper()
+            and not _DAY_CUE.search(m.string[max(0, m.start() - 24) : m.start()])
+            and not _DAY_NEXT.match(m.string, m.end())
+        ):
+            return None  # "sun", "sat", "wed" in lower case are usually words, unless "back sun", "fri-sun"
         if g.get("after_next"):  # "friday after next": a week after the coming one
             return today + timedelta(days=((target - today.weekday()) % 7 or 7) + 7)
         week = (g.get("wk1") or g.get("wk2") or "").lower()
@@ -371,6 +422,49 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
             return None
         return next_day_of_month(today, day, 1 if rel == "next" else 0)
     return None
+
+
+_WEEKEND_KINDS = frozenset({"weekend", "nth_weekend", "holiday_weekend"})
+
+
+def weekend_span(kind: str, m: re.Match[str], today: date) -> Optional[Tuple[date, date]]:
+    """The first and last day of a weekend said in words: "this weekend" (Saturday and Sunday), "the
+    weekend after next", "a long weekend" (Friday to Monday), "the 3rd weekend of January" (its
+    3rd Saturday), "MLK weekend" (Saturday to the Monday off), "Thanksgiving weekend" (Thursday to Sunday)."""
+    g = m.groupdict()
+    if kind == "holiday_weekend":
+        raw = re.sub(r"\s+", " ", (g.get("name") or g.get("name2") or "").lower())
+        day = named_day(_HOLIDAY_SHORT.get(raw, raw), today - timedelta(days=3))
+        if day is None:
+            return None
+        first, last = _HOLIDAY_SPAN[day.weekday()]
+        return day + timedelta(days=first), day + timedelta(days=last)
+    long = re.search(r"\blong\b", m.group(0), re.I) is not None
+    if kind == "nth_weekend":
+        month, year = MONTHS[g["month"].lower().rstrip(".")], _year(g.get("year"))
+        saturday: Optional[date] = None
+        for y in [year] if year else [today.year, today.year + 1]:
+            days = [d for d in range(1, calendar.monthrange(y, month)[1] + 1) if date(y, month, d).weekday() == 5]
+            nth = _NTH_SATURDAY[g["nth"].lower()]
+            saturday = date(y, month, days[nth if nth < 0 else nth - 1])
+            if year or saturday >= today:
+                break
+        if saturday is None:
+            return None
+    else:
+        ahead = (5 - today.weekday()) % 7
+        if (g.get("rel") or "").lower() == "next" and today.weekday() >= 5 or g.get("after_next"):
+            ahead += 7
+        saturday = today + timedelta(days=ahead)
+    if long:
+        return max(today, saturday - timedelta(days=1)), saturday + timedelta(days=2)
+    return saturday, saturday + timedelta(days=1)
+
+
+def _said_back(kind: str, m: re.Match[str]) -> bool:
+    """A weekend whose reading the traveller is told: all but a plain "this weekend"."""
+    g = m.groupdict()
+    return kind != "weekend" or bool(g.get("after_next") or (g.get("rel") or "").lower() == "next")
 
 
 NEXT_WITHIN = 2  # "next <day>" at most this many days away in the same week is the one a week later
@@ -434,7 +528,10 @@ def find_dates(
             found.append(DateMention(m.start(), mid - 1, first, m.group(0)))
             found.append(DateMention(mid, m.end(), second, m.group(0)))
         masked = mask(masked, [(d.start, d.end) for d in found])
+    lower = text.lower()
     for kind, pattern in _PATTERNS:
+        if kind in _WEEKEND_KINDS and "weekend" not in lower:
+            continue  # the rarer patterns only where they can match (speed)
         for m in pattern.finditer(masked):
             if kind == "dotted" and _RATING.search(masked[max(0, m.start() - 24) : m.start()]):
                 continue  # "a rating of 4.7.": a score, not the 4th of July
@@ -451,6 +548,7 @@ def find_dates(
                     )
                 by_convention = kind in ("numeric", "dotted") and _ambiguous_order(m)
                 day_only = kind == "ordinal" and not (m.groupdict().get("rel") or m.groupdict().get("relw"))
+                span = weekend_span(kind, m, today) if kind in _WEEKEND_KINDS else None
                 found.append(
                     DateMention(
                         m.start(),
@@ -460,14 +558,87 @@ def find_dates(
                         floating,
                         by_convention,
                         day_only,
-                        kind == "period",
+                        kind == "period" or (span is not None and _said_back(kind, m)),
                         kind == "weekday" and floating,
+                        span[1] if span else None,
                     )
                 )
         masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])
     found.sort(key=lambda d: d.start)
-    found = _weekdays_checked(text, found, doubts)
+    found = _holiday_weekend(text, _counted_from(text, _weekdays_checked(text, found, doubts)), today)
+    masked = mask(masked, [(d.start, d.end) for d in found])
     return _week_of(text, _weekend_days(text, _weekend_of(text, found))), masked
+
+
+_BARE_WEEKEND = re.compile(r"(?:long\s+)?weekend", re.I)
+_HOLIDAY_ALONE = re.compile(rf"(?P<name>{_HOLIDAY_NAME})(?:\s+day)?", re.I)
+_OVER = re.compile(r"\b(?:over|for|around|during|on)\s+(?:the\s+)?$", re.I)
+
+
+def _holiday_weekend(text: str, found: List[DateMention], today: date) -> List[DateMention]:
+    """ "a long weekend in New Orleans over Presidents Day": the weekend said, then the holiday it is
+    for, are one span (Saturday to the Monday off), not this weekend and a day in February."""
+    weekend = next((d for d in found if _BARE_WEEKEND.fullmatch(d.text)), None)
+    if weekend is None:
+        return found
+    for d in found:
+        said = _HOLIDAY_ALONE.fullmatch(d.text)
+        if d is weekend or not said or not _OVER.search(text[max(0, d.start - 12) : d.start]):
+            continue
+        span = weekend_span("holiday_weekend", said, today)
+        if span is None:
+            continue
+        whole = DateMention(d.start, d.end, span[0], d.text + " weekend", period=True, until=span[1])
+        return [whole if o is d else o for o in found if o is not weekend]
+    return found
+
+
+# A day counted from another: "a week from Friday", "3 days from today", "the day after Christmas",
+# "the Wednesday before Thanksgiving". ("a week from Jan 8" is a week's stay that starts then.)
+_ALL_WEEKDAYS = "|".join(sorted([*WEEKDAYS, *_WD_ABBR], key=len, reverse=True))
+_COUNTED = re.compile(
+    rf"\b(?:(?P<n>{NUMBER_RE}|an?|one|a\s+couple\s+of)\s+(?P<unit>days?|weeks?)|(?:the\s+)?(?P<one>day|night)"
+    rf"|(?:the\s+)?(?P<wd>{_ALL_WEEKDAYS})\.?)\s+(?P<dir>before|after|from|prior\s+to)\s+(?:the\s+)?$",
+    re.I,
+)
+_CALENDAR_DATE = re.compile(rf"\d|\b(?:{_MONTH_WORDS})\b", re.I)
+
+
+def _counted_from(text: str, found: List[DateMention]) -> List[DateMention]:
+    lower = text.lower()
+    if not any(word in lower for word in ("before", "after", "from", "prior")):
+        return found
+    out: List[DateMention] = []
+    for d in found:
+        m = _COUNTED.search(text[max(0, d.start - 40) : d.start])
+        if m is None:
+            out.append(d)
+            continue
+        start = max(0, d.start - 40) + m.start()
+        direction = m.group("dir").lower()
+        if m.group("wd"):
+            name = m.group("wd").lower()
+            weekday = WEEKDAYS.get(name, _WD_ABBR.get(name, 0))
+            if direction == "before" or direction.startswith("prior"):
+                days = -((d.value.weekday() - weekday - 1) % 7 + 1)
+            else:
+                days = (weekday - d.value.weekday() - 1) % 7 + 1
+        else:
+            if direction == "from" and (m.group("one") or _CALENDAR_DATE.search(d.text)):
+                out.append(d)
+                continue
+            raw = (m.group("n") or "a").lower()
+            n = 2 if raw.startswith("a couple") else 1 if raw in ("a", "an", "one") else to_int(raw)
+            if n is None:
+                out.append(d)
+                continue
+            days = n * (7 if (m.group("unit") or "").lower().startswith("week") else 1)
+            days = -days if direction == "before" or direction.startswith("prior") else days
+        out = [o for o in out if o.end <= start]  # "Wednesday before Thanksgiving": one day, not two
+        value = d.value + timedelta(days=days)
+        # "a week from Friday" is told back (some mean the coming Friday's week); "the day after Christmas" is not
+        out.append(DateMention(start, d.end, value, text[start : d.end], period=d.period or direction == "from"))
+    return out
 
 
 def _weekend_of(text: str, found: List[DateMention]) -> List[DateMention]:
@@ -485,6 +656,7 @@ def _weekend_of(text: str, found: List[DateMention]) -> List[DateMention]:
             out[-1] = DateMention(
                 prev.start, d.end, d.value + timedelta(days=shift), text[prev.start : d.end], period=True
             )
+            out[-1] = replace(out[-1], until=out[-1].value + timedelta(days=1))
             continue
         out.append(d)
     return out

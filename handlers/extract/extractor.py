@@ -166,6 +166,8 @@ def extract_fields(
         for key in _WISHES:  # "are any of these refundable?", "is it business class?": asked, not wished
             fields[key] = None
     _same_places(current, fields)
+    if not durations and not legs:
+        _weekend_back(dates, stay_mode, fields)
     if durations:
         fields["nights"] = durations[-1].nights
     elif "nights" in slots and fields["nights"] is None:
@@ -296,9 +298,28 @@ def _weekdays_read(dates: List[DateMention], fields: Dict[str, Any]) -> List[str
             said.append(f"Taking next {d.value.strftime('%A')} as {day}")
         elif after_next_said(d):
             said.append(f"Taking {d.value.strftime('%A')} after next as {day}")
+        elif d.period and d.until and fields.get("nights") == (d.until - d.value).days:
+            back = day_text(d.until.isoformat())
+            said.append(f"Taking {' '.join(d.text.split())} as {day} to {back}; say the days if they are others")
         elif d.period:
             said.append(f"Taking {' '.join(d.text.split())} as {day}; say the day if it is another")
     return said
+
+
+def _weekend_back(dates: List[DateMention], stay_mode: bool, fields: Dict[str, Any]) -> None:
+    """ "vegas this weekend", "MLK weekend": a trip that starts on a weekend said in words ends on its
+    last day, unless the message says the way back, a length, or one way."""
+    if fields.get("one_way") is True or fields.get("nights") is not None:
+        return
+    stay = (fields.get("stays") or [None])[0] if stay_mode else None
+    start, end = (
+        ((stay or {}).get("check_in"), (stay or {}).get("check_out"))
+        if stay_mode
+        else (fields.get("depart_date"), fields.get("return_date"))
+    )
+    weekend = next((d for d in dates if d.until and d.value.isoformat() == start), None)
+    if weekend is not None and weekend.until is not None and not end:
+        fields["nights"] = (weekend.until - weekend.value).days
 
 
 # A trip or stay longer than this, read from numeric dates whose order the locale decided, is asked.

@@ -88,14 +88,16 @@ _CABINS = [
 ]
 _TIMES = (
     ("morning", r"(?:early\s+)?morning|early|sunrise"),
-    ("afternoon", r"afternoon|midday|mid-day|lunchtime|noon"),
+    ("afternoon", r"(?:early\s+|late\s+|mid[\s-]?)?afternoon|midday|mid-day|lunchtime|noon"),
     ("evening", r"evening|after\s+work|late|dinnertime"),
     ("night", r"overnight|late[\s-]night|night"),
 )
 
 
 def _time_word(n: int) -> str:
-    return rf"(?P<t{n}>" + "|".join(rx for _, rx in reversed(_TIMES)) + r")"
+    # "late afternoon" before "late" (evening), "late night" before both
+    order = ("night", "afternoon", "evening", "morning")
+    return rf"(?P<t{n}>" + "|".join(dict(_TIMES)[name] for name in order) + r")"
 
 
 _TIME_FLIGHT = re.compile(
@@ -488,7 +490,9 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
         )
         unwanted = _NOT_WANTED.search(before)
         if unwanted:  # "no early morning flights": the rest of the day, not the morning
-            window = _OTHER_THAN.get(word.split()[0] if word.split()[0] in ("early", "late") else window)
+            window = _OTHER_THAN.get(
+                word.split()[0] if word.split()[0] in ("early", "late") and window != "afternoon" else window
+            )
             if window is None:
                 last = m.end()
                 continue  # "no afternoon flights": morning or evening, not one window to search

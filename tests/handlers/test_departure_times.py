@@ -59,6 +59,7 @@ def test_clock_bounds_are_read_for_their_leg(text, out, back):
         ("i dont want a late flight back", None, "before 20:00"),
         ("morning flight out please, but no evening flight back", "morning", "before 17:00"),
         ("no afternoon flights", None, None),  # morning or evening: no one window to search
+        ("no late afternoon flights", None, None),  # "late" here is the afternoon's, not the evening
     ],
 )
 def test_a_time_of_day_not_wanted_leaves_the_rest_of_the_day(text, out, back):
@@ -158,3 +159,15 @@ def test_later_without_a_flight_named_chooses_nothing(words):
     h.say(words)
     assert not _wm(h)["selected"].get("bundle_id")
     assert h.intent()["preferences"]["flight"]["time_of_day"] == {"outbound": None, "return": None}
+
+
+@pytest.mark.parametrize(
+    ("text", "out", "back"),
+    [
+        ("flying out after work, back late afternoon", "evening", "afternoon"),
+        ("an early afternoon flight out, a late night flight back", "afternoon", "night"),
+        ("leave late in the day", "evening", None),
+    ],
+)
+def test_late_and_early_afternoon_are_the_afternoon(text, out, back):
+    assert read_times(text) == {"time_out": out, "time_return": back, "arrive_out": None, "arrive_return": None}

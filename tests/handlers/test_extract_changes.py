@@ -42,6 +42,11 @@ def read(text, current=TRIP):
         ("depart a day earlier please", "2027-03-08", None),
         ("move the whole trip two days later", "2027-03-11", "2027-03-14"),
         ("bump it forward a day", "2027-03-08", "2027-03-11"),
+        ("leave a day early", "2027-03-08", None),
+        ("come back 2 days late", None, "2027-03-14"),
+        ("can we shorten it by a day", None, "2027-03-11"),
+        ("cut the trip short by 2 days", None, "2027-03-10"),
+        ("make it a day longer", None, "2027-03-13"),
     ],
 )
 def test_relative_shifts_move_the_dates_named(text, depart, ret):

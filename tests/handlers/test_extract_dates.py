@@ -126,3 +126,67 @@ def test_a_weekday_with_a_bare_day_is_the_next_such_day(text, days, doubts):
     found = []
     assert [d.value.isoformat() for d in find_dates(text, TODAY, doubts=found)[0]] == days
     assert len(found) == doubts
+
+
+def spans_in(text, today=TODAY):
+    return [(d.value.isoformat(), d.until and d.until.isoformat()) for d in find_dates(text, today)[0]]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("this weekend", [("2026-12-05", "2026-12-06")]),  # Saturday to Sunday: a weekend has a way back
+        ("the weekend after next", [("2026-12-12", "2026-12-13")]),
+        ("a long weekend", [("2026-12-04", "2026-12-07")]),  # Friday to Monday
+        ("the 3rd weekend of january", [("2027-01-16", "2027-01-17")]),  # its 3rd Saturday
+        ("first weekend in feb", [("2027-02-06", "2027-02-07")]),
+        ("last weekend of march", [("2027-03-27", "2027-03-28")]),
+        ("MLK weekend", [("2027-01-16", "2027-01-18")]),  # Saturday to the Monday off
+        ("memorial day weekend", [("2027-05-29", "2027-05-31")]),
+        ("thanksgiving weekend", [("2027-11-25", "2027-11-28")]),  # Thursday to Sunday
+        ("a long weekend in new orleans over presidents day", [("2027-02-13", "2027-02-15")]),
+        ("the weekend of the 14th", [("2026-12-12", "2026-12-13")]),
+        ("jan 8", [("2027-01-08", None)]),  # a day is not a span
+    ],
+)
+def test_a_weekend_said_in_words_is_a_span(text, expected):
+    assert spans_in(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a week from friday", ["2026-12-11"]),
+        ("a week from today", ["2026-12-08"]),
+        ("3 days from now", ["2026-12-04"]),
+        ("the day after christmas", ["2026-12-26"]),
+        ("the day before new years eve", ["2026-12-30"]),
+        ("wed before thanksgiving", ["2027-11-24"]),  # one day, not a Wednesday and Thanksgiving
+        ("the friday after thanksgiving", ["2027-11-26"]),
+        ("2 days before the 14th", ["2026-12-12"]),
+        ("a week from jan 8", ["2027-01-08"]),  # a week's stay from a calendar date, not a day counted from it
+    ],
+)
+def test_a_day_counted_from_another(text, expected):
+    assert dates_in(text) == expected
+
+
+def test_a_week_from_a_weekday_is_not_also_a_stay_length():
+    _, masked = find_dates("a week from friday", TODAY)
+    assert find_durations(masked) == []
+    _, masked = find_dates("a week from jan 8", TODAY)
+    assert [d.nights for d in find_durations(masked)] == [7]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("back sun", ["2026-12-06"]),
+        ("leaving fri", ["2026-12-04"]),
+        ("thu-sun", ["2026-12-03", "2026-12-06"]),
+        ("sun and sea", []),
+        ("out in the sun", []),
+    ],
+)
+def test_a_lower_case_short_weekday_is_a_day_after_a_travel_word(text, expected):
+    assert dates_in(text) == expected

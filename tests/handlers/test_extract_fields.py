@@ -210,3 +210,18 @@ def test_a_hotel_wish_ends_where_a_price_or_another_clause_begins():
     assert read("hotel close to the convention center max $300/night")["hotel_near"] == "the convention center"
     assert read("a hotel near union square but not too pricey")["hotel_near"] == "union square"
     assert read("near pier 39 please")["hotel_near"] == "pier 39"
+
+
+@pytest.mark.parametrize(
+    ("text", "depart", "nights"),
+    [
+        ("vegas this weekend from LA, 4 of us", "2026-12-05", 1),
+        ("long weekend in new orleans from houston over presidents day, 2 ppl", "2027-02-13", 2),
+        ("the 3rd weekend of january, denver to slc, 1 adult", "2027-01-16", 1),
+        ("sea to sfo the weekend of feb 13 for 2 nights", "2027-02-13", 2),  # the length said wins
+        ("boston to chicago the weekend of the 14th, one way", "2026-12-12", None),
+    ],
+)
+def test_a_weekend_brings_its_way_back_unless_told_otherwise(text, depart, nights):
+    fields, _ = extract_fields(text=text, today=date(2026, 12, 1))
+    assert (fields["depart_date"], fields["nights"]) == (depart, nights)
