@@ -30,7 +30,7 @@ from .context import (
 )
 from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS
 from .dates import DateMention, Doubt, after_next_said, find_dates, find_durations, next_weekday_said, order_for
-from .party import ADDING, FOR_ME, read_party
+from .party import ADDING, FOR_ME, family_unsplit, read_party
 from .patch import ASSUMED_HOTEL_ONLY
 from .places import find_places, lookup
 from .prefs import NO_HOTEL, hotel_area, hotel_class_said, money_mentions, read_airlines, read_preferences, read_relax
@@ -196,6 +196,11 @@ def extract_fields(
         used = _codes_used(fields)
         assumptions.extend(m.assumed for m in places if m.assumed and m.place["code"] in used)
         assumptions.extend(_weekdays_read(dates, fields))
+        family = family_unsplit(msg)
+        if family and fields.get("adults") == family:
+            assumptions.append(
+                f"Counted your family of {family} as {family} adults; say how many are children (and their ages)"
+            )
         said_class = hotel_class_said(msg)
         if said_class and fields["hotel_min_stars"] == said_class[1]:
             assumptions.append(f'Took "{said_class[0]}" as {said_class[1]}★ or better; say the stars you want')

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from .text import NUMBER_RE, to_int
 
 _N = rf"(?P<n>{NUMBER_RE})"
-_ADULTS = re.compile(rf"\b{_N}\s+(?:more\s+)?(?:adults?|grown[- ]?ups?)\b", re.I)
+_ADULTS = re.compile(rf"\b{_N}\s+(?:more\s+)?(?:adults?|grown[- ]?ups?|seniors?|senior\s+citizens?)\b", re.I)
 _CHILDREN = re.compile(
     rf"\b{_N}\s+(?:little\s+|young\s+|small\s+)?(?:children|child|kids?|minors?|teens?|teenagers?)\b(?![\s-]+friendly)",
     re.I,
@@ -21,8 +21,8 @@ _INFANTS = re.compile(rf"\b{_N}\s+(?:infants?|babies|baby|toddlers?|lap\s+infant
 _CABIN_WORDS = r"(?:(?:premium\s+)?(?:economy|business|first|coach)(?:\s+class)?\s+)?"
 # Words for grown-ups counted as a group ("4 guys", "me and 3 ladies"), and words for young people that
 # count grown-ups only when nobody else is counted ("6 girls" on a bachelorette trip, not "2 adults and 3 boys").
-_GROUP_WORDS = "guys gals ladies dudes lads fellas women men".split()
-_YOUNG_GROUP_WORDS = "girls boys".split()
+_GROUP_WORDS = {w: 1 for w in "guys gals ladies dudes lads fellas women men".split()} | {"couples": 2}
+_YOUNG_GROUP_WORDS = {"girls": 1, "boys": 1}
 _PEOPLE = re.compile(
     rf"\b(?P<n1>{NUMBER_RE})\s*(?:peoples?|persons?|person|total|in\s+total|travell?ers?|passengers?|pax|ppl|guests?|individuals|of\s+us|members|"
     rf"reservations|(?:one[\s-]?way\s+|round[\s-]?trip\s+|return\s+)?{_CABIN_WORDS}(?:plane\s+|airline\s+|flight\s+|bus\s+|train\s+|coach\s+)?"
@@ -50,18 +50,21 @@ FOR_ME = re.compile(
 _ADULT_KIN = (
     r"wife|husband|partner|spouse|girlfriend|boyfriend|gf|bf|fianc[eé]e?|friend|colleague|coworker|co-worker|"
     r"boss|mom|mother|dad|father|brother|sister|mum|roommate|assistant|manager|cousin|aunt|uncle|grandma|grandpa|buddy|buddie|pal|mate|"
-    r"grandmother|grandfather|teammate|client|mother-in-law|father-in-law|hubby|other\s+half|sister-in-law|brother-in-law"
+    r"grandmother|grandfather|teammate|client|mother-in-law|father-in-law|hubby|other\s+half|sister-in-law|brother-in-law|"
+    r"mrs|missus|wifey|hubs|sis|bro|better\s+half|mother\s+in\s+law|father\s+in\s+law"
 )
 _PAIR_KIN = r"parents|grandparents|in-laws|folks"
 _CHILD_KIN = (
     r"kids?|children|child|sons?|daughters?|boys?|girls?|toddlers?|babies|baby|infants?|little\s+ones?|newborn|"
-    r"grandkids?|grandchild(?:ren)?|grandsons?|granddaughters?|twins|triplets"
+    r"grandkids?|grandchild(?:ren)?|grandsons?|granddaughters?|twins|triplets|teens?|teenagers?"
 )
 # Children who come as more than one: "our twins (6)"
 _MULTIPLES = {"twins": 2, "triplets": 3}
+# A word between "my" and the person: "my elderly father", "our little ones", "my best friend"
+_KIN_ADJECTIVES = r"(?:elderly|old|older|younger|little|big|baby|teenage|grown|best|youngest|oldest|eldest|step|lovely)"
 # "my wife", "her parents", "two friends", "three colleagues", "her two boys"
 _COMPANION = re.compile(
-    rf"\b(?:(?:my|our|his|her|their|the)\s+)?(?:(?P<n>{NUMBER_RE})\s+)?(?:(?P<adult>(?:{_ADULT_KIN})s?)|(?P<pair>{_PAIR_KIN})|(?P<child>{_CHILD_KIN}))\b"
+    rf"\b(?:(?:my|our|his|her|their|the)\s+)?(?:(?P<n>{NUMBER_RE})\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:(?P<adult>(?:{_ADULT_KIN})s?)|(?P<pair>{_PAIR_KIN})|(?P<child>{_CHILD_KIN}))\b"
     r"(?![\s-]+(?:friendly|trip|class|seat|room|rate|fare|ticket|meal|menu|house|home|place|wedding|party)s?\b)",
     re.I,
 )
@@ -126,7 +129,7 @@ _ROOMS = re.compile(
 
 # A count of grown-ups by a word for a group: "6 girls", "4 guys", "me and 3 ladies" (not "my 2 girls").
 _GROUP = re.compile(
-    rf"(?<!\bmy\s)(?<!\bour\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)\b{_N}\s+(?P<word>{'|'.join(_GROUP_WORDS + _YOUNG_GROUP_WORDS)})\b"
+    rf"(?<!\bmy\s)(?<!\bour\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)\b{_N}\s+(?P<word>{'|'.join([*_GROUP_WORDS, *_YOUNG_GROUP_WORDS])})\b"
     r"(?![\s-]+(?:trip|weekend|getaway|night)s?\b)",
     re.I,
 )
@@ -160,7 +163,8 @@ def read_party(text: str) -> Dict[str, Any]:
     young = bool(group) and group.group("word").lower() in _YOUNG_GROUP_WORDS
     if group and adults is None and not (young and (children is not None or infants is not None or ages)):
         # "4 guys and 2 kids": the guys are the grown-ups; "6 girls" only when nobody else is counted
-        n = to_int(group.group("n")) or 0
+        word = group.group("word").lower()
+        n = (to_int(group.group("n")) or 0) * {**_GROUP_WORDS, **_YOUNG_GROUP_WORDS}[word]  # "3 couples": 6
         adults = n + (1 if _BARE_AFTER_ME.search(text[: group.start()]) else 0)
         kids = max(0, kids - n) if young else kids
     if children is None and infants is None and kids:
@@ -180,7 +184,11 @@ def read_party(text: str) -> Dict[str, Any]:
         people = _first(_PEOPLE, text)
         if people is not None:
             little = (children or 0) + (infants or 0)
+            if _PLUS_AFTER.match(text[_last_end(_PEOPLE, text) :]):
+                little = 0  # "2 of us + a 5 yr old": the child comes on top
             adults = max(1, people - little) if little and people > little else people
+    if adults is None and _A_COUPLE.search(text):
+        adults = 2
     if adults is None and _SELF_PLUS.search(text):
         adults = 1 + (to_int(_SELF_PLUS.search(text).group("n")) or 0)
     if adults is None and (companions or kids):
@@ -285,6 +293,33 @@ def _companions(text: str) -> Tuple[int, int]:
         else:
             kids += n or _MULTIPLES.get(m.group("child").lower(), 1)
     return adults, kids
+
+
+_FAMILY_OF = re.compile(rf"\bfamily\s+of\s+(?P<n>{NUMBER_RE})\b", re.I)
+
+
+def family_unsplit(text: str) -> Optional[int]:
+    """ "family of 5" and nothing said of who is a child: the size, which counts as that many grown-ups
+    until the traveller says otherwise (and is told so)."""
+    m = _FAMILY_OF.search(text)
+    party = read_party(text) if m else {}
+    if not m or party.get("children") or party.get("infants") or party.get("child_ages"):
+        return None
+    n = to_int(m.group("n"))
+    return n if n and n > 2 and party.get("adults") == n else None
+
+
+# Someone added on top of a count of people: "2 of us + a 5 yr old", "4 people plus our baby"
+_PLUS_AFTER = re.compile(r"\s*(?:\+|plus\b|&|and\s+(?:a|an|one|our|my)\b|with\s+(?:a|an|one|our|my)\b)", re.I)
+# A couple travelling: "a couple, nyc to paris", "we're a couple" (not "a couple of days")
+_A_COUPLE = re.compile(
+    r"(?:^|[,;:.!]\s*|\bwe(?:'re|\s+are)\s+|\bfor\s+)(?:a|one)\s+couple\b(?!\s+(?:of|more|nights?|days?|weeks?|hours?))",
+    re.I,
+)
+
+
+def _last_end(pattern: re.Pattern[str], text: str) -> int:
+    return max((m.end() for m in pattern.finditer(text)), default=len(text))
 
 
 def _first(pattern: re.Pattern[str], text: str) -> Optional[int]:

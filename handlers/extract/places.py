@@ -85,6 +85,12 @@ NICKNAMES: Dict[str, Tuple[str, str]] = {
     "the keys": ("EYW", "Key West"),
     "florida keys": ("EYW", "Key West"),
     "puerto rico": ("SJU", "San Juan"),
+    "kc": ("MCI", "Kansas City"),
+    "orange county": ("SNA", "Orange County"),
+    "disney world": ("MCO", "Orlando"),
+    "disneyworld": ("MCO", "Orlando"),
+    "walt disney world": ("MCO", "Orlando"),
+    "disneyland": ("SNA", "Anaheim"),
     "malta": ("MLA", "Malta"),
     "saint martin": ("SXM", "St. Maarten"),
     "st martin": ("SXM", "St. Maarten"),
@@ -145,11 +151,15 @@ GATEWAYS = {
     "hawaii": "Assumed Honolulu (HNL) for Hawaii; say if you meant Maui (OGG), Kona (KOA) or Kauai (LIH)",
     "the keys": "Assumed Key West (EYW) for the Keys; say if you would rather fly into Miami (MIA)",
     "florida keys": "Assumed Key West (EYW) for the Keys; say if you would rather fly into Miami (MIA)",
+    "disney world": "Assumed Orlando (MCO) for Disney World",
+    "disneyworld": "Assumed Orlando (MCO) for Disney World",
+    "walt disney world": "Assumed Orlando (MCO) for Disney World",
+    "disneyland": "Assumed Orange County (SNA) for Disneyland; say if you would rather fly into Los Angeles (LAX)",
     "st pete": "Assumed Tampa (TPA) for St. Pete; say if you meant St. Pete-Clearwater (PIE)",
     "st petersburg florida": "Assumed Tampa (TPA) for St. Petersburg; say if you meant St. Pete-Clearwater (PIE)",
 }
 # Nicknames that are too short to trust in lower case ("la" is also French, "ny" a typo).
-_CASE_SENSITIVE_NICKNAMES = {"ny", "la", "sf", "sd", "dc", "kl", "l a", "d c"}
+_CASE_SENSITIVE_NICKNAMES = {"ny", "la", "sf", "sd", "dc", "kl", "l a", "d c", "kc"}
 
 # Words in airport names that do not name the place.
 _GENERIC = re.compile(
@@ -402,7 +412,20 @@ def _countries_not_places(index: Dict[str, List[_Entry]]) -> List[str]:
 
 @lru_cache(maxsize=1)
 def _country_keys() -> frozenset:
-    return frozenset(fold(name) for name in _gazetteer()["countries"].values())
+    return frozenset(_country_codes())
+
+
+def _state_or_country(key: str) -> bool:
+    """A US state, Canadian province or country by its name ("oregon", "costa rica"), not a parish
+    or a county that shares a city's name ("Portland", Jamaica)."""
+    return key in _country_codes() or key in _STATE_CODES.values()
+
+
+@lru_cache(maxsize=1)
+def _country_codes() -> Dict[str, str]:
+    """folded country name -> its two-letter code ("costa rica" -> "CR"), with the names people use for a few."""
+    names = {fold(name): code for code, name in _gazetteer()["countries"].items()}
+    return {**names, "uk": "GB", "england": "GB", "scotland": "GB", "usa": "US", "holland": "NL"}
 
 
 def _town_entry(town: Town, score: int, index: Optional[Dict[str, List[_Entry]]] = None) -> _Entry:
@@ -520,6 +543,13 @@ def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
     """The best candidate, unless the words after the name ("Portland, Maine") pick another;
     and whether they did."""
     tail = fold(following[:40]).split()
+    country = next(
+        (_country_codes().get(" ".join(tail[:n])) for n in (3, 2, 1) if " ".join(tail[:n]) in _country_codes()), None
+    )
+    if country:  # "San Jose, Costa Rica", "rome italy"
+        for entry in entries:
+            if entry.region.split()[-1:] == [country.lower()] and entry.score > -20:
+                return entry, True
     if tail:
         # "Portland ME", "Portland, OR": a state's postal code in capitals (not "portland me and my wife")
         code = following[:2].isupper() and following[2:3] in ("", " ", ",", ".", ";", ")")
@@ -531,6 +561,14 @@ def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
             if (region[: len(said)] == said) if said else tail[0] in region:
                 return entry, True
     return entries[0], False
+
+
+def _with_region(name: str, region: str) -> str:
+    """ "Paris, Texas", "Portland, Maine", "San Jose, Costa Rica": a town with its state (in the US and
+    Canada) or its country."""
+    subdivision, _, country = region.rpartition(" ")
+    where = subdivision.title() if country in ("us", "ca") else _gazetteer()["countries"].get(country.upper(), "")
+    return f"{name}, {where}" if where else name
 
 
 def _by_population(key: str, entry: _Entry) -> Tuple[_Entry, str]:
@@ -616,6 +654,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                         and _place_after_to(words, i + 1, text, lower_text)
                     )
                     or (lower_text and _after_place_to(text, words, i, out))
+                    or (cued and _qualifier_words(text, words, i + 1) > 0)  # "to rome italy", "to Reno, NV"
                 )
             )
             if not common_route and not _accept(
@@ -626,7 +665,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                 key not in _city_keys()
                 and key not in _towns()
                 and entries[0].score < 90
-                and not _airport_named(words, i, n)
+                and not (cue_all or _airport_named(words, i, n))
             ):
                 continue  # "Flamingo", "Heathrow": an airport's own name counts only as "... Airport" or after to/from
             entry, qualified = _pick(entries, text[span[-1][1] : span[-1][1] + 40].lstrip(" ,"))
@@ -634,8 +673,8 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             if not qualified and not assumed:
                 entry, assumed = _by_population(key, entry)
             name = entry.name
-            if qualified and entry.code != entries[0].code and entry.region.rsplit(" ", 1)[0]:
-                name = f"{name}, {entry.region.rsplit(' ', 1)[0].title()}"  # "Paris, Texas": not the Paris one expects
+            if qualified and entry.code != entries[0].code:
+                name = _with_region(name, entry.region)  # "Paris, Texas": not the Paris one expects
             hit = (n, {"type": entry.type, "code": entry.code, "name": name}, assumed)
             break
         if hit is None:
@@ -801,7 +840,11 @@ def _qualifier_words(text: str, words: List[Tuple[int, int, str]], j: int) -> in
         key = fold(raw)
         if key not in regions or (n == 1 and not comma and (key in CUES or key in COMMON_WORDS)):
             continue  # "DENVER TO ...": "to" is Tocantins only after a comma
-        if comma or (raw.isupper() and not shouting) or n > 1 or (len(key) > 3 and raw[0].isupper()):
+        # a state or country written out, capitalised or in a message typed all in lower case ("rome italy")
+        written_out = len(key) > 3 and (
+            raw[0].isupper() or (not any(c.isupper() for c in text) and _state_or_country(key))
+        )
+        if comma or (raw.isupper() and not shouting) or n > 1 or written_out:
             return n
     return 0
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from handlers.extract.party import read_party
+from handlers.extract.party import family_unsplit, read_party
 
 
 @pytest.mark.parametrize(
@@ -41,3 +41,29 @@ def test_twins_of_one_age_are_two_ages():
 )
 def test_rooms(text, rooms):
     assert read_party(text)["rooms"] == rooms
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children"),
+    [
+        ("3 couples, denver to cabo", 6, None),
+        ("a couple, nyc to paris april 4-11", 2, None),
+        ("a couple of days in denver", None, None),
+        ("2 of us + a 5 yr old, boston to dc", 2, 1),  # the child comes on top of the two
+        ("4 of us including a 5 yr old", 3, 1),
+        ("me + my two teenagers (15 & 17)", 1, 2),
+        ("flying with my elderly father, phoenix to chicago", 2, None),
+        ("from ewr to cancun for me and the mrs", 2, None),
+        ("me, my sis and her bf, chicago to miami", 3, None),
+        ("2 adults and 2 seniors, tampa to nyc", 4, None),
+    ],
+)
+def test_couples_counts_on_top_and_kin_with_a_word_before(text, adults, children):
+    party = read_party(text)
+    assert (party["adults"], party["children"]) == (adults, children)
+
+
+def test_a_family_of_n_with_nobody_named_a_child_is_counted_and_said():
+    assert family_unsplit("family of 5, chicago to orlando") == 5
+    assert family_unsplit("family of 5 (2 adults, 3 kids)") is None
+    assert family_unsplit("family of 4: me, my wife and our kids 3 and 7") is None

@@ -3,7 +3,7 @@ alternatives within one metro, countries that are not one place, a town named af
 
 import pytest
 
-from handlers.extract.places import find_places
+from handlers.extract.places import find_places, lookup
 from handlers.testing import Harness
 
 
@@ -96,3 +96,31 @@ def test_a_country_for_a_destination_is_asked_not_guessed():
 def test_a_guess_between_keys_and_mainland_is_told():
     assumed = [m.assumed for m in find_places("atl to the keys")]
     assert "Key West (EYW)" in assumed[1] and "Miami" in assumed[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("need a trip to rome italy from boston", ["ROM", "BOS"]),  # a country after a city that is also a word
+        ("going to san jose costa rica from houston", ["SJO", "HOU"]),  # the country picks the San Jose
+        ("atlanta portland", ["ATL", "PDX"]),  # Portland is a parish in Jamaica, not Atlanta's region
+        ("kc to denver", ["MCI", "DEN"]),
+        ("orange county to vegas", ["SNA", "LAS"]),
+    ],
+)
+def test_a_state_or_country_after_a_name_and_more_shorthand(text, expected):
+    assert codes(text) == expected
+
+
+def test_a_town_picked_by_its_country_is_named_with_it():
+    assert find_places("to san jose costa rica")[0].place["name"] == "San Jose, Costa Rica"
+
+
+def test_a_landmark_is_its_airport_and_the_guess_is_told():
+    (disney,) = find_places("going to disney world")
+    assert disney.place["code"] == "MCO" and "Disney World" in disney.assumed
+
+
+def test_an_airport_name_alone_answers_where():
+    assert lookup("o'hare")["code"] == "ORD"
+    assert lookup("Heathrow")["code"] == "LHR"
