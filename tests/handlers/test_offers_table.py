@@ -190,3 +190,79 @@ def test_the_rankers_bundles_are_stored_as_tables_and_read_back_as_ranked():
     assert read["bundles"] == [
         {**b, "hotels": [{k: v for k, v in x.items() if k != "summary"} for x in b["hotels"]]} for b in bundles
     ]
+
+
+def _plain_values(item, shape, out):
+    """An item's leaves one by one, as tables were first made: False if not of ``shape``."""
+    keys, subs = shape
+    if type(item) is not dict or tuple(item) != keys:
+        return False
+    for value, sub in zip(item.values(), subs or (None,) * len(keys), strict=True):
+        if sub is None:
+            out.append(value)
+        elif not _plain_values(value, sub, out):
+            return False
+    return True
+
+
+def _plain_regular(items, template):
+    rows, whole = [], {}
+    for n, item in enumerate(items):
+        values = []
+        if _plain_values(item, template, values):
+            rows.append(values)
+        else:
+            whole[n] = item
+    return list(zip(*rows, strict=True)), len(rows), whole
+
+
+def _misshapen(items, rnd):
+    """A fifth of ``items`` changed at any depth: a key added, dropped or moved, or a document
+    made a list, a string or empty; the first keeps its shape (it makes the columns)."""
+    items = copy.deepcopy(items)
+    for item in rnd.sample(items[1:], len(items) // 5):
+        parent, key, node = None, None, item
+        for _ in range(rnd.randint(0, 3)):  # down to a document at a random depth
+            docs = [k for k, v in node.items() if isinstance(v, dict) and v]
+            if not docs:
+                break
+            parent, key = node, rnd.choice(docs)
+            node = node[key]
+        change = rnd.choice(
+            ["add", "drop", "move"] if parent is None else ["add", "drop", "move", "list", "text", "empty"]
+        )
+        if change == "add":
+            node["extra"] = 1
+        elif change == "drop":
+            node.pop(rnd.choice(list(node)))
+        elif change == "move":
+            first = next(iter(node))
+            node[first] = node.pop(first)
+        else:
+            parent[key] = {"list": [node], "text": "x", "empty": {}}[change]
+    return items
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_a_table_made_a_column_at_a_time_is_the_table_made_an_item_at_a_time(seed, monkeypatch):
+    """Over hundreds of offers (rates), some of another shape at any depth: the same table, the
+    same offers set apart as whole rows."""
+    import random
+
+    from handlers.supplier import table as tables
+
+    rnd = random.Random(seed)
+    kind, items = list(_searches())[seed % 8]
+    items = [copy.deepcopy(rnd.choice(items)) for _ in range(rnd.randint(200, 600))]
+    for n, item in enumerate(items):
+        item[next(iter(item))] = f"id{n}"  # distinct ids, as a supplier's
+    cases = [items, _misshapen(items, rnd), _misshapen(_misshapen(items, rnd), rnd)]
+    for case in cases:
+        made = items_table(case)
+        monkeypatch.setattr(tables, "_regular", _plain_regular)
+        plain = items_table(case)
+        monkeypatch.undo()
+        assert _text(made) == _text(plain)
+        if made is not None:
+            assert table_items(json.loads(_text(made))) == case
+    assert sum(isinstance(row, dict) for row in items_table(cases[2])["rows"]) > len(items) // 5
