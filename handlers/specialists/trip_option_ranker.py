@@ -87,43 +87,43 @@ def _wants_refundable(kind: str, preferences: Dict[str, Any], constraints: Dict[
 def _flight_candidates(
     quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any], constraints: Dict[str, Any]
 ) -> List[Candidate]:
+    """One candidate per offer ranked (a thousand per leg from a large supplier): the wishes read
+    once, before the loop; with no carrier required or avoided, every carrier is allowed."""
     fp = prefs.get("flight") or {}
     carriers = carrier_rules(fp)
     preferred = set(carriers["preferred"])
+    any_carrier = not carriers["avoid"] and not carriers["required"]
     max_stops = fp.get("max_stops")
+    cabin, avoid_red_eye = fp.get("cabin"), fp.get("avoid_red_eye")
     refund_w = w["refundability"] * (4 if _wants_refundable("flight", prefs, constraints) else 1)
-    red_eye_w = w["red_eye"] * (4 if fp.get("avoid_red_eye") else 1)
+    red_eye_w = w["red_eye"] * (4 if avoid_red_eye else 1)
+    duration_w, stops_w, fit_w, hold_w = w["duration"], w["stops"], w["preference_fit"], w["holdability"]
     summaries = [(o["offer_id"], o.get("summary") or summarize_offer(o)) for o in quote.get("offers") or []]
     summaries = ranked_offers(summaries)  # at most a few copies of one fare (handlers.supplier.summary)
     fastest = min((s["duration_minutes"] for _, s in summaries), default=1) or 1
     out = []
     for offer_id, s in summaries:
+        carrier = s["carrier"]
         misses = sum(
             (
-                bool(preferred) and s["carrier"] not in preferred,
-                4 * (not carrier_allowed(s["carrier"], carriers)),  # the search drops these; never rank them up
+                bool(preferred) and carrier not in preferred,
+                4 * (not (any_carrier or carrier_allowed(carrier, carriers))),  # dropped by the search
                 max_stops is not None and s["stops"] > max_stops,
-                bool(fp.get("cabin")) and s["cabin"] != fp["cabin"],
-                bool(fp.get("avoid_red_eye")) and s["red_eye"],
+                bool(cabin) and s["cabin"] != cabin,
+                bool(avoid_red_eye) and s["red_eye"],
             )
         )
-        out.append(
-            Candidate(
-                "flight",
-                quote["segment_id"],
-                offer_id,
-                s,
-                {
-                    "duration": w["duration"] * (s["duration_minutes"] / fastest - 1),
-                    "stops": w["stops"] * s["stops"],
-                    "red_eye": red_eye_w if s["red_eye"] else 0.0,
-                    "refundability": 0.0 if s["refundable"] else refund_w,
-                    "stars": 0.0,
-                    "preference_fit": w["preference_fit"] * misses,
-                    "holdability": 0.0 if s.get("holdable", True) else w["holdability"],
-                },
-            )
-        )
+        list_id = quote["segment_id"]  # (read where it always was: after the misses, before the costs)
+        costs = {
+            "duration": duration_w * (s["duration_minutes"] / fastest - 1),
+            "stops": stops_w * s["stops"],
+            "red_eye": red_eye_w if s["red_eye"] else 0.0,
+            "refundability": 0.0 if s["refundable"] else refund_w,
+            "stars": 0.0,
+            "preference_fit": fit_w * misses,
+            "holdability": 0.0 if s.get("holdable", True) else hold_w,
+        }
+        out.append(Candidate("flight", list_id, offer_id, s, costs))
     return out
 
 
@@ -256,7 +256,8 @@ def rank(
     candidates = [tuple(lst[i] for lst, i in zip(trimmed, idx, strict=True)) for _, idx in k_best(trimmed, pool)]
     # Stable: in-policy, then in-budget bundles first, each group still in cost order.
     candidates.sort(key=lambda combo: (out_of_policy(combo), over_budget(combo)))
-    picks = _compose(candidates, _featured(lists, candidates[0], cheapest), top_k, over_budget)
+    low = _cheapest_holdable(lists)  # the "Cheapest" pick, and what "cheapest" can honestly mean on a card
+    picks = _compose(candidates, _featured(lists, candidates[0], cheapest, low), top_k, over_budget)
     best = picks[0]  # the cheapest pick may lie outside the pool, within a budget the best overall misses
     verdicts = {
         _key(p.combo): _verdict(p.combo, policy, constraints, now, timezone) if policy is not None and now else None
@@ -270,7 +271,7 @@ def rank(
     ranked = sorted(
         picks, key=lambda p: (blocked(p), over_budget(p.combo), p is not best, _cost(p.combo), _key(p.combo))
     )
-    floor = _total(_cheapest_holdable(lists))  # what "cheapest" can honestly mean on a card
+    floor = _total(low)
     bundles = [_bundle(n + 1, p, cheapest, budget, w, budget_text, floor) for n, p in enumerate(ranked)]
     for bundle, pick in zip(bundles, ranked, strict=True):
         if verdicts[_key(pick.combo)] is not None:
@@ -341,13 +342,13 @@ def _why_not_holdable(lists: Sequence[Sequence[Candidate]]) -> str:
     return " or ".join(reasons) or "cannot be held"
 
 
-def _featured(lists: Sequence[Sequence[Candidate]], best: Combo, cheapest: Decimal) -> List[Featured]:
+def _featured(lists: Sequence[Sequence[Candidate]], best: Combo, cheapest: Decimal, low: Combo) -> List[Featured]:
     """The cheapest, fastest, refundable and better-hotel bundles, each one item per list.
 
     Costs add up per list, so each is the per-list best under its own key; items that cannot be
-    held lose to any that can, keeping the desk's hold-first rule for every slot.
+    held lose to any that can, keeping the desk's hold-first rule for every slot. ``low`` is
+    :func:`_cheapest_holdable`'s combination (made once per ranking: it reads every item).
     """
-    low = _cheapest_holdable(lists)
     if _total(low) == cheapest:
         pick_low = Pick(low, "Cheapest", "Cheapest: the lowest total price of all combinations.")
     else:
