@@ -35,6 +35,7 @@ from handlers.common.types import ok
 from handlers.supplier import summarize_offer, summarize_rate
 from handlers.supplier.money import amount, money
 from handlers.supplier.summary import ranked_offers
+from handlers.supplier.wire import collector_paused
 
 from . import SpecialistTool, require
 from .policy_and_risk_check import blocked_flags
@@ -579,18 +580,22 @@ class TripOptionRanker(SpecialistTool):
         if not args.get("flight_quotes") and not args.get("hotel_quotes"):
             require(args, "flight_quotes")  # one list may be empty (a hotel-only or flight-only trip), not both
         org = payload.get("org") or {}
-        result = rank(
-            flight_quotes=args.get("flight_quotes") or [],
-            hotel_quotes=args.get("hotel_quotes") or [],
-            preferences=args.get("preferences"),
-            constraints=args.get("constraints"),
-            party=args.get("party"),
-            top_k=max(1, min(20, int(args.get("top_k") or 5))),
-            # The policy the check will apply on selection (the host's record over the defaults).
-            policy={**DEFAULT_POLICY, **(args.get("policy") or {}), **(org.get("policy") or {})},
-            now=now,
-            timezone=org.get("timezone") or "UTC",
-        )
+        # A candidate (and its costs) per offer, tuples per bundle examined, no cycles: with the
+        # collector paused (handlers.supplier.wire), 2 × 1,000 offers start one young collection
+        # afterwards instead of some thirty while ranking, each walking the offers again.
+        with collector_paused():
+            result = rank(
+                flight_quotes=args.get("flight_quotes") or [],
+                hotel_quotes=args.get("hotel_quotes") or [],
+                preferences=args.get("preferences"),
+                constraints=args.get("constraints"),
+                party=args.get("party"),
+                top_k=max(1, min(20, int(args.get("top_k") or 5))),
+                # The policy the check will apply on selection (the host's record over the defaults).
+                policy={**DEFAULT_POLICY, **(args.get("policy") or {}), **(org.get("policy") or {})},
+                now=now,
+                timezone=org.get("timezone") or "UTC",
+            )
         return ok(payload, result)
 
     @classmethod

@@ -33,6 +33,7 @@ from operator import itemgetter
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from handlers.common.redact import SENSITIVE_KEYS
+from handlers.supplier.wire import collector_paused
 
 TABLES = {"offers": "offers_table", "rates": "rates_table"}  # a search output's list, and its key as a table
 
@@ -201,7 +202,16 @@ def items_table(items: List[Any]) -> Optional[Dict[str, Any]]:
     """``items`` (a search's kept offers or rates) as one table; None when there is nothing to
     share (fewer than two) or a table cannot say them exactly (an item that is not a document, a
     field name a table cannot keep: ``_plain``). Rows and record items may be tuples (JSON arrays
-    all the same)."""
+    all the same).
+
+    Made with the cyclic collector paused (``handlers.supplier.wire``): a table of a thousand
+    offers allocates a few thousand columns, rows and records, none in a cycle, which would start
+    some thirty young collections, each walking the search's kept offers again."""
+    with collector_paused():
+        return _table(items)
+
+
+def _table(items: List[Any]) -> Optional[Dict[str, Any]]:
     if len(items) < 2 or set(map(type, items)) != {dict}:
         return None
     template = _shape(items[0])
