@@ -85,7 +85,8 @@ class FlightQuoteSearch(SpecialistTool):
                 ruled_out[name] = ruled_out.get(name, 0) + stands_for
             if not failed:
                 offers.append(compact_offer(offer, summary))  # what is kept of it (handlers.supplier.summary)
-        pick = superlative_pick([o["summary"]["depart_at"][11:16] for o in offers], args.get("depart_pick"))
+        which = args.get("depart_pick")  # "the earliest flight out": only then are the times read
+        pick = superlative_pick([o["summary"]["depart_at"][11:16] for o in offers], which) if which else None
         if pick:  # "the earliest flight out": those leaving within the hour of the first one found
             offers = [
                 o for o in offers if in_window(o["summary"]["depart_at"][11:16], {"from": pick[0], "to": pick[1]})
