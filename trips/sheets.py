@@ -14,6 +14,8 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Optional
 from zoneinfo import ZoneInfo
 
+from django.utils import timezone
+
 from handlers.common.formats import party_text as core_party_text
 from handlers.common.geo import place
 from trips.formats import money_text, trip_zone, when_text
@@ -56,6 +58,10 @@ class Sheet:
     timezone: str
     decided: str = ""
     notes: list[str] = field(default_factory=list)
+    # The earliest price guarantee, when it ends before the decision deadline: a yes (and a payment)
+    # after it may meet a new price, and one above the approved total needs a new approval.
+    price_guarantee: str = ""
+    price_guarantee_passed: bool = False
 
 
 def person_name(user) -> str:
@@ -131,12 +137,27 @@ def approval_sheet(approval: ApprovalRequest) -> Sheet:
     if approval.decided_at and approval.status != ApprovalRequest.Status.PENDING:
         by = f" by {person_name(approval.decided_by)}" if approval.decided_by else ""
         sheet.decided = f"{approval.get_status_display()}{by}, {when_text(approval.decided_at, tz)}"
+    guarantee = _earliest_guarantee(snapshot)
+    if guarantee is not None and (approval.expires_at is None or guarantee < approval.expires_at):
+        sheet.price_guarantee = when_text(guarantee, tz)
+        sheet.price_guarantee_passed = guarantee <= timezone.now()
     if snapshot.get("held_total") and snapshot.get("held_total") != snapshot.get("total"):
         sheet.notes.append(
             f"The supplier re-priced the trip: held at {money_text(snapshot['held_total'], currency)}, "
             f"now {money_text(total, currency)}."
         )
     return sheet
+
+
+def _earliest_guarantee(snapshot: dict) -> Optional[datetime]:
+    """When the first held price stops being guaranteed (None: no item says)."""
+    found = []
+    for item in _items(snapshot):
+        try:
+            found.append(datetime.fromisoformat(str(item.get("price_guarantee_expires_at"))))
+        except ValueError:
+            continue
+    return min((when for when in found if when.tzinfo is not None), default=None)
 
 
 def _items(snapshot: dict) -> list[dict]:

@@ -72,6 +72,19 @@ def test_the_decision_page_reads_the_request_in_words(client, approver, pending_
     assert "copy" not in page.lower()
 
 
+def test_the_decision_page_says_when_the_held_prices_stop_being_guaranteed(client, approver, pending_approval):
+    """The holds last a day but their prices only 12 hours: "Decide by" alone let an approver take
+    the day, and the traveller then met a new price and a new approval."""
+    sign_in(client, approver)
+    page = client.get(page_of(pending_approval)).content.decode()
+    top = page.split('class="module decision-ask"')[1].split("</section>")[0]
+    assert "Decide by <strong>Wed Dec 2, 9:00 AM EST</strong>" in top
+    assert (
+        "Prices are guaranteed only until <strong>Tue Dec 1, 9:00 PM EST</strong>: paid after that, the supplier "
+        "may charge more. A total above $1,030.00 needs a new approval."
+    ) in top
+
+
 def test_grant_from_the_page_shows_no_token_and_tells_the_traveller(
     client, approver, pending_approval, django_capture_on_commit_callbacks
 ):

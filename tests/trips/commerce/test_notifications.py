@@ -57,6 +57,7 @@ def test_approvers_of_the_organisation_hear_of_a_new_request_after_commit(
     link = SITE + reverse("admin:trips_approvalrequest_change", args=[approval.pk])
     assert link in mail.body
     assert "Hotel Teatro" in mail.body and "Decide by: Wed Dec 2, 9:00 AM EST" in mail.body
+    assert "Prices guaranteed until: Tue Dec 1, 9:00 PM EST (paid later, the price may rise" in mail.body
     assert "The hotel is non-refundable." in mail.body and "nonrefundable" not in mail.body
 
 
