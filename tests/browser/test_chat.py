@@ -347,6 +347,8 @@ def test_a_grant_while_typing_buys_nothing_and_paying_survives_a_reload(new_page
         re.compile(r"^Booked: booking references .+; \$[\d,]+\.\d\d paid for 4 adults with Visa •• 4242\.$")
     )
     expect(page.locator("#messages")).not_to_contain_text("bkg_")  # the internal booking id is never shown
+    # What was pressed stays as the button said it, once (the server's copy replaced the pending one).
+    expect(page.locator("#messages > li.msg--user", has_text=f"Pay {amount} with Visa •• 4242")).to_have_count(1)
     screenshot(page, "15-booked")
 
     # Cancelling starts with a quote that says what is lost, never the internal id.
@@ -370,6 +372,7 @@ def test_a_grant_while_typing_buys_nothing_and_paying_survives_a_reload(new_page
     expect(booking.get_by_role("button", name="Cancel booking…")).to_be_focused()
     page.reload()
     expect(page.locator("#connection")).to_have_text("Live")
+    expect(page.locator("#messages > li.msg--user", has_text=f"Pay {amount} with Visa •• 4242")).to_have_count(1)
     expect(page.get_by_role("button", name="Confirm cancellation")).to_have_count(0)
     expect(booking.get_by_role("button", name="Cancel booking…")).to_be_visible()
     # A quote left open until it lapses gives "Cancel booking…" back the same way.

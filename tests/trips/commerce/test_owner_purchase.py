@@ -10,6 +10,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from tests.trips.commerce.flow import replies_after, to_held
+from trips.formats import money_text
 from trips.models import ApprovalRequest, AuditEvent, Booking, ChatMessage
 from trips.services import tokens
 from trips.services.approvals import approval_grant, approval_token_for_owner
@@ -69,6 +70,8 @@ def test_the_owner_buys_with_the_grant_alone_once(trip, traveller, approver, car
         trip=trip, user=traveller, approval_id=str(approval.pk), payment_method_id=str(card.pk), client_id="c1"
     )
     assert again.pk == bought.pk and Booking.objects.count() == 1
+    # The chat keeps what the Pay button said (amount and card), not a different "Buy with Sandbox Visa".
+    assert bought.text == f"Pay {money_text(approval.amount_ceiling, approval.currency)} with Visa •• 4242"
     with pytest.raises(ValidationError):  # a used approval pays for nothing more
         purchase_submit_as_owner(
             trip=trip, user=traveller, approval_id=str(approval.pk), payment_method_id=str(card.pk)

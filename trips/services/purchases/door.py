@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from trips.formats import money_text
 from trips.models import ApprovalRequest, ChatMessage, PaymentMethod, Trip
 from trips.services.approvals import (
     Verdict,
@@ -116,29 +117,40 @@ def _purchase_queue(*, trip: Trip, user, verdict: Verdict, payment_method_id: st
                 user=user,
                 payment_method_id=payment_method_id,
                 client_id=client_id,
-                approval_id=verdict.approval.pk,
+                approval=verdict.approval,
+                queued=True,
             )
         except IntegrityError:
             if not client_id:
                 raise
             return ChatMessage.objects.get(trip=trip, client_id=client_id)  # the same press, raced in from another tab
-    message = _action_message_add(trip=trip, user=user, payment_method_id=payment_method_id, client_id=client_id)
+    message = _action_message_add(
+        trip=trip, user=user, payment_method_id=payment_method_id, client_id=client_id, approval=verdict.approval
+    )
     answer_without_turn(trip=trip, user=user, message=message, verdict=verdict)
     return message
 
 
 def _action_message_add(
-    *, trip: Trip, user, payment_method_id: str, client_id: str, approval_id: Optional[int] = None
+    *,
+    trip: Trip,
+    user,
+    payment_method_id: str,
+    client_id: str,
+    approval: Optional[ApprovalRequest] = None,
+    queued: bool = False,
 ) -> ChatMessage:
     """The traveller's "Buy" as a chat message: which card and which approval, never the token.
 
-    With ``approval_id`` it is a queued turn, run after commit.
+    ``queued``: a turn (for ``approval``), run after commit. Its words are the pay button's
+    ("Pay $1,023.11 with Visa •• 4242"), so the chat after a reload says what was pressed.
     """
     method = (
         PaymentMethod.objects.filter(pk=payment_method_id, owner=user).first()
         if str(payment_method_id).isdigit()
         else None
     )
+    approval_id = approval.pk if queued and approval is not None else None
     data = {"payment_method_id": str(payment_method_id)}
     if approval_id is not None:
         data["approval_id"] = str(approval_id)
@@ -147,7 +159,7 @@ def _action_message_add(
             trip_id=trip.pk,
             role=ChatMessage.Role.USER,
             kind=ChatMessage.Kind.ACTION,
-            text=f"Buy with {method}" if method else "Buy",
+            text=_pressed(method, approval),
             widget={"type": "action", "action": {"type": "purchase", "payment_method_id": str(payment_method_id)}},
             event={"type": PURCHASE_EVENT, "data": data},
             client_id=client_id,
@@ -164,3 +176,13 @@ def _action_message_add(
         if approval_id is not None:
             turn_enqueue_on_commit(trip.pk, message.pk)
     return message
+
+
+def _pressed(method: Optional[PaymentMethod], approval: Optional[ApprovalRequest]) -> str:
+    """What the traveller pressed, as the page's pay button read (``purchase.js``: amount, then card)."""
+    if method is None:
+        return "Buy"
+    card = f"{method.brand.replace('_', ' ').capitalize()} •• {method.last4}"
+    if approval is None or approval.amount_ceiling is None:
+        return f"Buy with {card}"
+    return f"Pay {money_text(approval.amount_ceiling, approval.currency)} with {card}"
