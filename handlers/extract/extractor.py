@@ -140,6 +140,10 @@ def extract_fields(
     fields.update(read_party(people_text))
     if _solo_request(people_text, places, dates, current, fields):
         fields["adults"] = 1
+    elif _i_travel(people_text, places, dates, current, fields):
+        fields["adults"] = 1
+        if assumptions is not None:
+            assumptions.append(ASSUMED_ALONE)
     _added_to_party(people_text, current, fields)
     _bare_number(msg, slots, fields)
     _count_of_what(msg, pending_question, fields)
@@ -188,10 +192,13 @@ def extract_fields(
                 first = fields["stays"][0]
                 for part, proposed_part in value[0].items():
                     first[part] = first[part] or proposed_part
-    if alone and any(s.get("location") for s in fields["stays"] or []) and not _travel_said(msg, places):
-        fields["flights_needed"] = False
-        if assumptions is not None:
-            assumptions.append(ASSUMED_HOTEL_ONLY)
+    if alone and any(s.get("location") for s in fields["stays"] or []):
+        if not _travel_said(msg, places):
+            fields["flights_needed"] = False
+            if assumptions is not None:
+                assumptions.append(ASSUMED_HOTEL_ONLY)
+        elif not legs:
+            _flights_for_the_stay(current, fields)  # "a family trip to Orlando ... a hotel near Disney"
     if assumptions is not None:
         used = _codes_used(fields)
         assumptions.extend(m.assumed for m in places if m.assumed and m.place["code"] in used)
@@ -282,6 +289,39 @@ def _solo_request(
         if places and dates and not said and not known and not _JUDGED.search(clause):
             return True
     return False
+
+
+# "book me a flight atl to lga monday", "I need to fly to Seattle for work on 12/8": the writer
+# travels, and no one else is named or implied, so one traveller is assumed (and said).
+_I_TRAVEL = re.compile(
+    r"\b(?:book|get|find|fly|send|put)\s+me\b|\bi(?:'m|\s+am|m)\s+(?:flying|travell?ing|going|heading|based|leaving|off)\b"
+    r"|\bi\s+(?:need|want|have|got|must|gotta|wanna|would\s+like|'d\s+like)\s+(?:to\s+(?:fly|go|travel|get|be|head|visit|see)\b"
+    r"|a\s+(?:flight|ticket|one[- ]way|round[- ]?trip|return)\b)|\bmy\s+(?:flight|ticket)\b"
+    r"|\b(?:flights?|tickets?|seats?|trip)\s+for\s+(?:me|myself)\b",
+    re.I,
+)
+_OTHERS = re.compile(
+    r"\b(?:we|us|our|ours|we'?re|we'?ll|we'?d|they|them|their|he|she|him|her|family|group|team|everyone|both|all\s+of"
+    r"|kids?|children|child|baby|infant|toddler|son|daughter|wife|husband|partner|spouse|friends?|buddies|colleagues?"
+    r"|co-?workers?|boss|client|mom|mum|dad|parents?|sister|brother|girlfriend|boyfriend|gf|bf|fianc[eé]e?|people"
+    r"|guests?|passengers?|travell?ers|adults?|pax|persons?)\b"
+    r"|\bfor\s+(?:a|an|my|our)\s+(?!work\b|job\b|business\b|company\b|conference\b|meeting\b|interview\b|birthday\b"
+    r"|trip\b|vacation\b|holiday\b|wedding\b)\w+",
+    re.I,
+)
+ASSUMED_ALONE = "Assumed you're travelling alone (say if anyone is coming with you)"
+
+
+def _i_travel(
+    text: str, places: List[Any], dates: List[DateMention], current: Dict[str, Any], fields: Dict[str, Any]
+) -> bool:
+    """The writer asks to travel ("book me", "I need to fly") and names or implies nobody else, on a
+    request that says where and when, on a trip with no party yet: one traveller."""
+    if any(fields.get(k) for k in ("adults", "children", "infants")) or not (places and dates):
+        return False
+    if ((current.get("party") or {}).get("travelers") or {}).get("adults"):
+        return False
+    return bool(_I_TRAVEL.search(text)) and not _OTHERS.search(text)
 
 
 _JUDGED = re.compile(r"\b(?:works?|perfect|fine|good|great|ok(?:ay)?|suits?|sounds?|best|better|costs?)\b", re.I)
@@ -430,6 +470,26 @@ def _travel_said(msg: str, places: List[Any]) -> bool:
     if _GETTING_THERE.search(msg) or len({m.place["code"] for m in places}) > 1:
         return True
     return any(re.search(r"\b[a-z]{3,}\s*(?:to|->|→|>)\s*$", msg[max(0, m.start - 20) : m.start], re.I) for m in places)
+
+
+def _flights_for_the_stay(current: Dict[str, Any], fields: Dict[str, Any]) -> None:
+    """ "A family trip to Orlando March 14-21 ... a hotel near Disney": a trip that is not a hotel
+    alone flies to its one stay for its nights, so only where from is left to ask (never "where are
+    you going?" beside a hotel in Orlando)."""
+    itinerary = current.get("itinerary") or {}
+    if itinerary.get("flights_needed") is False or any(
+        isinstance(s, dict) and s.get("destination") for s in itinerary.get("segments") or []
+    ):
+        return
+    stays = [s for s in fields["stays"] or [] if s.get("location")]
+    if fields["destination"] or len({s["location"].get("code") for s in stays}) != 1:
+        return
+    stay = stays[0]
+    fields["destination"] = stay["location"]
+    if not fields["depart_date"] and stay.get("check_in"):
+        fields["depart_date"] = stay["check_in"]
+        if not fields["return_date"] and stay.get("check_out"):
+            fields["return_date"] = stay["check_out"]
 
 
 def _fly_to_the_stay(stay_mode: bool, current: Dict[str, Any], fields: Dict[str, Any]) -> None:

@@ -1040,6 +1040,12 @@ def _fuzzy_hit(words: List[Tuple[int, int, str]], i: int, text: str, cued: bool)
         raw = " ".join(w for _, _, w in words[i : i + n])
         if n == 1 and len(raw) <= 4 and not raw[0].isupper():
             continue  # "home", "town": short lower-case words are words
+        if (
+            n == 2
+            and min(len(w) for _, _, w in words[i : i + n]) < 3
+            and sum(len(w) for _, _, w in words[i : i + n]) < 6
+        ):
+            continue  # "do a" is not Doha, "to go" not Togo: two short words are a phrase (not "sn francisco")
         key = _fuzzy_key(fold(raw))
         if key:
             entry, assumed = _by_population(key, _index()[key][0])

@@ -1,0 +1,100 @@
+"""Realistic first messages: a trip with a hotel wish but no flight words still flies to the stay;
+two short words are not a misspelt city; the writer asking to travel alone is one traveller, said."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from handlers.extract.extractor import ASSUMED_ALONE, extract_fields
+from handlers.testing import Harness
+
+TODAY = date(2026, 12, 1)
+
+
+def read(text):
+    assumptions: list = []
+    fields, _ = extract_fields(text=text, today=TODAY, assumptions=assumptions)
+    return fields, assumptions
+
+
+def asked(turn):
+    return [q["slot"] for m in turn["ui_messages"] for q in (m.get("widget") or {}).get("questions") or []]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Looking for a family trip to Orlando over spring break (March 14-21) - 2 adults, kids ages 7 and 11. "
+        "We'd like a hotel with a pool near Disney. Budget around $3000 total.",
+        "trip to Orlando March 14-21 for 2, hotel near disney",
+    ],
+)
+def test_a_trip_to_a_place_with_a_hotel_flies_there_for_the_stay_and_asks_only_where_from(text):
+    h = Harness()
+    turn = h.say(text)
+    assert asked(turn) == ["origin"]
+    h.say("from boston")
+    segments = h.intent()["itinerary"]["segments"]
+    assert [(s["origin"]["code"], s["destination"]["code"], s["depart_date"]) for s in segments] == [
+        ("BOS", "MCO", "2027-03-14"),
+        ("MCO", "BOS", "2027-03-21"),
+    ]
+    assert h.intent()["itinerary"]["lodging"]["stays"][0]["location_code"] == "MCO"
+
+
+def test_a_hotel_asked_for_over_several_answers_stays_a_hotel_alone():
+    h = Harness()
+    h.say("I'd like to book a hotel in Chicago")
+    assert h.intent()["itinerary"]["flights_needed"] is False
+
+
+@pytest.mark.parametrize(
+    ("text", "destination"),
+    [
+        ("Me and 3 friends want to do a bachelor party in Nashville, fly out of Denver Friday Feb 12", "BNA"),
+        ("we want to do a trip to boston", "BOS"),
+        ("flying sn francisco to boston", "BOS"),
+    ],
+)
+def test_two_short_words_are_a_phrase_not_a_misspelt_city(text, destination):
+    fields, _ = read(text)
+    assert fields["destination"]["code"] == destination
+    assert fields["origin"] is None or fields["origin"]["code"] != "DOH"
+
+
+def test_a_misspelt_two_word_city_is_still_forgiven():
+    fields, _ = read("flying sn francisco to boston")
+    assert fields["origin"]["code"] in ("QSF", "SFO")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can u book me a flight atl to lga monday morning returning tuesday evening, no hotel needed",
+        "I need to fly to Seattle for work on 12/8 and come back 12/10. I'm based in Boston.",
+        "i'm flying boston to austin jan 9-12",
+        "I want to visit my grandma in cleveland for christmas, from nashville, dec 23 to dec 27",
+        "Book a flight for me from Miami to New Orleans on January 8th and back January 11th",
+    ],
+)
+def test_the_writer_asking_to_travel_is_one_traveller_and_is_told_so(text):
+    fields, assumptions = read(text)
+    assert fields["adults"] == 1
+    assert ASSUMED_ALONE in assumptions
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we need to fly to boston dec 9",
+        "book me and my wife to denver jan 3-5",
+        "i need to fly boston to austin jan 9-12 with my kids",
+        "I need a flight to denver",  # no date: nothing to assume yet
+    ],
+)
+def test_anyone_else_named_or_implied_is_not_read_as_travelling_alone(text):
+    fields, assumptions = read(text)
+    assert fields["adults"] != 1 or ASSUMED_ALONE not in assumptions
+    assert ASSUMED_ALONE not in assumptions
