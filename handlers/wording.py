@@ -197,15 +197,16 @@ def route_label(doc: Dict[str, Any]) -> str:
     if not segs:
         places = [stay_place(s) for s in stays_of(doc)]
         return f"a hotel in {' and '.join(str(p) for p in places if p) or 'town'}"
-    codes = (
-        [place_label(segs[0].get("origin"), compact=True)]
-        + [place_label(s.get("destination"), compact=True) for s in segs]
-        if segs
-        else []
-    )
-    if len(codes) == 3 and codes[0] == codes[2]:
-        return f"{codes[0]} ⇄ {codes[1]}"
-    return " → ".join(str(c) for c in codes)
+    # a flight home from elsewhere starts a new run: "Chicago → Rome, Milan → Chicago"
+    runs: List[List[str]] = []
+    for i, seg in enumerate(segs):
+        start = place_label(seg.get("origin"), compact=True)
+        if not i or start != place_label(segs[i - 1].get("destination"), compact=True):
+            runs.append([start])
+        runs[-1].append(place_label(seg.get("destination"), compact=True))
+    if len(runs) == 1 and len(runs[0]) == 3 and runs[0][0] == runs[0][2]:
+        return f"{runs[0][0]} ⇄ {runs[0][1]}"
+    return ", ".join(" → ".join(run) for run in runs)
 
 
 def bundles_line(doc: Dict[str, Any], bundles: List[Dict[str, Any]]) -> str:

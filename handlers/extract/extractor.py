@@ -30,6 +30,7 @@ from .context import (
 )
 from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS
 from .dates import DateMention, Doubt, after_next_said, find_dates, find_durations, next_weekday_said, order_for
+from .journeys import read_journey
 from .party import ADDING, FOR_ME, family_unsplit, read_party
 from .patch import ASSUMED_HOTEL_ONLY
 from .places import find_places, lookup
@@ -148,7 +149,7 @@ def extract_fields(
     _bare_number(msg, slots, fields)
     _count_of_what(msg, pending_question, fields)
 
-    legs = read_legs(msg, places, dates)
+    legs = read_legs(msg, places, dates) or read_journey(msg, places, dates, assumptions)
     if legs:
         fields["legs"] = legs
         hotels_named(msg, places, fields)

@@ -54,6 +54,8 @@ _ONLY_BEFORE = re.compile(
 _ONLY_AFTER = re.compile(
     r"^\s*(?:air\s*lines?\s+)?(?:only|or\s+nothing|exclusively|is\s+(?:a\s+)?must|required)\b", re.I
 )
+# "upgrade to", "bump us up to", "move me into", "put us in": a cabin asked for
+_MOVE_TO = r"(?:(?:upgrade|switch|change|move|bump|put)\s+(?:us\s+|me\s+|it\s+|them\s+|everyone\s+|both\s+of\s+us\s+)?(?:up\s+)?(?:to|into|in))"
 _CABINS = [
     (
         "premium_economy",
@@ -66,7 +68,7 @@ _CABINS = [
         "first",
         re.compile(
             r"\bfirst[\s-]+class\b|\bfly(?:ing)?\s+first\b|\bin\s+first\b|\bfirst\s+cabin\b"
-            r"|\b(?:(?:upgrade|switch|change|move|bump)\s+(?:us\s+|me\s+|it\s+|them\s+)?(?:up\s+)?to|make\s+it)\s+first\b"
+            rf"|\b(?:{_MOVE_TO}|make\s+it)\s+first\b"
             r"(?!\s+(?:one|option|bundle|choice|flight|leg|hotel|night|day|week|thing|of|in|on|at|off))",
             re.I,
         ),
@@ -74,7 +76,8 @@ _CABINS = [
     (
         "business",
         re.compile(
-            r"\bbusiness[\s-]+(?:class|cabin)\b|\bbusiness\s+or\s+first\b|\bfirst\s+or\s+business\b|\b(?:fly(?:ing)?|in|sit\s+in|book|upgrade\s+to|switch\s+to|change\s+to|go|make\s+it|let'?s\s+do|rather|prefer)\s+(?:business|biz|j)\b(?!\s+trip)"
+            r"\bbusiness[\s-]+(?:class|cabin)\b|\bbusiness\s+or\s+first\b|\bfirst\s+or\s+business\b"
+            rf"|\b(?:fly(?:ing)?|in|sit\s+in|book|{_MOVE_TO}|go|make\s+it|let'?s\s+do|rather|prefer)\s+(?:business|biz|j)\b(?!\s+trip)"
             r"|\bbiz\s+class\b|(?<=pax|ppl|adt)\s+biz\b|\b(?:pax|ppl|adults?|people|tickets?)\s+biz\b|\blie[\s-]?flat\b|\bflat[\s-]?bed\b|\bpolaris\b|\bdelta\s+one\b|\bbusiness\s+(?:pls|please|seats?|fares?|instead|then)\b",
             re.I,
         ),
@@ -132,8 +135,10 @@ _NONSTOP = re.compile(
 # "max one stop", "1 stop max", "one stop or less", "a layover is fine", "max of one connection"
 _ONE_STOP = re.compile(
     r"\b(?:at\s+most|max(?:imum)?(?:\s+of)?|up\s+to|no\s+more\s+than|not\s+more\s+than)\s+(?:one|1|a\s+single)\s+(?:stop|layover|connection)s?\b"
-    r"|\b(?:one|1)[\s-]+(?:stop|layover|connection)s?\s+(?:max|at\s+most|or\s+(?:less|fewer|under)|tops|is\s+(?:fine|ok|okay|alright))\b"
-    r"|\b(?:a|one|1)\s+(?:short\s+)?(?:stop|layover|connection)\s+is\s+(?:fine|ok|okay|alright)\b",
+    r"|\b(?:one|1)[\s-]+(?:stop|layover|connection)s?\s+(?:max|at\s+most|or\s+(?:less|fewer|under)|tops|(?:is\s+)?(?:fine|ok|okay|alright))\b"
+    r"|\b(?:a|one|1)\s+(?:short\s+)?(?:stop|layover|connection)\s+is\s+(?:fine|ok|okay|alright)\b"
+    r"|\b(?:otherwise|or\s+else|else|or)\s+(?:max\s+)?(?:one|1)\s+(?:stop|layover|connection)\b"
+    r"|\b(?:one|1)\s+(?:stop|layover|connection)\s+if\s+(?:needed|necessary|need\s+be|(?:we|i)\s+(?:must|have\s+to))\b",
     re.I,
 )
 _RED_EYE = re.compile(
@@ -167,6 +172,7 @@ _REFUNDABLE = re.compile(
     r"|\b(?:tickets?|fares?|flights?|bookings?|rates?|rooms?|hotels?|reservations?)\s+(?:that\s+)?(?:(?:is|are|must\s+be|need\s+to\s+be|should\s+be)\s+)?"
     r"(?:flexible|changeable|cancell?able)\b"
     r"|\b(?<!no\s)free\s+cancell?ation\b|\b(?:i|we)\s+can\s+(?:cancel|change)\s+(?:if|later|without)\b"
+    r"|\b(?:can|could|able\s+to|option\s+to|free\s+to)\s+cancel\s+(?:the\s+|my\s+|our\s+)?(?:hotel|room|flights?|tickets?|booking|trip|it)\b"
     r"|\bsomething\s+(?:i|we)\s+can\s+cancel\b",
     re.I,
 )
@@ -208,7 +214,12 @@ _NOT_CENTRAL = re.compile(
     r"\b(?:doesn'?t|does\s+not|don'?t|do\s+not|needn'?t|no\s+need\s+to|not)\s+(?:\w+\s+){0,3}?(?:be\s+)?(?:central|downtown)",
     re.I,
 )
-_ONE_WAY = re.compile(r"\bone[\s-]?way\b", re.I)
+# "one way", "1-way", "no return flight", "we're not flying back", "don't need a return"
+_ONE_WAY = re.compile(
+    r"\b(?:one|1)[\s-]?way\b|\bno\s+(?:need\s+for\s+a\s+)?return(?:\s+(?:flights?|tickets?|trip|leg))?\b(?!\s+(?:before|after|on|until|till))"
+    r"|\b(?:don'?t|do\s+not|won'?t)\s+need\s+(?:a\s+)?return\b|\bnot\s+(?:coming|flying)\s+back\b",
+    re.I,
+)
 _ROUND_TRIP = re.compile(r"\bround[\s-]?trips?\b|\breturn\s+(?:flights?|tickets?|trip)\b|\bthere\s+and\s+back\b", re.I)
 
 
@@ -305,7 +316,10 @@ def _code_meant(text: str, m: re.Match[str], before: str, later: list) -> bool:
 _SOMEONES = r"(?:(?:my|our|his|her|their)\s+(?:[\w-]+(?:'s|s')\s+)?|an?\s+[\w-]+(?:'s|s')\s+)"
 # Saying no to a hotel, or that one is not needed.
 NO_HOTEL = re.compile(
-    r"\bno\s+(?:need\s+for\s+(?:a\s+)?)?(?:hotels?|accommodations?|lodging|place\s+to\s+stay)\b|"
+    # "no hotel needed", not "no hotels near the airport", "no hotel over 200", "no motels"
+    r"\bno\s+(?:need\s+for\s+(?:a\s+)?)?(?:hotels?|accommodations?|lodging|place\s+to\s+stay)\b"
+    r"(?!\s+(?:near|close|by|in\s+the|next|over|above|under|more|less|that|which|with|without|on|at|far|outside|further|farther"
+    r"|than|costing|for\s+more|rated|below|chains?|w/|where))|"
     r"\b(?:don'?t|do\s+not|won'?t|will\s+not|doesn'?t)\s+need\s+(?:a\s+|the\s+|any\s+)?(?:hotels?|room|accommodations?|lodging|place\s+to\s+stay)\b|"
     r"\bwithout\s+(?:a\s+)?hotel\b|\bflights?\s+only\b|\bflight[\s-]only\b|"
     r"\bjust\s+(?:need\s+)?(?:the\s+)?flights?\b|\bonly\s+(?:need\s+)?(?:the\s+)?flights?\b|\bhotel\s+(?:is\s+)?not\s+needed\b|"
@@ -321,11 +335,12 @@ NO_HOTEL = re.compile(
     r"\b(?:heading|going|flying|coming)\s+(?:back\s+)?home\s+(?:for|to)\b|"
     r"\b(?:anything|nothing)\s+(?:but|except|other\s+than)\s+(?:the\s+)?flights?\b|"
     r"\b(?:booked|arranged|covered|sorted|reserved)\s+the\s+hotel\b|\bhotel\s+(?:is\s+)?(?:already\s+)?(?:booked|sorted|covered|taken\s+care\s+of|arranged)\b|"
-    r"\b(?:drop|cancel|remove|skip|forget)\s+(?:about\s+)?the\s+(?:hotel|room)\b",
+    r"(?<!\bcan\s)(?<!\bcould\s)(?<!\bto\s)\b(?:drop|cancel|remove|skip|forget)\s+(?:about\s+)?the\s+(?:hotel|room)\b",
     re.I,
 )
 # Flights the traveller already has: "already booked my flights", "flights are taken care of".
 FLIGHTS_BOOKED = re.compile(
+    r"\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+(?:all\s+)?(?:set|good|sorted|covered)\s+(?:on|for|with)\s+(?:the\s+)?(?:flights?|air(?:fare)?)\b|"
     r"\balready\s+(?:have|has|booked|got|bought|purchased|sorted)\s+(?:my\s+|our\s+|the\s+)?(?:own\s+)?(?:flights?|plane\s+tickets?|air(?:fare)?)\b|"
     r"\b(?:i|we)\s+(?:booked|bought|have|got)\s+(?:my|our)\s+(?:own\s+)?(?:flights?|plane\s+tickets?|airfare)\s+(?:already|sorted|booked|covered)\b|"
     r"\b(?:i|we)\s+(?:booked|bought)\s+(?:my|our)\s+own\s+(?:flights?|plane\s+tickets?|airfare)\b|"
@@ -336,7 +351,10 @@ FLIGHTS_BOOKED = re.compile(
 )
 # Saying no to flights: a stay alone (driving, the train, living there); see also ``no_flights``.
 NO_FLIGHTS = re.compile(
-    r"\bno\s+(?:need\s+for\s+(?:a\s+)?)?(?:flights?|plane|air(?:fare)?)\b|"
+    # "no flights needed", not "no flights before 8am", "no flights on sunday", "no flights over 6 hours"
+    r"\bno\s+(?:need\s+for\s+(?:a\s+)?)?(?:flights?|plane|air(?:fare)?)\b"
+    r"(?!\s+(?:before|after|earlier|later|on|with|that|which|over|under|longer|shorter|past|leaving|departing|arriving|landing"
+    r"|at|in\s+the|until|till|between|from|to|into|out|back|home|through|via|connecting|w/|by|around|during))|"
     r"\b(?:don'?t|do\s+not|won'?t|will\s+not)\s+need\s+(?:a\s+|the\s+|any\s+)?flights?\b|\bflights?\s+(?:are\s+|is\s+)?not\s+needed\b|"
     r"(?<!refundable\s)(?<!refundable-)\bhotel[\s-]+only\b(?!\s+(?:rates?|rooms?|options?))|\b(?:only|just)\s+(?:need\s+)?(?:a\s+|the\s+)?(?:hotel|room)\b|"
     r"\b(?:i'?m|we'?re|i\s+am|we\s+are|i'?ll\s+be|we'?ll\s+be)\s+driving\b|\b(?:we'?ll|i'?ll|we\s+will|i\s+will)\s+drive\s+(?:down|up|in|over|there)\b|"
@@ -434,7 +452,8 @@ def read_preferences(text: str, money_text: Optional[str] = None, money: Optiona
     """Preferences in ``text``; amounts are read from ``money_text`` (the text with dates masked), or
     taken from ``money`` (its ``money_mentions``, when the caller has them already)."""
     cabin = next((name for name, rx in _CABINS if rx.search(text)), None)
-    max_stops = 0 if _NONSTOP.search(text) else 1 if _ONE_STOP.search(text) else None
+    # "nonstop if possible, otherwise 1 stop": the stop allowed is the limit
+    max_stops = 1 if _ONE_STOP.search(text) else 0 if _NONSTOP.search(text) else None
     budgets = read_budgets(money_text if money_text is not None else text, money)
     stars = _stars(text)
     said_class = hotel_class_said(text)
@@ -675,7 +694,8 @@ _CAP_WORDS = (
 )
 _LINKING = r"(?:(?:for|at|is|are|should\s+be|must\s+be|needs?\s+to\s+be|to\s+be|that(?:'s|\s+are|\s+is)|costing|priced|cost(?:ing)?)\s+)?"
 _HOTEL_PRICE_BEFORE = re.compile(
-    rf"\b(?:hotels?|rooms?|motels?|accommodations?|lodging|airbnbs?|place\s+to\s+stay)\s+{_LINKING}{_CAP_WORDS}\s*$",
+    rf"\b(?:hotels?|rooms?|motels?|accommodations?|lodging|airbnbs?|place\s+to\s+stay)\s+(?:{_LINKING}{_CAP_WORDS}|"
+    r"(?:that\s+(?:is|are)\s+|that'?s\s+)?(?:not\s+)?(?:over|above|more\s+than))\s*$",
     re.I,
 )
 _FARE_PRICE_BEFORE = re.compile(rf"\b(?:flights?|tickets?|fares?|airfares?)\s+{_LINKING}{_CAP_WORDS}\s*$", re.I)
@@ -779,7 +799,7 @@ _OK = r"(?:are|is)\s+(?:fine|ok|okay|alright|all\s+right)"
 _DROP = r"(?:drop|forget|remove|lose|lift|skip|relax|no\s+need\s+for)"
 _RELAX = {
     "max_stops": re.compile(
-        rf"\b(?:stops?|connections?|layovers?)\s+{_OK}\b|\b{_DROP}\s+(?:the\s+)?(?:nonstop|non-stop|direct)(?:\s+(?:only|requirement|filter|preference))?\b|"
+        rf"(?<!\bone\s)(?<!\b1\s)(?<!\bsingle\s)\b(?:stops?|connections?|layovers?)\s+{_OK}\b|\b{_DROP}\s+(?:the\s+)?(?:nonstop|non-stop|direct)(?:\s+(?:only|requirement|filter|preference))?\b|"
         r"\b(?:doesn'?t|does\s+not|don'?t)\s+(?:have|need)\s+to\s+be\s+(?:nonstop|non-stop|direct)\b|\bany\s+number\s+of\s+stops\b",
         re.I,
     ),

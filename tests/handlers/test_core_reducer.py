@@ -187,7 +187,7 @@ def test_amounts_and_routes_read_as_a_traveller_reads_them(trip):
     assert route_label(trip) == "JFK ⇄ SFO"
     trip["itinerary"]["segments"].append(seg(3, "JFK", "BOS", "2027-03-20"))
     trip["itinerary"]["segments"][1]["destination"] = place("LAX")
-    assert route_label(trip) == "JFK → SFO → LAX → BOS"
+    assert route_label(trip) == "JFK → SFO → LAX, JFK → BOS"  # the third flight starts from JFK again
 
 
 def test_empty_results_get_a_clear_message_and_no_ranker(trip):

@@ -182,3 +182,59 @@ def test_cabin_changes_in_few_words(text, cabin):
 )
 def test_bags_the_party_brings(text, wished):
     assert bags_wished(text) is wished
+
+
+@pytest.mark.parametrize(
+    ("text", "flights", "hotel"),
+    [
+        ("no flights before 8am", None, None),
+        ("no flights with more than one stop", None, None),
+        ("no hotels near the airport", None, True),
+        ("no hotel over 200", None, True),
+        ("no flights needed, hotel in tulsa", False, True),
+        ("make sure we can cancel the hotel", None, True),
+        ("cancel the hotel", None, False),
+    ],
+)
+def test_no_flights_or_hotel_only_when_none_is_wanted(text, flights, hotel):
+    f = read(f"tampa to tulsa mar 2-5, 1 adult, {text}")
+    assert (f["flights_needed"], f["hotel_needed"]) == (flights, hotel)
+
+
+@pytest.mark.parametrize(
+    ("text", "stops"),
+    [
+        ("nonstop preferred but 1 stop ok", 1),
+        ("direct if possible, otherwise 1 stop", 1),
+        ("one connection is ok but not more", 1),
+        ("nonstop only", 0),
+        ("stops are fine", None),
+    ],
+)
+def test_a_stop_allowed_beside_nonstop_is_the_limit(text, stops):
+    assert read(f"tampa to tulsa mar 2-5, 1 adult, {text}")["max_stops"] == stops
+
+
+@pytest.mark.parametrize(
+    ("text", "cabin"),
+    [("bump us up to business", "business"), ("put me in first", "first"), ("move us into biz", "business")],
+)
+def test_a_cabin_moved_to(text, cabin):
+    assert read(text)["cabin"] == cabin
+
+
+@pytest.mark.parametrize(
+    ("text", "one_way"),
+    [
+        ("1 way boston to denver jan 3", True),
+        ("no return flight needed, boston to denver jan 3", True),
+        ("boston to denver jan 3, not coming back", True),
+        ("boston to denver jan 3-5, return flight in the evening", False),
+    ],
+)
+def test_one_way_in_other_words(text, one_way):
+    assert read(text)["one_way"] is one_way
+
+
+def test_set_on_flights_means_a_hotel_alone():
+    assert read("we're set on flights, need a hotel in tulsa feb 3-5")["flights_needed"] is False

@@ -1,0 +1,90 @@
+"""Trips of several flights said without a date beside each leg: a chain of places ("NYC → London →
+Paris → home", "boston > denver > vegas > boston") and a different way home ("fly into Rome, out of
+Venice", "into Lisbon and home from Porto"). Each gives the legs, dated in the order the dates are
+said; with fewer dates than flights the message is read as usual (its dates asked)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from .dates import DateMention
+from .places import Mention
+
+# Between two places of a chain ("to" is what the arrows become): "A to B to C", "A > B then C"
+_LINK = re.compile(
+    r"\s*(?:to|>|then(?:\s+(?:on\s+)?to)?|,?\s*and\s+then(?:\s+(?:on\s+)?to)?|,\s*then(?:\s+to)?)\s*", re.I
+)
+# After the last place: the way home ("→ home", "then back", "and back home")
+_HOME_AFTER = re.compile(
+    r"\s*(?:(?:to|>|then(?:\s+to)?|,?\s*and\s+then(?:\s+to)?)\s+(?:back\s+)?home\b|(?:,?\s*(?:and|then)\s+)?back(?:\s+home)?\b(?!\s+(?:on|the)\b))",
+    re.I,
+)
+# A different way home: "fly into Rome", "landing in Lisbon"; "out of Venice", "home from Porto"
+_INTO = re.compile(r"\b(?:(?:fly(?:ing)?|land(?:ing)?|arriv(?:e|ing))\s+in(?:to)?|into)\s+$", re.I)
+_OUT_OF = re.compile(r"\b(?:out\s+of|(?:home|back)\s+from|return(?:ing)?\s+from)\s+$", re.I)
+_FROM = re.compile(r"\b(?:from|leaving|departing)\s+$", re.I)
+
+
+def read_journey(
+    msg: str, places: Sequence[Mention], dates: Sequence[DateMention], assumptions: Optional[List[str]] = None
+) -> Optional[List[Dict[str, Any]]]:
+    """The legs of a chain of places or of a trip home from elsewhere, or None when neither is said;
+    a chain without a date for each flight is read as usual, and ``assumptions`` says how to say it."""
+    stops = _chain(msg, places)
+    pairs = list(zip(stops, stops[1:], strict=False)) if stops else _open_jaw(msg, places)
+    if not pairs:
+        return None
+    legs: List[Dict[str, Any]] = [{"origin": a, "destination": b, "depart_date": None} for a, b in pairs]
+    if (
+        len(legs) == 2
+        and _code(legs[1]["destination"]) == _code(legs[0]["origin"])
+        and _code(legs[1]["origin"]) == _code(legs[0]["destination"])
+    ):
+        return None  # an out-and-back is a round trip, read by the ordinary path
+    days = [d.value.isoformat() for d in dates]
+    if len(days) < len(legs) or days != sorted(days):
+        # a flight without its day could not be asked for alone: read as usual, and said how to
+        if assumptions is not None and stops:
+            names = [str(p.get("name") or p.get("code")) for p in stops]
+            assumptions.append(
+                f"To fly {' → '.join(names)}, give each flight its date "
+                f'("{names[0]} to {names[1]} Feb 10, {names[1]} to {names[2]} Feb 14, …")'
+            )
+        return None
+    for leg, day in zip(legs, days[: len(legs)], strict=True):
+        leg["depart_date"] = day
+    return legs
+
+
+def _code(place: Any) -> Any:
+    return place.get("code") if isinstance(place, dict) else None
+
+
+def _chain(msg: str, places: Sequence[Mention]) -> Optional[List[Dict[str, Any]]]:
+    """The places of the longest chain ("A to B to C", "A to B to home"), the first again at the end
+    for the way home; None for fewer than two legs."""
+    best: List[Mention] = []
+    run: List[Mention] = list(places[:1])
+    for prev, nxt in zip(places, places[1:], strict=False):
+        if _LINK.fullmatch(msg[prev.end : nxt.start]):
+            run.append(nxt)
+        else:
+            best, run = max(best, run, key=len), [nxt]
+    best = max(best, run, key=len)
+    if len(best) < 2:
+        return None
+    stops = [m.place for m in best]
+    if _HOME_AFTER.match(msg, best[-1].end) and _code(stops[-1]) != _code(stops[0]):
+        stops.append(stops[0])
+    return stops if len(stops) >= 3 else None
+
+
+def _open_jaw(msg: str, places: Sequence[Mention]) -> Optional[List[Tuple[Dict[str, Any], Dict[str, Any]]]]:
+    """[(home, into), (out of, home)] for "from NYC, fly into Rome, out of Venice"; None otherwise."""
+    into = next((p for p in places if _INTO.search(msg[max(0, p.start - 20) : p.start])), None)
+    out = next((p for p in places if _OUT_OF.search(msg[max(0, p.start - 25) : p.start])), None)
+    home = next((p for p in places if _FROM.search(msg[max(0, p.start - 15) : p.start]) and p is not out), None)
+    if not (into and out and home) or len({_code(into.place), _code(out.place), _code(home.place)}) < 3:
+        return None
+    return [(home.place, into.place), (out.place, home.place)]
