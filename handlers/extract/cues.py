@@ -35,7 +35,8 @@ STAY_CUE = _cue(
     _PLACE_TAIL,
 )
 DEPART_CUE = _cue(
-    r"leav(?:e|ing)|depart(?:ing|ure)?|out|fly(?:ing)?|go(?:ing)?|start(?:ing)?|from|arriv(?:e|ing)|between|"
+    r"leav(?:e|ing)|depart(?:ing|ure)?|out|fly(?:ing)?|go(?:ing)?|start(?:ing)?|from|arriv(?:e|ing)|between|in\s+on|"
+    r"(?:fly(?:ing)?|get(?:ting)?)\s+in|"
     r"travel(?:l?ing)?|begin(?:ning)?",
     _DATE_TAIL,
 )

@@ -166,6 +166,7 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     ),
     ("named", re.compile(rf"\b(?P<name>{_NAMED_RE})(?:\s+(?P<year>(?:19|20)\d\d))?\b", re.I)),
     ("period", re.compile(rf"\b{_PERIOD}{_MONTH}(?!\w|\s*\d){_YEAR}", re.I)),
+    ("period_rel", re.compile(rf"\b{_PERIOD}(?P<rel>the|this|next)\s+month\b", re.I)),
     ("month_day", re.compile(rf"\b{_MONTH}(?:\s+(?:the\s+)?|(?=\d)){_DAY}\b{_YEAR}", re.I)),
     ("day_month", re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:day\s+)?(?:of\s+)?{_MONTH}(?!\w){_YEAR}", re.I)),
     ("after_tomorrow", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b", re.I)),
@@ -178,7 +179,7 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     (
         "in_n",
         re.compile(
-            rf"\bin\s+(?P<n>{NUMBER_RE}|a)\s+(?P<unit>days?|weeks?)\b|\b(?P<n2>{NUMBER_RE}|a)\s+(?P<unit2>days?|weeks?)\s+from\s+(?:now|today)\b",
+            rf"\bin\s+(?P<n>{NUMBER_RE}|a)\s+(?P<unit>days?|weeks?|fortnight)\b|\b(?P<n2>{NUMBER_RE}|a)\s+(?P<unit2>days?|weeks?)\s+from\s+(?:now|today)\b",
             re.I,
         ),
     ),
@@ -210,7 +211,7 @@ _MONTH_RANGE = re.compile(
 _RANGE_MONTH = re.compile(rf"\b(?:the\s+)?{_DAY}{_RANGE_SEP}{_DAY2}\s+(?:of\s+)?{_MONTH}(?!\w){_YEAR}", re.I)
 
 _DURATION = re.compile(
-    rf"\b(?P<n>{NUMBER_RE}|a\s+couple\s+of|a\s+few)[\s-]+(?P<unit>nights?|days?|weeks?)\b(?!\s+(?:ago|from\s+now|from\s+today|later))"
+    rf"\b(?P<n>{NUMBER_RE}|a\s+couple\s+of|a\s+few)[\s-]+(?P<unit>nights?|nites?|nts|days?|weeks?|wks?)\b(?!\s+(?:ago|from\s+now|from\s+today|later))"
     r"|\b(?:a|one)\s+(?P<fort>fortnight)\b",
     re.I,
 )
@@ -375,6 +376,13 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
         if day < 0:  # counted from the month's end: "end of January" is the 28th, "the last week" the 25th
             day += calendar.monthrange(year or today.year, month)[1]
         return _safe(year, month, day) if year else next_month_day(today, month, day)
+    if kind == "period_rel":  # "end of the month", "mid next month": in this month or the next, not before today
+        first = date(today.year + today.month // 12, today.month % 12 + 1, 1) if g["rel"].lower() == "next" else today
+        edge = (g.get("edge") or "").lower().split()
+        day = _WEEK_DAY[g["nth"].lower()] if g.get("nth") else _PERIOD_DAY[edge[-2] if edge[-1] == "of" else edge[0]]
+        if day < 0:
+            day += calendar.monthrange(first.year, first.month)[1]
+        return max(today, date(first.year, first.month, day))
     if kind == "today":
         return today
     if kind == "tomorrow":
@@ -389,7 +397,7 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
         unit = (g.get("unit") or g.get("unit2") or "").lower()
         if n is None:
             return None
-        return today + timedelta(days=n * (7 if unit.startswith("week") else 1))
+        return today + timedelta(days=n * (14 if unit == "fortnight" else 7 if unit.startswith("week") else 1))
     if kind == "weekday":
         wd_raw = g["wd"].lower().rstrip(".")
         target = WEEKDAYS.get(wd_raw, _WD_ABBR.get(wd_raw))
@@ -558,7 +566,7 @@ def find_dates(
                         floating,
                         by_convention,
                         day_only,
-                        kind == "period" or (span is not None and _said_back(kind, m)),
+                        kind in ("period", "period_rel") or (span is not None and _said_back(kind, m)),
                         kind == "weekday" and floating,
                         span[1] if span else None,
                     )
@@ -567,7 +575,7 @@ def find_dates(
     found.sort(key=lambda d: d.start)
     found = _holiday_weekend(text, _counted_from(text, _weekdays_checked(text, found, doubts)), today)
     masked = mask(masked, [(d.start, d.end) for d in found])
-    return _week_of(text, _weekend_days(text, _weekend_of(text, found))), masked
+    return _week_of(text, _weekend_days(text, _weekend_of(text, found)), today), masked
 
 
 _BARE_WEEKEND = re.compile(r"(?:long\s+)?weekend", re.I)
@@ -604,10 +612,43 @@ _COUNTED = re.compile(
 _CALENDAR_DATE = re.compile(rf"\d|\b(?:{_MONTH_WORDS})\b", re.I)
 
 
+# "the conference is Feb 9, so fly in the night before", "the wedding's the 12th, home the day after":
+# a day counted from the date said just before it
+_DAY_AROUND = re.compile(
+    r"\b(?:the\s+)?(?:(?:day|night|evening|morning)\s+(?P<dir>before|after)\b(?!\s+(?:that|tomorrow|next)\b)"
+    r"|same\s+day\b)",
+    re.I,
+)
+
+
+def _around_the_last(text: str, found: List[DateMention]) -> List[DateMention]:
+    out = list(found)
+    for m in _DAY_AROUND.finditer(text):
+        if any(d.start <= m.start() < d.end or m.end() <= d.start <= m.end() + 5 for d in found):
+            continue  # part of a date ("the day after tomorrow") or counting from the next one
+        last = next((d for d in reversed(found) if d.end <= m.start()), None)
+        if last is None:
+            continue
+        days = {"before": -1, "after": 1}.get((m.group("dir") or "").lower(), 0)
+        out.append(DateMention(m.start(), m.end(), last.value + timedelta(days=days), m.group(0)))
+        clause = re.split(r"[.!?;,]", text[: last.start])[-1]
+        if _EVENT.search(clause) and last in out:
+            out.remove(last)  # the wedding's day is not a travel day when the trip is counted from it
+    return sorted(out, key=lambda d: d.start)
+
+
+_EVENT = re.compile(
+    r"\b(?:conference|meeting|wedding|game|concert|event|show|party|interview|funeral|graduation|appointment"
+    r"|summit|expo|convention|festival|race|marathon|ceremony|reunion|starts?|begins?)\b",
+    re.I,
+)
+
+
 def _counted_from(text: str, found: List[DateMention]) -> List[DateMention]:
     lower = text.lower()
-    if not any(word in lower for word in ("before", "after", "from", "prior")):
+    if not any(word in lower for word in ("before", "after", "from", "prior", "same")):
         return found
+    found = _around_the_last(text, found)
     out: List[DateMention] = []
     for d in found:
         m = _COUNTED.search(text[max(0, d.start - 40) : d.start])
@@ -667,14 +708,28 @@ _WEEKEND = re.compile(r"\bweekend\b", re.I)
 _WEEK_OF = re.compile(r"\b(?:the\s+)?week\s+(?:of|starting|beginning|commencing)\s+(?:(?:mon(?:day)?|the)\s+)?$", re.I)
 
 
-def _week_of(text: str, found: List[DateMention]) -> List[DateMention]:
+_WEEK_AHEAD = re.compile(r"\b(?:(?:next|coming)\s+week|(?P<after>week\s+after\s+next))\b", re.I)
+
+
+def _week_of(text: str, found: List[DateMention], today: date) -> List[DateMention]:
     """ "the week of Jan 18, Mon to Thu": the weekdays named are that week's (Monday to Sunday), and
     the date that names the week is not itself a trip date."""
-    week = next((d for d in found if not d.floating and _WEEK_OF.search(text[max(0, d.start - 40) : d.start])), None)
+    week = next(
+        (d for d in found if (not d.floating or d.day_only) and _WEEK_OF.search(text[max(0, d.start - 40) : d.start])),
+        None,
+    )
     days = [d for d in found if d.floating and not d.day_only and d is not week]
-    if week is None or not days:
+    if not days:
         return found
-    monday = week.value - timedelta(days=week.value.weekday())
+    if week is not None:
+        monday = week.value - timedelta(days=week.value.weekday())
+    else:  # "next week, tue to thu", "the week after next, mon to fri"
+        said = next(
+            (m for m in _WEEK_AHEAD.finditer(text) if not any(d.start <= m.start() < d.end for d in found)), None
+        )  # not "Thursday next week", a day of its own
+        if said is None:
+            return found
+        monday = today - timedelta(days=today.weekday()) + timedelta(days=14 if said.group("after") else 7)
     out = []
     for d in found:
         if d is week:
@@ -774,5 +829,5 @@ def find_durations(text: str) -> List[Duration]:
         if n is None or n <= 0 or n > 90:
             continue
         unit = m.group("unit").lower()
-        out.append(Duration(m.start(), m.end(), n * 7 if unit.startswith("week") else n))
+        out.append(Duration(m.start(), m.end(), n * 7 if unit.startswith("w") else n))
     return out

@@ -205,8 +205,9 @@ def read_legs(msg: str, places: List[Mention], dates: List[DateMention]) -> Opti
     return legs
 
 
-_ARRIVING = re.compile(r"\barriv(?:e|ing|al)\b[^.!?;]*$", re.I)
-_LEAVING = re.compile(r"\b(?:leav(?:e|ing)|depart(?:ing|ure)?)\b[^.!?;]*$", re.I)
+# "arriving the 3rd, leaving the 6th", "in on the 30th, out jan 2": the days at the destination
+_ARRIVING = re.compile(r"\b(?:arriv(?:e|ing|al)|in\s+on|(?:fly(?:ing)?|get(?:ting)?)\s+in)\b[^.!?;]*$", re.I)
+_LEAVING = re.compile(r"\b(?:leav(?:e|ing)|depart(?:ing|ure)?|out)\b[^.!?;]*$", re.I)
 
 
 def assign_dates(

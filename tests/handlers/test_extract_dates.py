@@ -52,7 +52,15 @@ def test_not_dates(text):
 
 @pytest.mark.parametrize(
     ("text", "nights"),
-    [("for 3 nights", 3), ("a week", 7), ("twelve days", 12), ("a 5-night stay", 5), ("a couple of nights", 2)],
+    [
+        ("for 3 nights", 3),
+        ("a week", 7),
+        ("twelve days", 12),
+        ("a 5-night stay", 5),
+        ("a couple of nights", 2),
+        ("for 2 wks", 14),
+        ("5 nts", 5),
+    ],
 )
 def test_lengths_of_stay(text, nights):
     assert [d.nights for d in find_durations(text)] == [nights]
@@ -189,4 +197,38 @@ def test_a_week_from_a_weekday_is_not_also_a_stay_length():
     ],
 )
 def test_a_lower_case_short_weekday_is_a_day_after_a_travel_word(text, expected):
+    assert dates_in(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "conference starts feb 9, so i need to get in the night before",
+            ["2027-02-08"],
+        ),  # the event's day is not a trip day
+        ("the wedding is jan 16, fly the day before and home the day after", ["2027-01-15", "2027-01-17"]),
+        ("out jan 5, back the day after", ["2027-01-05", "2027-01-06"]),  # a trip day said first stays one
+        ("meeting dec 10, leaving the night before, back the same day", ["2026-12-09", "2026-12-10"]),
+        ("the day after tomorrow", ["2026-12-03"]),
+    ],
+)
+def test_a_day_counted_from_the_date_said_before_it(text, expected):
+    assert dates_in(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("end of the month", ["2026-12-28"]),
+        ("mid next month", ["2027-01-15"]),
+        ("early this month", ["2026-12-05"]),
+        ("in a fortnight", ["2026-12-15"]),
+        ("the week after next, mon to fri", ["2026-12-14", "2026-12-18"]),
+        ("next week, tue to thu", ["2026-12-08", "2026-12-10"]),
+        ("week of the 14th, leaving tuesday back thursday", ["2026-12-15", "2026-12-17"]),
+        ("leaving thursday, back next week monday", ["2026-12-03", "2026-12-07"]),  # that week is monday's alone
+    ],
+)
+def test_a_month_or_week_said_from_today(text, expected):
     assert dates_in(text) == expected

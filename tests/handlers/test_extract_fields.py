@@ -225,3 +225,17 @@ def test_a_hotel_wish_ends_where_a_price_or_another_clause_begins():
 def test_a_weekend_brings_its_way_back_unless_told_otherwise(text, depart, nights):
     fields, _ = extract_fields(text=text, today=date(2026, 12, 1))
     assert (fields["depart_date"], fields["nights"]) == (depart, nights)
+
+
+@pytest.mark.parametrize(
+    ("text", "depart", "ret"),
+    [
+        ("nyc from atlanta for new years eve, in on the 30th out jan 2, 2 ppl", "2026-12-30", "2027-01-02"),
+        ("flying into denver, in on the 3rd and out on the 6th", "2026-12-03", "2026-12-06"),
+        ("boston to miami, fly in jan 5, fly out jan 9", "2027-01-05", "2027-01-09"),
+        ("boston to miami, out jan 5 back jan 9", "2027-01-05", "2027-01-09"),  # "out" alone is the way out
+    ],
+)
+def test_in_and_out_are_the_days_at_the_destination(text, depart, ret):
+    fields, _ = extract_fields(text=text, today=date(2026, 12, 1))
+    assert (fields["depart_date"], fields["return_date"]) == (depart, ret)
