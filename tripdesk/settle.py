@@ -8,7 +8,7 @@ each full collection, which comes about every five host turns at 1,000 flight of
 (the turns' survivors pile up until they are a quarter of the old objects): ≈ 150 ms of CPU each
 on the benchmark machine, a tenth of a turn's CPU on average, spent finding nothing. Frozen
 (``gc.freeze``: moved to a permanent generation no collection looks at), a full collection walks
-only what the turns left, ≈ 1 ms (``benchmarks/README.md``, "Offers per search, third session").
+only what the turns left, ≈ 1 ms (``benchmarks/README.md``, "Offers per search, fourth session").
 
 What is frozen is never collected: call this once, when the process has loaded what it keeps,
 not while it holds a request's or a turn's objects. The young collections are left as they are

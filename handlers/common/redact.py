@@ -107,16 +107,18 @@ def _text_may_hold_secret(blob: str) -> bool:
     to an ASCII letter into that letter, except the dotless ``ı`` and the dot of ``İ``
     (``i`` + U+0307), which are mapped by hand.
 
-    Nothing searched for holds a comma, so a long text is searched as its distinct comma-separated
-    pieces, each once: a search's offers repeat most of theirs (keys, codes, carriers, fares) and
-    the pieces are a few percent of the text. The digit test on an ASCII text is a byte
-    translation and one substring test; the regex only confirms what that finds."""
+    Nothing searched for holds a double quote, so a long text is searched as its distinct
+    pieces between quotes, each once: a search's offers repeat most of theirs (keys, codes,
+    carriers, fares, the punctuation between values) and the pieces are a fifth of the text
+    (split at quotes rather than commas: fewer, longer pieces, a third less time). The digit test
+    on an ASCII text is a byte translation and one substring test; the regex only confirms what
+    that finds."""
     low = blob.casefold()
     ascii_only = low.isascii()
     if not ascii_only:
         low = low.replace("\u0131", "i").replace("\u0307", "")
     if len(low) > DEDUPE_ABOVE:
-        low = ",".join(set(low.split(",")))
+        low = '"'.join(set(low.split('"')))
     if any(word in low for word in MAYBE_SECRET_WORDS) or any(key in low for key in SENSITIVE_KEY_TEXTS):
         return True
     if ascii_only and DIGIT_RUN_MARKED not in low.encode("ascii").translate(DIGIT_RUN_MARKS):
@@ -130,10 +132,14 @@ def redact_json_text(value: Any) -> str:
     codes, ids, ISO times, names) is stored as its own text: that text is searched once
     (``_text_may_hold_secret``) instead of each string being walked, and nothing is decoded or
     encoded again. Anything that may hold a secret, or is not plain JSON, is encoded from
-    ``redact(value)`` (a value JSON cannot encode fails here as it would in the column)."""
+    ``redact(value)`` (a value JSON cannot encode fails here as it would in the column).
+
+    The first encoding does not look for reference cycles (``check_circular``: a sixth of its
+    time on a search's offers): a value that holds itself fails with ``RecursionError`` either
+    way (``redact`` recursed without end after json's "Circular reference detected")."""
     if isinstance(value, (dict, list)):
         try:
-            blob = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=COMPACT)
+            blob = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=COMPACT, check_circular=False)
         except (TypeError, ValueError):
             pass
         else:

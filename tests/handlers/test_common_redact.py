@@ -1,8 +1,12 @@
 """Redaction's fast path: a string that cannot hold a secret is returned untouched, and every
 string redacts exactly as the full set of patterns would."""
 
+import enum
 import hashlib
 import json
+import uuid
+from collections import OrderedDict
+from datetime import date
 from unittest import mock
 
 import pytest
@@ -214,7 +218,7 @@ texts = st.lists(
 def test_the_faster_text_check_finds_whatever_the_former_one_found(text):
     if old_text_may_hold_secret(text):
         assert R._text_may_hold_secret(text)
-        with mock.patch.object(R, "DEDUPE_ABOVE", 0):  # searched as distinct comma-separated pieces
+        with mock.patch.object(R, "DEDUPE_ABOVE", 0):  # searched as distinct pieces between quotes
             assert R._text_may_hold_secret(text)
 
 
@@ -229,7 +233,7 @@ SECRET_VALUES = [
 
 
 def test_a_secret_among_many_repeated_offers_is_still_found_and_masked():
-    """Long texts are searched as their distinct comma-separated pieces: one secret among a
+    """Long texts are searched as their distinct pieces between quotes: one secret among a
     thousand copies of a clean offer, first, last or in the middle, is still found."""
     offers = [dict(CLEAN, offer_id=f"off_{i % 7}") for i in range(1000)]
     assert not R._text_may_hold_secret(R.redact_json_text(offers))
@@ -270,3 +274,135 @@ def test_values_json_cannot_encode_are_not_stored_silently():
     with pytest.raises(TypeError):
         R.redact_json_text({"price": Decimal("1.00")})
     assert json.loads(R.redact_json_text({"x": float("nan")}).replace("NaN", "null")) == {"x": None}
+
+
+def former_redact_json_text(value):
+    """``redact_json_text`` before this change: json looking for cycles, long texts searched as
+    their distinct comma-separated pieces."""
+    if isinstance(value, (dict, list)):
+        try:
+            blob = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=R.COMPACT)
+        except (TypeError, ValueError):
+            pass
+        else:
+            if not former_text_may_hold_secret(blob):
+                return blob
+    return json.dumps(R.redact(value), ensure_ascii=False, separators=R.COMPACT)
+
+
+def former_text_may_hold_secret(blob):
+    low = blob.casefold()
+    ascii_only = low.isascii()
+    if not ascii_only:
+        low = low.replace("\u0131", "i").replace("\u0307", "")
+    if len(low) > R.DEDUPE_ABOVE:
+        low = ",".join(set(low.split(",")))
+    if any(word in low for word in R.MAYBE_SECRET_WORDS) or any(key in low for key in R.SENSITIVE_KEY_TEXTS):
+        return True
+    if ascii_only and R.DIGIT_RUN_MARKED not in low.encode("ascii").translate(R.DIGIT_RUN_MARKS):
+        return False
+    return R.DIGIT_RUN_RE.search(blob) is not None
+
+
+class Colour(enum.Enum):
+    RED = "red"
+
+
+class Seats(enum.IntEnum):
+    TWO = 2
+
+
+class Code(str):
+    pass
+
+
+def _nested(depth):
+    value = "bottom"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+CLEAN_OFFERS = [dict(CLEAN, offer_id=f"off_{i}", seats_remaining=i % 9) for i in range(400)]
+TRICKY = [
+    {"text": 'Düsseldorf ✈ 東京 "quoted" \\ back\\slash \n\t\x00\x1f\x7f \u2028\u2029 😀', "empty": ""},
+    {"lone": "\ud800 surrogate", "also": ["\udfff"]},
+    {"big": [2**53 + 1, 2**63 - 1, 2**63, 2**64 - 1, -(2**63), 2**64, -(2**63) - 1, 10**30]},
+    {
+        "floats": [
+            1e16,
+            1.5e16,
+            1e22,
+            -0.0,
+            0.0,
+            0.1,
+            0.30000000000000004,
+            1e-05,
+            2.5e-08,
+            5e-324,
+            1.7976931348623157e308,
+        ]
+    },
+    {"nested": [{"a": [{"b": [{"c": None}]}]}, [], {}], "bools": [True, False, None], "t": (1, ("x", [2]))},
+    {"order": {"z": 1, "a": 2, "m": {"y": 1, "b": 2}}},
+    {1: "int key", 2.5: "float key", False: "bool key", None: "none key"},
+    {"deep": _nested(300), "shared": [CLEAN, CLEAN]},
+    {"sub": Code("not a plain str"), "od": OrderedDict(b=1, a=2), "seats": Seats.TWO},
+    [("a", "tuple"), "list at the top"],
+    {"nan": float("nan")},
+    {"inf": [1, float("inf")], "minus": -float("inf")},
+    {"offers": CLEAN_OFFERS},  # long: searched as pieces
+    {"offers": CLEAN_OFFERS + [dict(CLEAN, note="pay with 4111 1111 1111 1111")]},
+    {"offers": CLEAN_OFFERS, "rows": [("off_1", "cvv=123"), ("off_2", "Bearer abcdefghijklmnopqrstuvwxyz")]},
+]
+
+
+def test_the_stored_text_is_exactly_what_it_was():
+    """Non-ASCII, escapes, lone surrogates, integers beyond 64 bits, floats, keys that are not
+    strings, subclasses, deep nesting, shared values, tuples, NaN and infinities, long texts
+    with and without a secret: the same text, character for character."""
+    for value in TRICKY:
+        assert R.redact_json_text(value) == former_redact_json_text(value), value
+    assert (
+        R.redact_json_text({"nan": float("nan")}) == '{"nan":NaN}'
+    )  # as the column is given it (PostgreSQL refuses it)
+    masked = json.loads(R.redact_json_text(TRICKY[-1]))
+    assert masked["rows"] == [["off_1", f"cvv={R.MASK}"], ["off_2", R.MASK]]
+    assert "4111 1111 1111 1111" not in R.redact_json_text(TRICKY[-2])
+
+
+def test_values_json_refuses_are_still_refused():
+    for value in [{"c": Colour.RED}, {"id": uuid.UUID(int=1)}, {"on": date(2027, 1, 30)}, [Colour.RED]]:
+        with pytest.raises(TypeError):
+            former_redact_json_text(value)
+        with pytest.raises(TypeError):
+            R.redact_json_text(value)
+    holds_itself = {"offers": []}
+    holds_itself["offers"].append(holds_itself)
+    with pytest.raises(RecursionError):
+        former_redact_json_text(holds_itself)
+    with pytest.raises(RecursionError):
+        R.redact_json_text(holds_itself)
+
+
+any_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8), fragments),
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.lists(children, max_size=3).map(tuple),
+        st.dictionaries(
+            st.one_of(st.text(max_size=6), st.integers(), st.sampled_from(sorted(R.SENSITIVE_KEYS))),
+            children,
+            max_size=4,
+        ),
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.lists(any_values, max_size=3), st.dictionaries(st.text(max_size=4), any_values, max_size=3)))
+def test_any_value_is_stored_as_it_was(value):
+    with mock.patch.object(R, "DEDUPE_ABOVE", 0):  # every text searched as its pieces
+        assert R.redact_json_text(value) == former_redact_json_text(value)
+    assert R.redact_json_text(value) == former_redact_json_text(value)
