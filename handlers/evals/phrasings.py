@@ -42,7 +42,7 @@ import json
 import re
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
@@ -56,8 +56,13 @@ TIMEZONE = "America/New_York"
 
 
 def load_cases(path: Path) -> List[Dict[str, Any]]:
+    """The cases in ``path``; two cases under one id are refused, since a failure is reported by id."""
     with open(path, encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
+        cases = [json.loads(line) for line in handle if line.strip()]
+    twice = sorted(name for name, n in Counter(c["id"] for c in cases).items() if n > 1)
+    if twice:
+        raise ValueError(f"{path}: ids used more than once: {', '.join(twice)}")
+    return cases
 
 
 # -- reading the trip ------------------------------------------------------------------------
