@@ -31,7 +31,7 @@ from .context import (
 from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS
 from .dates import DateMention, Doubt, after_next_said, find_dates, find_durations, next_weekday_said, order_for
 from .journeys import read_journey
-from .party import ADDING, FOR_ME, family_unsplit, read_party
+from .party import ADDING, FOR_ME, couple_trip, family_unsplit, read_party
 from .patch import ASSUMED_HOTEL_ONLY
 from .places import find_places, lookup
 from .prefs import NO_HOTEL, hotel_area, hotel_class_said, money_mentions, read_airlines, read_preferences, read_relax
@@ -209,6 +209,9 @@ def extract_fields(
             assumptions.append(
                 f"Counted your family of {family} as {family} adults; say how many are children (and their ages)"
             )
+        couple = couple_trip(people_text)
+        if couple and fields.get("adults") == 2:
+            assumptions.append(f"Counted 2 travellers for a {couple.lower()}; say if more are coming")
         said_class = hotel_class_said(msg)
         if said_class and fields["hotel_min_stars"] == said_class[1]:
             assumptions.append(f'Took "{said_class[0]}" as {said_class[1]}★ or better; say the stars you want')

@@ -51,7 +51,7 @@ _ADULT_KIN = (
     r"wife|husband|partner|spouse|girlfriend|boyfriend|gf|bf|fianc[eé]e?|friend|colleague|coworker|co-worker|"
     r"boss|mom|mother|dad|father|brother|sister|mum|roommate|assistant|manager|cousin|aunt|uncle|grandma|grandpa|buddy|buddie|pal|mate|"
     r"grandmother|grandfather|teammate|client|mother-in-law|father-in-law|hubby|other\s+half|sister-in-law|brother-in-law|"
-    r"mrs|missus|wifey|hubs|sis|bro|better\s+half|mother\s+in\s+law|father\s+in\s+law"
+    r"mrs|missus|wifey|hubs|sis|bro|better\s+half|mother\s+in\s+law|father\s+in\s+law|bff|bestie"
 )
 _PAIR_KIN = r"parents|grandparents|in-laws|folks"
 _CHILD_KIN = (
@@ -107,13 +107,15 @@ _GROUP_COMPANIONS = re.compile(
     rf"\b{_N}\s+(?:more\s+)?(?:friends?|buddies|pals|mates|colleagues?|coworkers?|co-workers?|others|other\s+(?:people|persons?|travell?ers|adults))\b",
     re.I,
 )
-_AGE_LIST = r"\d{1,2}(?:\s*(?:,|and|&|/)\s*\d{1,2})*"
+# One age in a list, in months for a baby: "ages 10 months, 3 and 5"
+_AGE_ITEM = r"\d{1,2}(?:\s*(?:months?|mos?)(?:[- ]old)?\b)?"
+_AGE_LIST = rf"{_AGE_ITEM}(?:\s*(?:,|and|&|/)\s*{_AGE_ITEM})*"
 _AGES = re.compile(
     rf"\b(?:aged?|ages)\s*:?\s*(?P<list>{_AGE_LIST})"
     rf"|\((?:ages?\s*:?\s*)?(?P<paren>{_AGE_LIST})(?:\s*(?:y/?o|yrs?|years?(?:\s+old)?))?\)"
     rf"|\b(?:he|she|they)(?:'s|\s+is|\s+are|'re)\s+(?P<pron>{_AGE_LIST})\b(?!\s*(?:months?|mos?|%))"
     rf"|\bwho(?:'s|\s+is|\s+are)\s+(?P<who>{_AGE_LIST})\b(?!\s*(?:months?|mos?))"
-    rf"|\b(?:kids|children|sons|daughters|boys|girls)\s*,?\s*(?P<kin>\d{{1,2}}(?:\s*(?:,|and|&)\s*\d{{1,2}})+)\b"
+    rf"|\b(?:kids|children|sons|daughters|boys|girls|little\s+ones|grandkids|grandchildren|teens|teenagers)\s*,?\s*(?P<kin>\d{{1,2}}(?:\s*(?:,|and|&)\s*\d{{1,2}})+)\b"
     rf"(?!\s*(?:months?|mos?|nights?|days?|weeks?|rooms?|stars?|adults?|people|persons?|pax|bags?|am\b|pm\b|[/:.\d-]))"
     r"|\b(?P<one>\d{1,2})[- ]?(?:years?|yrs?|yr|y/?o)(?:[- ]old)?\b"
     r"|\b(?P<months>\d{1,2})\s*(?:months?|mos?)(?:[- ]old)?\b",
@@ -206,6 +208,8 @@ def read_party(text: str) -> Dict[str, Any]:
         adults = 1 + companions  # "I'm traveling with my 2 year old": the writer and the child
     if adults is None and (_SOLO.search(text) or _LONE_ME.search(text)):
         adults = 1
+    if adults is None and not (children or infants or companions or kids) and _COUPLE_TRIP.search(text):
+        adults = 2  # "honeymoon in st lucia": the two of them (and told so: ``couple_trip``)
     return {
         "adults": adults,
         "children": children,
@@ -237,7 +241,8 @@ def _ages(text: str) -> Tuple[List[int], List[int], List[int]]:
         raw = raw or m.group("one") or ""
         if m.group("paren") and not _CHILD_NEAR.search(text[max(0, m.start() - 40) : m.start()]):
             continue  # "(7 and 10)" are ages only after children were named
-        for age in (int(x) for x in re.findall(r"\d+", raw)):
+        for number, months in re.findall(r"(\d+)\s*(months?|mos?)?", raw):
+            age = int(number) // 12 if months else int(number)
             if age < 2:
                 infants.append(age)
             elif age < 18:
@@ -273,19 +278,35 @@ def _companions(text: str) -> Tuple[int, int]:
     """(adults travelling with the writer, children) from "my wife and her parents", "two friends",
     "her two boys"; "1 adult" and the like are counted elsewhere."""
     adults = kids = 0
+    last_end = -1  # where the last person counted ends: "my mom and dad", "my wife, son and daughter"
     for m in _COMPANION.finditer(text):
         n = to_int(m.group("n")) if m.group("n") else None
         if (m.group("n") and n is None) or text[m.end() : m.end() + 2] in ("'s", "s'"):
             continue  # "a friend's wedding": not someone travelling
         possessed = re.match(r"(?:my|our|his|her|their|the)\b", m.group(0), re.I)
-        if not possessed and n is None and not (m.group("adult") and _BARE_AFTER_ME.search(text[: m.start()])):
+        child = (m.group("child") or "").lower()
+        # "kids" with no number says no count; "son", "dad", "parents" do
+        countable = n is not None or not child or child in _MULTIPLES or not re.search(r"s$|children", child)
+        listed = countable and last_end >= 0 and bool(_LISTED.fullmatch(text[last_end : m.start()]))
+        # "mom and dad need flights", "grandma and grandpa": two kin opening the message or a clause
+        pair_opens = (
+            not child and bool(_CLAUSE_START.search(text[: m.start()])) and bool(_KIN_AFTER.match(text[m.end() :]))
+        )
+        if not (possessed or n is not None or listed or pair_opens) and not (
+            m.group("adult") and _BARE_AFTER_ME.search(text[: m.start()])
+        ):
             continue  # "a friend", "wife" alone; but "me+wife", "me, wife and 2 kids" say who travels
         before = text[max(0, m.start() - 30) : m.start()]
         joined = (
-            _JOINED_BEFORE.search(before[-14:]) or _JOINED_AFTER.match(text[m.end() :]) or _FOR_OTHERS.search(before)
+            listed
+            or _JOINED_BEFORE.search(before[-14:])
+            or _JOINED_AFTER.match(text[m.end() :])
+            or (not child and _KIN_AFTER.match(text[m.end() :]))
+            or _FOR_OTHERS.search(before)
         )
         if not joined or _VISITED.search(text[max(0, m.start() - 30) : m.start()]):
             continue  # "visit a friend", "in my cousin house": not someone travelling along
+        last_end = m.end()
         if m.group("pair"):
             adults += 2 * (n or 1)
         elif m.group("adult"):
@@ -293,6 +314,32 @@ def _companions(text: str) -> Tuple[int, int]:
         else:
             kids += n or _MULTIPLES.get(m.group("child").lower(), 1)
     return adults, kids
+
+
+# Between two people in one list ("my mom and dad", "my wife, son and daughter"): the second is the writer's too.
+_LISTED = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|\+\s*|n\s+)", re.I)
+_CLAUSE_START = re.compile(r"(?:^|[.!?;:,]\s*)$")
+# Another grown-up named right after, in the same list: "mom and dad", "my grandma & my grandpa"
+# (not "my wife and kids": whether the writer comes too is asked)
+_KIN_AFTER = re.compile(
+    rf"^\s*(?:and|&|\+|n)\s+(?:(?:my|our)\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN}|{_PAIR_KIN})s?\b", re.I
+)
+
+
+# A trip that is a couple's by its kind: "our honeymoon", "babymoon", "anniversary trip"
+_COUPLE_TRIP = re.compile(
+    r"\b(?:honeymoon|babymoon|anniversary\s+(?:trip|getaway|weekend)|romantic\s+(?:getaway|trip|weekend)"
+    r"|couples?\s+(?:trip|getaway|retreat))\b",
+    re.I,
+)
+
+
+def couple_trip(text: str) -> Optional[str]:
+    """The words that made two travellers of a couple's trip ("honeymoon"), when nothing else counted them."""
+    m = _COUPLE_TRIP.search(text)
+    if not m or read_party(text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :])["adults"] is not None:
+        return None
+    return m.group(0) if read_party(text)["adults"] == 2 else None
 
 
 _FAMILY_OF = re.compile(rf"\bfamily\s+of\s+(?P<n>{NUMBER_RE})\b", re.I)

@@ -146,6 +146,70 @@ ISLANDS: Dict[str, Tuple[str, str]] = {
     "big island": ("KOA", "Kona"),
     "hawaii": ("HNL", "Honolulu"),
 }
+# Islands and small countries people fly "to" with no town of that name ("Aruba", "Jamaica", "the
+# Bahamas", "St. Lucia"): alias -> (main airport, its place, the place named, another airport to offer).
+# Taking the main airport is a guess, so it is told as one.
+DESTINATIONS: Dict[str, Tuple[str, str, str, str]] = {
+    "aruba": ("AUA", "Aruba", "Aruba", ""),
+    "jamaica": ("MBJ", "Montego Bay", "Jamaica", "Kingston (KIN)"),
+    "bahamas": ("NAS", "Nassau", "the Bahamas", "Freeport (FPO)"),
+    "barbados": ("BGI", "Barbados", "Barbados", ""),
+    "st lucia": ("UVF", "St. Lucia", "St. Lucia", "Castries (SLU)"),
+    "saint lucia": ("UVF", "St. Lucia", "St. Lucia", "Castries (SLU)"),
+    "bermuda": ("BDA", "Bermuda", "Bermuda", ""),
+    "turks and caicos": ("PLS", "Providenciales", "Turks and Caicos", ""),
+    "turks caicos": ("PLS", "Providenciales", "Turks and Caicos", ""),
+    "cayman islands": ("GCM", "Grand Cayman", "the Cayman Islands", ""),
+    "grand cayman": ("GCM", "Grand Cayman", "Grand Cayman", ""),
+    "caymans": ("GCM", "Grand Cayman", "the Cayman Islands", ""),
+    "curacao": ("CUR", "Curacao", "Curacao", ""),
+    "bonaire": ("BON", "Bonaire", "Bonaire", ""),
+    "antigua": ("ANU", "Antigua", "Antigua", ""),
+    "st kitts": ("SKB", "St. Kitts", "St. Kitts", ""),
+    "saint kitts": ("SKB", "St. Kitts", "St. Kitts", ""),
+    "grenada": ("GND", "Grenada", "Grenada", ""),
+    "dominican republic": ("PUJ", "Punta Cana", "the Dominican Republic", "Santo Domingo (SDQ)"),
+    "st thomas": ("STT", "St. Thomas", "St. Thomas", ""),
+    "saint thomas": ("STT", "St. Thomas", "St. Thomas", ""),
+    "st croix": ("STX", "St. Croix", "St. Croix", ""),
+    "saint croix": ("STX", "St. Croix", "St. Croix", ""),
+    "virgin islands": ("STT", "St. Thomas", "the Virgin Islands", "St. Croix (STX) or Tortola (EIS)"),
+    "us virgin islands": ("STT", "St. Thomas", "the US Virgin Islands", "St. Croix (STX)"),
+    "usvi": ("STT", "St. Thomas", "the US Virgin Islands", "St. Croix (STX)"),
+    "british virgin islands": ("EIS", "Tortola", "the British Virgin Islands", ""),
+    "bvi": ("EIS", "Tortola", "the British Virgin Islands", ""),
+    "tortola": ("EIS", "Tortola", "Tortola", ""),
+    "anguilla": ("AXA", "Anguilla", "Anguilla", ""),
+    "st barts": ("SBH", "St. Barts", "St. Barts", ""),
+    "st barths": ("SBH", "St. Barts", "St. Barts", ""),
+    "martinique": ("FDF", "Martinique", "Martinique", ""),
+    "guadeloupe": ("PTP", "Guadeloupe", "Guadeloupe", ""),
+    "trinidad and tobago": ("POS", "Port of Spain", "Trinidad and Tobago", "Tobago (TAB)"),
+    "tobago": ("TAB", "Tobago", "Tobago", ""),
+    "roatan": ("RTB", "Roatan", "Roatan", ""),
+    "belize": ("BZE", "Belize City", "Belize", ""),
+    "iceland": ("KEF", "Reykjavik", "Iceland", ""),
+    "cyprus": ("LCA", "Larnaca", "Cyprus", "Paphos (PFO)"),
+    "tenerife": ("TFS", "Tenerife", "Tenerife", "Tenerife North (TFN)"),
+    "santorini": ("JTR", "Santorini", "Santorini", ""),
+    "mykonos": ("JMK", "Mykonos", "Mykonos", ""),
+    "bali": ("DPS", "Bali", "Bali", ""),
+    "fiji": ("NAN", "Nadi", "Fiji", ""),
+    "tahiti": ("PPT", "Tahiti", "Tahiti", ""),
+    "bora bora": ("BOB", "Bora Bora", "Bora Bora", "Tahiti (PPT)"),
+    "maldives": ("MLE", "Male", "the Maldives", ""),
+    "mauritius": ("MRU", "Mauritius", "Mauritius", ""),
+    "seychelles": ("SEZ", "Seychelles", "the Seychelles", ""),
+    "guam": ("GUM", "Guam", "Guam", ""),
+}
+
+
+def _destination_note(code: str, name: str, place: str, other: str) -> str:
+    """ "Assumed Montego Bay (MBJ) for Jamaica; say if you meant Kingston (KIN)"."""
+    said = f"Assumed {name} ({code}) for {place}" if name != place else f"Assumed {place}'s main airport ({code})"
+    return f"{said}; say if you meant {other}" if other else said
+
+
 # A name that stands for several airports, the one taken and the others offered.
 GATEWAYS = {
     "hawaii": "Assumed Honolulu (HNL) for Hawaii; say if you meant Maui (OGG), Kona (KOA) or Kauai (LIH)",
@@ -158,6 +222,7 @@ GATEWAYS = {
     "st pete": "Assumed Tampa (TPA) for St. Pete; say if you meant St. Pete-Clearwater (PIE)",
     "st petersburg florida": "Assumed Tampa (TPA) for St. Petersburg; say if you meant St. Pete-Clearwater (PIE)",
 }
+GATEWAYS.update({alias: _destination_note(*entry) for alias, entry in DESTINATIONS.items()})
 # Nicknames that are too short to trust in lower case ("la" is also French, "ny" a typo).
 _CASE_SENSITIVE_NICKNAMES = {"ny", "la", "sf", "sd", "dc", "kl", "l a", "d c", "kc"}
 
@@ -350,6 +415,8 @@ def _index() -> Dict[str, List[_Entry]]:
         region = f"{fold(main.get('subd') or '')} {fold(main.get('country') or '')}"
         add(fold(metro["name"]), _Entry(code, "city", metro["name"], 100, region))
     for alias, (code, name) in {**NICKNAMES, **ISLANDS}.items():
+        add(alias, _Entry(code, "city", name, 90))
+    for alias, (code, name, _place, _other) in DESTINATIONS.items():
         add(alias, _Entry(code, "city", name, 90))
     for alias, code in AIRPORT_NAMES.items():
         a = geo.airports()[code]
@@ -610,6 +677,10 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
     out: List[Mention] = []
     i = 0
     while i < len(words):
+        state = _state_named(words, i)
+        if state:  # "washington state" is not Washington, DC: no place, so the city is asked
+            i += state
+            continue
         cued = cue_all or _cued(words, i)
         route = not cued and _before_to(words, i)
         hit = None
@@ -665,7 +736,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                 key not in _city_keys()
                 and key not in _towns()
                 and entries[0].score < 90
-                and not (cue_all or _airport_named(words, i, n))
+                and not (cue_all or _airport_named(words, i, n, text))
             ):
                 continue  # "Flamingo", "Heathrow": an airport's own name counts only as "... Airport" or after to/from
             entry, qualified = _pick(entries, text[span[-1][1] : span[-1][1] + 40].lstrip(" ,"))
@@ -696,6 +767,23 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
         else:
             i += 1
     return _alternatives_merged(text, out)
+
+
+# A state named so that it is not the city of its name: first word -> the phrases it opens.
+_STATES_NOT_CITIES: Dict[str, Tuple[Tuple[str, ...], ...]] = {
+    "washington": (("washington", "state"),),
+    "new": (("new", "york", "state"), ("new", "york", "upstate")),
+    "upstate": (("upstate", "new", "york"), ("upstate", "ny")),
+    "state": (("state", "of", "washington"), ("state", "of", "new", "york")),
+}
+
+
+def _state_named(words: List[Tuple[int, int, str]], i: int) -> int:
+    """How many words from ``i`` name a state that is not its city ("washington state"), else 0."""
+    for phrase in _STATES_NOT_CITIES.get(words[i][2].lower(), ()):
+        if tuple(fold(w) for _, _, w in words[i : i + len(phrase)]) == phrase:
+            return len(phrase)
+    return 0
 
 
 _OR = re.compile(r"\s*(?:or|/|or\s+maybe)\s*", re.I)
@@ -930,11 +1018,19 @@ _AIRPORT_WORDS = frozenset({"airport", "international", "intl", "airfield"})
 _FLIGHT_CUES = frozenset({"from", "to", "into", "via", "through", "out"})
 
 
-def _airport_named(words: List[Tuple[int, int, str]], i: int, n: int) -> bool:
+def _airport_named(words: List[Tuple[int, int, str]], i: int, n: int, text: str = "") -> bool:
     after = fold(words[i + n][2]) if i + n < len(words) else ""
     before = fold(words[i - 1][2]) if i else ""
     out_of = before == "of" and i >= 2 and fold(words[i - 2][2]) == "out"  # "out of O'Hare"
-    return after in _AIRPORT_WORDS or before in _FLIGHT_CUES or out_of
+    # "heathrow to jfk", "need flights, o'hare to lax": a route's first end, opening the message or a clause
+    opens_route = after == "to" and (
+        i == 0 or before in _ROUTE_OPENERS or bool(text[words[i - 1][1] : words[i][0]].strip())
+    )
+    return after in _AIRPORT_WORDS or before in _FLIGHT_CUES or out_of or opens_route
+
+
+# Words right before a route's first end ("flights heathrow to jfk").
+_ROUTE_OPENERS = frozenset({"flight", "flights", "fly", "flying", "nonstop", "nonstops", "direct", "book"})
 
 
 def _accept(

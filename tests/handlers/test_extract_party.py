@@ -2,7 +2,7 @@
 
 import pytest
 
-from handlers.extract.party import family_unsplit, read_party
+from handlers.extract.party import couple_trip, family_unsplit, read_party
 
 
 @pytest.mark.parametrize(
@@ -67,3 +67,43 @@ def test_a_family_of_n_with_nobody_named_a_child_is_counted_and_said():
     assert family_unsplit("family of 5, chicago to orlando") == 5
     assert family_unsplit("family of 5 (2 adults, 3 kids)") is None
     assert family_unsplit("family of 4: me, my wife and our kids 3 and 7") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "adults"),
+    [
+        ("grandma and grandpa are flying from tampa to boston", 2),  # kin without "my", opening the message
+        ("mom and dad need flights detroit to phoenix", 2),
+        ("booking for my mom and dad, cleveland to orlando", 2),  # dad is "my" dad too
+        ("me, my mom and dad, boston to denver", 3),
+        ("me and my bff, nyc to miami", 2),
+        ("flying with my bff from chicago to vegas", 2),
+        ("my wife and my mom from boston", 2),
+        ("flying to see mom and dad in boston", None),  # the ones visited do not travel
+        ("visiting my mom and dad in boston", None),
+        ("my wife and kids, boston to orlando", None),  # whether the writer comes too is asked
+    ],
+)
+def test_kin_named_in_a_list_travel_together(text, adults):
+    assert read_party(text)["adults"] == adults
+
+
+@pytest.mark.parametrize(
+    ("text", "children", "infants", "ages"),
+    [
+        ("me and my 2 little ones, 3 and 6", 2, None, [3, 6]),
+        ("2 adults 3 kids ages 10 months, 3 and 5", 2, 1, [3, 5]),  # 10 months is a lap infant
+        ("2 adults and 3 kids, ages 8 months, 4 and 9", 2, 1, [4, 9]),
+        ("2 kids (ages 3 and 18 months)", 1, 1, [3]),
+    ],
+)
+def test_ages_after_little_ones_and_ages_in_months_within_a_list(text, children, infants, ages):
+    party = read_party(text)
+    assert (party["children"], party["infants"], party["child_ages"]) == (children, infants, ages)
+
+
+def test_a_couples_trip_is_two_travellers_and_says_why():
+    assert read_party("honeymoon in st lucia from boston")["adults"] == 2
+    assert couple_trip("honeymoon in st lucia from boston") == "honeymoon"
+    assert couple_trip("our honeymoon, 3 of us") is None  # counted otherwise: nothing to tell
+    assert read_party("honeymoon for me, my wife and our baby")["adults"] == 2

@@ -80,15 +80,20 @@ def test_a_town_picked_by_its_state_is_named_with_it():
     assert (paris["code"], paris["name"]) == ("PRX", "Paris, Texas")
 
 
-def test_a_country_for_a_destination_is_asked_not_guessed():
-    h = Harness(today="2026-12-01", tz="America/New_York")
-    turn = h.send("USER_MESSAGE", text="somewhere warm in mexico from chicago feb 12-19, 2 adults", conversation=[])
-    asked = [
+def _asked(turn):
+    """The slots the turn's question widget asks."""
+    return [
         q["slot"]
         for m in turn["ui_messages"]
         if (m.get("widget") or {}).get("type") == "questions"
         for q in m["widget"]["questions"]
     ]
+
+
+def test_a_country_for_a_destination_is_asked_not_guessed():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    turn = h.send("USER_MESSAGE", text="somewhere warm in mexico from chicago feb 12-19, 2 adults", conversation=[])
+    asked = _asked(turn)
     assert "destination" in asked
     assert h.intent()["itinerary"]["segments"][0].get("destination") is None
 
@@ -124,3 +129,60 @@ def test_a_landmark_is_its_airport_and_the_guess_is_told():
 def test_an_airport_name_alone_answers_where():
     assert lookup("o'hare")["code"] == "ORD"
     assert lookup("Heathrow")["code"] == "LHR"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("tampa to aruba feb 10-17", ["TPA", "AUA"]),  # the island found, so Tampa stays the origin
+        ("we want to go to jamaica from atlanta", ["MBJ", "ATL"]),
+        ("denver to the bahamas, march 5 to 12", ["DEN", "NAS"]),
+        ("honeymoon in st lucia! leaving from boston", ["UVF", "BOS"]),
+        ("going to turks and caicos from dallas", ["PLS", "DFW"]),
+        ("cayman islands from miami", ["GCM", "MIA"]),
+        ("Bermuda from Philly", ["BDA", "PHL"]),
+        ("nyc to st thomas", ["NYC", "STT"]),  # the Virgin Islands, not St. Thomas, Ontario
+        ("lax to bali", ["LAX", "DPS"]),  # Denpasar, not Bali in Cameroon
+    ],
+)
+def test_an_island_with_no_town_of_its_name_is_its_main_airport(text, expected):
+    assert codes(text) == expected
+
+
+def test_the_main_airport_of_an_island_is_told_with_the_other_one():
+    (jamaica,) = find_places("to jamaica")
+    assert "Montego Bay (MBJ)" in jamaica.assumed and "Kingston (KIN)" in jamaica.assumed
+    (aruba,) = find_places("to aruba")
+    assert "AUA" in aruba.assumed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("heathrow to jfk jan 12", ["LHR", "JFK"]),
+        ("o'hare to lax tomorrow", ["ORD", "LAX"]),
+        ("Midway to Denver Jan 8", ["MDW", "DEN"]),
+        ("need flights, laguardia to miami", ["LGA", "MIA"]),
+        ("flights gatwick to orlando", ["LGW", "MCO"]),
+    ],
+)
+def test_an_airport_by_its_own_name_opening_a_route(text, expected):
+    assert codes(text) == expected
+
+
+def test_an_airport_name_that_is_a_word_before_to_inside_a_sentence_stays_a_word():
+    assert codes("we are midway to planning this") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["flights from boston to washington state jan 10-15", "upstate new york from miami", "to new york state"]
+)
+def test_a_state_named_as_a_state_is_not_its_city(text):
+    assert not {"WAS", "NYC", "DCA", "IAD"} & set(codes(text))
+
+
+def test_washington_state_leaves_the_destination_to_ask():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    turn = h.send("USER_MESSAGE", text="flights from boston to washington state jan 10-15, 2 adults", conversation=[])
+    asked = _asked(turn)
+    assert "destination" in asked
