@@ -94,12 +94,16 @@ def echo_lines(changes: List[Dict[str, Any]], after: Dict[str, Any], *, options_
                 flight_days.add(new)
             elif field in ("origin", "destination"):
                 mirrored = round_trip and n == 1  # the return leg follows the outbound one
+                if len(parts) > 4 and parts[4] != "code":
+                    continue  # its name or kind changed with its code (said there), or alone: the same place
                 if not mirrored:
                     verb = "Leaving from" if field == "origin" else "Going to"
-                    add(
-                        f"{field}{n}",
-                        f"{verb} {_place(new)} instead of {_place(old)}" if old else f"{verb} {_place(new)}",
-                    )
+                    place = segments[n].get(field) if n < len(segments) else None
+                    if old and _place(new) == _place(old) and isinstance(place, dict):  # "ord" on a trip to Chicago
+                        line = f"{'Leaving from' if field == 'origin' else 'Landing at'} {_place(place)} ({place.get('code')})"
+                    else:
+                        line = f"{verb} {_place(new)} instead of {_place(old)}" if old else f"{verb} {_place(new)}"
+                    add(f"{field}{n}", line)
         elif change["path"] == "itinerary.flights_needed":
             add("flights", "No flights: hotel only" if new is False else "Flights added")
         elif change["path"] == "itinerary.lodging.needed":

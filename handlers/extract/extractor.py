@@ -171,6 +171,7 @@ def extract_fields(
         for key in _WISHES:  # "are any of these refundable?", "is it business class?": asked, not wished
             fields[key] = None
     _same_places(current, fields)
+    _airport_of_the_destination(current, fields)
     if not durations and not legs:
         _weekend_back(dates, stay_mode, fields)
     if durations:
@@ -265,6 +266,21 @@ def _same_places(current: Dict[str, Any], fields: Dict[str, Any]) -> None:
         metro = geo.METRO_CODES.get(str(said.get("code"))) or {}
         if now.get("type") == "airport" and now.get("code") in metro.get("airports", ()):
             fields[key] = None
+
+
+def _airport_of_the_destination(current: Dict[str, Any], fields: Dict[str, Any]) -> None:
+    """ "need to go to chicago" — "where from?" — "ord": an airport of the city the trip goes to is
+    where it lands, not where it leaves from (a flight from Chicago to Chicago is no trip)."""
+    first = next(iter((current.get("itinerary") or {}).get("segments") or []), None)
+    said = fields.get("origin")
+    if not isinstance(first, dict) or fields.get("destination") or not isinstance(said, dict):
+        return
+    going = first.get("destination")
+    if first.get("origin") or not isinstance(going, dict) or said.get("type") != "airport":
+        return
+    metro = geo.METRO_CODES.get(str(going.get("code"))) or {}
+    if said.get("code") == going.get("code") or said.get("code") in metro.get("airports", ()):
+        fields["destination"], fields["origin"] = said, None
 
 
 def _added_to_party(text: str, current: Dict[str, Any], fields: Dict[str, Any]) -> None:

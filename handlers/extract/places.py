@@ -135,6 +135,22 @@ AIRPORT_NAMES: Dict[str, str] = {
     "el prat": "BCN",
     "incheon": "ICN",
     "changi": "SIN",
+    "logan": "BOS",
+    "sea tac": "SEA",
+    "seatac": "SEA",
+    "lambert": "STL",
+    "mccarran": "LAS",
+    "harry reid": "LAS",
+    "newark liberty": "EWR",
+    "kennedy": "JFK",
+    "ronald reagan": "DCA",
+    "thurgood marshall": "BWI",
+    "louis armstrong": "MSY",
+    "bob hope": "BUR",
+    "hollywood burbank": "BUR",
+    "tf green": "PVD",
+    "bradley": "BDL",
+    "general mitchell": "MKE",
 }
 # Islands and a state people fly "to", by their main airport; short names no misspelling is forgiven into
 # ("Mami" is Miami, not Maui).

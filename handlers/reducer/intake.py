@@ -383,6 +383,8 @@ def _questions(
     trip implausibly long is asked by naming it and the nights. A doubt asked before and still
     open is asked the same way again, without the readings the trip's start now rules out."""
     texts = {s: QUESTIONS[s] for s in asked}
+    if "check_out" in texts and (doc.get("itinerary") or {}).get("flights_needed", True) is not False:
+        texts["check_out"] += " (Say 'no hotel' if you don't need one.)"  # a one-way flight may need none
     date_slots = [s for s in asked if s in _DATE_SLOTS]
     fresh = [d for d in date_doubts if isinstance(d, dict) and d.get("readings")]
     paired: Dict[str, Dict[str, Any]] = {}

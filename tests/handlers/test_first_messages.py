@@ -98,3 +98,52 @@ def test_anyone_else_named_or_implied_is_not_read_as_travelling_alone(text):
     fields, assumptions = read(text)
     assert fields["adults"] != 1 or ASSUMED_ALONE not in assumptions
     assert ASSUMED_ALONE not in assumptions
+
+
+def said(turn):
+    return " ".join(m.get("text") or "" for m in turn["ui_messages"] if m.get("kind") != "progress")
+
+
+def route(h):
+    return [
+        ((s.get("origin") or {}).get("code"), (s.get("destination") or {}).get("code"))
+        for s in h.intent()["itinerary"]["segments"]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("trip", "answer", "airport"), [("need to go to chicago", "ord", "ORD"), ("fly to new york", "jfk", "JFK")]
+)
+def test_an_airport_of_the_destination_answered_for_where_from_is_where_the_trip_lands(trip, answer, airport):
+    h = Harness()
+    h.say(trip)
+    turn = h.say(answer)
+    assert route(h) == [(None, airport)]
+    assert "Landing at" in said(turn) and f"({airport})" in said(turn)
+    assert "origin" in asked(turn)  # still: where from?
+
+
+def test_an_airport_elsewhere_answered_for_where_from_is_the_origin():
+    h = Harness()
+    h.say("need to go to chicago")
+    h.say("from dfw")
+    assert route(h)[0] == ("DFW", "CHI")
+
+
+@pytest.mark.parametrize(("text", "origin"), [("fly out of logan", "BOS"), ("leaving from sea-tac", "SEA")])
+def test_big_airports_called_by_their_own_names(text, origin):
+    h = Harness()
+    h.say("to denver jan 3-5 for 2")
+    h.say(text)
+    assert route(h)[0] == (origin, "DEN")
+
+
+def test_a_one_way_flight_asked_about_its_hotel_may_say_no_hotel():
+    h = Harness()
+    for line in ("fly to austin", "dallas", "dec 12", "3"):
+        h.say(line)
+    turn = h.say("one way")
+    assert "Say 'no hotel'" in said(turn)
+    h.say("no hotel")
+    assert h.intent()["working_memory"]["ranked_bundles"]
+    assert not any(b.get("hotels") for b in h.intent()["working_memory"]["ranked_bundles"])
