@@ -538,7 +538,7 @@ def find_dates(
         masked = mask(masked, [(d.start, d.end) for d in found])
     lower = text.lower()
     for kind, pattern in _PATTERNS:
-        if kind in _WEEKEND_KINDS and "weekend" not in lower:
+        if (kind in _WEEKEND_KINDS and "weekend" not in lower) or (kind == "period_rel" and "month" not in lower):
             continue  # the rarer patterns only where they can match (speed)
         for m in pattern.finditer(masked):
             if kind == "dotted" and _RATING.search(masked[max(0, m.start() - 24) : m.start()]):
@@ -648,10 +648,13 @@ def _counted_from(text: str, found: List[DateMention]) -> List[DateMention]:
     lower = text.lower()
     if not any(word in lower for word in ("before", "after", "from", "prior", "same")):
         return found
-    found = _around_the_last(text, found)
+    if any(word in lower for word in ("before", "after", "same")):
+        found = _around_the_last(text, found)
     out: List[DateMention] = []
     for d in found:
-        m = _COUNTED.search(text[max(0, d.start - 40) : d.start])
+        window = lower[max(0, d.start - 40) : d.start]
+        said = any(word in window for word in ("before", "after", "from", "prior"))
+        m = _COUNTED.search(text[max(0, d.start - 40) : d.start]) if said else None
         if m is None:
             out.append(d)
             continue
