@@ -289,8 +289,11 @@ def _companions(text: str) -> Tuple[int, int]:
         countable = n is not None or not child or child in _MULTIPLES or not re.search(r"s$|children", child)
         listed = countable and last_end >= 0 and bool(_LISTED.fullmatch(text[last_end : m.start()]))
         # "mom and dad need flights", "grandma and grandpa": two kin opening the message or a clause
+        with_me = bool(_LIST_TO_ME.match(text[m.end() :]))
         pair_opens = (
-            not child and bool(_CLAUSE_START.search(text[: m.start()])) and bool(_KIN_AFTER.match(text[m.end() :]))
+            countable
+            and bool(_CLAUSE_START.search(text[: m.start()]))
+            and (with_me or (not child and bool(_KIN_AFTER.match(text[m.end() :]))))
         )
         if not (possessed or n is not None or listed or pair_opens) and not (
             m.group("adult") and _BARE_AFTER_ME.search(text[: m.start()])
@@ -299,6 +302,7 @@ def _companions(text: str) -> Tuple[int, int]:
         before = text[max(0, m.start() - 30) : m.start()]
         joined = (
             listed
+            or (with_me and countable)
             or _JOINED_BEFORE.search(before[-14:])
             or _JOINED_AFTER.match(text[m.end() :])
             or (not child and _KIN_AFTER.match(text[m.end() :]))
@@ -324,6 +328,9 @@ _CLAUSE_START = re.compile(r"(?:^|[.!?;:,]\s*)$")
 _KIN_AFTER = re.compile(
     rf"^\s*(?:and|&|\+|n)\s+(?:(?:my|our)\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN}|{_PAIR_KIN})s?\b", re.I
 )
+_ANY_KIN = rf"(?:(?:my|our)\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN}|{_PAIR_KIN}|{_CHILD_KIN})s?"
+# A list of people that ends with the writer: "mom, dad and me", "my son and daughter and i"
+_LIST_TO_ME = re.compile(rf"^(?:\s*(?:,|and|&)\s*{_ANY_KIN}\b)*\s*(?:,\s*)?(?:and|&|\+)\s*(?:i|me|myself)\b", re.I)
 
 
 # A trip that is a couple's by its kind: "our honeymoon", "babymoon", "anniversary trip"

@@ -1039,7 +1039,9 @@ def _airport_named(words: List[Tuple[int, int, str]], i: int, n: int, text: str 
     before = fold(words[i - 1][2]) if i else ""
     out_of = before == "of" and i >= 2 and fold(words[i - 2][2]) == "out"  # "out of O'Hare"
     # "heathrow to jfk", "need flights, o'hare to lax": a route's first end, opening the message or a clause
-    opens_route = after == "to" and (
+    # "heathrow-jfk": joined by a dash to the other end
+    dashed = bool(after) and text[words[i + n - 1][1] : words[i + n][0]].strip() in ("-", "–")
+    opens_route = (after == "to" or dashed) and (
         i == 0 or before in _ROUTE_OPENERS or bool(text[words[i - 1][1] : words[i][0]].strip())
     )
     return after in _AIRPORT_WORDS or before in _FLIGHT_CUES or out_of or opens_route

@@ -82,6 +82,9 @@ def test_a_family_of_n_with_nobody_named_a_child_is_counted_and_said():
         ("flying to see mom and dad in boston", None),  # the ones visited do not travel
         ("visiting my mom and dad in boston", None),
         ("my wife and kids, boston to orlando", None),  # whether the writer comes too is asked
+        ("mom, dad and me, boston to denver", 3),  # a list that ends with the writer
+        ("my wife, kids and me", 2),
+        ("visiting mom and me", None),
     ],
 )
 def test_kin_named_in_a_list_travel_together(text, adults):
@@ -107,3 +110,9 @@ def test_a_couples_trip_is_two_travellers_and_says_why():
     assert couple_trip("honeymoon in st lucia from boston") == "honeymoon"
     assert couple_trip("our honeymoon, 3 of us") is None  # counted otherwise: nothing to tell
     assert read_party("honeymoon for me, my wife and our baby")["adults"] == 2
+
+
+def test_children_listed_before_the_writer_travel_with_them():
+    party = read_party("my son and daughter and i, nyc to la")
+    assert (party["adults"], party["children"]) == (1, 2)
+    assert read_party("my wife, kids and me")["children"] is None  # "kids" says no count

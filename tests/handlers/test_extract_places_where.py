@@ -164,6 +164,8 @@ def test_the_main_airport_of_an_island_is_told_with_the_other_one():
         ("Midway to Denver Jan 8", ["MDW", "DEN"]),
         ("need flights, laguardia to miami", ["LGA", "MIA"]),
         ("flights gatwick to orlando", ["LGW", "MCO"]),
+        ("Heathrow-JFK jan 3", ["LHR", "JFK"]),
+        ("midway - denver", ["MDW", "DEN"]),
     ],
 )
 def test_an_airport_by_its_own_name_opening_a_route(text, expected):
