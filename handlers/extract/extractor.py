@@ -316,7 +316,7 @@ def _solo_request(
 _I_TRAVEL = re.compile(
     r"\b(?:book|get|find|fly|send|put)\s+me\b|\bi(?:'m|\s+am|m)\s+(?:flying|travell?ing|going|heading|based|leaving|off)\b"
     r"|\bi\s+(?:need|want|have|got|must|gotta|wanna|would\s+like|'d\s+like)\s+(?:to\s+(?:fly|go|travel|get|be|head|visit|see)\b"
-    r"|a\s+(?:flight|ticket|one[- ]way|round[- ]?trip|return)\b)|\bmy\s+(?:flight|ticket)\b"
+    r"|an?\s+(?:[a-z-]+\s+){0,2}?(?:flight|ticket|one[- ]way|round[- ]?trip|return)\b)|\bmy\s+(?:flight|ticket)\b"
     r"|\b(?:flights?|tickets?|seats?|trip)\s+for\s+(?:me|myself)\b",
     re.I,
 )

@@ -112,7 +112,11 @@ def _lodging(
         needed = lodging.get("needed", True)
     stays = _stays(fields, lodging, segments, trip_type, needed, old_segments)
     party_said = any(fields.get(k) is not None for k in ("adults", "children", "rooms"))
-    if stays is None and not party_said and fields.get("hotel_needed") is None:
+    # a one-way flight with no stay said needs no hotel (the new trip's default said it did)
+    one_way_default = (
+        trip_type == "one_way" and bool(segments) and lodging.get("needed", True) and not lodging.get("stays")
+    )
+    if stays is None and not party_said and fields.get("hotel_needed") is None and not one_way_default:
         return None, [], rooms_assumed
     stays = stays if stays is not None else copy.deepcopy(list(lodging.get("stays") or []))
     derived = [s.get("location_hint") or s.get("location_code") for s in stays if s.pop("_derived", False)]

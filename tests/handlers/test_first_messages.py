@@ -77,6 +77,7 @@ def test_a_misspelt_two_word_city_is_still_forgiven():
         "i'm flying boston to austin jan 9-12",
         "I want to visit my grandma in cleveland for christmas, from nashville, dec 23 to dec 27",
         "Book a flight for me from Miami to New Orleans on January 8th and back January 11th",
+        "i need a cheap one way from LA to seattle on the 19th",
     ],
 )
 def test_the_writer_asking_to_travel_is_one_traveller_and_is_told_so(text):
@@ -138,12 +139,21 @@ def test_big_airports_called_by_their_own_names(text, origin):
     assert route(h)[0] == (origin, "DEN")
 
 
-def test_a_one_way_flight_asked_about_its_hotel_may_say_no_hotel():
+def test_a_trip_turned_one_way_in_an_answer_searches_flights_without_a_hotel_question():
     h = Harness()
     for line in ("fly to austin", "dallas", "dec 12", "3"):
         h.say(line)
     turn = h.say("one way")
-    assert "Say 'no hotel'" in said(turn)
-    h.say("no hotel")
+    assert "check_out" not in asked(turn)
     assert h.intent()["working_memory"]["ranked_bundles"]
     assert not any(b.get("hotels") for b in h.intent()["working_memory"]["ranked_bundles"])
+
+
+def test_a_one_way_flight_with_no_stay_said_asks_no_hotel_question():
+    h = Harness()
+    turn = h.say("i need a cheap one way from LA to seattle on the 19th")
+    assert h.intent()["itinerary"]["lodging"]["needed"] is False
+    assert "check_out" not in asked(turn)
+    h2 = Harness()
+    h2.say("one way from LA to seattle on the 19th for 2, and a hotel for 3 nights")
+    assert h2.intent()["itinerary"]["lodging"]["needed"] is True
