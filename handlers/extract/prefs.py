@@ -107,7 +107,16 @@ _TIME_FLIGHT = re.compile(
     rf"\b{_time_word(1)}\s+(?:flights?|departures?|departing|leaving|outbound|return|flight\s+(?:out|back|home))\b"
     rf"|\b(?:fly|flying|leave|leaving|depart(?:ing|ure)?|come\s+back|coming\s+back|return(?:ing)?|fly\s+back|head\s+back|back|home)\s+"
     rf"(?:in\s+the\s+|on\s+\w+\s+|(?:\w+\s+){{0,3}}?)?{_time_word(2)}\b(?!\s+(?:before|check))"
-    rf"|\b(?:flights?|departures?|out|back|return)\s+(?:in\s+the\s+)?{_time_word(3)}\b",
+    rf"|\b(?:flights?|departures?|out|back|return)\s+(?:in\s+the\s+)?{_time_word(3)}\b"
+    # a day said with its time ("atl to lga monday morning", "ATL -> ORD, Dec 14 morning"): that day's flight
+    rf"|\b(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|tomorrow|today"
+    rf"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)"
+    rf"\s+{_time_word(4)}\b(?!\s+(?:before|check|meeting|appointment|event|wedding|conference))",
+    re.I,
+)
+_AN_EVENT = re.compile(
+    r"\b(?:meeting|appointment|interview|event|wedding|conference|class|shift|work|job|game|show|concert|dinner|party"
+    r"|surgery|funeral|ceremony|presentation|call)\b(?:\s+\w+){0,3}\s*$",
     re.I,
 )
 _FLIGHT_TALK = re.compile(
@@ -494,12 +503,14 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
         return {**out, **clock}
     last = 0
     for m in _TIME_FLIGHT.finditer(text):
-        word = (m.group("t1") or m.group("t2") or m.group("t3") or "").lower()
+        word = (m.group("t1") or m.group("t2") or m.group("t3") or m.group("t4") or "").lower()
         window = next((name for name, rx in _TIMES if re.fullmatch(rx, word, re.I)), None)
         if window is None:
             continue
         clause_start = max(text.rfind(c, 0, m.start()) for c in ".;!?,")
         before = text[max(last, clause_start + 1) : m.start()]
+        if m.group("t4") and _AN_EVENT.search(before):
+            continue  # "a meeting monday morning": the event's time, not the flight's
         after = text[m.end() : m.end() + 20]
         inside = m.group(0)
         ret = bool(

@@ -157,3 +157,28 @@ def test_a_one_way_flight_with_no_stay_said_asks_no_hotel_question():
     h2 = Harness()
     h2.say("one way from LA to seattle on the 19th for 2, and a hotel for 3 nights")
     assert h2.intent()["itinerary"]["lodging"]["needed"] is True
+
+
+@pytest.mark.parametrize(
+    ("text", "out", "back"),
+    [
+        ("atl to lga monday morning returning tuesday evening", "morning", "evening"),
+        ("Business trip: ATL -> ORD, Dec 14 morning, return Dec 16 evening.", "morning", "evening"),
+        ("fly atl to lga tomorrow morning, one way, just me", "morning", None),
+    ],
+)
+def test_a_day_said_with_its_time_of_day_is_that_flights_time(text, out, back):
+    fields, _ = read(text)
+    assert (fields["time_out"], fields["time_return"]) == (out, back)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "i have a meeting monday morning in nyc, flying from atl sunday",
+        "the wedding is saturday evening, fly atl to lga friday",
+    ],
+)
+def test_an_events_time_is_not_a_flights_time(text):
+    fields, _ = read(text)
+    assert (fields["time_out"], fields["time_return"]) == (None, None)
