@@ -185,12 +185,6 @@ _REFUNDABLE = re.compile(
     r"|\bsomething\s+(?:i|we)\s+can\s+cancel\b",
     re.I,
 )
-_HOTEL = re.compile(
-    r"\bno\s+(?:hotels?|accommodations?|lodging|place\s+to\s+stay)\b|\b(?:don'?t|do\s+not|won'?t)\s+need\s+(?:a\s+)?"
-    r"(?:hotels?|room|accommodation|place\s+to\s+stay)\b|\bwithout\s+(?:a\s+)?hotel\b|\bflights?\s+only\b|"
-    r"\bjust\s+(?:the\s+)?flights?\b|\bonly\s+(?:the\s+)?flights?\b|\bhotel\s+(?:is\s+)?not\s+needed\b",
-    re.I,
-)
 _HOTEL = re.compile(r"\b(?:hotels?|motel|inn|accommodations?|lodging|place\s+to\s+stay|rooms?|check[\s-]?in)\b", re.I)
 _STARS = re.compile(
     rf"\b(?P<n>{NUMBER_RE})(?:\s*(?:or|-|to|/)\s*{NUMBER_RE})?[\s-]*(?:or\s+more\s+|plus\s+|\+\s*)?(?:stars?|start)(?:hotels?)?\b"
