@@ -215,8 +215,17 @@ _INSTEAD = re.compile(r"\binstead\s+of\b|\brather\s+than\b|\bnot\b(?=\s+\S+\s*$)
 
 def instead_of(msg: str) -> Optional[Tuple[int, int]]:
     """The span of the "Y" in "X instead of Y" (what is being replaced), or None."""
-    m = re.search(r"\b(?:instead\s+of|rather\s+than)\s+(?P<y>[^,.;!?]+)", msg, re.I)
+    m = re.search(r"\b(?:instead\s+of|rather\s+than)\s+(?P<y>[^,.;!?]+)", msg, re.I) or _NOT_THAT_DAY.search(msg)
     return m.span("y") if m else None
+
+
+# "coming back the 14th not the 13th", "the 9th, not the 8th": the day after "not" is the one replaced
+_NOT_THAT_DAY = re.compile(
+    r"(?<=\S)[\s,]+(?:and\s+)?not\s+(?:on\s+)?(?P<y>(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"
+    r"|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b)",
+    re.I,
+)
 
 
 def place_roles(current: Dict[str, Any]) -> Dict[str, str]:

@@ -36,7 +36,7 @@ STAY_CUE = _cue(
 )
 DEPART_CUE = _cue(
     r"leav(?:e|ing)|depart(?:ing|ure)?|out|fly(?:ing)?|go(?:ing)?|start(?:ing)?|from|arriv(?:e|ing)|between|in\s+on|"
-    r"(?:fly(?:ing)?|get(?:ting)?)\s+in|"
+    r"(?:fly(?:ing)?|get(?:ting)?)\s+in|(?:get(?:ting)?|be)\s+there|"
     r"travel(?:l?ing)?|begin(?:ning)?",
     _DATE_TAIL,
 )
@@ -54,7 +54,10 @@ CHECK_OUT_CUE = _cue(
     _DATE_TAIL,
 )
 # The same ideas as words anywhere earlier in the clause (only the unambiguous ones).
-DEPART_WORDS = re.compile(r"\b(?:leav(?:e|ing)|depart(?:ing|ure)?|fly(?:ing)?\s+out|outbound)\b", re.I)
+DEPART_WORDS = re.compile(
+    r"\b(?:leav(?:e|ing)|depart(?:ing|ure)?|fly(?:ing)?\s+out|outbound|fly(?:ing)?(?!\s+(?:back|home))|get(?:ting)?\s+(?:in|there))\b",
+    re.I,
+)
 RETURN_WORDS = re.compile(
     r"\b(?:returns?|return(?:ing)?|com(?:e|ing)\s+back|get(?:ting)?\s+back|fly(?:ing)?\s+back|inbound)\b", re.I
 )

@@ -77,6 +77,8 @@ _FIXED_DAYS = {
     "independence day": (7, 4),
     "fourth of july": (7, 4),
     "4th of july": (7, 4),
+    "july 4th": (7, 4),
+    "july fourth": (7, 4),
     "halloween": (10, 31),
     "veterans day": (11, 11),
 }
@@ -91,6 +93,10 @@ _RULE_DAYS = {
     "columbus day": (10, 0, 2),
     "thanksgiving": (11, 3, 4),
     "thanksgiving day": (11, 3, 4),
+    "easter": (0, 6, 0),  # month 0: counted from Easter Sunday (the weekday and nth are unused)
+    "easter sunday": (0, 6, 0),
+    "easter monday": (0, 0, 1),
+    "good friday": (0, 4, -2),
 }
 _NAMED_RE = "|".join(
     re.escape(k).replace("'", "'?").replace(r"\ ", r"\s+")
@@ -130,8 +136,23 @@ _HOLIDAY_WEEKEND = re.compile(
     rf"|\b(?:a\s+|the\s+)?long\s+weekend\s+(?:over|for|on|of|around)\s+(?:the\s+)?(?P<name2>{_HOLIDAY_NAME})(?:\s+day)?\b",
     re.I,
 )
+# A holiday said as a span rather than a day: "thanksgiving week", "christmas break" (the week it falls
+# in, from the Saturday before), "over christmas", "for thanksgiving", "over new year's" (the days around
+# it that people travel: _AROUND_HOLIDAY). Always told back; "spring break" names no dates and is asked.
+_SPAN_HOLIDAYS = r"christmas|xmas|thanksgiving|new\s+year'?s?|easter"
+_HOLIDAY_SPAN_SAID = re.compile(
+    rf"\b(?:the\s+)?(?P<name>{_SPAN_HOLIDAYS})\s+(?P<what>week|break|holidays?|vacation|vacay)\b"
+    rf"|\b(?P<over>over|during|around|through)\s+(?:the\s+)?(?P<name2>{_SPAN_HOLIDAYS})(?:\s+(?P<year>(?:19|20)\d\d))?\b"
+    r"(?!\s+(?:day|eve|weekend|week|break|holidays?|vacation|dinner|party|lunch|morning|night|\d))"
+    r"|\b(?:over|for|during)\s+the\s+(?P<hols>holidays)\b",
+    re.I,
+)
+# (first, last) days around a holiday for "over <holiday>"
+_AROUND_HOLIDAY = {"christmas": (-2, 2), "thanksgiving": (-1, 3), "new years": (-2, 1), "easter": (-2, 1)}
+_SPAN_NAME = {"xmas": "christmas", "new year": "new years", "new years": "new years", "new year's": "new years"}
 # The last day of a weekend that starts on a holiday's weekday (a Monday holiday: from the Saturday before)
-_HOLIDAY_SPAN = {0: (-2, 0), 1: (-3, 0), 2: (3, 4), 3: (0, 3), 4: (0, 2), 5: (0, 1), 6: (-1, 0)}
+# (a Saturday or Sunday holiday: with the Friday or Monday it is observed on)
+_HOLIDAY_SPAN = {0: (-2, 0), 1: (-3, 0), 2: (3, 4), 3: (0, 3), 4: (0, 2), 5: (-1, 1), 6: (-1, 1)}
 
 # Words after which a lower-case "sun", "sat" or "wed" is a day: "back sun", "leaving fri", "thu-sun"
 _DAY_CUE = re.compile(
@@ -160,6 +181,7 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("holiday_weekend", _HOLIDAY_WEEKEND),
+    ("holiday_span", _HOLIDAY_SPAN_SAID),
     (
         "nth_weekend",
         re.compile(rf"\b(?:the\s+)?(?P<nth>{_NTH})\s+(?:long\s+)?weekend\s+(?:of|in)\s+{_MONTH}(?!\w){_YEAR}", re.I),
@@ -179,7 +201,7 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     (
         "in_n",
         re.compile(
-            rf"\bin\s+(?P<n>{NUMBER_RE}|a)\s+(?P<unit>days?|weeks?|fortnight)\b|\b(?P<n2>{NUMBER_RE}|a)\s+(?P<unit2>days?|weeks?)\s+from\s+(?:now|today)\b",
+            rf"\bin\s+(?P<n>{NUMBER_RE}|a)\s+(?P<unit>days?|weeks?|fortnight)\b(?!\s+(?:before|after|prior|early|earlier|later))|\b(?P<n2>{NUMBER_RE}|a)\s+(?P<unit2>days?|weeks?)\s+from\s+(?:now|today)\b",
             re.I,
         ),
     ),
@@ -229,6 +251,7 @@ class DateMention:
     period: bool = False  # "mid March", "the weekend of the 14th": one day read for a span, said back
     weekday_only: bool = False  # "Thursday": a day of the week and nothing else
     until: Optional[date] = None  # "this weekend", "MLK weekend": the span's last day (the way back, unless told)
+    event: bool = False  # "the wedding is Saturday Jan 16": an event's day, a travel day only when none other is said
 
     def in_month_of(self, anchor: date, today: date) -> DateMention:
         """ "make it the 9th" about a trip that starts Jan 8: the 9th of the trip's month (the next
@@ -335,6 +358,8 @@ def named_day(name: str, today: date, year: Optional[int] = None) -> Optional[da
     for y in [year] if year else [today.year, today.year + 1]:
         if key in fixed:
             d = _safe(y, *fixed[key])
+        elif key in rules and rules[key][0] == 0:  # Easter and the days counted from it
+            d = _easter(y) + timedelta(days=rules[key][2])
         elif key in rules:
             month, weekday, nth = rules[key]
             days = [
@@ -346,6 +371,19 @@ def named_day(name: str, today: date, year: Optional[int] = None) -> Optional[da
         if d and (year or d >= today):
             return d
     return None
+
+
+def _easter(year: int) -> date:
+    """Easter Sunday (the Gregorian computus)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = b // 4, b % 4
+    g = (8 * b + 13) // 25
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = c // 4, c % 4
+    leg = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 19 * leg) // 433
+    month = (h + leg - 7 * m + 90) // 25
+    return date(year, month, (h + leg - 7 * m + 33 * month + 19) % 32)
 
 
 def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "mdy") -> Optional[date]:
@@ -432,7 +470,7 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
     return None
 
 
-_WEEKEND_KINDS = frozenset({"weekend", "nth_weekend", "holiday_weekend"})
+_WEEKEND_KINDS = frozenset({"weekend", "nth_weekend", "holiday_weekend", "holiday_span"})
 
 
 def weekend_span(kind: str, m: re.Match[str], today: date) -> Optional[Tuple[date, date]]:
@@ -440,6 +478,19 @@ def weekend_span(kind: str, m: re.Match[str], today: date) -> Optional[Tuple[dat
     weekend after next", "a long weekend" (Friday to Monday), "the 3rd weekend of January" (its
     3rd Saturday), "MLK weekend" (Saturday to the Monday off), "Thanksgiving weekend" (Thursday to Sunday)."""
     g = m.groupdict()
+    if kind == "holiday_span":
+        raw = re.sub(r"\s+", " ", (g.get("name") or g.get("name2") or "christmas").lower())
+        name = _SPAN_NAME.get(raw, raw)
+        day = named_day(
+            "new year's day" if name == "new years" else name, today - timedelta(days=3), _year(g.get("year"))
+        )
+        if day is None:
+            return None
+        if g.get("what") or g.get("hols"):  # the week it falls in, from the Saturday before
+            monday = day - timedelta(days=day.weekday())
+            return max(today, monday - timedelta(days=2)), monday + timedelta(days=6)
+        first, last = _AROUND_HOLIDAY[name]
+        return max(today, day + timedelta(days=first)), day + timedelta(days=last)
     if kind == "holiday_weekend":
         raw = re.sub(r"\s+", " ", (g.get("name") or g.get("name2") or "").lower())
         day = named_day(_HOLIDAY_SHORT.get(raw, raw), today - timedelta(days=3))
@@ -538,7 +589,11 @@ def find_dates(
         masked = mask(masked, [(d.start, d.end) for d in found])
     lower = text.lower()
     for kind, pattern in _PATTERNS:
-        if (kind in _WEEKEND_KINDS and "weekend" not in lower) or (kind == "period_rel" and "month" not in lower):
+        if (
+            (kind in _WEEKEND_KINDS and kind != "holiday_span" and "weekend" not in lower)
+            or (kind == "period_rel" and "month" not in lower)
+            or (kind == "holiday_span" and not _SPAN_WORDS.search(lower))
+        ):
             continue  # the rarer patterns only where they can match (speed)
         for m in pattern.finditer(masked):
             if kind == "dotted" and _RATING.search(masked[max(0, m.start() - 24) : m.start()]):
@@ -573,11 +628,29 @@ def find_dates(
                 )
         masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])
     found.sort(key=lambda d: d.start)
-    found = _holiday_weekend(text, _counted_from(text, _weekdays_checked(text, found, doubts)), today)
+    found = _event_day(text, _weekdays_checked(text, found, doubts), today)
+    found = _holiday_weekend(text, _counted_from(text, found), today)
+    if any(not d.event for d in found):
+        found = [d for d in found if not d.event]
     masked = mask(masked, [(d.start, d.end) for d in found])
-    return _week_of(text, _weekend_days(text, _weekend_of(text, found)), today), masked
+    return _week_of(text, _weekend_days(text, _weekend_from(_weekend_of(text, found))), today), masked
 
 
+_A_WEEKEND = re.compile(r"(?:(?P<long>long)\s+)?weekend", re.I)
+
+
+def _weekend_from(found: List[DateMention]) -> List[DateMention]:
+    """ "a long weekend in Montreal starting Fri Jan 15": the weekend is the trip's length (Friday to
+    Monday; a weekend two nights) from the one day said, not this weekend."""
+    bare = [d for d in found if _A_WEEKEND.fullmatch(d.text.strip())]
+    others = [d for d in found if d not in bare]
+    if len(bare) != 1 or len(others) != 1 or others[0].until or others[0].weekday_only:
+        return found
+    nights = 3 if re.match(r"\s*long\b", bare[0].text, re.I) else 2
+    return [replace(others[0], until=others[0].value + timedelta(days=nights))]
+
+
+_SPAN_WORDS = re.compile(r"christmas|xmas|thanksgiving|new year|easter|holidays")
 _BARE_WEEKEND = re.compile(r"(?:long\s+)?weekend", re.I)
 _HOLIDAY_ALONE = re.compile(rf"(?P<name>{_HOLIDAY_NAME})(?:\s+day)?", re.I)
 _OVER = re.compile(r"\b(?:over|for|around|during|on)\s+(?:the\s+)?$", re.I)
@@ -612,28 +685,53 @@ _COUNTED = re.compile(
 _CALENDAR_DATE = re.compile(rf"\d|\b(?:{_MONTH_WORDS})\b", re.I)
 
 
-# "the conference is Feb 9, so fly in the night before", "the wedding's the 12th, home the day after":
-# a day counted from the date said just before it
+# "the conference is Feb 9, so fly in the night before", "the wedding's the 12th, home the day after",
+# "graduation is May 22, get there two days before", "thanksgiving, the wednesday before to the sunday
+# after", "in before dinner, home the next morning": a day counted from the date said just before it
 _DAY_AROUND = re.compile(
-    r"\b(?:the\s+)?(?:(?:day|night|evening|morning)\s+(?P<dir>before|after)\b(?!\s+(?:that|tomorrow|next)\b)"
-    r"|same\s+day\b)",
+    rf"\b(?:the\s+)?(?:(?:(?P<n>{NUMBER_RE}|a\s+couple\s+of|a\s+few)\s+(?P<unit>days?|nights?)"
+    rf"|(?P<wd>{'|'.join(sorted([*WEEKDAYS, *_WD_ABBR], key=len, reverse=True))})|day|night|evening|morning)\s+(?P<dir>before|after|prior)\b"
+    r"(?!\s+(?:that|tomorrow|next|work|school|lunch|dinner|breakfast)\b)"
+    r"|same\s+day\b|(?P<next>(?:next|following)\s+(?:day|morning|evening|night))\b)",
     re.I,
 )
 
 
 def _around_the_last(text: str, found: List[DateMention]) -> List[DateMention]:
     out = list(found)
-    for m in _DAY_AROUND.finditer(text):
-        if any(d.start <= m.start() < d.end or m.end() <= d.start <= m.end() + 5 for d in found):
+    counted: List[DateMention] = []  # the days each counted day is counted from
+    said = list(_DAY_AROUND.finditer(text))
+    anchors = [d for d in found if not any(m.start() <= d.start < m.end() for m in said)]
+    for m in said:
+        if any(d.start <= m.start() < d.end and not d.weekday_only for d in found) or any(
+            m.end() <= d.start <= m.end() + 5 for d in found
+        ):
             continue  # part of a date ("the day after tomorrow") or counting from the next one
-        last = next((d for d in reversed(found) if d.end <= m.start()), None)
+        last = next((d for d in reversed(anchors) if d.end <= m.start()), None)
         if last is None:
             continue
-        days = {"before": -1, "after": 1}.get((m.group("dir") or "").lower(), 0)
+        direction = "after" if m.group("next") else (m.group("dir") or "").lower()
+        if m.group("wd"):
+            name = m.group("wd").lower()
+            weekday = WEEKDAYS.get(name, _WD_ABBR.get(name, 0))
+            if direction == "after":
+                days = (weekday - last.value.weekday() - 1) % 7 + 1
+            else:
+                days = -((last.value.weekday() - weekday - 1) % 7 + 1)
+        else:
+            raw = (m.group("n") or "a").lower()
+            n = 2 if raw.startswith("a couple") else 3 if raw.startswith("a few") else 1 if raw == "a" else to_int(raw)
+            if n is None:
+                continue
+            days = 0 if direction == "" else -n if direction in ("before", "prior") else n
+        out = [
+            d for d in out if not (d.weekday_only and m.start() <= d.start < m.end())
+        ]  # "wednesday" of "wednesday before"
         out.append(DateMention(m.start(), m.end(), last.value + timedelta(days=days), m.group(0)))
+        counted.append(last)
         clause = re.split(r"[.!?;,]", text[: last.start])[-1]
-        if _EVENT.search(clause) and last in out:
-            out.remove(last)  # the wedding's day is not a travel day when the trip is counted from it
+        if last in out and (last.event or _EVENT.search(clause) or counted.count(last) == 2):
+            out.remove(last)  # the wedding's day (or a holiday both ends are counted from) is not a travel day
     return sorted(out, key=lambda d: d.start)
 
 
@@ -642,14 +740,67 @@ _EVENT = re.compile(
     r"|summit|expo|convention|festival|race|marathon|ceremony|reunion|starts?|begins?)\b",
     re.I,
 )
+# "the wedding is Saturday Jan 16", "conference starts Monday the 11th", "my interview's on the 9th": a
+# date said as an event's (not a travel day once a travel day is said beside it)
+_EVENT_IS = re.compile(
+    r"\b(?:conference|meeting|wedding|game|match|concert|event|show|party|interview|funeral|graduation|appointment"
+    r"|summit|expo|convention|festival|race|marathon|ceremony|reunion|recital|tournament|service|surgery|procedure"
+    r"|exam|competition|gig|birthday|anniversary|shower|celebration|memorial|training|course|workshop)s?\b"
+    r"(?:\s+[\w']+){0,3}?\s*(?:'s|\s+is|\s+are|\s+was|\s+will\s+be|\s+starts?|\s+begins?|\s+kicks?\s+off"
+    r"|\s+runs?|\s+happens?|\s+takes\s+place)(?:\s+on)?(?:\s+the)?\s*$",
+    re.I,
+)
+_TRAVEL_WORD = re.compile(
+    r"\b(?:fly\w*|flight|leav\w*|depart\w*|back|return\w*|arriv\w*|land\w*|home|get\s+(?:in|there)|head\w*)\b", re.I
+)
+_RANGE_GAP = re.compile(r"\s*(?:-|\u2013|to|through|thru|until|till|til)\s*(?:the\s+)?$", re.I)
+
+
+def _event_day(text: str, found: List[DateMention], today: date) -> List[DateMention]:
+    """ "my cousin's wedding is Saturday Jan 16, we fly in Friday and home Sunday": the event's day is not
+    a travel day when travel days are said beside it, and the days said bare ("Friday", "the 14th") are
+    the ones around it (Jan 15 and 17), not the next such days from today."""
+    for i, d in enumerate(found):
+        clause = re.split(r"[.!?;,]|\b(?:and|so|but)\b", text[: d.start])[-1]
+        if not _EVENT_IS.search(clause) or _TRAVEL_WORD.search(clause):
+            continue
+        event = [d]
+        for e in found[i + 1 :]:  # "the conference is Jan 11-14": both ends are the event's
+            if _RANGE_GAP.fullmatch(text[event[-1].end : e.start]) or e.text == d.text and e.start == event[-1].end + 1:
+                event.append(e)
+            else:
+                break
+        if len(event) == len(found):
+            return found
+        out = []
+        for o in found:
+            if o in event:
+                o = replace(o, event=True)
+            elif o.weekday_only:
+                shift = (o.value.weekday() - d.value.weekday() + 3) % 7 - 3
+                near = d.value + timedelta(days=shift)
+                o = replace(o, value=near, floating=False, weekday_only=False) if near >= today else o
+            elif o.day_only:
+                near = min(
+                    (v for k in (-1, 0, 1) for v in [_month_day(d.value, k, o.value.day)] if v and v >= today),
+                    key=lambda v: abs((v - d.value).days),
+                    default=None,
+                )
+                o = replace(o, value=near, floating=False) if near else o
+            out.append(o)
+        return out
+    return found
+
+
+def _month_day(anchor: date, months: int, day: int) -> Optional[date]:
+    month = anchor.month + months
+    return _safe(anchor.year + (month - 1) // 12, (month - 1) % 12 + 1, day)
 
 
 def _counted_from(text: str, found: List[DateMention]) -> List[DateMention]:
     lower = text.lower()
-    if not any(word in lower for word in ("before", "after", "from", "prior", "same")):
+    if not any(word in lower for word in ("before", "after", "from", "prior", "same", "next", "following")):
         return found
-    if any(word in lower for word in ("before", "after", "same")):
-        found = _around_the_last(text, found)
     out: List[DateMention] = []
     for d in found:
         window = lower[max(0, d.start - 40) : d.start]
@@ -682,6 +833,8 @@ def _counted_from(text: str, found: List[DateMention]) -> List[DateMention]:
         value = d.value + timedelta(days=days)
         # "a week from Friday" is told back (some mean the coming Friday's week); "the day after Christmas" is not
         out.append(DateMention(start, d.end, value, text[start : d.end], period=d.period or direction == "from"))
+    if any(word in lower for word in ("before", "after", "same", "next", "following")):
+        out = _around_the_last(text, out)
     return out
 
 

@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..common import geo
 from ..common.clock import day_text
+from ..common.shape import time_wish_text
 from .changes import aside_spans, instead_of, place_roles, read_shift, shifted
 from .context import (
     STAY_SLOTS,
@@ -29,12 +30,31 @@ from .context import (
     unfilled_first,
 )
 from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS
-from .dates import DateMention, Doubt, after_next_said, find_dates, find_durations, next_weekday_said, order_for
+from .dates import (
+    MONTHS,
+    DateMention,
+    Doubt,
+    after_next_said,
+    find_dates,
+    find_durations,
+    next_month_day,
+    next_weekday_said,
+    order_for,
+)
 from .journeys import read_journey
 from .party import ADDING, FOR_ME, couple_trip, family_unsplit, read_party
 from .patch import ASSUMED_HOTEL_ONLY
 from .places import find_places, lookup
-from .prefs import NO_HOTEL, hotel_area, hotel_class_said, money_mentions, read_airlines, read_preferences, read_relax
+from .prefs import (
+    NO_HOTEL,
+    clock_words_read,
+    hotel_area,
+    hotel_class_said,
+    money_mentions,
+    read_airlines,
+    read_preferences,
+    read_relax,
+)
 from .questions import pending_slots
 from .roles import assign_dates, assign_places, complete_stay, hotels_named, read_legs
 from .schema import FIELD_NAMES, empty_fields
@@ -165,6 +185,8 @@ def extract_fields(
         for moved in (shift, again):
             if moved:
                 _shift(moved, known, dates_of_stay, fields)
+        if not dates and not shift:
+            _month_moved(masked, known, today, dates_of_stay, fields)
         _implausibly_long(dates, known, dates_of_stay, fields, doubts)
         _referred_place(msg, said_about_stay, stay_mode, current, conversation, fields, assumptions)
     if ABOUT_SHOWN.search(msg) or ((_ANY_SHOWN.match(msg) or _WHICH_SHOWN.match(msg)) and not places and not dates):
@@ -205,6 +227,12 @@ def extract_fields(
         used = _codes_used(fields)
         assumptions.extend(m.assumed for m in places if m.assumed and m.place["code"] in used)
         assumptions.extend(_weekdays_read(dates, fields))
+        assumptions.extend(
+            f'Took "{phrase}" as {"arriving" if key.startswith("arrive") else "leaving"} {time_wish_text(wish)}; '
+            "say the time if it is another"
+            for phrase, key, wish in clock_words_read(msg)
+            if fields.get(key) == wish
+        )
         family = family_unsplit(msg)
         if family and fields.get("adults") == family:
             assumptions.append(
@@ -568,6 +596,31 @@ def _set_dates(fields: Dict[str, Any], stay: bool, start: Optional[date], end: O
         fields["depart_date"] = start.isoformat()
     if end:
         fields["return_date"] = end.isoformat()
+
+
+# "oops i meant feb not jan", "make it march instead", "same dates but in april": the trip's days in that month
+_MONTH_MOVED = re.compile(
+    r"\b(?:meant|make\s+(?:it|that|them)|move\s+(?:it|that|them|everything|the\s+trip)\s+to|change\s+(?:it|that)\s+to"
+    r"|same\s+(?:dates|days)\s+(?:but\s+)?in|switch\s+(?:it\s+)?to|actually)\s+(?:in\s+)?(?P<month>"
+    + "|".join(sorted((m for m in MONTHS if m != "may"), key=len, reverse=True))
+    + r"|May)\b\.?(?!\s*\d)(?:\s+(?:instead|not\b.*))?\s*[.!]?\s*$",
+    re.I,
+)
+
+
+def _month_moved(msg: str, known: Tuple[Any, Any, bool], today: date, stay: bool, fields: Dict[str, Any]) -> None:
+    """ "i meant feb not jan" about a trip Jan 20-23: Feb 20-23 (the same days, the same length)."""
+    m = _MONTH_MOVED.search(msg)
+    start, end, _ = known
+    if m is None or start is None:
+        return
+    month = MONTHS[m.group("month").lower()]
+    if month == start.month:
+        return
+    new_start = next_month_day(today, month, start.day)  # the next such day ("meant jan" in December: January)
+    if new_start is None:
+        return
+    _set_dates(fields, stay, new_start, new_start + (end - start) if end else None)
 
 
 def _shift(

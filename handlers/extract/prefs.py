@@ -106,7 +106,7 @@ def _time_word(n: int) -> str:
 _TIME_FLIGHT = re.compile(
     rf"\b{_time_word(1)}\s+(?:flights?|departures?|departing|leaving|outbound|return|flight\s+(?:out|back|home))\b"
     rf"|\b(?:fly|flying|leave|leaving|depart(?:ing|ure)?|come\s+back|coming\s+back|return(?:ing)?|fly\s+back|head\s+back|back|home)\s+"
-    rf"(?:in\s+the\s+|on\s+\w+\s+|(?:\w+\s+){{0,3}}?)?{_time_word(2)}\b(?!\s+(?:before|check))"
+    rf"(?:in\s+the\s+|on\s+\w+\s+|(?:\w+\s+){{0,3}}?(?:in\s+the\s+)?)?{_time_word(2)}\b(?!\s+(?:before|check))"
     rf"|\b(?:flights?|departures?|out|back|return)\s+(?:in\s+the\s+)?{_time_word(3)}\b"
     # a day said with its time ("atl to lga monday morning", "ATL -> ORD, Dec 14 morning"): that day's flight
     rf"|\b(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|tomorrow|today"
@@ -491,7 +491,7 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
     """Departure-time wishes for the outbound and return flights ("morning out, evening back",
     "after 5pm", "the earliest flight out") and arrival bounds ("land by 6pm")."""
     out: Dict[str, Optional[str]] = {"time_out": None, "time_return": None, "arrive_out": None, "arrive_return": None}
-    clock = read_clock_bounds(text)  # more exact than a time of day: it wins for its leg ("after work (after 6pm)")
+    clock = {**_event_hours(text), **read_clock_bounds(text)}  # more exact than a time of day: it wins for its leg
     clock = {**read_superlatives(text), **clock}  # "the first flight in the morning": the first, not any morning one
     if not _FLIGHT_TALK.search(text):
         return {**out, **clock}
@@ -532,10 +532,103 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
     return {**out, **clock}
 
 
-# A clock time: "5pm", "5:30 p.m.", "17:30", "noon"; a bare hour ("after 5") only after a bound.
+# Times people tie to a meal or to the day's routine instead of a clock ("leave after lunch", "get in
+# before dinner", "after school gets out"): the hour a bound on them means, (after it, before it).
+_MEALS = {
+    "breakfast": ("09:00", "08:00"),
+    "brunch": ("12:00", "10:00"),
+    "lunch": ("13:00", "12:00"),
+    "lunchtime": ("13:00", "12:00"),
+    "dinner": ("20:00", "18:00"),
+    "dinnertime": ("20:00", "18:00"),
+    "supper": ("20:00", "18:00"),
+    "school gets out": ("15:00", "08:00"),
+    "school lets out": ("15:00", "08:00"),
+    "school pickup": ("15:00", "08:00"),
+    "school": ("15:00", "08:00"),
+    "church": ("12:00", "09:00"),
+}
+_MEAL_WORDS = "|".join(k.replace(" ", r"\s+") for k in sorted(_MEALS, key=len, reverse=True))
+# "after my 3pm meeting", "once my 2:30 call is over": the event's hour and one hour for it
+_AFTER_AN_EVENT = re.compile(
+    r"\b(?:after|once|when)\s+(?:my|the|our|a)\s+(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\s*(?P<ap>[ap]\.?m\b\.?)\s*"
+    r"(?:meeting|call|class|appointment|presentation|interview|exam|session|shift|demo|pitch)\b",
+    re.I,
+)
+_EVENT_AT = re.compile(
+    r"\b(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\s*(?P<ap>[ap]\.?m\b\.?)\s*(?P<what>meeting|call|class|appointment|presentation"
+    r"|interview|exam|session|shift|demo|pitch)\b|\b(?P<what2>meeting|call|class|appointment|presentation|interview|exam"
+    r"|session|shift|demo|pitch)\s+(?:is\s+|ends\s+)?at\s+(?P<h2>\d{1,2})(?::(?P<m2>[0-5]\d))?\s*(?P<ap2>[ap]\.?m\b\.?)",
+    re.I,
+)
+_AFTER_THE_EVENT = re.compile(
+    r"\b(?:leave|leaving|fly(?:ing)?(?:\s+out)?|depart\w*|head(?:ing)?\s+out|go)\b[^.;!?]{0,30}?\b(?:after|once)\s+"
+    r"(?:my|the|our)\s+(?P<what>meeting|call|class|appointment|presentation|interview|exam|session|shift|demo|pitch)\b",
+    re.I,
+)
+
+
+def _event_hours(text: str) -> Dict[str, str]:
+    """ "leave after my 3pm meeting", "meeting at 2pm, can only leave after the meeting": a departure after
+    the event (an hour for it), as a clock bound on the way out or back, as the words around it say."""
+    found: Dict[str, str] = {}
+    for m in _AFTER_AN_EVENT.finditer(text):
+        at = _clock(m, "after")
+        clause = re.split(r"[.;!?,]|\b(?:and|so|then|but)\b", text[: m.start()], flags=re.I)[-1]
+        if at:
+            found["time_return" if _RETURN_CONTEXT.search(clause) else "time_out"] = f"after {_hour_later(at)}"
+    if found:
+        return found
+    said = _AFTER_THE_EVENT.search(text)
+    if said:
+        for m in _EVENT_AT.finditer(text):
+            if (m.group("what") or m.group("what2")).lower() != said.group("what").lower():
+                continue
+            h, mins, ap = (
+                (m.group("h"), m.group("m"), m.group("ap"))
+                if m.group("h")
+                else (m.group("h2"), m.group("m2"), m.group("ap2"))
+            )
+            hours = int(h) % 12 + (12 if ap.lower().startswith("p") else 0)
+            clause = re.split(r"[.;!?,]|\b(?:and|so|then|but)\b", text[: said.start()], flags=re.I)[-1]
+            key = "time_return" if _RETURN_CONTEXT.search(clause + said.group(0)) else "time_out"
+            found[key] = f"after {_hour_later(f'{hours:02d}:{int(mins or 0):02d}')}"
+            break
+    return found
+
+
+def clock_words_read(text: str) -> List[Tuple[str, str, str]]:
+    """The clock bounds read from words rather than a clock ("after lunch", "after my 3pm meeting"), as
+    (what was said, the wish's key, the wish), so the traveller can be told the hour taken."""
+    said: List[Tuple[str, str, str]] = []
+    times = read_times(text)
+    for m in _CLOCK_BOUND.finditer(text):
+        if m.group("meal"):
+            phrase = " ".join(text[m.start() : m.end()].split())
+            said.extend((phrase, key, wish) for key, wish in times.items() if wish and wish.endswith(_clock_of(m)))
+    for key, wish in _event_hours(text).items():
+        if times.get(key) == wish:
+            found = _AFTER_AN_EVENT.search(text) or _AFTER_THE_EVENT.search(text)
+            said.append((" ".join(found.group(0).split()) if found else "after the event", key, wish))
+    return said
+
+
+def _clock_of(m: re.Match[str]) -> str:
+    bound = next(_BOUNDS[i][0] for i in range(len(_BOUNDS)) if m.group(f"b{i}"))
+    return _clock(m, bound) or "--"
+
+
+def _hour_later(at: str) -> str:
+    hours, minutes = at.split(":")
+    return f"{min(23, int(hours) + 1):02d}:{minutes}"
+
+
+# A clock time: "5pm", "5:30 p.m.", "17:30", "noon"; a bound on a meal ("after lunch"); a bare hour
+# ("after 5") only after a bound.
 _CLOCK = (
     r"(?:(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\s*(?P<ap>[ap]\.?\s?m\b\.?|in\s+the\s+(?:morning|afternoon|evening)|at\s+night)?"
-    r"|(?P<word>noon|midday|midnight))"
+    r"|(?P<word>noon|midday|midnight)"
+    rf"|(?:my\s+|the\s+|our\s+)?(?P<meal>{_MEAL_WORDS})\b)"
 )
 _NOT_CLOCK_AFTER = re.compile(
     r"\s*(?:nights?|days?|weeks?|hours?|hrs?|mins?|minutes?|people|persons?|adults?|kids?|children|guests?|rooms?"
@@ -571,7 +664,12 @@ _ANY_FLIGHT = re.compile(r"\b(?:nothing|anything|flights|departures|any\s+(?:fli
 
 def _clock(m: re.Match[str], bound: str) -> Optional[str]:
     """The "HH:MM" a clock match names, or None when it is not a time of day."""
-    word = (m.group("word") or "").lower()
+    meal = re.sub(r"\s+", " ", (m.groupdict().get("meal") or "").lower())
+    if meal:
+        if bound not in ("after", "before", "by"):
+            return None  # "at lunch", "around dinner": not a bound
+        return _MEALS[meal][0 if bound == "after" else 1]
+    word = (m.groupdict().get("word") or "").lower()
     if word:
         return "00:00" if word == "midnight" else "12:00"
     hours, minutes, ampm = int(m.group("h")), int(m.group("m") or 0), (m.group("ap") or "").lower()
@@ -600,7 +698,7 @@ def read_clock_bounds(text: str) -> Dict[str, str]:
         at = None if _NOT_CLOCK_AFTER.match(text, m.end()) else _clock(m, bound)
         # the words since the clause began ("so", "and", "then" begin one too), and the bound's own words
         clause = re.split(r"[.;!?,]|\b(?:and|so|then|but)\b", text[: m.start()], flags=re.I)[-1]
-        said = clause + text[m.start() : m.start("h") if m.group("h") else m.start("word")]
+        said = clause + text[m.start() : next(m.start(g) for g in ("h", "word", "meal") if m.group(g))]
         arrival = _ARRIVAL.search(said) is not None
         if at is None or _NOT_FLIGHT_TIME.search(clause) or (arrival and bound == "around"):
             continue

@@ -206,8 +206,22 @@ def read_legs(msg: str, places: List[Mention], dates: List[DateMention]) -> Opti
 
 
 # "arriving the 3rd, leaving the 6th", "in on the 30th, out jan 2": the days at the destination
-_ARRIVING = re.compile(r"\b(?:arriv(?:e|ing|al)|in\s+on|(?:fly(?:ing)?|get(?:ting)?)\s+in)\b[^.!?;]*$", re.I)
+_ARRIVING = re.compile(
+    r"\b(?:arriv(?:e|ing|al)|in\s+on|(?:fly(?:ing)?|get(?:ting)?)\s+in|(?:get(?:ting)?|be)\s+there)\b[^.!?;]*$", re.I
+)
+# "fly out the 8th and leave the 12th": a second "leave" after the way out is leaving the destination
+_LEAVE = re.compile(r"\bleav(?:e|ing)\s+(?:on\s+)?(?:the\s+)?$", re.I)
 _LEAVING = re.compile(r"\b(?:leav(?:e|ing)|depart(?:ing|ure)?|out)\b[^.!?;]*$", re.I)
+
+
+_CUE_TO_NEXT = re.compile(r"[\s:]*(?:(?:date|day|flight|on|is|the)\s*)*$", re.I)
+
+
+def _cue_after(cue: re.Pattern[str], msg: str, d: DateMention, rest: List[DateMention]) -> bool:
+    """ "March 11th check-out": the word after a date says what it is, unless it is the cue of the next
+    date ("dec 17 return dec 21": the 21st is the return, the 17th the way out)."""
+    m = cue.match(msg, d.end)
+    return m is not None and not (rest and _CUE_TO_NEXT.match(msg[m.end() : rest[0].start]))
 
 
 def assign_dates(
@@ -244,16 +258,20 @@ def assign_dates(
             if dates[i - 1] in uncued:
                 uncued.remove(dates[i - 1])
             end, ends = d.value, [d]
-        elif after_end.match(msg, d.end):  # "March 11th check-out"
+        elif _cue_after(after_end, msg, d, dates[i + 1 :]):  # "March 11th check-out"
             end, ends = d.value, [d]
-        elif after_start.match(msg, d.end):
+        elif _cue_after(after_start, msg, d, dates[i + 1 :]):
             start = d.value
         elif _NOT_UNTIL.search(preceding):  # "not checking in until the 10th", "not leaving till Friday"
             start = d.value
         elif end_cue.search(preceding):
             end, ends = d.value, [d]
         elif start_cue.search(preceding):
-            if not stay_mode and start is not None and arrived and _LEAVING.search(preceding):
+            if (
+                not stay_mode
+                and start is not None
+                and (arrived and _LEAVING.search(preceding) or end is None and _LEAVE.search(preceding))
+            ):
                 end, ends = d.value, [d]  # "arriving the 3rd, leaving the 6th": leaving the destination
             else:
                 start = d.value

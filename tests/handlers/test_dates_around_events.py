@@ -1,0 +1,113 @@
+"""Dates and times said around something else: an event's day, a holiday, a meal, a correction
+(handlers/extract/dates.py, prefs.py, roles.py, extractor.py)."""
+
+from datetime import date
+
+import pytest
+
+from handlers.extract.dates import find_dates
+from handlers.extract.extractor import extract_fields
+from handlers.extract.prefs import read_times
+from handlers.testing import Harness
+
+TODAY = date(2026, 12, 1)  # a Tuesday
+
+
+def trip(text):
+    fields, _ = extract_fields(text=text, today=TODAY)
+    return fields["depart_date"], fields["return_date"], fields["nights"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the event's day is not a travel day; the bare days said beside it are the ones around it
+        ("the wedding is saturday jan 16, we fly in friday and home sunday", ("2027-01-15", "2027-01-17", None)),
+        ("funeral is thursday. flying wednesday, back friday", ("2026-12-02", "2026-12-04", None)),
+        (
+            "conference starts monday the 11th of january, get there the day before, leave the 14th",
+            ("2027-01-10", "2027-01-14", None),
+        ),
+        ("graduation is on may 22, fly in two days before and back the day after", ("2027-05-20", "2027-05-23", None)),
+        # days counted from a holiday said before them
+        ("thanksgiving 2027, the wednesday before to the sunday after", ("2027-11-24", "2027-11-28", None)),
+        ("dc to dallas jan 14, back the next morning", ("2027-01-14", "2027-01-15", None)),
+        # a date with the word "return" after it is the way out when the return's date follows
+        ("atlanta to boston dec 17 return dec 21", ("2026-12-17", "2026-12-21", None)),
+        # a weekend said with its first day is the trip's length
+        ("long weekend in montreal starting fri jan 15", ("2027-01-15", None, 3)),
+        # holiday weekends: a Sunday holiday is observed on the Monday
+        ("july 4th weekend in charleston", ("2027-07-03", None, 2)),
+        ("easter weekend in tampa", ("2027-03-27", None, 2)),
+        # holidays said as spans, read as the days around them
+        ("thanksgiving week in columbus", ("2027-11-20", None, 8)),
+        ("over christmas in denver", ("2026-12-23", None, 4)),
+        ("over new years in miami", ("2026-12-30", None, 3)),
+    ],
+)
+def test_dates_said_around_something(text, expected):
+    assert trip(text) == expected
+
+
+def test_an_event_date_alone_is_still_the_travel_day():
+    assert trip("flying to austin for a wedding on the 12th, back the 14th")[:2] == ("2026-12-12", "2026-12-14")
+    assert [d.value.isoformat() for d in find_dates("the wedding is on feb 20", TODAY)[0]] == ["2027-02-20"]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "wish"),
+    [
+        ("need to leave after lunch", "time_out", "after 13:00"),
+        ("i have to get in before dinner", "arrive_out", "before 18:00"),
+        ("fly home after breakfast on sunday", "time_return", "after 09:00"),
+        ("we can only leave after school gets out", "time_out", "after 15:00"),
+        ("leave after my 3pm meeting", "time_out", "after 16:00"),
+        ("i have a 2:30pm call so i can only fly out after the call", "time_out", "after 15:30"),
+        ("leaving jan 8th in the evening", "time_out", "evening"),
+    ],
+)
+def test_times_said_by_a_meal_or_an_event(text, key, wish):
+    assert read_times(text)[key] == wish
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["is breakfast included?", "dinner reservation at 8pm", "after the meeting I'll take the bus", "lunch at noon"],
+)
+def test_a_meal_or_meeting_alone_is_no_flight_time(text):
+    assert not any(read_times(text).values())
+
+
+@pytest.mark.parametrize(
+    ("first", "change", "depart", "back"),
+    [
+        (
+            "denver to seattle dec 10 to dec 13, 1 adult",
+            "coming back the 14th not the 13th",
+            "2026-12-10",
+            "2026-12-14",
+        ),
+        ("denver to seattle dec 10 to dec 13, 1 adult", "leave the 11th, not the 10th", "2026-12-11", "2026-12-13"),
+        ("chicago to austin jan 20-23, 2 adults", "oops i meant feb not jan", "2027-02-20", "2027-02-23"),
+        ("chicago to austin jan 20-23, 2 adults", "make it march instead", "2027-03-20", "2027-03-23"),
+    ],
+)
+def test_a_date_corrected_moves_only_what_was_corrected(first, change, depart, back):
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say(first)
+    h.say(change)
+    segments = h.intent()["itinerary"]["segments"]
+    assert (segments[0]["depart_date"], segments[-1]["depart_date"]) == (depart, back)
+
+
+def test_a_holiday_span_is_said_back():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("over christmas we want to go to denver from houston, 2 adults")
+    assert "Taking over christmas as Wed Dec 23 to Sun Dec 27" in " ".join(h.intent()["status"]["assumptions"])
+
+
+def test_a_time_read_from_a_meal_is_said_back():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("flying bos to chicago thursday, need to leave after lunch, back saturday, just me")
+    assumptions = " ".join(h.intent()["status"]["assumptions"])
+    assert 'Took "after lunch" as leaving after 1:00 PM' in assumptions
