@@ -46,6 +46,23 @@ MONTHS = {
     "december": 12,
     "dec": 12,
 }
+# Month names in the languages travellers here write most after English ("2 mars - 9 mars", "15. Januar",
+# "el 3 de abril"): read only with a day, as every month is
+_FOREIGN_MONTHS = {
+    "enero": 1, "janvier": 1, "januar": 1, "gennaio": 1, "janeiro": 1,
+    "febrero": 2, "février": 2, "fevrier": 2, "februar": 2, "febbraio": 2, "fevereiro": 2,
+    "marzo": 3, "mars": 3, "märz": 3, "marz": 3, "março": 3,
+    "abril": 4, "avril": 4, "aprile": 4,
+    "mayo": 5, "mai": 5, "maggio": 5, "maio": 5,
+    "junio": 6, "juin": 6, "juni": 6, "giugno": 6, "junho": 6,
+    "julio": 7, "juillet": 7, "juli": 7, "luglio": 7, "julho": 7,
+    "agosto": 8, "août": 8, "aout": 8,
+    "septiembre": 9, "septembre": 9, "settembre": 9, "setembro": 9,
+    "octubre": 10, "octobre": 10, "oktober": 10, "ottobre": 10, "outubro": 10,
+    "noviembre": 11, "novembre": 11, "novembro": 11,
+    "diciembre": 12, "décembre": 12, "decembre": 12, "dezember": 12, "dicembre": 12, "dezembro": 12,
+}  # fmt: skip
+MONTHS.update(_FOREIGN_MONTHS)
 WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
 _WD_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
 
@@ -161,8 +178,10 @@ _DAY_CUE = re.compile(
     re.I,
 )
 _DAY_NEXT = re.compile(
-    r"\s*(?:-|to|thru|through|til+|until)\s*(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b", re.I
-)
+    r"\s*(?:-|to|thru|through|til+|until)\s*(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b"
+    rf"|,?\s+(?:the\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}/\d{{1,2}}|(?:{_MONTH_WORDS})\.?\s+\d)\b",
+    re.I,
+)  # "thu-sun", "thu the 14th", "sat jan 9": a day
 
 _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     ("iso", re.compile(r"\b(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})\b")),
@@ -190,7 +209,11 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     ("period", re.compile(rf"\b{_PERIOD}{_MONTH}(?!\w|\s*\d){_YEAR}", re.I)),
     ("period_rel", re.compile(rf"\b{_PERIOD}(?P<rel>the|this|next)\s+month\b", re.I)),
     ("month_day", re.compile(rf"\b{_MONTH}(?:\s+(?:the\s+)?|(?=\d)){_DAY}\b{_YEAR}", re.I)),
-    ("day_month", re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:day\s+)?(?:of\s+)?{_MONTH}(?!\w){_YEAR}", re.I)),
+    # "the 3rd of March", "15. Januar", "3 de abril"
+    (
+        "day_month",
+        re.compile(rf"\b(?:the\s+)?{_DAY}(?:\.(?=\s))?\s+(?:day\s+)?(?:(?:of|de|del)\s+)?{_MONTH}(?!\w){_YEAR}", re.I),
+    ),
     ("after_tomorrow", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b", re.I)),
     ("tomorrow", re.compile(r"\b(?:tomorrow|tmrw|tmr)\b", re.I)),
     ("today", re.compile(r"\b(?:today|tonight|this\s+(?:evening|morning|afternoon))\b", re.I)),
@@ -233,7 +256,7 @@ _MONTH_RANGE = re.compile(
 _RANGE_MONTH = re.compile(rf"\b(?:the\s+)?{_DAY}{_RANGE_SEP}{_DAY2}\s+(?:of\s+)?{_MONTH}(?!\w){_YEAR}", re.I)
 
 _DURATION = re.compile(
-    rf"\b(?P<n>{NUMBER_RE}|a\s+couple\s+of|a\s+few)[\s-]+(?P<unit>nights?|nites?|nts|days?|weeks?|wks?)\b(?!\s+(?:ago|from\s+now|from\s+today|later))"
+    rf"\b(?P<n>{NUMBER_RE}|a\s+couple\s+of|a\s+few)[\s-]+(?:(?:full|whole|entire)\s+)?(?P<unit>nights?|nites?|nts|days?|weeks?|wks?)\b(?!\s+(?:ago|from\s+now|from\s+today|later))"
     r"|\b(?:a|one)\s+(?P<fort>fortnight)\b",
     re.I,
 )
@@ -628,10 +651,11 @@ def find_dates(
                 )
         masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])
     found.sort(key=lambda d: d.start)
-    found = _event_day(text, _weekdays_checked(text, found, doubts), today)
+    found = _event_day(text, _same_weekday(_weekdays_checked(text, found, doubts)), today)
     found = _holiday_weekend(text, _counted_from(text, found), today)
     if any(not d.event for d in found):
         found = [d for d in found if not d.event]
+    found = _bounds_dropped(text, found)
     masked = mask(masked, [(d.start, d.end) for d in found])
     return _week_of(text, _weekend_days(text, _weekend_from(_weekend_of(text, found))), today), masked
 
@@ -691,8 +715,9 @@ _CALENDAR_DATE = re.compile(rf"\d|\b(?:{_MONTH_WORDS})\b", re.I)
 _DAY_AROUND = re.compile(
     rf"\b(?:the\s+)?(?:(?:(?P<n>{NUMBER_RE}|a\s+couple\s+of|a\s+few)\s+(?P<unit>days?|nights?)"
     rf"|(?P<wd>{'|'.join(sorted([*WEEKDAYS, *_WD_ABBR], key=len, reverse=True))})|day|night|evening|morning)\s+(?P<dir>before|after|prior)\b"
-    r"(?!\s+(?:that|tomorrow|next|work|school|lunch|dinner|breakfast)\b)"
-    r"|same\s+day\b|(?P<next>(?:next|following)\s+(?:day|morning|evening|night))\b)",
+    r"(?!\s+(?:that|tomorrow|next|work|school|lunch|dinner|breakfast|brunch)\b)"
+    r"(?(wd)(?=\s*(?:$|[,.;!?)&-]|(?:and|to|then|so|but|or|thru|through|until|til+)\b)))"
+    r"|same\s+(?:day|night|evening)\b|(?P<next>(?:next|following)\s+(?:day|morning|evening|night))\b)",
     re.I,
 )
 
@@ -747,7 +772,11 @@ _EVENT_IS = re.compile(
     r"|summit|expo|convention|festival|race|marathon|ceremony|reunion|recital|tournament|service|surgery|procedure"
     r"|exam|competition|gig|birthday|anniversary|shower|celebration|memorial|training|course|workshop)s?\b"
     r"(?:\s+[\w']+){0,3}?\s*(?:'s|\s+is|\s+are|\s+was|\s+will\s+be|\s+starts?|\s+begins?|\s+kicks?\s+off"
-    r"|\s+runs?|\s+happens?|\s+takes\s+place)(?:\s+on)?(?:\s+the)?\s*$",
+    r"|\s+runs?|\s+happens?|\s+takes\s+place)(?:\s+on)?(?:\s+the)?\s*$"
+    # "Job interview Thursday 1/14 in Atlanta. Fly in Wednesday": an event opening its sentence with its day
+    r"|^\W*(?:(?:my|our|the|a|his|her|their|[\w']+'s)\s+)?(?:[\w-]+\s+)?(?:conference|meeting|wedding|game|match|concert|event"
+    r"|show|party|interview|funeral|graduation|appointment|summit|expo|convention|festival|race|marathon|ceremony"
+    r"|reunion|recital|tournament|surgery|exam|competition|gig|celebration|memorial|closing)\s+(?:is\s+)?(?:on\s+)?(?:the\s+)?$",
     re.I,
 )
 _TRAVEL_WORD = re.compile(
@@ -790,6 +819,35 @@ def _event_day(text: str, found: List[DateMention], today: date) -> List[DateMen
             out.append(o)
         return out
     return found
+
+
+_HOLIDAY_BOUND = re.compile(r"\b(?:before|after|ahead\s+of)\s+(?:the\s+)?$", re.I)
+
+
+def _bounds_dropped(text: str, found: List[DateMention]) -> List[DateMention]:
+    """ "before christmas, say the 21st": a holiday said as a bound is not a travel day when a day is said
+    beside it (the bound alone still reads as the holiday)."""
+    bounds = [
+        d
+        for d in found
+        if _HOLIDAY_ALONE.fullmatch(d.text.strip()) and _HOLIDAY_BOUND.search(text[max(0, d.start - 12) : d.start])
+    ]
+    if not bounds or len(bounds) == len(found):
+        return found
+    return [d for d in found if d not in bounds]
+
+
+def _same_weekday(found: List[DateMention]) -> List[DateMention]:
+    """ "fri the 18th - sun the 20th, leave after dinner friday": a bare weekday said after a date on that
+    weekday is that date again, not the coming one."""
+    dated = [d for d in found if not d.weekday_only and not d.event]
+    out = []
+    for d in found:
+        same = next((o for o in dated if o.end <= d.start and o.value.weekday() == d.value.weekday()), None)
+        if d.weekday_only and same is not None and same.value != d.value:
+            d = replace(d, value=same.value, floating=False, weekday_only=False)
+        out.append(d)
+    return out
 
 
 def _month_day(anchor: date, months: int, day: int) -> Optional[date]:
@@ -925,7 +983,9 @@ def _weekdays_checked(text: str, found: List[DateMention], doubts: List[Doubt]) 
     out: List[DateMention] = []
     for d in found:
         prev = out[-1] if out else None
-        if prev is not None and re.fullmatch(r"[\s,]*(?:the\s+)?", text[prev.end : d.start], re.I):
+        if prev is not None and re.fullmatch(
+            r"[\s,]*(?:(?:morning|afternoon|evening|night)[\s,]+)?(?:the\s+)?", text[prev.end : d.start], re.I
+        ):  # "Tuesday Feb 2", "monday morning jan 11"
             wd = re.match(_WEEKDAY, prev.text.split()[-1] if prev.text.split() else "", re.I)
             relative = re.match(r"\s*(?:this|next|coming)\b", prev.text, re.I)  # "next Tuesday, the 14th": two days
             if wd and not relative and not re.search(r"\d", prev.text):

@@ -601,7 +601,8 @@ def _set_dates(fields: Dict[str, Any], stay: bool, start: Optional[date], end: O
 # "oops i meant feb not jan", "make it march instead", "same dates but in april": the trip's days in that month
 _MONTH_MOVED = re.compile(
     r"\b(?:meant|make\s+(?:it|that|them)|move\s+(?:it|that|them|everything|the\s+trip)\s+to|change\s+(?:it|that)\s+to"
-    r"|same\s+(?:dates|days)\s+(?:but\s+)?in|switch\s+(?:it\s+)?to|actually)\s+(?:in\s+)?(?P<month>"
+    r"|same\s+(?:dates|days)\s+(?:but\s+)?in|switch\s+(?:it\s+)?to|actually|it'?s|it\s+is|should\s+(?:be|have\s+been)"
+    r"|supposed\s+to\s+be|wrong\s+month[\s,.;:-]*)\s+(?:in\s+)?(?P<month>"
     + "|".join(sorted((m for m in MONTHS if m != "may"), key=len, reverse=True))
     + r"|May)\b\.?(?!\s*\d)(?:\s+(?:instead|not\b.*))?\s*[.!]?\s*$",
     re.I,

@@ -546,6 +546,11 @@ _MEALS = {
     "school lets out": ("15:00", "08:00"),
     "school pickup": ("15:00", "08:00"),
     "school": ("15:00", "08:00"),
+    "school ends": ("15:00", "08:00"),
+    "kids finish school": ("15:00", "08:00"),
+    "kids get out of school": ("15:00", "08:00"),
+    "kids are out of school": ("15:00", "08:00"),
+    "school pick-up": ("15:00", "08:00"),
     "church": ("12:00", "09:00"),
 }
 _MEAL_WORDS = "|".join(k.replace(" ", r"\s+") for k in sorted(_MEALS, key=len, reverse=True))

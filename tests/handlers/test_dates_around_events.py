@@ -111,3 +111,50 @@ def test_a_time_read_from_a_meal_is_said_back():
     h.say("flying bos to chicago thursday, need to leave after lunch, back saturday, just me")
     assumptions = " ".join(h.intent()["status"]["assumptions"])
     assert 'Took "after lunch" as leaving after 1:00 PM' in assumptions
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an event opening its sentence with its day, no "is"
+        (
+            "Job interview Thursday 1/14 in Atlanta. Fly Wednesday afternoon, return Thursday night",
+            ("2027-01-13", "2027-01-14"),
+        ),
+        # a bare weekday after a date on that weekday is that date again
+        (
+            "fri the 18th - sun the 20th, leave after dinner friday, fly back sunday after brunch",
+            ("2026-12-18", "2026-12-20"),
+        ),
+        ("thu the 14th - mon the 18th, leave thursday evening", ("2027-01-14", "2027-01-18")),
+        # a weekday, its time of day, then its date: one day
+        ("must be there no later than monday morning jan 11, one way", ("2027-01-11", None)),
+        # a holiday said as a bound beside a day said is not a travel day ("by" a holiday still is one)
+        ("before christmas, say the 21st, back after new year, jan 2", ("2026-12-21", "2027-01-02")),
+        ("chicago to sf dec 19, need to be home by christmas eve", ("2026-12-19", "2026-12-24")),
+        ("jan 19, land by 9. back same night", ("2027-01-19", "2027-01-19")),
+        # month names in other languages, with a day
+        ("paris → montreal 2 mars - 9 mars", ("2027-03-02", "2027-03-09")),
+        ("Berlin nach New York 15. Januar bis 22. Januar", ("2027-01-15", "2027-01-22")),
+        ("el 3 de abril, vuelta el 10 de abril", ("2027-04-03", "2027-04-10")),
+    ],
+)
+def test_more_dates_said_around_something(text, expected):
+    assert trip(text)[:2] == expected
+
+
+def test_a_full_week_is_seven_nights():
+    assert trip("denver to cabo feb 20 for a full week") == ("2027-02-20", None, 7)
+
+
+@pytest.mark.parametrize("text", ["the sun is nice there", "sat down to plan", "mayo clinic visit"])
+def test_words_that_look_like_days_are_not_dates(text):
+    assert find_dates(text, TODAY)[0] == []
+
+
+def test_a_month_said_alone_as_a_correction_moves_the_trip():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("sea to atl mar 3-6, 1 adult")
+    h.say("wrong month, it's april")
+    segments = h.intent()["itinerary"]["segments"]
+    assert (segments[0]["depart_date"], segments[-1]["depart_date"]) == ("2027-04-03", "2027-04-06")
