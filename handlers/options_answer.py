@@ -9,9 +9,10 @@ hotels); the model's follow-up agent, when configured, answers questions instead
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .common.clock import day_text
+from .common.question_form import is_question
 from .common.shape import clock_text, leg_departure
 from .router import ORDINALS, bundle_by_quality
 from .wording import money
@@ -80,7 +81,11 @@ def _about_time(bundles: List[Bundle]) -> str:
 
 def _stops_text(s: Dict[str, Any]) -> str:
     n = int(s.get("stops") or 0)
-    via = ", ".join(str(c.get("airport")) for c in s.get("connections") or [] if c.get("airport"))
+    via = ", ".join(
+        f"{c['airport']}" + (f", {_hm(int(c['minutes']))} layover" if c.get("minutes") else "")
+        for c in s.get("connections") or []
+        if isinstance(c, dict) and c.get("airport")
+    )
     return "nonstop" if n == 0 else f"{n} stop{'s' if n > 1 else ''}{f' ({via})' if via else ''}"
 
 
@@ -277,8 +282,13 @@ _PER_PERSON = re.compile(
     r"\b(?:per|a|each|for\s+each)\s+(?:person|head|travell?er|passenger|adult|pax)\b|\bpp\b|\beach\b"
 )
 _BAGS = r"\b(?:bags?|baggage|luggage|suitcases?|carry[- ]?ons?|checked)\b"
-_ARRIVE = r"\b(?:land(?:s|ing)?|arriv\w*|get(?:s)?\s+in|gets?\s+there|touch\s+down)\b"
+_ARRIVE = r"\b(?:land(?:s|ing)?|arriv\w*|get(?:s)?\s+in|gets?\s+(?:(?:us|me|you|them)\s+)?there|touch\s+down)\b"
+_WHY_PRICE = (
+    r"\b(?:why|how\s+come|what\s+makes|whats?\s+(?:so\s+)?(?:special|different)\s+about)\b.*"
+    r"\b(?:expensive|pricier|pricey|costs?|costing|cheaper|cheap|more|less|price\w*|dearer)\b"
+)
 TOPICS: List[tuple] = [
+    (_WHY_PRICE, "why_price"),
     (_BAGS, "bags"),
     (_ARRIVE, "arrivals"),
     (
@@ -330,6 +340,103 @@ def _about_taxes(bundles: List[Bundle]) -> str:
     return "Every total here includes taxes and fees." + (f" Hotels: {'; '.join(parts)}." if parts else "")
 
 
+def _total(b: Bundle) -> float:
+    return float(b.get("total") or 0)
+
+
+def _part_total(b: Bundle, part: str) -> float:
+    return sum(float(s.get("total") or 0) for s in (_flights(b) if part == "flights" else _hotels(b)))
+
+
+def _flight_reasons(dear: Bundle, cheap: Bundle) -> List[str]:
+    """What the dearer option's flights have that the cheaper one's lack."""
+    out = []
+    if all(s.get("refundable") for s in _flights(dear)) and not all(s.get("refundable") for s in _flights(cheap)):
+        out.append("refundable fares")
+    stops = [sum(int(s.get("stops") or 0) for s in _flights(b)) for b in (dear, cheap)]
+    if stops[0] < stops[1]:
+        out.append("nonstop" if stops[0] == 0 else f"{stops[0]} stop{'s' if stops[0] > 1 else ''}, not {stops[1]}")
+    minutes = [sum(int(s.get("duration_minutes") or 0) for s in _flights(b)) for b in (dear, cheap)]
+    if minutes[0] < minutes[1]:
+        out.append(f"{_hm(minutes[0])} travel time, not {_hm(minutes[1])}")
+    if not any(s.get("red_eye") for s in _flights(dear)) and any(s.get("red_eye") for s in _flights(cheap)):
+        out.append("no red-eye")
+    return out
+
+
+def _hotel_reasons(dear: Bundle, cheap: Bundle) -> List[str]:
+    """What the dearer option's hotel has that the cheaper one's lacks."""
+    mine, theirs = (_hotels(dear) or [{}])[0], (_hotels(cheap) or [{}])[0]
+    out = []
+    if int(mine.get("stars") or 0) > int(theirs.get("stars") or 0):
+        out.append(f"{_stars_text(dear)}, not {_stars_text(cheap)}")
+    if mine.get("refundable") and not theirs.get("refundable"):
+        out.append("free cancellation")
+    if mine.get("board_type") not in (None, "room_only") and theirs.get("board_type") in (None, "room_only"):
+        out.append(MEALS.get(str(mine.get("board_type")), "meals included"))
+    near, far = mine.get("distance_km"), theirs.get("distance_km")
+    if near is not None and far is not None and float(near) < float(far):
+        out.append(f"{near} km from the centre, not {far} km")
+    return out
+
+
+def _part_gap(dear: Bundle, cheap: Bundle, part: str) -> str:
+    """ "B5's flights cost $675.08 more (refundable fares; nonstop)"; "" when that part costs the same."""
+    gap = _part_total(dear, part) - _part_total(cheap, part)
+    if abs(gap) < 0.005:
+        return ""
+    reasons = (_flight_reasons if part == "flights" else _hotel_reasons)(dear, cheap) if gap > 0 else []
+    noun = "flights cost" if part == "flights" else "hotel costs"
+    amount = money(f"{abs(gap):.2f}", dear.get("currency"))
+    line = f"{dear.get('bundle_id')}'s {noun} {amount} {'more' if gap > 0 else 'less'}"
+    return line + (f" ({'; '.join(reasons)})" if reasons else "")
+
+
+def _mentioned(low: str, bundles: Sequence[Bundle]) -> List[Bundle]:
+    """The options a message names by id, in the order it names them ("why is B3 pricier than B1")."""
+    by_id = {str(b.get("bundle_id")): b for b in bundles}
+    ids = [f"B{int(n)}" for n in _NAMED_ID.findall(low)]
+    return [by_id[i] for i in dict.fromkeys(ids) if i in by_id]
+
+
+_CHEAPER_WORDS = re.compile(r"\b(?:cheaper|cheap|less|lower)\b")
+
+
+def _why_price(low: str, named: List[Bundle], every: Sequence[Bundle]) -> str:
+    """Why one option costs more (or less) than another, from what their parts cost and have.
+
+    The option asked about is the first named; it is compared with the second one named, else with
+    the cheapest on screen (the best-ranked other one when it is the cheapest itself). A premise the
+    totals contradict ("why is B1 more expensive than B3" when B1 costs less) is said so first."""
+    every = list(every) or named
+    order = _mentioned(low, every) or named
+    subject = order[0]
+    others = [b for b in order[1:] if b is not subject]
+    if others:
+        other = others[0]
+    else:
+        cheapest = min(every, key=_total)
+        other = cheapest if cheapest is not subject else next((b for b in every if b is not subject), subject)
+    if other is subject:
+        return f"{_name(subject)} is {_price(subject)} in all."
+    asked_cheaper = bool(_CHEAPER_WORDS.search(low)) and not re.search(r"\bmore\b|expensive|pricier|dearer", low)
+    dear, cheap = (subject, other) if _total(subject) >= _total(other) else (other, subject)
+    gap = money(f"{_total(dear) - _total(cheap):.2f}", dear.get("currency"))
+    if abs(_total(dear) - _total(cheap)) < 0.005:
+        return f"{_name(subject)} and {_name(other)} cost the same, {_price(subject)} in all."
+    premise = ""
+    if (dear is subject) == asked_cheaper:
+        premise = f"{subject.get('bundle_id')} is not {'cheaper' if asked_cheaper else 'more expensive'}: "
+    parts = [_part_gap(dear, cheap, "flights")] if _flights(dear) and _flights(cheap) else []
+    parts += [_part_gap(dear, cheap, "hotels")] if _hotels(dear) and _hotels(cheap) else []
+    why = "; ".join(p for p in parts if p)
+    if dear is subject:
+        head = f"{_name(dear)} is {gap} more than {_name(cheap)} ({_price(dear)} against {_price(cheap)})"
+    else:
+        head = f"{_name(cheap)} is {gap} less than {_name(dear)} ({_price(cheap)} against {_price(dear)})"
+    return f"{premise}{head}{f': {why}' if why else ''}."
+
+
 def _about_named(bundles: List[Bundle]) -> str:
     """What sets each named option apart, as its card says ("what's the difference between B1 and B2?")."""
     return " ".join(
@@ -348,9 +455,19 @@ def _about_cabin(bundles: List[Bundle]) -> str:
     return "Cabin: " + "; ".join(f"{c} on {', '.join(names)}" for c, names in by_cabin.items()) + "."
 
 
-def _answer(topic: str, bundles: List[Bundle], low: str, people: int, offers: Dict[str, Any], focused: bool) -> str:
+def _answer(
+    topic: str,
+    bundles: List[Bundle],
+    low: str,
+    people: int,
+    offers: Dict[str, Any],
+    focused: bool,
+    every: Sequence[Bundle] = (),
+) -> str:
     if topic == "bags":
         return _about_bags(bundles, offers)
+    if topic == "why_price":
+        return _why_price(low, bundles, every) if focused else _about_price(bundles)
     if topic == "price":
         return _about_price(bundles, people if _PER_PERSON.search(low) else 0, focused)
     if topic == "distance":
@@ -427,9 +544,6 @@ def options_again(bundles: List[Bundle]) -> str:
 _ASKS_CHANGE = re.compile(
     r"\b(?:make|change|switch|only|want|wanna|need|prefer|instead|add|remove|drop|without|rather|set|move)\b"
 )
-_QUESTION = re.compile(
-    r"\?\s*$|^(?:what|which|how|why|when|where|who|does|do|did|is|are|can|could|will|would|should|any|has|have)\b"
-)
 
 
 def answer_about_options(
@@ -449,12 +563,12 @@ def answer_about_options(
     answers: List[str] = []
     said: List[str] = []
     for pattern, topic in TOPICS:
-        if topic == "hotels" and "distance" in said:
+        if topic == "hotels" and "distance" in said or "why_price" in said:
             continue  # "how far is the hotel": the distances are the answer, not every hotel again
         if re.search(pattern, low) and len(answers) < 2:
             said.append(topic)
-            answers.append(_answer(topic, shown, low, people, offers or {}, bool(focus)))
-    asked = bool(_QUESTION.search(low))
+            answers.append(_answer(topic, shown, low, people, offers or {}, bool(focus), bundles))
+    asked = is_question(low)
     if not answers and focus and any(b.get("why") for b in focus):
         return f"{_about_named(focus)} {HINT}"  # "is B3 worth it?", "compare B1 and B2": what sets them apart
     if not answers and asked:
@@ -569,7 +683,10 @@ _REJECTS = re.compile(
     r"\b(?:none of (?:these|them|those|the (?:options|choices|above))|(?:don'?t|do not) (?:like|love|want|care for)"
     r" (?:any|these|them|those|either|the options)|not (?:feeling|loving|liking|keen on) (?:any|these|them|those)"
     r"|nothing (?:here |there )?(?:works|fits|appeals)|(?:these|they|those) (?:all )?(?:suck|stink"
-    r"|are (?:all )?(?:bad|terrible|awful|no good|not (?:great|good|it))|(?:don'?t|won'?t) (?:work|do))|neither (?:works|one))\b"
+    r"|are (?:all )?(?:bad|terrible|awful|no good|not (?:great|good|it))|(?:don'?t|won'?t) (?:work|do))|neither (?:works|one)"
+    r"|(?:(?:these|they|those|them|it)\s+(?:are|'?re|is|'?s)\s+)?(?:all\s+)?(?:way\s+|much\s+|a\s+bit\s+|far\s+)?too\s+"
+    r"(?:expensive|pricey|much|steep|dear)|out\s+of\s+(?:my|our)\s+(?:price\s+range|budget)"
+    r"|(?:can'?t|cannot)\s+afford\s+(?:any|these|those|them|that))\b"
 )
 REJECTED = (
     "Let's change something, then. What matters most: a lower price, other flight times, fewer stops, another "
@@ -604,6 +721,39 @@ _WHOLE_MESSAGE = {
         r"|^anything\s+else\s*[?.!]*$"
     ),
 }
+
+
+# "hold on a sec", "let me check with my wife", "give me a minute": the traveller needs time; nothing
+# is asked of them and nothing happens until they come back.
+_PAUSE = (
+    r"(?:(?:hold\s+on|wait|hang\s+on)(?:\s+(?:a|one)\s+(?:sec(?:ond)?|min(?:ute)?|moment|bit))?"
+    r"|(?:one|a|just\s+a)\s+(?:sec(?:ond)?|min(?:ute)?|moment)|brb|be\s+right\s+back"
+    r"|give\s+(?:me|us)\s+(?:a\s+)?(?:sec(?:ond)?|min(?:ute)?|moment|bit|day|few\s+(?:minutes|mins))"
+    r"|let\s+me\s+(?:think(?:\s+about\s+it)?|check|ask|talk|run\s+it\s+by|sleep\s+on\s+it)"
+    r"(?:\s+(?:with|to|by))?(?:\s+(?:my|our|the)\s+[a-z]+)?(?:\s+(?:first|and\s+get\s+back(?:\s+to\s+you)?))?"
+    r"|i'?ll\s+(?:think\s+about\s+it|get\s+back\s+to\s+you|come\s+back\s+later|check\s+with\s+(?:my\s+)?[a-z]+))"
+)
+_WHOLE_MESSAGE["pause"] = re.compile(
+    r"^(?:(?:ok(?:ay)?|k|cool|hmm+|um+|sure|alright|right|thanks?|ty)[,.!]*\s+)*"
+    rf"{_PAUSE}(?:[,.!…-]*\s+{_PAUSE})*(?:[,.!]*\s+(?:please|pls|thanks|first|ok\??))*\s*[.!?…]*$"
+)
+PAUSED = "Take your time: nothing is held or bought until you say so, and the options stay here."
+# "who are you?", "am i talking to a bot", "are you a real person": what answers, said plainly.
+_ABOUT_ME = re.compile(
+    r"\b(?:who\s+(?:are\s+you|is\s+this|am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with))"
+    r"|are\s+you\s+(?:a\s+)?(?:real|human|person|bot|robot|an?\s+ai|ai|machine|computer|automated)"
+    r"|(?:is\s+this|am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with))\s+(?:a\s+)?(?:real|human|person|bot|robot|an?\s+ai|machine))\b"
+)
+ABOUT_ME = (
+    "I'm TripDesk's automated travel assistant, not a person: I search flights and hotels, compare them and "
+    "hold what you choose; an approver in your organisation says yes before anything is bought. "
+    "Your support staff can see this trip if you need a person."
+)
+
+
+def asks_about_me(text: str) -> bool:
+    """The message asks who (or what) is answering ("who are you?", "are you a real person")."""
+    return _ABOUT_ME.search((text or "").lower()) is not None
 
 
 def whole_message(kind: str, text: str) -> bool:

@@ -13,6 +13,7 @@ import math
 import re
 from typing import Any, Dict, List, Optional
 
+from .common.question_form import is_question
 from .common.redact import contains_token_like, redact_text
 from .common.shape import leg_departure
 from .common.types import EVENT_TYPES, fail, guarded, ok
@@ -162,10 +163,6 @@ def purchase_refused(text: str) -> bool:
     return bool(PURCHASE_TOPIC_RE.search(text) and INJECTION_MARKER_RE.search(text))
 
 
-QUESTION_RE = re.compile(
-    r"\?\s*$|^(?:what|which|how|why|when|where|who|does|do|is|are|can|could|will|would|should"
-    r"|whats|hows|wheres|whens|whos|whys)\b"
-)
 # Words that ask about an option rather than pick it ("tell me more about B4", "whats the hotel in B1 called").
 ASKS_ABOUT_RE = re.compile(
     r"\b(?:tell me|more (?:about|on|info|details)|info(?:rmation)? (?:on|about)|details (?:on|of|about)|explain"
@@ -181,10 +178,6 @@ def clean_text(text: Any) -> str:
     if not isinstance(text, str):
         return ""
     return CONTROL_RE.sub("", text).strip()
-
-
-def is_question(text: str) -> bool:
-    return bool(QUESTION_RE.search(clean_text(text).lower()))
 
 
 def _on_screen(trip_intent: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -520,7 +513,7 @@ _FILLER = (
 _GOOD_TAIL = (
     r"(?:\s*[,.!-]*\s*(?:i guess|i think|then|please|pls|plz|thanks|thank you|thx|ty|for (?:me|us)"
     r"|(?:looks|sounds|seems) (?:good|great|best|perfect|fine|right)|(?:is|'?s) (?:good|great|perfect|fine)"
-    r"|works(?: for (?:me|us))?|it is|lets do it|let'?s do (?:it|that)|go for it|do it))*[.!]*$"
+    r"|works(?: for (?:me|us))?|it is|lets do it|let'?s do (?:it|that)|go for it|do it|instead))*[.!]*$"
 )
 _RELATIVE = [
     (
@@ -625,6 +618,26 @@ ABOUT_OPTIONS_RE = re.compile(
     r"|(?:is|are)\s+(?:the|that|this|it|its|b\d{1,2}(?:'?s)?)\s+(?:\w+\s+)?(?:hotels?\s+)?(?:close|near|far|walking\s+distance)\b)"
 )
 
+# "do you know if disney is open on the 14th?", "any idea whether it snows there in january": a question
+# about the world, never a change to the trip (the extractor would read "the 14th" as a date).
+WORLD_QUESTION_RE = re.compile(
+    r"^(?:(?:and|so|ok(?:ay)?|hmm+|um+|btw|also|oh)[,.!]*\s+)*(?:(?:do|would|did)\s+you\s+(?:happen\s+to\s+)?know"
+    r"|any\s+idea|have\s+you\s+(?:heard|any\s+idea)|is\s+it\s+true)\s+(?:if|whether|when|what|how|why|where|who|that|about)\b"
+)
+# "can i cancel the hotel in B1 if plans change?", "what happens if we cancel?", "is it free to cancel
+# later": a question about the options' cancellation terms, never a wish to drop part of the trip.
+CANCEL_TERMS_RE = re.compile(
+    r"\bcancel\w*\b.*\b(?:if|later|afterwards?|for\s+free|free(?:\s+of\s+charge)?|fees?|penalt\w+|charged?"
+    r"|until|before|up\s+to|deadline|without|refund\w*|money\s+back|last\s+minute|policy|terms)\b"
+    r"|\b(?:what\s+(?:happens\s+)?if|what\s+about\s+if|in\s+case)\b.*\bcancel\w*\b"
+    r"|\b(?:free|able|possible|allowed|ok)\s+to\s+cancel\b|\bcancellation\b"
+)
+
+
+def asks_about_cancelling(low: str) -> bool:
+    """Whether a question asks about cancelling ("can I cancel B1 if plans change?"), not to drop something."""
+    return is_question(low) and CANCEL_TERMS_RE.search(low) is not None
+
 
 def _unbooked(trip_intent: Dict[str, Any]) -> bool:
     """Nothing bought yet: "cancel it" after a purchase is about the booking, not a hold."""
@@ -652,7 +665,12 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     if not bundles:
         return message
     pending = (trip_intent.get("status") or {}).get("pending_question") or {}
-    if ABOUT_OPTIONS_RE.match(low):
+    if (
+        ABOUT_OPTIONS_RE.match(low)
+        or WORLD_QUESTION_RE.match(low)
+        or asks_about_cancelling(low)
+        and _unbooked(trip_intent)
+    ):
         message["data"]["about_options"] = True
         return message
     if THAT_ONE_RE.match(low):

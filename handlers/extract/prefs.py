@@ -6,6 +6,7 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..common.carriers import AIRLINE_GROUPS, AIRLINES
+from ..common.question_form import is_question
 from .text import NUMBER_RE, to_int
 
 # Two-letter codes people type for the big carriers ("no AA", "DL only").
@@ -990,7 +991,6 @@ _BAGS_WISHED = re.compile(
     r"|\bcarry[\s-]?on\s+only\b|\b(?:bags?|luggage|baggage)\s+(?:included|each|for\s+(?:each|everyone|all))\b",
     re.I,
 )
-_ASKS_ABOUT = re.compile(r"^\W*(?:do|does|are|is|which|what|how|will|can|any)\b|\?\s*$", re.I)
 
 
 def bags_wished(text: str) -> bool:
@@ -999,7 +999,7 @@ def bags_wished(text: str) -> bool:
     low = (text or "").lower()
     if not any(w in low for w in ("bag", "luggage", "suitcase", "carry")):
         return False
-    return _BAGS_WISHED.search(text) is not None and not _ASKS_ABOUT.search(text)
+    return _BAGS_WISHED.search(text) is not None and not is_question(text)
 
 
 # What the traveller had before ("same hotel as last time", "my usual hotel", "the airline we flew last

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import copy
+import re
 from datetime import date, datetime
 from typing import Any, Dict, List, Sequence, Tuple
 
 from ..common.clock import day_text, local_today
+from ..common.question_form import is_question
 from ..echo import echo_line
 from ..extract.prefs import asks_for_past_trip, asks_for_seats, bags_wished, unsearchable_hotel_features
 from ..hold_answer import held_answer
 from ..language import ENGLISH_ONLY, ENGLISH_PARTLY, looks_non_english
 from ..options_answer import (
+    ABOUT_ME,
     HINT,
+    PAUSED,
     REJECTED,
     acknowledged,
     answer_about_options,
+    asks_about_me,
     asks_to_see_options,
     nothing_cheaper,
     options_again,
@@ -24,7 +29,6 @@ from ..options_answer import (
 )
 from ..quotes import found
 from ..quotes import items as quote_items
-from ..router import is_question
 from ..tool_calls import failed_before, pending_searches, ranker_args, ranking_key, tool_call, work_pending
 from ..trip_read import earliest_deadline, live_holds, missing_slots, segments_of, stays_of, travellers
 from ..wording import (
@@ -264,10 +268,16 @@ class Intake(DecisionBase):
         if applied.get("understood") is False and bundles and acknowledged(text):
             self.say(self.next_step(doc, now))  # "thanks!", "go ahead": what happens next, not the options again
             return
+        if applied.get("understood") is False and asks_about_me(text):
+            self.say(ABOUT_ME)  # "who are you? a real person?"
+            return
+        if bundles and whole_message("pause", text):
+            self.say(PAUSED)  # "hold on a sec", "let me check with my wife"
+            return
         if bundles and whole_message("next_step", text):
             self.say(self.next_step(doc, now, thanked=False))  # "ok, what now?", "how do I book this?"
             return
-        if applied.get("understood") is False and bundles and rejects_options(text):
+        if bundles and rejects_options(text):
             self.say(REJECTED)  # "none of these work": what to change, not the same options again
             return
         if applied.get("understood") is False and bundles and whole_message("more", text):
@@ -286,6 +296,11 @@ class Intake(DecisionBase):
             self.say(answer_about_options(text, bundles, people=sum(travellers(doc).values()), offers=offers))
             return
         if applied.get("understood") is False:
+            if missing_slots(doc) and (doc["status"].get("pending_question") or GREETING_RE.match(text)):
+                # "yes", "idk yet", "hello??": said so, and what is still needed asked again, answerable
+                self.say(_not_an_answer(text), kind="status")
+                self.plan(doc, now, user_asked=True)
+                return
             pending = doc["status"].get("pending_question")
             again = (
                 f" {pending['text']}"
@@ -351,6 +366,26 @@ def _leg_of(doc: Dict[str, Any], segment_id: Any) -> Any:
     if segment_id == ids[0]:
         return "outbound"
     return "return" if doc["itinerary"].get("trip_type") == "round_trip" and segment_id == ids[-1] else None
+
+
+# A message that answers none of the questions asked: a greeting, a "not sure yet", anything else.
+GREETING_RE = re.compile(
+    r"^\W*(?:hi+|hello+|hey+|hiya|howdy|yo|good\s+(?:morning|afternoon|evening)|greetings)(?:\s+there)?\W*$", re.I
+)
+UNSURE_RE = re.compile(
+    r"\b(?:not\s+sure|unsure|i\s+don'?t\s+know|dunno|idk|no\s+idea|not\s+(?:decided|yet)|haven'?t\s+decided"
+    r"|undecided|still\s+(?:deciding|figuring|thinking|working)|tbd|to\s+be\s+decided|depends)\b",
+    re.I,
+)
+
+
+def _not_an_answer(text: str) -> str:
+    """What a message that answered no question gets before the questions again."""
+    if GREETING_RE.match(text):
+        return "Hi! I'll find flights and a hotel for you."
+    if UNSURE_RE.search(text):
+        return "No problem, nothing changed; I need these before I can search, so tell me when you know."
+    return "Sorry, I didn't understand that as an answer, so nothing changed."
 
 
 _DATE_SLOTS = ("depart_date", "return_date", "check_in", "check_out")
