@@ -18,6 +18,9 @@ from .tool_calls import ranking_key
 from .tools import args_hash, tool_outcome
 
 MAX_BUNDLES_ON_SCREEN = 5
+# "Show me more options": a ranking asked for more than fit on screen keeps the options shown (their
+# names, the choice and its check) and adds the next best ones, up to this many in all.
+MAX_BUNDLES_WITH_MORE = 10
 QUOTE_TOOLS = ("flight_quote_search", "hotel_quote_search")
 SUBJECT_KEYS = ("segment_id", "stay_id")  # what a search call is about
 
@@ -57,6 +60,19 @@ def _ruled_out(output: Dict[str, Any]) -> Dict[str, Any]:
     if not isinstance(ruled, dict) or not isinstance(output.get("found"), int):
         return {}
     return {"found": output["found"], "ruled_out": {str(k): int(v) for k, v in ruled.items() if isinstance(v, int)}}
+
+
+def _on_screen(bundle: Dict[str, Any], index: int) -> Dict[str, Any]:
+    """A ranked bundle as the screen names it (``B<n>``), without the score's breakdown."""
+    kept = {k: v for k, v in bundle.items() if k != "score_breakdown"}
+    return {**kept, "bundle_id": f"B{index + 1}", "rank": index + 1}
+
+
+def _bundle_items(bundle: Dict[str, Any]) -> tuple:
+    """What a bundle is made of: its flight offers and hotel rates."""
+    return tuple(str(f.get("offer_id")) for f in bundle.get("flights") or []) + tuple(
+        str(h.get("rate_id")) for h in bundle.get("hotels") or []
+    )
 
 
 class Applier:
@@ -193,13 +209,14 @@ class Applier:
         return ["working_memory.hotel_quotes"]
 
     def _apply_trip_option_ranker(self, doc, output, call, now, out, stack):
-        ranked = sorted(output.get("bundles") or [], key=lambda b: b.get("rank") or 0)[:MAX_BUNDLES_ON_SCREEN]
-        # The score's breakdown stays in the ranker's tool run (how it ranked); nothing reads it on screen.
-        bundles = [
-            {**{k: v for k, v in b.items() if k != "score_breakdown"}, "bundle_id": f"B{i + 1}", "rank": i + 1}
-            for i, b in enumerate(ranked)
-        ]
+        ordered = sorted(output.get("bundles") or [], key=lambda b: b.get("rank") or 0)
         wm = doc["working_memory"]
+        asked = int(((call or {}).get("arguments") or {}).get("top_k") or 0)
+        shown = wm.get("ranked_bundles") or []
+        if asked > MAX_BUNDLES_ON_SCREEN and shown and (wm.get("ranking") or {}).get("key") == ranking_key(doc):
+            return self._more_bundles(wm, shown, ordered, min(asked, MAX_BUNDLES_WITH_MORE), output)
+        # The score's breakdown stays in the ranker's tool run (how it ranked); nothing reads it on screen.
+        bundles = [_on_screen(b, i) for i, b in enumerate(ordered[:MAX_BUNDLES_ON_SCREEN])]
         wm["ranked_bundles"] = bundles
         wm["ranking"] = {
             "key": ranking_key(doc),
@@ -209,6 +226,19 @@ class Applier:
         wm["risk_report"] = None
         wm["selected"] = dict(EMPTY_SELECTION)
         _status(doc, phase="presenting" if bundles else "intake", state="ready" if bundles else "needs_input")
+        return ["working_memory.ranked_bundles"]
+
+    def _more_bundles(self, wm, shown, ordered, most, output):
+        """The options on screen stay as they are (names, choice, check); the next best ones not
+        already shown follow them, named on from there (B6, B7…)."""
+        seen = {_bundle_items(b) for b in shown}
+        extra = [b for b in ordered if _bundle_items(b) not in seen][: max(0, most - len(shown))]
+        wm["ranked_bundles"] = shown + [_on_screen(b, len(shown) + i) for i, b in enumerate(extra)]
+        wm["ranking"] = {
+            **(wm.get("ranking") or {}),
+            "considered": output.get("considered", len(wm["ranked_bundles"])),
+            "added": len(extra),
+        }
         return ["working_memory.ranked_bundles"]
 
     def _apply_policy_and_risk_check(self, doc, output, call, now, out, stack):

@@ -298,8 +298,12 @@ TOPICS: List[tuple] = [
     ),
     (r"\b(?:refund\w*|flexib\w*|flexible|cancel\w*|change fees?)\b", "refunds"),
     (r"\b(?:non-?stops?|directs?|stops?|connect\w*|layovers?)\b", "stops"),
-    (r"\b(?:fast\w*|quick\w*|short\w*|long\w*|duration|hours?|flying time)\b", "time"),
-    (r"\b(?:breakfast|meals?|dinner|board|all[- ]inclusive|food)\b", "meals"),
+    (r"\b(?:fast\w*|quick\w*|short\w*|long\w*|duration|hours?|(?:flying|flight|travel|journey)\s+times?)\b", "time"),
+    (
+        r"\b(?:breakfast|meals?|dinner|board|all[- ]inclusive)\b|\bfood\b.*\b(?:includ\w*|hotels?|rooms?|serv\w*)\b"
+        r"|\b(?:includ\w*|hotels?|rooms?|serv\w*)\b.*\bfood\b",
+        "meals",
+    ),
     (
         r"\b(?:how\s+(?:far|close)|distance|walk(?:ing|able)?\s+(?:distance|to)|km|miles?|(?:close|near|far)\s+(?:to|from))\b",
         "distance",
@@ -686,7 +690,9 @@ _REJECTS = re.compile(
     r"|are (?:all )?(?:bad|terrible|awful|no good|not (?:great|good|it))|(?:don'?t|won'?t) (?:work|do))|neither (?:works|one)"
     r"|(?:(?:these|they|those|them|it)\s+(?:are|'?re|is|'?s)\s+)?(?:all\s+)?(?:way\s+|much\s+|a\s+bit\s+|far\s+)?too\s+"
     r"(?:expensive|pricey|much|steep|dear)|out\s+of\s+(?:my|our)\s+(?:price\s+range|budget)"
-    r"|(?:can'?t|cannot)\s+afford\s+(?:any|these|those|them|that))\b"
+    r"|(?:can'?t|cannot)\s+afford\s+(?:any|these|those|them|that)"
+    r"|(?:these\s+|the\s+|those\s+)?prices?\s+(?:are|is|'re|'s)\s+(?:just\s+|so\s+)?(?:crazy|insane|ridiculous|nuts|outrageous|too\s+high)"
+    r"|(?:these|they|those)\s+(?:are|'re)\s+(?:so\s+|way\s+)?(?:overpriced|crazy\s+expensive))\b"
 )
 REJECTED = (
     "Let's change something, then. What matters most: a lower price, other flight times, fewer stops, another "
@@ -715,7 +721,9 @@ _WHOLE_MESSAGE = {
     "more": re.compile(
         r"^(?:(?:ok(?:ay)?|so|and|hmm+|um+|well|hey)[,.!]*\s+)*(?:(?:can|could)\s+(?:you|i|we)\s+(?:please\s+)?"
         r"(?:show|see|get|have|give)(?:\s+(?:me|us))?\s+|(?:show|give)(?:\s+(?:me|us))?\s+|(?:are\s+there|do\s+you\s+have|got)\s+)?"
-        r"(?:any\s*|some\s+)?(?:more|other|others|else|additional|different)(?:\s+(?:options?|choices?|ones|bundles?|results?))?"
+        r"(?:any(?:thing)?\s*|some(?:thing)?\s+|a\s+few\s+|a\s+couple\s+(?:of\s+)?|few\s+)?"
+        r"(?:more|other|others|else|additional|different)"
+        r"(?:\s+(?:options?|choices?|ones|bundles?|results?))?"
         r"(?:\s+(?:please|pls|plz|than\s+these|besides\s+these|on\s+offer))*\s*[?.!]*$"
         r"|^what\s+else\s+(?:do\s+you\s+have|is\s+there|did\s+you\s+find|have\s+you\s+got)\s*[?.!]*$"
         r"|^anything\s+else\s*[?.!]*$"
@@ -731,7 +739,8 @@ _PAUSE = (
     r"|give\s+(?:me|us)\s+(?:a\s+)?(?:sec(?:ond)?|min(?:ute)?|moment|bit|day|few\s+(?:minutes|mins))"
     r"|let\s+me\s+(?:think(?:\s+about\s+it)?|check|ask|talk|run\s+it\s+by|sleep\s+on\s+it)"
     r"(?:\s+(?:with|to|by))?(?:\s+(?:my|our|the)\s+[a-z]+)?(?:\s+(?:first|and\s+get\s+back(?:\s+to\s+you)?))?"
-    r"|i'?ll\s+(?:think\s+about\s+it|get\s+back\s+to\s+you|come\s+back\s+later|check\s+with\s+(?:my\s+)?[a-z]+))"
+    r"|i'?ll\s+(?:think\s+about\s+it|get\s+back\s+to\s+you|come\s+back\s+later|check\s+with\s+(?:my\s+)?[a-z]+)"
+    r"|(?:i|we)\s+(?:need|have|want)\s+to\s+(?:talk|speak|check)\s+(?:to|with)\s+(?:my\s+|our\s+|the\s+)?[a-z]+(?:\s+first)?)"
 )
 _WHOLE_MESSAGE["pause"] = re.compile(
     r"^(?:(?:ok(?:ay)?|k|cool|hmm+|um+|sure|alright|right|thanks?|ty)[,.!]*\s+)*"

@@ -128,6 +128,8 @@ BUY_SHOWN_RE = re.compile(
     rf"^\s*(?:{_BUY}|buy now|book it)\s*[.!]*\s*$|\b{_BUY}\s+{_SHOWN}"
     r"|\b(?:confirm|complete|finali[sz]e|proceed with|go ahead with) (?:the |my )?(?:purchase|payment|booking|order|checkout)\b"
     r"|\bproceed to (?:payment|checkout)\b|\bgo ahead and (?:buy|purchase|book|pay)\b|\bcharge (?:my|the) card\b"
+    r"|\bconfirm (?:and|&) (?:buy|purchase|book|pay)\b|\b(?:pay|buy|purchase|book)(?: it| this| that| them)?"
+    r" (?:with|using|by|on) (?:my |our |the |a )?(?:company |corporate |work )?(?:visa|amex|mastercard|card|credit|debit|paypal)\b"
 )
 PURCHASE_TOPIC_RE = re.compile(
     r"\b(?:buy\w*|purchas\w*|pay\w*|check ?out|book\w*|charg\w*|order|confirm\w*|approv\w*|holds?|tokens?)\b"
@@ -271,6 +273,8 @@ CHEAPER_RE = re.compile(
     _ASK + r"(?:cheaper|less\s+expensive|lower[- ]priced|more\s+affordable|less\s+pricey)"
     r"(?:\s+(?P<part>hotels?|rooms?|stays?|accommodations?|places?\s+to\s+stay|flights?|fares?|tickets?|airfares?"
     r"|options?|ones?|bundles?|deals?|trips?|combos?|packages?|choices?))?"
+    r"(?:\s+(?:for|on)\s+(?:the\s+|our\s+|my\s+)?(?P<part_for>hotels?|rooms?|stays?|accommodations?|flights?|fares?|tickets?"
+    r"|airfares?))?"
     r"(?:\s+(?:please|available|on\s+screen|instead|then|than\s+(?:this|that|these|those|b\d{1,2})|for\s+(?:me|us)))*"
     r"\s*[?.!]*$"
 )
@@ -372,7 +376,7 @@ def _words_about_options(
     m = CHEAPER_RE.match(low)
     if not m:
         return None
-    said = m.group("part") or ""
+    said = m.group("part") or m.group("part_for") or ""
     part = "hotel" if said.startswith(_HOTEL_PARTS) else "flights" if said.startswith(_FLIGHT_PARTS) else "total"
     than = _THAN.search(low)  # "cheaper than B2"
     ref = next((b for b in bundles if than and b.get("bundle_id") == f"B{int(than.group(1))}"), None)
@@ -624,6 +628,9 @@ WORLD_QUESTION_RE = re.compile(
     r"^(?:(?:and|so|ok(?:ay)?|hmm+|um+|btw|also|oh)[,.!]*\s+)*(?:(?:do|would|did)\s+you\s+(?:happen\s+to\s+)?know"
     r"|any\s+idea|have\s+you\s+(?:heard|any\s+idea)|is\s+it\s+true)\s+(?:if|whether|when|what|how|why|where|who|that|about)\b"
 )
+# "why is the refundable one so expensive", "how come B3 has a stop": asks about the options, never a wish
+# (the extractor would read "refundable" as wanting refundable options).
+WHY_RE = re.compile(r"^(?:(?:and|so|but|hmm+|um+|ok(?:ay)?|wait)[,.!]*\s+)*(?:why|how\s+come)\b")
 # "can i cancel the hotel in B1 if plans change?", "what happens if we cancel?", "is it free to cancel
 # later": a question about the options' cancellation terms, never a wish to drop part of the trip.
 CANCEL_TERMS_RE = re.compile(
@@ -667,6 +674,7 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     pending = (trip_intent.get("status") or {}).get("pending_question") or {}
     if (
         ABOUT_OPTIONS_RE.match(low)
+        or WHY_RE.match(low)
         or WORLD_QUESTION_RE.match(low)
         or asks_about_cancelling(low)
         and _unbooked(trip_intent)

@@ -7,6 +7,7 @@ import re
 from datetime import date, datetime
 from typing import Any, Dict, List, Sequence, Tuple
 
+from ..applier import MAX_BUNDLES_WITH_MORE
 from ..common.clock import day_text, local_today
 from ..common.question_form import is_question
 from ..echo import echo_line
@@ -75,6 +76,11 @@ class Intake(DecisionBase):
         if data.get("which_one") and bundles:  # "perfect, that one" with nothing chosen yet
             self.say(f"Which one do you mean? {options_again(bundles)}")
             return
+        if bundles and whole_message("pause", text):
+            # "hold on a sec", "we need to check with our manager": nothing to read (an aside is no party
+            # change); with something held, where it stands
+            self.say(f"Take your time. {self.next_step(doc, now, thanked=False)}" if live_holds(doc, now) else PAUSED)
+            return
         if data.get("about_options") and bundles:  # "how far is the hotel from downtown?"
             offers = {str(o.get("offer_id")): o for o in quote_items(doc["working_memory"], "flight_quotes")}
             self.say(answer_about_options(text, bundles, people=sum(travellers(doc).values()), offers=offers))
@@ -127,8 +133,11 @@ class Intake(DecisionBase):
         user_asked: bool,
         just_ranked: bool = False,
         date_doubts: Sequence[Dict[str, Any]] = (),
+        lead: str = "",
     ) -> None:
-        """Ask what is missing, else run the next searches, else rank, else present."""
+        """Ask what is missing, else run the next searches, else rank, else present.
+
+        ``lead`` opens the questions' message ("Hi!", "Sorry, I didn't understand that as an answer")."""
         status, wm = doc["status"], doc["working_memory"]
         missing = missing_slots(doc)
         status["missing_required"] = missing
@@ -142,7 +151,8 @@ class Intake(DecisionBase):
                 question["date_doubts"] = doubts
             status.update(phase="intake", state="needs_input", pending_question=question)
             questions = [{"slot": s, "text": texts[s]} for s in asked]
-            self.say(status["pending_question"]["text"], {"type": "questions", "questions": questions})
+            said = f"{lead} {question['text']}" if lead else question["text"]
+            self.say(said, {"type": "questions", "questions": questions})
             return
         status["pending_question"] = None
         searches = pending_searches(doc)
@@ -175,6 +185,8 @@ class Intake(DecisionBase):
             self.say(
                 "I couldn't put together any flight and hotel combination for this trip. Try other dates or drop a preference."
             )
+        elif just_ranked and "added" in (wm.get("ranking") or {}):
+            self._more_shown(doc, bundles, int(wm["ranking"]["added"]))
         elif just_ranked:
             self.out["ui_messages"].append(trip_summary(doc, len(bundles)))
             self.say(bundles_line(doc, bundles), bundles_widget(bundles))
@@ -271,9 +283,6 @@ class Intake(DecisionBase):
         if applied.get("understood") is False and asks_about_me(text):
             self.say(ABOUT_ME)  # "who are you? a real person?"
             return
-        if bundles and whole_message("pause", text):
-            self.say(PAUSED)  # "hold on a sec", "let me check with my wife"
-            return
         if bundles and whole_message("next_step", text):
             self.say(self.next_step(doc, now, thanked=False))  # "ok, what now?", "how do I book this?"
             return
@@ -298,8 +307,7 @@ class Intake(DecisionBase):
         if applied.get("understood") is False:
             if missing_slots(doc) and (doc["status"].get("pending_question") or GREETING_RE.match(text)):
                 # "yes", "idk yet", "hello??": said so, and what is still needed asked again, answerable
-                self.say(_not_an_answer(text), kind="status")
-                self.plan(doc, now, user_asked=True)
+                self.plan(doc, now, user_asked=True, lead=_not_an_answer(text))
                 return
             pending = doc["status"].get("pending_question")
             again = (
@@ -333,11 +341,17 @@ class Intake(DecisionBase):
         )
 
     def _more_options(self, doc: Dict[str, Any]) -> None:
-        """What "any other options?" gets: these are the best of what was found, and how to see others.
-
-        The list stays at the ranker's best five (a search keeps at most five offers of one fare for
-        them, ``handlers.supplier.summary.SAME_FARE_KEPT``); other options come from a change."""
+        """What "any other options?" gets: the next best of what the searches found, added after the
+        options on screen (which keep their names, so a choice stays chosen), up to
+        ``MAX_BUNDLES_WITH_MORE`` in all; past that, or with nothing else to add, these are the best of
+        what was found, and a change (price, times, stops, airline, hotel, dates) finds others."""
         wm = doc["working_memory"]
+        shown = len(wm["ranked_bundles"])
+        if shown < MAX_BUNDLES_WITH_MORE and not (wm.get("ranking") or {}).get("added") == 0:
+            call = tool_call("trip_option_ranker", {**ranker_args(doc), "top_k": MAX_BUNDLES_WITH_MORE})
+            if not failed_before(doc, call) and (wm.get("ranking") or {}).get("key") == ranking_key(doc):
+                self.out["tool_calls"].append(call)
+                return
         flights = sum(found(q, "flight_quotes") for q in wm["flight_quotes"] if isinstance(q, dict))
         hotels = sum(found(q, "hotel_quotes") for q in wm["hotel_quotes"] if isinstance(q, dict))
         counted = " and ".join(f"{n} {what}" for n, what in ((flights, "flight offers"), (hotels, "hotel rates")) if n)
@@ -345,6 +359,20 @@ class Intake(DecisionBase):
             f"These {len(wm['ranked_bundles'])} are the best of what I found{f' ({counted})' if counted else ''}, "
             "balancing price, time and comfort. To see different ones, tell me what to change: a lower price, "
             "other times, fewer stops, another airline, a different hotel or other dates."
+        )
+
+    def _more_shown(self, doc: Dict[str, Any], bundles: List[Dict[str, Any]], added: int) -> None:
+        """The options "show me more" added, after those already on screen."""
+        if not added:
+            self._more_options(doc)
+            return
+        new = bundles[-added:]
+        names = f"{new[0]['bundle_id']}–{new[-1]['bundle_id']}" if added > 1 else new[0]["bundle_id"]
+        cheapest = min(new, key=lambda b: float(b.get("total") or "inf"))
+        self.say(
+            f"{added} more option{'s' if added != 1 else ''} ({names}), from {bundle_line(cheapest).split(': ')[1]}; "
+            f"{bundles[0]['bundle_id']}–{bundles[-added - 1]['bundle_id']} are still the ones I'd pick first.",
+            bundles_widget(bundles),
         )
 
     def _booked_change(self, doc: Dict[str, Any]) -> None:
@@ -382,7 +410,7 @@ UNSURE_RE = re.compile(
 def _not_an_answer(text: str) -> str:
     """What a message that answered no question gets before the questions again."""
     if GREETING_RE.match(text):
-        return "Hi! I'll find flights and a hotel for you."
+        return "Hi! Happy to help with your trip."
     if UNSURE_RE.search(text):
         return "No problem, nothing changed; I need these before I can search, so tell me when you know."
     return "Sorry, I didn't understand that as an answer, so nothing changed."

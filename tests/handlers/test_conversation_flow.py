@@ -161,7 +161,7 @@ def test_an_answer_that_answers_nothing_is_said_and_the_questions_come_again(ans
 
 def test_a_greeting_is_greeted_and_asked_what_is_needed():
     turn = Harness(today="2026-12-01", tz="America/New_York").say("hello??")
-    assert "Hi! I'll find flights and a hotel for you." in _texts(turn) and "origin" in _asked(turn)
+    assert "Hi! Happy to help with your trip. Where are you flying from?" in _texts(turn) and "origin" in _asked(turn)
 
 
 # -- pauses, refusals, and who answers -----------------------------------------------------------------
@@ -186,3 +186,60 @@ def test_who_answers_is_said_plainly():
 def test_a_pick_taken_back_for_another_one_instead():
     h, _ = _after_options("B4", "hmm wait no. the first one instead")
     assert h.intent()["working_memory"]["selected"]["bundle_id"] == "B1"
+
+
+def test_a_pause_with_something_held_says_where_the_hold_stands():
+    h, turn = _after_options("hold B2", "hang on a minute")
+    assert "Take your time. B2 is on hold until" in _texts(turn)
+    assert "nothing is held" not in _texts(turn)
+
+
+# -- more options ---------------------------------------------------------------------------------------
+def _bundles(h):
+    return h.intent()["working_memory"]["ranked_bundles"]
+
+
+def test_more_options_adds_the_next_best_after_those_shown_and_keeps_the_choice():
+    h, _ = _after_options("B2")
+    before = [(b["bundle_id"], b["total"]) for b in _bundles(h)]
+    turn = h.say("can i see a few more choices")
+    after = _bundles(h)
+    assert [(b["bundle_id"], b["total"]) for b in after[:5]] == before
+    assert [b["bundle_id"] for b in after] == [f"B{i}" for i in range(1, 11)]
+    items = [tuple(f["offer_id"] for f in b["flights"]) + tuple(r["rate_id"] for r in b["hotels"]) for b in after]
+    assert len(set(items)) == 10, "no option twice"
+    assert "5 more options (B6–B10)" in _texts(turn) and turn_widget(turn, "bundles")
+    assert h.intent()["working_memory"]["selected"]["bundle_id"] == "B2"
+    h.say("B8")
+    assert h.intent()["working_memory"]["selected"]["bundle_id"] == "B8"
+
+
+def test_past_ten_options_more_asks_what_to_change_and_a_change_shows_five_again():
+    h, _ = _after_options("show me more options")
+    turn = h.say("any other options?")
+    assert "These 10 are the best of what I found" in _texts(turn) and len(_bundles(h)) == 10
+    h.say("nonstop only")
+    assert len(_bundles(h)) == 5
+
+
+def turn_widget(turn, kind):
+    return [m["widget"] for m in turn.get("ui_messages") or [] if (m.get("widget") or {}).get("type") == kind]
+
+
+# -- words that are never a change or a purchase ------------------------------------------------------
+def test_a_why_question_about_an_option_changes_no_preference():
+    h, turn = _after_options("why is the refundable one so expensive")
+    assert h.intent()["constraints"]["refundable_preference"] == "either"
+    assert "more than" in _texts(turn)
+
+
+@pytest.mark.parametrize("words", ["confirm and pay with my visa", "book it using the company card"])
+def test_paying_with_a_card_in_words_is_refused(words):
+    h, turn = _after_options("B1", words)
+    assert "can't buy anything from a chat message" in _texts(turn)
+    assert not h.intent()["working_memory"]["holds"] and not h.intent()["working_memory"]["bookings"]
+
+
+def test_a_food_question_about_the_city_is_not_read_as_hotel_meals():
+    _, turn = _after_options("whats the best cajun food in denver")
+    assert "I can't tell that from the options" in _texts(turn) and "Room only" not in _texts(turn)

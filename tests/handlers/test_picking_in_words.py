@@ -157,9 +157,11 @@ def test_what_now_tells_the_next_step(shown, text):
 
 
 @pytest.mark.parametrize("text", ["can you show me more options", "any other options?", "anything else?"])
-def test_more_options_says_what_was_searched_and_how_to_see_others(shown, text):
+def test_more_options_adds_the_next_five_then_says_what_was_searched_and_how_to_see_others(shown, text):
     turn = shown.say(text)
-    assert "are the best of what I found" in said(turn)
+    assert "5 more options (B6–B10)" in said(turn)
+    turn = shown.say(text)
+    assert "These 10 are the best of what I found" in said(turn)
     assert "flight offers" in said(turn) and "hotel rates" in said(turn)
 
 
