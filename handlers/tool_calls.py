@@ -111,7 +111,10 @@ def ranking_key(doc: Dict[str, Any]) -> str:
 def hold_args(
     doc: Dict[str, Any], bundle: Dict[str, Any], items: Optional[List[Dict[str, Any]]] = None
 ) -> Dict[str, Any]:
-    """Arguments to hold ``items`` (default: the whole bundle) under a key stable for that set."""
+    """Arguments to hold ``items`` (default: the whole bundle) under a key stable for that set.
+
+    ``travelers``: the party the hold is for, so the tool can refuse to hold before everyone is
+    named (counts and ages only: the core never sees a name)."""
     items = bundle_items(bundle) if items is None else items
     key = args_hash({"trip": doc.get("trip_id"), "bundle": bundle.get("bundle_id"), "items": items})
     return {
@@ -119,6 +122,7 @@ def hold_args(
         "bundle_id": bundle.get("bundle_id"),
         "items": items,
         "idempotency_key": f"hold_{key}",
+        "travelers": {**travellers(doc), "child_ages": list((doc.get("party") or {}).get("child_ages") or [])},
     }
 
 

@@ -86,3 +86,25 @@ def trip_make(*, owner: Optional[User] = None, organisation: Optional[Organisati
     organisation = organisation or organisation_make()
     owner = owner or user_make(organisation=organisation)
     return trip_create(owner=owner, organisation=organisation, title=title)
+
+
+def passengers_name(trip: Trip) -> None:
+    """Name one passenger per seat of the trip's party (as the traveller's card does), so it can be held."""
+    from trips.services.travellers import seats_wanted, trip_passengers_set
+
+    trip.refresh_from_db()
+    born = {"adult": "1980-03-04", "child": "2016-05-06", "infant": "2026-06-01"}
+    ages = iter(sorted(int(a) for a in ((trip.intent or {}).get("party") or {}).get("child_ages") or []))
+    people = []
+    for i, kind in enumerate(seats_wanted(trip)):
+        person = {"type": kind, "title": "ms", "gender": "f", "given_name": f"Pat{chr(65 + i)}", "family_name": "Doe"}
+        person["born_on"] = born[kind]
+        if kind == "child":
+            age = next(ages, 8)
+            person["born_on"] = f"{2026 - age - 1}-01-01"
+        if kind == "infant":
+            person["infant_of"] = "0"
+        if i == 0:
+            person.update(email="pat@example.com", phone_number="+442080160508")
+        people.append(person)
+    trip_passengers_set(trip=trip, actor=trip.owner, passengers=people)

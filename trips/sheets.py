@@ -20,6 +20,7 @@ from handlers.common.formats import party_text as core_party_text
 from handlers.common.geo import place
 from trips.formats import money_text, trip_zone, when_text
 from trips.models import ApprovalRequest, Trip
+from trips.services.travellers import seats_wanted
 from trips.web.labels import trip_label
 
 # Findings the page says another way: the approver is already being asked.
@@ -62,6 +63,9 @@ class Sheet:
     # after it may meet a new price, and one above the approved total needs a new approval.
     price_guarantee: str = ""
     price_guarantee_passed: bool = False
+    # Who travels by name, as the supplier gets them ("Ms Ada Lovelace · lead"), and how many of the party are named.
+    passengers: list[str] = field(default_factory=list)
+    passengers_named: str = ""
 
 
 def person_name(user) -> str:
@@ -137,6 +141,7 @@ def approval_sheet(approval: ApprovalRequest) -> Sheet:
     if approval.decided_at and approval.status != ApprovalRequest.Status.PENDING:
         by = f" by {person_name(approval.decided_by)}" if approval.decided_by else ""
         sheet.decided = f"{approval.get_status_display()}{by}, {when_text(approval.decided_at, tz)}"
+    sheet.passengers, sheet.passengers_named = passengers_in_words(trip)
     guarantee = _earliest_guarantee(snapshot)
     if guarantee is not None and (approval.expires_at is None or guarantee < approval.expires_at):
         sheet.price_guarantee = when_text(guarantee, tz)
@@ -147,6 +152,24 @@ def approval_sheet(approval: ApprovalRequest) -> Sheet:
             f"now {money_text(total, currency)}."
         )
     return sheet
+
+
+PASSENGER_KINDS = {"adult": "", "child": "child", "infant": "lap infant"}
+
+
+def passengers_in_words(trip: Trip) -> tuple[list[str], str]:
+    """The trip's passengers as named for the supplier, read now (the request's snapshot keeps no names)."""
+    wanted = len(seats_wanted(trip))
+    names = []
+    for p in trip.passengers.order_by("position"):
+        name = " ".join(filter(None, [(p.title or "").capitalize(), p.given_name, p.family_name]))
+        kind = PASSENGER_KINDS.get(p.passenger_type, p.passenger_type)
+        names.append(" · ".join(filter(None, [name, kind, "lead" if not names else ""])))
+    if not names:
+        return [], f"Nobody named yet ({wanted} to name): nothing can be held until everyone is"
+    if len(names) != wanted:
+        return names, f"{len(names)} named for a party of {wanted}: nothing can be held until everyone is"
+    return names, f"All {wanted} named as on their documents" if wanted > 1 else "Named as on the document"
 
 
 def _earliest_guarantee(snapshot: dict) -> Optional[datetime]:
@@ -270,6 +293,92 @@ def _budget_lines(trip: Trip, total: Optional[Decimal], currency: str) -> list[s
     if auto is not None:
         lines.append(f"Travellers may approve themselves below {money_text(auto, currency)}")
     return lines
+
+
+@dataclass(frozen=True)
+class PolicyVerdict:
+    """The policy and risk check of one request, as the approval queue shows it in a word or three.
+
+    ``kind``: ``outside`` (a policy rule or the organisation's budget per trip is broken),
+    ``flagged`` (within policy, with things worth knowing: a red-eye, an expiring price, over the
+    traveller's own cap) or ``within``. ``text`` says it; ``details`` are the sentences behind it.
+    """
+
+    kind: str
+    text: str
+    details: tuple[str, ...] = ()
+    flags: str = ""  # the findings in a few words each, for a row: "red-eye ×2, price expiring"
+
+
+# A finding in a few words, for the queue's row (the decision page says each in full).
+FINDING_WORDS = {
+    "cabin_above_policy": "cabin above policy",
+    "connection_too_short": "connection too short",
+    "currency_mismatch": "another currency",
+    "departure_soon": "leaves within 24 h",
+    "hotel_cancellation_deadline": "free cancellation ends",
+    "hotel_over_cap": "hotel over the nightly cap",
+    "long_connection": "long connection",
+    "no_price_guarantee": "price not guaranteed",
+    "not_holdable": "paid at once",
+    "not_refundable": "not refundable as asked",
+    "offer_expired": "price expired",
+    "offer_expiring": "price expiring",
+    "over_budget": "over the traveller's budget",
+    "over_nightly_cap": "over the traveller's nightly cap",
+    "over_policy_budget": "over the budget per trip",
+    "price_guarantee_shorter_than_hold": "price guarantee ends early",
+    "red_eye": "red-eye",
+    "refundable_required": "not refundable",
+    "short_hold": "short hold",
+}
+
+
+def _in_words(findings: list[dict], *, over_cap: bool) -> str:
+    words = ["over the budget per trip"] if over_cap else []
+    words += [
+        FINDING_WORDS.get(str(f.get("code")), str(f.get("code") or "finding").replace("_", " ")) for f in findings
+    ]
+    counted = {w: words.count(w) for w in words}  # in order, once each
+    return ", ".join(w if n == 1 else f"{w} ×{n}" for w, n in counted.items())
+
+
+POLICY_VERDICTS = [
+    ("outside", "Outside policy or over a cap"),
+    ("flagged", "Within policy, with risk flags"),
+    ("within", "Within policy, nothing flagged"),
+]
+
+
+def policy_verdict(approval: ApprovalRequest) -> PolicyVerdict:
+    """Read from the request's snapshot (what the approver approves) and the organisation's budget
+    per trip: the same findings the decision page lists, never what the traveller typed."""
+    snapshot = approval.snapshot or {}
+    findings = snapshot.get("policy_findings") or {}
+    blocking = [f for f in findings.get("blocking") or [] if isinstance(f, dict) and f.get("message")]
+    flags = [
+        f
+        for f in findings.get("warnings") or []
+        if isinstance(f, dict) and f.get("message") and f.get("code") not in UNSAID_FINDINGS
+    ]
+    policy = approval.organisation.policy or {}
+    cap, total = _decimal(policy.get("budget_per_trip")), _decimal(snapshot.get("total")) or approval.amount_ceiling
+    currency = approval.currency or snapshot.get("currency") or ""
+    broken = [f["message"] for f in blocking]
+    if cap is not None and total is not None and total > cap:
+        broken.insert(0, f"{money_text(total - cap, currency)} over the budget per trip of {money_text(cap, currency)}")
+    said = tuple(broken + [f["message"] for f in flags])
+    over_cap = len(broken) > len(blocking)
+    words = _in_words(
+        blocking + flags, over_cap=over_cap and not any(f.get("code") == "over_policy_budget" for f in blocking)
+    )
+    flagged = f"{len(flags)} risk flag{'s' if len(flags) != 1 else ''}" if flags else ""
+    if broken:
+        head = "Outside policy" if blocking else "Over budget"
+        return PolicyVerdict("outside", " · ".join(filter(None, [head, flagged])), said, words)
+    if flags:
+        return PolicyVerdict("flagged", f"Within policy · {flagged}", said, words)
+    return PolicyVerdict("within", "Within policy", said)
 
 
 def _item_days(summary: dict) -> list[date]:

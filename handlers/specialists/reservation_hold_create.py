@@ -15,6 +15,7 @@ from typing import Any, Dict, List
 
 from handlers.common.types import fail, ok
 from handlers.supplier import SupplierError
+from handlers.supplier.passengers import party_problems
 
 from . import SELF_TEST_NOW, SpecialistTool, require, self_test_deps
 
@@ -49,6 +50,17 @@ class ReservationHoldCreate(SpecialistTool):
         trip_id = str(args.get("trip_id") or payload.get("trip_id") or "")
         # Who travels, by reference only: a real supplier resolves the details through the host.
         travellers = self.deps.passengers.refs(trip_id) if self.deps.passengers is not None and trip_id else []
+        # A host that keeps passengers holds nothing until one is named per seat, whichever supplier
+        # is behind it: the airline and the hotel need the names before the traveller pays.
+        party = args.get("travelers")
+        if self.deps.passengers is not None and trip_id and isinstance(party, dict):
+            problems = party_problems(travellers, party)
+            if problems:
+                return fail(
+                    payload,
+                    "passengers_missing",
+                    f"Everyone travelling must be named before anything is held: {' '.join(problems)} Nothing is held.",
+                )
         holds: List[Dict[str, Any]] = []
         for ref in refs:
             try:

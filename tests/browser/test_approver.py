@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .live import otp_code
+from .live import back_office_sign_in, otp_code
 from .test_chat import trip_on_hold
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -31,9 +31,13 @@ def emails_to(live_dir: Path, address: str) -> list:
     return found
 
 
-def wait_for_links(live_dir: Path, address: str, subject: str, *, quiet: float = 1.5, timeout: float = 20) -> list:
-    """The decision links in the emails to ``address`` once no new one has come for ``quiet`` seconds
-    (emails go out after commit, a moment after the page shows the holds)."""
+def wait_for_links(
+    live_dir: Path, address: str, subject: str, approval_ids: set[int], *, quiet: float = 1.5, timeout: float = 20
+) -> list:
+    """The decision links in the emails to ``address``, once one of them is for a request in
+    ``approval_ids`` and no new one has come for ``quiet`` seconds after it (emails go out after
+    commit, a moment after the page shows the holds; earlier tests' emails are already there, so
+    waiting for quiet alone could return before this trip's email is written)."""
     deadline, seen, since = time.monotonic() + timeout, None, time.monotonic()
     while time.monotonic() < deadline:
         found = [
@@ -43,10 +47,11 @@ def wait_for_links(live_dir: Path, address: str, subject: str, *, quiet: float =
         ]
         if found != seen:
             seen, since = found, time.monotonic()
-        elif found and time.monotonic() - since >= quiet:
-            return found
+        elif any(int(DECISION_LINK.search(link).group(1)) in approval_ids for link in found):
+            if time.monotonic() - since >= quiet:
+                return found
         time.sleep(0.2)
-    raise AssertionError(f"no email to {address} about {subject!r}")
+    raise AssertionError(f"no email to {address} about {subject!r} for requests {sorted(approval_ids)}")
 
 
 def approval_ids(live_shell, trip_id: int) -> set[int]:
@@ -61,9 +66,12 @@ def approval_ids(live_shell, trip_id: int) -> set[int]:
 def test_from_the_email_to_a_granted_request_in_two_clicks(new_page, base_url, live_dir, screenshot, live_shell):
     page = new_page()
     trip_id = trip_on_hold(page, base_url)
+    expect(page.locator("[data-widget=approval]").last).to_have_attribute("data-status", "pending")
+    requests = approval_ids(live_shell, trip_id)
+    assert len(requests) == 1, f"one hold, one request: {requests}"
 
-    links = wait_for_links(live_dir, "ann@example.com", "Approval needed: alice")
-    mine = [m for m in map(DECISION_LINK.search, links) if int(m.group(1)) in approval_ids(live_shell, trip_id)]
+    links = wait_for_links(live_dir, "ann@example.com", "Approval needed: alice", requests)
+    mine = [m for m in map(DECISION_LINK.search, links) if int(m.group(1)) in requests]
     assert len(mine) == 1, f"one hold, one request, one email: {links}"
     link, approval_id = mine[0].group(0), mine[0].group(1)
 
@@ -164,3 +172,30 @@ def test_from_the_email_to_a_granted_request_in_two_clicks(new_page, base_url, l
         box = approver.locator(f"#result_list th.column-{column}").bounding_box()
         assert box and box["x"] + box["width"] <= filters["x"], f"{column} is hidden at 1280 px"
     screenshot(approver, "25-trip-list-1280")
+
+
+def test_an_approver_with_the_back_office_open_sees_a_new_request_arrive(new_page, base_url, live_dir, screenshot):
+    """Beyond the email: every back-office page counts what waits, and an open one notices a new request."""
+    approver = new_page()
+    back_office_sign_in(approver, base_url, "/admin/trips/trip/", "ann", live_dir)
+    approver.clock.install()  # the badge asks again every 30 s: the test moves the page's clock on
+    approver.goto(f"{base_url}/admin/trips/trip/")
+    badge = approver.locator("#approvals-waiting")
+    before = int(badge.get_attribute("data-count"))
+
+    traveller = new_page()
+    trip_on_hold(traveller, base_url, "bob")
+    expect(traveller.locator("[data-widget=approval]").last).to_have_attribute("data-status", "pending")
+    approver.clock.fast_forward("00:31")
+    expect(badge).to_have_attribute("data-count", str(before + 1))
+    expect(badge).to_be_visible()
+    expect(badge).to_have_text(f"{before + 1} approval{'' if before == 0 else 's'} waiting for your decision (new)")
+    expect(approver.get_by_role("status").filter(has=badge)).to_have_count(1)  # read out when it changes
+    expect(approver).to_have_title(re.compile(rf"^\({before + 1}\) "))  # a tab in the background says it too
+    screenshot(approver, "26-approver-new-request-badge")
+    badge.click()
+    expect(approver).to_have_url(re.compile(r"/admin/trips/approvalrequest/$"))
+    expect(approver.locator("#result_list")).to_contain_text("bob")
+    expect(approver.locator("#result_list td.field-policy").first).to_have_text(
+        re.compile(r"^(Within policy|Over budget|Outside policy)")
+    )

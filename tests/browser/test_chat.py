@@ -29,6 +29,12 @@ def say(page, text: str) -> None:
 
 
 def wait_until_idle(page) -> None:
+    """Until the trip is at rest: nothing sent is waiting and the server said idle after its newest message.
+
+    No spinner is not enough: between two answers of one turn (a hold's "Held…" and what follows)
+    the newest message is an answer, with nothing spinning, while the turn still runs.
+    """
+    expect(page.locator("#messages")).to_have_attribute("data-turn", "idle")
     expect(page.locator(".msg--progress.is-active")).to_have_count(0)
     expect(page.locator(".msg--typing")).to_be_hidden()
 
@@ -150,6 +156,28 @@ def test_reading_above_is_not_moved_by_messages_from_another_tab(new_page, base_
     expect(page.locator(".msg--user").first).to_be_in_viewport()
 
 
+def send_from_another_socket(page, trip_id: int, action: dict) -> dict:
+    """Send ``action`` as a page left open elsewhere would (its own websocket to the trip), and
+    return the server's answer to it: its ``ack`` or its ``error`` frame."""
+    return page.evaluate(
+        """([trip, action]) => new Promise(done => {
+            const ws = new WebSocket(`ws://${location.host}/ws/trips/${trip}/`);
+            let sent = false;
+            ws.onmessage = (event) => {
+                const frame = JSON.parse(event.data);
+                if (frame.type === "status" && !sent) {
+                    sent = true;
+                    ws.send(JSON.stringify({type: "action", action, client_id: "elsewhere1"}));
+                } else if (frame.client_id === "elsewhere1" && (frame.type === "error" || frame.type === "ack")) {
+                    ws.close();
+                    done(frame);
+                }
+            };
+        })""",
+        [trip_id, action],
+    )
+
+
 def trip_with_bundles(page, base_url: str) -> None:
     """A new trip with scenario 1's bundles on screen and the turn done."""
     start_trip(page, base_url)
@@ -186,9 +214,34 @@ def hold_first_holdable(page, screenshot=None, press=None) -> None:
             "n => document.querySelectorAll('#messages > li.msg--assistant').length > n", arg=replies
         )
         wait_until_idle(page)
+        asked = page.locator("[data-widget=travellers]")
+        if asked.count() and not page.locator("[data-widget=holds]").count():
+            name_everyone(page, asked.last)
         if page.locator("[data-widget=holds]").count():
             return
     raise AssertionError("no bundle could be held")
+
+
+def name_everyone_first(page) -> None:
+    """Name everyone from the page's "Who's travelling" card before pressing anything (prefilled
+    from the profile and companions): a hold then needs no question."""
+    page.reload()  # the party is known: the page's card asks for names
+    card = page.locator("#travellers-card")
+    expect(card).to_have_attribute("open", "")
+    card.get_by_role("button", name="Save travellers").click()
+    expect(page.locator("#travellers-card summary")).to_contain_text(re.compile(r"all \d+ named"))
+    expect(page.locator("#connection")).to_have_text("Live")
+    wait_until_idle(page)
+
+
+def name_everyone(page, card) -> None:
+    """The hold asked for everyone's names: the card comes prefilled from the traveller's profile and
+    saved companions (the demo travellers have both); save it, and the hold carries on by itself."""
+    save = card.get_by_role("button", name="Save travellers")
+    expect(save).to_be_visible()
+    save.click()
+    expect(card).to_contain_text(re.compile(r"All \d+ named\."))
+    wait_until_idle(page)  # the hold it asked for again, to its end
 
 
 def test_select_then_hold_shows_countdowns(new_page, base_url, screenshot):
@@ -201,9 +254,16 @@ def test_select_then_hold_shows_countdowns(new_page, base_url, screenshot):
     hold_first_holdable(page, screenshot)
     holds = page.locator("[data-widget=holds]").last
     expect(holds).to_be_visible()
-    # Held (the sandbox needs no names): the card folds and stops asking, without a reload.
+    # Nothing was held before everyone was named: the chat asked first, with the card, then held.
+    said = page.locator("#messages > li[data-seq]").evaluate_all("els => els.map(e => e.innerText)")
+    ask = next(i for i, text in enumerate(said) if "need the name of everyone" in text)
+    named = next(i for i, text in enumerate(said) if text.startswith("Travellers named: 4 adults"))
+    held = next(i for i, text in enumerate(said) if "Held for 4 adults" in text)
+    assert ask < named < held, said
+    expect(page.locator("[data-widget=travellers]").last).to_contain_text("All 4 named.")
+    # Named and held: the page's card folds and stops asking, without a reload.
     expect(card).not_to_have_attribute("open", "")
-    expect(card.locator("summary")).to_have_text("Who's travelling · 0 of 4 named")
+    expect(card.locator("summary")).to_have_text("Who's travelling · all 4 named")
     countdowns = holds.locator(".countdown")
     assert countdowns.count() >= 2
     expect(countdowns.first).to_have_text(re.compile(r"^(\d+d \d+h|\d+h \d\dm|\d+m \d\ds) left$"))
@@ -425,6 +485,8 @@ if created:
     ivy.save()
     member_add(user=ivy, organisation=org, role="traveller")
     payment_method_create(owner=ivy, brand="visa", last4="4242", label="Sandbox Visa")
+    from trips.management.commands.seed_demo import demo_travellers
+    demo_travellers(ivy)  # a profile and companions, as the demo travellers have: the names card comes prefilled
 """
 
 
@@ -578,23 +640,7 @@ def test_a_stale_cards_button_cannot_act_on_another_option(new_page, base_url, s
     expect(page.locator(".bundle.is-selected")).to_have_attribute("data-bundle-id", "B2")
 
     # A card left open in another tab still says "Hold" for B1: the server refuses it, holds nothing.
-    reply = page.evaluate(
-        """trip => new Promise(done => {
-            const ws = new WebSocket(`ws://${location.host}/ws/trips/${trip}/`);
-            let sent = false;
-            ws.onmessage = (event) => {
-                const frame = JSON.parse(event.data);
-                if (frame.type === "status" && !sent) {
-                    sent = true;
-                    ws.send(JSON.stringify({type: "action", action: {type: "hold", bundle_id: "B1"}, client_id: "stale1"}));
-                } else if (frame.client_id === "stale1" && (frame.type === "error" || frame.type === "ack")) {
-                    ws.close();
-                    done(frame);
-                }
-            };
-        })""",
-        trip_id,
-    )
+    reply = send_from_another_socket(page, trip_id, {"type": "hold", "bundle_id": "B1"})
     assert reply["type"] == "error" and "no longer the one selected" in reply["message"]
     wait_until_idle(page)
     expect(page.locator("[data-widget=holds]")).to_have_count(0)

@@ -102,3 +102,37 @@ def test_release_reports_each_hold():
     assert [h["status"] for h in out["released"]] == ["released"]
     assert out["unknown_hold_ids"] == ["hld_unknown"] and out["reason"] == "party_changed"
     assert deps.supplier.get_hold(holds[1]["hold_id"], now=SELF_TEST_NOW)["status"] == "held"
+
+
+def test_where_the_host_keeps_passengers_nothing_is_held_until_one_is_named_per_seat():
+    """Whatever the supplier (the sandbox books by reference), a hold waits for everyone's name."""
+    import dataclasses
+
+    from handlers.testing import InMemoryPassengers
+
+    directory = InMemoryPassengers()
+    deps = dataclasses.replace(self_test_deps(), passengers=directory)
+    items = bundle_items(deps)
+    party = {"adults": 2, "children": 0, "infants": 0, "child_ages": []}
+    args = {"trip_id": "t1", "bundle_id": "B1", "items": items, "idempotency_key": "hold_names", "travelers": party}
+
+    asked = []
+    supplier_hold = deps.supplier.hold_create
+    deps.supplier.hold_create = lambda **kw: asked.append(kw["item_id"]) or supplier_hold(**kw)
+
+    def run():
+        return ReservationHoldCreate(deps).run({"args": args, "now": NOW, "trip_id": "t1"})
+
+    nobody = run()
+    assert nobody["success"] is False and nobody["output"]["error"]["code"] == "passengers_missing", nobody
+    assert "2 adults, but 0 are named" in nobody["output"]["error"]["message"]
+    assert asked == []  # the supplier was never asked
+    directory.by_trip["t1"] = [{"passenger_id": "pax_1", "type": "adult"}]
+    assert run()["output"]["error"]["code"] == "passengers_missing"  # one of two is not enough
+    directory.by_trip["t1"].append({"passenger_id": "pax_2", "type": "adult"})
+    held = run()
+    assert held["success"] is True and [h["status"] for h in held["output"]["holds"]] == ["held"] * 3
+    assert held["output"]["holds"][0]["passengers"] == [
+        {"passenger_id": "pax_1", "type": "adult"},
+        {"passenger_id": "pax_2", "type": "adult"},
+    ]

@@ -231,11 +231,14 @@ def held_and_granted(trip, traveller, approver, *, quote: str) -> tuple[int, obj
     """Quote, select B1 and hold through the worker, then grant: (live holds, the approval, its token)."""
     from django.utils import timezone
 
+    from tests.factories import passengers_name
     from trips.models import ApprovalRequest, ChatMessage, Hold
     from trips.services.approvals import approval_grant
     from trips.services.turns import turn_submit
 
     for sent in ({"text": quote}, {"action": {"type": "select", "bundle_id": "B1"}}, {"action": {"type": "hold"}}):
+        if "action" in sent and sent["action"]["type"] == "hold":
+            passengers_name(trip)  # a hold waits for everyone's name
         message = turn_submit(trip=trip, user=traveller, **sent)
         wait_until(lambda: ChatMessage.objects.get(pk=message.pk).turn_status == "done", what="a turn")  # noqa: B023
     holds = Hold.objects.filter(trip=trip, status=Hold.Status.HELD).count()

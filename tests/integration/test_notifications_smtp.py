@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar
 
+from tests.factories import passengers_name
 from tests.integration.conftest import SITE_URL, wait_until
 from trips.models import ApprovalRequest, Booking, ChatMessage, PaymentMethod
 from trips.services.approvals import approval_grant
@@ -62,6 +63,7 @@ def test_emails_reach_approver_and_traveller_through_smtp(
     card = PaymentMethod.objects.create(owner=traveller, brand="visa", last4="4242", sandbox_reference="pm_smtp")
     _turn(trip, traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
     _turn(trip, traveller, action={"type": "select", "bundle_id": "B1"})
+    passengers_name(trip)  # a hold waits for everyone's name
     _turn(trip, traveller, action={"type": "hold"})
     approval = ApprovalRequest.objects.get(trip=trip, kind="purchase", status="pending")
 

@@ -42,7 +42,7 @@ def main(argv: list[str]) -> None:
 def _setup() -> dict:
     from django.utils import timezone
 
-    from tests.factories import organisation_make, trip_make, user_make
+    from tests.factories import organisation_make, passengers_name, trip_make, user_make
     from trips.models import ApprovalRequest, Hold, Membership, PaymentMethod
     from trips.services.approvals import approval_grant
     from trips.services.turns import turn_submit
@@ -56,6 +56,7 @@ def _setup() -> dict:
     card = PaymentMethod.objects.create(owner=traveller, brand="visa", last4="4242", sandbox_reference="pm_kill")
     turn_submit(trip=trip, user=traveller, text="2 people going from Newark to Denver for 3 nights on January 30")
     turn_submit(trip=trip, user=traveller, action={"type": "select", "bundle_id": "B1"})
+    passengers_name(trip)  # a hold waits for everyone's name
     turn_submit(trip=trip, user=traveller, action={"type": "hold"})
     assert Hold.objects.filter(trip=trip, status=Hold.Status.HELD).count() >= 2, "a multi-item purchase"
     approval = ApprovalRequest.objects.get(trip=trip, kind="purchase", status="pending")

@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 
 from handlers.common.clock import FrozenClock
 from handlers.tools import returned_result, tool_outcome
+from tests.factories import passengers_name
 from trips.hosting.replay import trip_replay
 from trips.models import AuditEvent, ChatMessage, SupplierState, ToolRun, Trip
 from trips.services.chat import trip_group
@@ -178,7 +179,9 @@ def test_search_runs_stored_as_lists_of_offers_still_rank_again_and_replay(trip,
 def test_replay_covers_select_and_hold(trip, traveller, frozen):
     turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
     turn_submit(trip=trip, user=traveller, action={"type": "select", "bundle_id": "B1"})
+    passengers_name(trip)
     turn_submit(trip=trip, user=traveller, action={"type": "hold"})
+    assert trip.holds.filter(status="held").exists()
     tools = set(ToolRun.objects.filter(trip=trip).values_list("tool", flat=True))
     assert {"policy_and_risk_check", "reservation_hold_create"} <= tools
     out = StringIO()
@@ -192,6 +195,7 @@ def test_the_traveller_reads_held_before_the_approval_card(trip, traveller, froz
     layer = get_channel_layer()
     turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
     turn_submit(trip=trip, user=traveller, action={"type": "select", "bundle_id": "B1"})
+    passengers_name(trip)
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(trip_group(trip.pk), channel)
     turn_submit(trip=trip, user=traveller, action={"type": "hold"})

@@ -16,9 +16,9 @@ from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import F
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
-from django.http import HttpResponseRedirect
+from django.http import HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.html import format_html
@@ -29,7 +29,15 @@ from trips.hosting.factory import tool_deps
 from trips.models import ApprovalRequest, Booking, Hold, PaymentMethod
 from trips.services.approvals import DECIDE_PERMISSION, approval_deny, approval_grant, approval_revoke
 from trips.services.holds import RELEASE_PERMISSION, holds_release
-from trips.sheets import approval_sheet, dates_text, party_text, person_name, route_text
+from trips.sheets import (
+    POLICY_VERDICTS,
+    approval_sheet,
+    dates_text,
+    party_text,
+    person_name,
+    policy_verdict,
+    route_text,
+)
 
 from .base import ReadOnlyAdminMixin, TripScopedAdmin, pretty_json
 
@@ -119,6 +127,28 @@ class QueueStatusFilter(admin.SimpleListFilter):
         return queryset if value == self.ALL else queryset.filter(status=value)
 
 
+class PolicyFilter(admin.SimpleListFilter):
+    """Narrow the queue by what the policy and risk check found (``trips.sheets.policy_verdict``).
+
+    The verdict reads each request's snapshot and its organisation's budget, so it is worked out
+    here row by row over what the other filters left (the queue of an organisation, not the table).
+    """
+
+    title = "policy and risk"
+    parameter_name = "policy"
+
+    def lookups(self, request, model_admin):
+        return POLICY_VERDICTS
+
+    def queryset(self, request, queryset):
+        if self.value() not in dict(POLICY_VERDICTS):
+            return queryset
+        rows = queryset.select_related("organisation").only(
+            "pk", "snapshot", "amount_ceiling", "currency", "organisation__policy"
+        )
+        return queryset.filter(pk__in=[row.pk for row in rows if policy_verdict(row).kind == self.value()])
+
+
 class DecisionPageForm(forms.Form):
     """The decision page's one form: a reason (required to deny or withdraw) and which button was pressed."""
 
@@ -145,9 +175,9 @@ class DecisionPageForm(forms.Form):
 class ApprovalRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """The approval queue (soonest deadline first, Pending by default) and one decision page per request."""
 
-    list_display = ["request_link", "amount", "deadline", "traveller", "route", "dates", "party", "status"]
+    list_display = ["request_link", "amount", "policy", "deadline", "traveller", "route", "dates", "party", "status"]
     list_display_links = None
-    list_filter = [QueueStatusFilter, "kind", ("organisation", admin.RelatedOnlyFieldListFilter)]
+    list_filter = [QueueStatusFilter, PolicyFilter, "kind", ("organisation", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["trip__owner", "organisation"]
     search_fields = ["=id", "=trip__id", "trip__title", "trip__owner__username"]
     ordering = [F("expires_at").asc(nulls_last=True), "created_at"]
@@ -171,6 +201,33 @@ class ApprovalRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     def has_decide_permission(self, request) -> bool:
         return request.user.has_perm(DECIDE_PERMISSION)
+
+    def waiting(self, request) -> dict[str, Any]:
+        """What waits for a decision among the requests this person may see: the home page's count,
+        the header's badge on every back-office page, and what that badge asks for while it is open."""
+        if not self.has_view_permission(request):
+            return {"visible": False}
+        pending = self.get_queryset(request).filter(status=ApprovalRequest.Status.PENDING)
+        return {
+            "visible": True,
+            "count": pending.count(),
+            "url": reverse("admin:trips_approvalrequest_changelist"),
+            "poll_url": reverse("admin:trips_approvalrequest_waiting"),
+            "can_decide": self.has_decide_permission(request),
+        }
+
+    def get_urls(self):
+        waiting = path("waiting/", self.admin_site.admin_view(self.waiting_view), name="trips_approvalrequest_waiting")
+        return [waiting, *super().get_urls()]
+
+    def waiting_view(self, request):
+        """The badge's count, as JSON, never cached: asked every half minute while the back office is open."""
+        waiting = self.waiting(request)
+        if not waiting["visible"]:
+            raise PermissionDenied("Only staff who may see the approval queue.")
+        response = JsonResponse({k: waiting[k] for k in ("count", "url", "can_decide")})
+        patch_cache_control(response, no_store=True)
+        return response
 
     @admin.display(description="request")
     def request_link(self, obj: ApprovalRequest) -> str:
@@ -196,6 +253,19 @@ class ApprovalRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.display(description="amount", ordering="amount_ceiling")
     def amount(self, obj: ApprovalRequest) -> str:
         return money_text(obj.amount_ceiling, obj.currency)
+
+    @admin.display(description="policy and risk")
+    def policy(self, obj: ApprovalRequest) -> str:
+        """Within policy, flagged or outside it, before anyone opens the request; the findings on hover."""
+        verdict = policy_verdict(obj)
+        return format_html(
+            '<span class="policy-verdict policy-verdict--{}" data-policy="{}" title="{}">{}</span>{}',
+            verdict.kind,
+            verdict.kind,
+            "\n".join(verdict.details),
+            verdict.text,
+            format_html('<small class="policy-finding">{}</small>', verdict.flags) if verdict.flags else "",
+        )
 
     @admin.display(description="deadline", ordering="expires_at")
     def deadline(self, obj: ApprovalRequest) -> str:

@@ -22,6 +22,7 @@ from handlers.quotes import ITEMS, bundle_summaries, found, with_bundle_summarie
 from handlers.trip_read import segments_of, stays_of
 from trips.formats import money_text
 from trips.models import Trip
+from trips.sheets import passengers_in_words
 from trips.web.labels import phase_label
 
 from .base import pretty_json
@@ -73,6 +74,7 @@ def trip_glance(trip: Trip) -> dict[str, Any]:
         ],
         "no_flights": "none: hotel only" if itinerary.get("flights_needed") is False else "not known yet",
         "travellers": _travellers((intent.get("party") or {}).get("travelers") or {}),
+        "named": passengers_in_words(trip) if (intent.get("party") or {}).get("travelers") else ([], ""),
         "details": trip_details(intent),
         "selected": _selected(wm),
         "holds": [

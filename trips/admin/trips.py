@@ -224,7 +224,12 @@ class TripAdmin(SlimListMixin, admin.ModelAdmin):
                     payment_required_by__lte=now + EXPIRING_SOON,
                 )
             ),
-            failed_tools=_count(ToolRun.objects.filter(trip=OuterRef("pk"), status=ToolRun.Status.FAILED)),
+            # A hold that asked for the travellers' names waits on the traveller: not a failure to look into.
+            failed_tools=_count(
+                ToolRun.objects.filter(trip=OuterRef("pk"), status=ToolRun.Status.FAILED).exclude(
+                    error__code="passengers_missing"
+                )
+            ),
             awaiting_approval=Exists(
                 ApprovalRequest.objects.filter(trip=OuterRef("pk"), status=ApprovalRequest.Status.PENDING)
             ),

@@ -91,7 +91,8 @@ class TripViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
         Only under ``rules.auto_approve_below`` (off by default); refusals are audited. The
         token is in this response once (never stored) and reaches the traveller's open chat
-        page as an ``approval_token`` frame, as an approver's grant does.
+        page as an ``approval_token`` frame, as an approver's grant does. Asked again once it is
+        so approved: 200 with the request and ``approval_token: null`` (nothing granted twice).
         """
         request.data  # noqa: B018 - no body is needed, but one that is too large or too deep is still refused
         return self._act(self.get_object(), TravellerAction(client_id=None, action={"type": "auto_approve"}))
@@ -106,9 +107,10 @@ class TripViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             raise PermissionDenied(str(exc)) from None
         except DjangoValidationError as exc:
             raise ValidationError(exc.messages) from None
-        if outcome.approval_token is None:
+        if outcome.approval_token is None and outcome.message is not None:
             return Response(ChatMessageSerializer(outcome.message).data, status=status.HTTP_202_ACCEPTED)
         approval = ApprovalRequest.objects.filter(trip=trip, kind=ApprovalRequest.Kind.PURCHASE).latest("decided_at")
+        # A repeated automatic approval grants nothing more: the request as it stands, no second token.
         body = AutoApprovalSerializer({"approval": approval, "approval_token": outcome.approval_token}).data
         return Response(body, headers={"Cache-Control": "no-store"})
 

@@ -35,7 +35,7 @@ class TravellerAction(Protocol):
 @dataclass(frozen=True)
 class ActOutcome:
     message: Optional[ChatMessage] = None  # the traveller's saved message or button press
-    approval_token: Optional[str] = None  # an automatic approval's token, returned once
+    approval_token: Optional[str] = None  # an automatic approval's token, returned once (None: a repeated press)
 
 
 def traveller_act(*, trip: Trip, user, act: TravellerAction) -> ActOutcome:

@@ -73,6 +73,7 @@ export class Conversation {
     el.dataset.clientId = clientId;
     this.pending.set(clientId, el);
     this.list.insertBefore(el, this.typing);
+    this.refreshProgress();
     if (trigger) {
       trigger.disabled = true;
       trigger.setAttribute("aria-busy", "true");
@@ -107,6 +108,7 @@ export class Conversation {
     if (this.bySeq.has(seq)) {
       this.pending.delete(clientId);
       el.remove();
+      this.refreshProgress();
     } else {
       el.querySelector(".msg__meta").textContent = "Sent";
     }
@@ -119,6 +121,7 @@ export class Conversation {
     this.pending.delete(clientId);
     el.classList.replace("msg--pending", "msg--failed");
     el.querySelector(".msg__meta").textContent = `Not sent: ${message}`;
+    this.refreshProgress();
     return true;
   }
 
@@ -362,7 +365,12 @@ export class Conversation {
     });
   }
 
-  /** The latest progress line spins, or dots show after the traveller's message, while a turn runs. */
+  /**
+   * The latest progress line spins, or dots show after the traveller's message, while a turn runs.
+   * The list says whether the trip is at rest (``data-turn``): nothing the traveller sent is
+   * waiting, and the server reported the trip idle after the newest message. (A spinner alone
+   * cannot say it: between two answers of one turn the newest message is an answer.)
+   */
   refreshProgress() {
     const lastEl = this.bySeq.get(this.lastSeq);
     const busy = this.running || this.lastSeq > this.idleAfterSeq;
@@ -370,5 +378,6 @@ export class Conversation {
       el.classList.toggle("is-active", busy && el === lastEl);
     }
     this.typing.hidden = !(busy && lastEl?.classList.contains("msg--user"));
+    this.list.dataset.turn = busy || this.pending.size ? "busy" : "idle";
   }
 }

@@ -3,6 +3,7 @@
 
 import { startCountdowns } from "./countdown.js";
 import { Conversation } from "./conversation.js";
+import { h } from "./dom.js";
 import { purchasePanel } from "./purchase.js";
 import { money, setZone } from "./format.js";
 import { TripSocket, newClientId } from "./socket.js";
@@ -29,6 +30,7 @@ const ui = {
   title: $("trip-title"),
   listTitle: $("trip-link-label"),
   offline: $("offline"),
+  below: $("jump-below"),
 };
 
 const socket = new TripSocket(config.ws_path, () => conversation.lastSeq);
@@ -131,6 +133,8 @@ function unpinOnScrollUp() {
   for (const type of ["wheel", "touchmove"]) scroller.addEventListener(type, () => { pinned = false; }, { passive: true });
 }
 
+let readingAbove = false; // the last change left the page where the traveller is reading
+
 function follow(change, { force = false } = {}) {
   const { scroller } = ui;
   const untouched = landedAt !== null && Math.abs(scroller.scrollTop - landedAt) < 2;
@@ -138,6 +142,8 @@ function follow(change, { force = false } = {}) {
   const stick = force || pinned || untouched || atBottom;
   const newest = conversation.lastSeq;
   const result = change();
+  readingAbove = !stick;
+  if (force) clearBelow();
   if (!stick) return result;
   if (untouched && !force && conversation.lastSeq === newest) return result; // nothing newer: stay on the options
   const target = force ? null : conversation.landingTarget(); // what the traveller just sent shows at the bottom
@@ -161,6 +167,66 @@ function follow(change, { force = false } = {}) {
     pinnedAt = scroller.scrollTop;
   }
   return result;
+}
+
+/**
+ * What arrived below while the traveller reads above: one button over the foot of the chat says
+ * it (money first: an approver's yes or no, a booking, released holds), read out politely, never
+ * focused and never moving the page. Pressed, it brings that message into view; it goes away
+ * once the message is scrolled to, or when the traveller sends something.
+ */
+const below = { target: null, rank: 0, count: 0, text: "", tone: "" };
+
+function belowNews(frame) {
+  const widget = frame.widget || {};
+  const status = widget.type === "approval" ? (widget.approval || widget).status : "";
+  if (status === "granted" || status === "approved") return { rank: 3, text: "Approved: you can pay now", tone: "good" };
+  if (status === "denied") return { rank: 3, text: "Your approver said no", tone: "bad" };
+  if (widget.type === "booking") return { rank: 3, text: "Booked", tone: "good" };
+  if (widget.type === "holds" && (widget.holds || []).every((hold) => hold.status && hold.status !== "held")) {
+    return { rank: 2, text: "Your holds ended: nothing is held", tone: "warn" };
+  }
+  if (frame.kind === "error") return { rank: 2, text: "Something needs your attention", tone: "bad" };
+  return { rank: 1, text: "", tone: "" };
+}
+
+function noteBelow(frame) {
+  if (!ui.below || !readingAbove || frame.kind === "progress" || frame.role === "user") return;
+  const el = conversation.bySeq.get(frame.seq);
+  if (!el?.isConnected || !outOfSight(el)) return;
+  const news = belowNews(frame);
+  below.count += 1;
+  if (!below.target || news.rank > below.rank) Object.assign(below, { target: el, ...news });
+  const text = below.text || (below.count > 1 ? `${below.count} new messages` : "New message");
+  ui.below.replaceChildren(`${text} `, h("span", { "aria-hidden": "true" }, "↓"));
+  ui.below.dataset.tone = below.tone;
+  ui.below.hidden = false;
+}
+
+function outOfSight(el) {
+  return el.getBoundingClientRect().top > ui.scroller.getBoundingClientRect().bottom - 24;
+}
+
+function clearBelow() {
+  Object.assign(below, { target: null, rank: 0, count: 0, text: "", tone: "" });
+  if (ui.below) ui.below.hidden = true;
+}
+
+function wireBelow() {
+  ui.below.addEventListener("click", () => {
+    const { scroller } = ui;
+    const target = below.target;
+    clearBelow();
+    if (!target?.isConnected) return;
+    const top = target.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
+    scroller.scrollTop = Math.max(0, top - 8);
+    landedAt = scroller.scrollTop; // read from here: what follows keeps the page here until the traveller scrolls
+    pinned = false;
+    ui.text.focus({ preventScroll: true }); // back to the composer, as after any button in the dock
+  });
+  ui.scroller.addEventListener("scroll", () => {
+    if (below.target && !outOfSight(below.target)) clearBelow();
+  }, { passive: true });
 }
 
 function hideEmpty() {
@@ -213,9 +279,14 @@ socket.addEventListener("state", ({ detail }) => {
     document.querySelectorAll(".dock textarea, .dock button, .dock input").forEach((el) => { el.disabled = true; });
   }
 });
-socket.addEventListener("message", ({ detail }) => follow(() => {
-  if (conversation.add(detail)) hideEmpty();
-}));
+socket.addEventListener("message", ({ detail }) => {
+  const added = follow(() => {
+    if (!conversation.add(detail)) return false;
+    hideEmpty();
+    return true;
+  });
+  if (added) noteBelow(detail);
+});
 socket.addEventListener("ack", ({ detail }) => follow(() => conversation.acknowledge(detail.client_id, detail.seq)));
 socket.addEventListener("status", ({ detail }) => follow(() => applyStatus(detail)));
 socket.addEventListener("error", ({ detail }) => follow(() => {
@@ -268,5 +339,6 @@ unpinOnScrollUp();
 socket.connect();
 if (config.can_write) {
   wireComposer();
+  wireBelow();
   ui.text.focus();
 }

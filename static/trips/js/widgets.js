@@ -116,8 +116,17 @@ function autoApproval(approval, ctx) {
       `Your company approves purchases under its limit without an approver. Approve ${amount} now? `
         + "It is recorded as your request.",
       (back) => [
-        button(`Approve ${amount} myself`, () => {
-          if (ctx.autoApprove()) control.hidden = true;
+        button(`Approve ${amount} myself`, (event) => {
+          // Pressed once, whatever follows (a double click, Enter held down): off until the grant
+          // replaces this card; the server also grants a repeated press only once.
+          const pressed = event.currentTarget;
+          if (pressed.disabled) return;
+          pressed.disabled = true;
+          if (ctx.autoApprove()) {
+            control.replaceChildren(h("p", { class: "muted", role: "status" }, `Approving ${amount}…`));
+          } else {
+            pressed.disabled = false;
+          }
         }),
         button("Cancel", back, { tone: "ghost" })]));
   return control;

@@ -5,6 +5,7 @@ through ``purchase_submit``; the sandbox supplier and the offline extractor answ
 that use these need ``django_db(transaction=True)``: the core runs tools in worker threads.
 """
 
+from tests.factories import passengers_name
 from trips.models import ApprovalRequest, ChatMessage, Trip
 from trips.services.turns import turn_submit
 
@@ -27,7 +28,9 @@ def to_bundles(trip: Trip, user) -> Trip:
 
 
 def to_selected(trip: Trip, user) -> Trip:
+    """Bundles → B1 selected, everyone travelling named (a hold needs them)."""
     to_bundles(trip, user)
+    passengers_name(trip)
     press(trip, user, type="select", bundle_id="B1")
     trip.refresh_from_db()
     assert trip.intent["working_memory"]["risk_report"]["ok"], trip.intent["working_memory"]["risk_report"]

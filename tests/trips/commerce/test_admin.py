@@ -1,10 +1,12 @@
 """The approver queue and decision page: scoped, permission-gated, in words, a reason to deny, no token shown."""
 
+import re
+
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 
-from tests.factories import sign_in, trip_make
+from tests.factories import passengers_name, sign_in, trip_make
 from tests.trips.commerce.helpers import RecordingSupplier, hold_for
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold
 
@@ -57,6 +59,59 @@ def test_the_queue_opens_on_pending_soonest_deadline_first_with_the_triage_colum
     assert "Wed Dec 2, 9:00 AM EST" in page  # the traveller's zone, named
     everything = client.get(QUEUE + "?status=all").content.decode()
     assert page_of(ApprovalRequest.objects.get(trip=denied)) in everything
+
+
+def test_the_queue_says_what_the_policy_check_found_and_filters_by_it(client, approver, trip, other_trip, acme, clock):
+    """The approver sees within policy / flagged / over a cap on each row, and can narrow to one of them."""
+    from trips.sheets import policy_verdict
+
+    hold_for(trip, now=clock(), suffix="flag")  # within policy, one finding: the hotel is non-refundable
+    hold_for(other_trip, now=clock(), suffix="clean")
+    flagged, clean = ApprovalRequest.objects.get(trip=trip), ApprovalRequest.objects.get(trip=other_trip)
+    clean.snapshot["policy_findings"]["warnings"] = [{"code": "approval_required", "message": "Needs a yes."}]
+    clean.save(update_fields=["snapshot"])
+    over = trip_make(owner=trip.owner, organisation=acme, title="Big trip")
+    hold_for(over, now=clock(), suffix="big", amounts=("2420.00", "610.00"))
+    over_cap = ApprovalRequest.objects.get(trip=over)
+    acme.policy["budget_per_trip"] = "2000.00"
+    acme.save(update_fields=["policy"])
+
+    sign_in(client, approver)
+    page = client.get(QUEUE).content.decode()
+    assert "column-policy" in page
+    verdicts = re.findall(r'data-policy="(\w+)" title="([^"]*)">([^<]+)</span>(?:<small[^>]*>([^<]+)</small>)?', page)
+    assert sorted(verdicts) == [
+        ("flagged", "The hotel is non-refundable.", "Within policy · 1 risk flag", "nonrefundable"),
+        (
+            "outside",
+            "$1,030.00 over the budget per trip of $2,000.00\nThe hotel is non-refundable.",
+            "Over budget · 1 risk flag",
+            "over the budget per trip, nonrefundable",
+        ),
+        ("within", "", "Within policy", ""),
+    ], verdicts
+    assert "Needs a yes." not in page  # the approver is already being asked: not a flag
+    for kind, only in (("outside", over_cap), ("flagged", flagged), ("within", clean)):
+        rows = client.get(QUEUE + f"?policy={kind}").content.decode()
+        assert [a for a in (over_cap, flagged, clean) if f'href="{page_of(a)}"' in rows] == [only], kind
+        assert policy_verdict(only).kind == kind
+
+
+def test_the_approver_and_support_read_who_travels_by_name(
+    client, approver, support, pending_approval, other_trip, clock
+):
+    """Names as the supplier gets them, read from the trip now (the request's snapshot keeps none)."""
+    sign_in(client, approver)
+    page = client.get(page_of(pending_approval)).content.decode()  # held before names were asked for
+    assert "Nobody named yet (1 to name): nothing can be held until everyone is" in page
+    trip = other_trip
+    passengers_name(trip)
+    hold_for(trip, now=clock(), suffix="named")
+    page = client.get(page_of(ApprovalRequest.objects.get(trip=trip))).content.decode()
+    assert "Travelling: Ms PatA Doe · lead" in page and "Named as on the document" in page
+    sign_in(client, support)
+    glance = client.get(reverse("admin:trips_trip_change", args=[trip.pk])).content.decode()
+    assert "Ms PatA Doe · lead · Named as on the document" in glance
 
 
 def test_the_decision_page_reads_the_request_in_words(client, approver, pending_approval):
@@ -179,6 +234,34 @@ def test_the_home_page_counts_pending_requests(client, approver, support, pendin
     assert "<strong>1</strong> request pending" in home  # Globex's request is not theirs
     decide(client, pending_approval, "deny", "No")
     assert "No requests pending" in client.get(reverse("admin:index")).content.decode()
+
+
+def test_every_back_office_page_says_what_waits_and_the_badge_can_ask_again(
+    client, approver, support, traveller, pending_approval, globex_request, clock
+):
+    """An approver away from the home page still sees the count; an open page asks for it again."""
+    sign_in(client, approver)
+    page = client.get(reverse("admin:trips_trip_changelist")).content.decode()
+    assert 'id="approvals-waiting"' in page and 'data-count="1"' in page
+    assert "approval waiting for your decision" in page and "approvals_waiting.js" in page
+    waiting = reverse("admin:trips_approvalrequest_waiting")
+    answer = client.get(waiting)
+    assert answer.json() == {"count": 1, "url": QUEUE, "can_decide": True}  # Globex's request is not theirs
+    assert "no-store" in answer["Cache-Control"]
+    hold_for(
+        trip_make(owner=pending_approval.trip.owner, organisation=pending_approval.organisation),
+        now=clock(),
+        suffix="2",
+    )
+    assert client.get(waiting).json()["count"] == 2  # a new request, without reloading the page
+    decide(client, pending_approval, "deny", "No")
+    assert client.get(waiting).json()["count"] == 1
+
+    sign_in(client, support)  # support may read the queue, not decide: told it is pending
+    assert client.get(waiting).json() == {"count": 1, "url": QUEUE, "can_decide": False}
+    assert "approval request pending" in client.get(reverse("admin:trips_trip_changelist")).content.decode()
+    sign_in(client, traveller)  # no back office at all
+    assert client.get(waiting).status_code == 302
 
 
 def test_holds_and_bookings_are_read_only(client, support, held_trip):

@@ -105,7 +105,26 @@ def test_the_api_grants_under_the_threshold_and_returns_the_token_once(lenient_t
     event = AuditEvent.objects.get(trip=lenient_trip, type="approval.granted")
     assert event.payload["auto"] is True and event.actor == f"user:{traveller.pk}"
     assert response.data["approval_token"] not in str(list(ChatMessage.objects.values_list("text", "widget")))
-    assert auto_approve_over_http(traveller, lenient_trip).status_code == 400  # nothing pending any more
+    again = auto_approve_over_http(traveller, lenient_trip)  # the same press again: nothing more, no error
+    assert again.status_code == 200 and again.data["approval_token"] is None
+    assert again.data["approval"]["id"] == approval.pk
+    approval.refresh_from_db()
+    assert tokens.token_matches(response.data["approval_token"], approval.token_hash)  # the first token still works
+    assert AuditEvent.objects.filter(trip=lenient_trip, type="approval.granted").count() == 1
+    assert not refusals(lenient_trip)
+
+
+@pytest.mark.django_db
+def test_a_repeated_press_grants_nothing_twice_and_refuses_nothing(lenient_trip, traveller, clock):
+    """A double click or a second tab asks again once the request is approved by policy: no second grant, no error."""
+    token = approval_auto_grant(trip=lenient_trip, user=traveller, now=clock())
+    said = ChatMessage.objects.filter(trip=lenient_trip).count()
+    assert approval_auto_grant(trip=lenient_trip, user=traveller, now=clock()) is None
+    approval = approval_of(lenient_trip)
+    assert approval.status == ApprovalRequest.Status.GRANTED and tokens.token_matches(token, approval.token_hash)
+    assert AuditEvent.objects.filter(trip=lenient_trip, type="approval.granted").count() == 1
+    assert not refusals(lenient_trip)
+    assert ChatMessage.objects.filter(trip=lenient_trip).count() == said  # nothing said twice either
 
 
 @pytest.mark.django_db

@@ -4,9 +4,12 @@ import logging
 from datetime import timedelta
 
 import pytest
+from django.contrib import admin
+from django.test import RequestFactory
 
 from handlers.supplier import SandboxSupplier, SupplierError
-from tests.trips.commerce.flow import press, replies_after, say, to_held, to_selected
+from tests.factories import passengers_name
+from tests.trips.commerce.flow import press, replies_after, say, to_bundles, to_held, to_selected
 from trips.hosting.replay import trip_replay
 from trips.models import ApprovalRequest, AuditEvent, Booking, ChatMessage, Hold, SupplierState, ToolRun, Trip
 from trips.services.approvals import approval_deny, approval_grant
@@ -26,6 +29,28 @@ def charges():
 
 def refusals(trip):
     return list(AuditEvent.objects.filter(trip=trip, type="purchase.refused").values_list("payload", flat=True))
+
+
+def test_nothing_is_held_or_asked_of_an_approver_until_everyone_is_named(trip, traveller, superuser, frozen):
+    """The sandbox books by reference, yet a hold waits for one name per seat, as a real supplier's does."""
+    to_bundles(trip, traveller)
+    press(trip, traveller, type="select", bundle_id="B1")
+    pressed = press(trip, traveller, type="hold")
+    assert not Hold.objects.filter(trip=trip).exists()
+    assert not ApprovalRequest.objects.filter(trip=trip).exists()
+    asked = [m for m in replies_after(pressed) if (m.widget or {}).get("type") == "travellers"]
+    assert len(asked) == 1 and "need the name of everyone" in asked[0].text, replies_after(pressed)
+    assert asked[0].widget["bundle_id"] == "B1" and asked[0].widget["travelers"]["adults"] == 4
+    assert not [m for m in replies_after(pressed) if (m.widget or {}).get("type") == "error"]  # asked, not failed
+    request = RequestFactory().get("/admin/trips/trip/")
+    request.user = superuser
+    assert admin.site._registry[Trip].get_queryset(request).get(pk=trip.pk).failed_tools == 0  # nothing for support
+
+    passengers_name(trip)  # the card saved: the page presses Hold again
+    press(trip, traveller, type="hold", bundle_id="B1")
+    assert Hold.objects.filter(trip=trip, status="held").count() >= 2
+    assert ApprovalRequest.objects.filter(trip=trip, status="pending").count() == 1
+    assert trip_replay(trip=trip).matches
 
 
 def test_scenario_6_approve_and_buy_exactly_once(trip, traveller, approver, card, frozen, caplog):

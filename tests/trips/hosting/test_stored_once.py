@@ -7,6 +7,7 @@ from typing import Any, Iterator
 import pytest
 
 from handlers.tools import returned_result
+from tests.factories import passengers_name
 from trips.models import ChatMessage, Hold, SupplierState, ToolRun, Trip
 from trips.services.turns import turn_submit
 
@@ -55,6 +56,7 @@ def test_a_search_turn_stores_each_offer_once_and_the_ranker_by_reference(trip, 
 def test_a_hold_is_placed_at_the_price_that_was_offered(trip, traveller, frozen):
     turn_submit(trip=trip, user=traveller, text=SCENARIO_1)
     turn_submit(trip=trip, user=traveller, action={"type": "select", "bundle_id": "B1"})
+    passengers_name(trip)
     turn_submit(trip=trip, user=traveller, action={"type": "hold"})
     wm = Trip.objects.get(pk=trip.pk).intent["working_memory"]
     bundle = next(b for b in wm["ranked_bundles"] if b["bundle_id"] == "B1")

@@ -25,6 +25,11 @@ def test_seed_demo_creates_people_who_can_sign_in_and_is_idempotent(db):
     assert Membership.objects.count() == 6
     assert [str(m) for m in User.objects.get(username="alice").payment_methods.all()] == ["Sandbox Visa"]
     assert not User.objects.get(username="sam").payment_methods.exists()
+    # Named once, not again: a demo hold's names card comes prefilled for a party of up to six.
+    alice = User.objects.get(username="alice")
+    assert alice.traveller_profile.family_name == "Aliceson" and alice.traveller_profile.email == "alice@example.com"
+    assert alice.companions.count() == 5
+    assert not hasattr(User.objects.get(username="sam"), "traveller_profile")
     globex = Organisation.objects.get(slug="globex")
     assert globex.policy["rules"]["holds_allowed_without_approval"] is False
     assert Organisation.objects.get(slug="acme").policy["rules"]["holds_allowed_without_approval"] is True

@@ -15,9 +15,10 @@ from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from handlers.common.defaults import DEFAULT_POLICY
-from trips.models import Membership
+from trips.models import Membership, TravellerProfile
 from trips.services.orgs import member_add, organisation_create
 from trips.services.payment_methods import payment_method_create
+from trips.services.travellers import companion_save, profile_save
 from trips.services.twofactor import DEMO_TOTP_NAME, totp_enrol_for_demo, totp_key_base32
 from trips.twofactor import required as second_factor_required
 
@@ -34,11 +35,41 @@ PEOPLE = [
 ]
 
 
+DEMO_PERSON = {"title": "ms", "gender": "f", "born_on": "1986-04-12"}
+DEMO_COMPANIONS = [
+    ("Ben", "1984-02-03"),
+    ("Cara", "1990-07-21"),
+    ("Dan", "1979-11-30"),
+    ("Eve", "1992-01-15"),
+    ("Finn", "1988-09-09"),
+]
+
+
 def globex_policy() -> dict:
     """Globex: holds wait for an approver's yes."""
     policy = copy.deepcopy(DEFAULT_POLICY)
     policy["rules"]["holds_allowed_without_approval"] = False
     return policy
+
+
+def demo_travellers(user) -> None:
+    """A profile and five adult companions for a demo traveller, so a demo hold's "Who's travelling"
+    card comes prefilled (a party of up to six) and is saved in one press; kept if already there."""
+    if TravellerProfile.objects.filter(user=user).exists():
+        return
+    family = user.username.capitalize() + "son"
+    profile_save(
+        user=user,
+        data={
+            **DEMO_PERSON,
+            "given_name": user.username.capitalize(),
+            "family_name": family,
+            "email": user.email or f"{user.username}@example.com",
+            "phone_number": "+44 20 8016 0508",
+        },
+    )
+    for given, born in DEMO_COMPANIONS:
+        companion_save(user=user, data={**DEMO_PERSON, "given_name": given, "family_name": family, "born_on": born})
 
 
 def demo_password(username: str) -> str:
@@ -74,6 +105,7 @@ class Command(BaseCommand):
                 member_add(user=user, organisation=organisations[org_slug], role=role)
                 if role == Role.TRAVELLER:
                     self._payment_method(user)
+                    demo_travellers(user)
             rows.append((username, demo_password(username), org_slug or "all", "superuser" if superuser else role))
             if second_factor_required(user):
                 second_factors.append((username, *totp_enrol_for_demo(user=user)))

@@ -70,13 +70,17 @@ def approval_grant(
     return token
 
 
-def approval_auto_grant(*, trip: Trip, user, now: datetime) -> str:
+def approval_auto_grant(*, trip: Trip, user, now: datetime) -> Optional[str]:
     """Grant the open purchase request by policy, on the traveller's explicit request.
 
     Only where the organisation's policy sets ``rules.auto_approve_below`` and the snapshot
     total is under it; off by default. Audited as an automatic grant requested by the
     traveller; a refusal changes nothing but is audited too (``approval.auto_refused``), so
     attempts to buy past the policy leave a trail.
+
+    The same press arriving twice (a double click, a second tab still showing the button) finds
+    the request already approved this way: it grants nothing more and refuses nothing, and
+    returns ``None`` (no second token).
     """
     try:
         return _auto_grant(trip=trip, user=user, now=now)
@@ -92,7 +96,7 @@ def approval_auto_grant(*, trip: Trip, user, now: datetime) -> str:
         raise
 
 
-def _auto_grant(*, trip: Trip, user, now: datetime) -> str:
+def _auto_grant(*, trip: Trip, user, now: datetime) -> Optional[str]:
     if user.pk != trip.owner_id:
         raise PermissionDenied("Only the traveller can ask for an automatic approval.")
     with transaction.atomic(durable=True):
@@ -102,6 +106,8 @@ def _auto_grant(*, trip: Trip, user, now: datetime) -> str:
             .first()
         )
         if approval is None:
+            if _auto_granted_open(trip):
+                return None
             raise ValidationError("There is no purchase waiting for approval.")
         if not auto_approvable(approval):
             raise PermissionDenied("Your organisation's policy needs an approver for this purchase.")
@@ -127,6 +133,12 @@ def _auto_grant(*, trip: Trip, user, now: datetime) -> str:
         # if the tab is closed. (A token re-issued to the owner at payment is no news: no email.)
         notify_on_commit(APPROVAL_GRANTED, approval.pk)
     return token
+
+
+def _auto_granted_open(trip: Trip) -> bool:
+    """The trip's newest purchase request is already approved by policy and not yet used."""
+    newest = ApprovalRequest.objects.filter(trip=trip, kind=ApprovalRequest.Kind.PURCHASE).order_by("-pk").first()
+    return newest is not None and newest.status == ApprovalRequest.Status.GRANTED and newest.auto_approved
 
 
 def approval_deny(
