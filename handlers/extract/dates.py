@@ -184,7 +184,10 @@ _DAY_NEXT = re.compile(
 )  # "thu-sun", "thu the 14th", "sat jan 9": a day
 
 _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
-    ("iso", re.compile(r"\b(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})\b")),
+    # "2027-02-03", "2027/02/03", "2027.02.03": the year first is always year, month, day
+    ("iso", re.compile(r"\b(?P<year>(?:19|20)\d\d)(?P<sep>[-/.])(?P<month>\d{1,2})(?P=sep)(?P<day>\d{1,2})\b")),
+    # "05-03-2027", "3-5-27": read as "05/03/2027" (the locale says which is the month); a year is needed
+    ("dashed", re.compile(r"(?<![\d-])\b(?P<a>\d{1,2})-(?P<b>\d{1,2})-(?P<year>\d{4}|\d{2})\b(?!-)")),
     (
         "numeric",
         re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<year>\d{4}|\d{2}))?\b(?!\s*(?:nights?|stars?|night\b))"),
@@ -413,7 +416,7 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
     g = m.groupdict()
     if kind == "iso":
         return _safe(int(g["year"]), int(g["month"]), int(g["day"]))
-    if kind in ("numeric", "dotted"):
+    if kind in ("numeric", "dotted", "dashed"):
         a, b, year = int(g.get("a") or g.get("a2")), int(g.get("b") or g.get("b2")), _year(g.get("year"))
         if a > 12 and b <= 12 or kind == "dotted" or order == "dmy":
             a, b = (b, a) if not (b > 12 and a <= 12) else (a, b)  # day first, unless it cannot be
@@ -622,7 +625,7 @@ def find_dates(
             if kind == "dotted" and _RATING.search(masked[max(0, m.start() - 24) : m.start()]):
                 continue  # "a rating of 4.7.": a score, not the 4th of July
             value = _resolve(kind, m, today, order)
-            if value is None and kind in ("numeric", "dotted") and _ambiguous_order(m):
+            if value is None and kind in ("numeric", "dotted", "dashed") and _ambiguous_order(m):
                 readings = tuple(d for d in (_resolve(kind, m, today, "mdy"), _resolve(kind, m, today, "dmy")) if d)
                 doubts.append(Doubt(m.start(), m.end(), m.group(0), "order", readings))
             if value is not None:
@@ -632,7 +635,7 @@ def find_dates(
                     floating = (g.get("rel") or "on").lower() == "on" and not (
                         g.get("wk1") or g.get("wk2") or g.get("after_next")
                     )
-                by_convention = kind in ("numeric", "dotted") and _ambiguous_order(m)
+                by_convention = kind in ("numeric", "dotted", "dashed") and _ambiguous_order(m)
                 day_only = kind == "ordinal" and not (m.groupdict().get("rel") or m.groupdict().get("relw"))
                 span = weekend_span(kind, m, today) if kind in _WEEKEND_KINDS else None
                 found.append(
@@ -652,6 +655,7 @@ def find_dates(
         masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])
     found.sort(key=lambda d: d.start)
     found = _event_day(text, _same_weekday(_weekdays_checked(text, found, doubts)), today)
+    found = _days_in_the_month_said(found, today)
     found = _holiday_weekend(text, _counted_from(text, found), today)
     if any(not d.event for d in found):
         found = [d for d in found if not d.event]
@@ -779,6 +783,13 @@ _EVENT_IS = re.compile(
     r"|reunion|recital|tournament|surgery|exam|competition|gig|celebration|memorial|closing)\s+(?:is\s+)?(?:on\s+)?(?:the\s+)?$",
     re.I,
 )
+# "comic con is july 22-25, fly in the 21st": anything named, opening its sentence, said to be on a day
+_NAMED_IS = re.compile(
+    r"^\W*(?!(?:the\s+|my\s+|our\s+)?(?:trip|vacation|vacay|holiday|stay|visit|getaway|flights?|dates?|return|departure"
+    r"|check[\s-]?(?:in|out)|hotel|room|it|this|that|we|i|they|he|she|you|there|today|tomorrow)\b)"
+    r"(?:[\w'&-]+\s+){1,4}?(?:is|are|runs?)\s+(?:on\s+)?(?:the\s+)?$",
+    re.I,
+)
 _TRAVEL_WORD = re.compile(
     r"\b(?:fly\w*|flight|leav\w*|depart\w*|back|return\w*|arriv\w*|land\w*|home|get\s+(?:in|there)|head\w*)\b", re.I
 )
@@ -791,7 +802,7 @@ def _event_day(text: str, found: List[DateMention], today: date) -> List[DateMen
     the ones around it (Jan 15 and 17), not the next such days from today."""
     for i, d in enumerate(found):
         clause = re.split(r"[.!?;,]|\b(?:and|so|but)\b", text[: d.start])[-1]
-        if not _EVENT_IS.search(clause) or _TRAVEL_WORD.search(clause):
+        if not (_EVENT_IS.search(clause) or _NAMED_IS.search(clause)) or _TRAVEL_WORD.search(clause):
             continue
         event = [d]
         for e in found[i + 1 :]:  # "the conference is Jan 11-14": both ends are the event's
@@ -835,6 +846,28 @@ def _bounds_dropped(text: str, found: List[DateMention]) -> List[DateMention]:
     if not bounds or len(bounds) == len(found):
         return found
     return [d for d in found if d not in bounds]
+
+
+def _days_in_the_month_said(found: List[DateMention], today: date) -> List[DateMention]:
+    """ "the trip is jan 5-9, flying out the 5th": a bare day of the month said after the first dated day is
+    in that day's month (the first such day from three days before it), not the next such day from today."""
+    out: List[DateMention] = []
+    anchor: Optional[DateMention] = None
+    for d in found:
+        if d.day_only and anchor is not None:
+            start = max(today, anchor.value - timedelta(days=3))
+            value = next((v for k in (0, 1, 2) for v in [_month_day(start, k, d.value.day)] if v and v >= start), None)
+            d = replace(d, value=value) if value else d
+        elif (
+            anchor is None
+            and not d.day_only
+            and not d.weekday_only
+            and not d.floating
+            and _CALENDAR_DATE.search(d.text)
+        ):
+            anchor = d
+        out.append(d)
+    return out
 
 
 def _same_weekday(found: List[DateMention]) -> List[DateMention]:

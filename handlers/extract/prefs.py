@@ -682,7 +682,8 @@ def _clock(m: re.Match[str], bound: str) -> Optional[str]:
     if ampm:
         if not 1 <= hours <= 12:
             return None
-        hours = hours % 12 + (0 if ampm.startswith("a") or ampm.endswith("morning") else 12)
+        morning = ampm.startswith("a") and not ampm.startswith("at") or ampm.endswith("morning")  # not "at night"
+        hours = hours % 12 + (0 if morning else 12)
     elif m.group("m") is None:
         if bound == "around" or not 1 <= hours <= 12:
             return None  # "at 5" without a clock word is too loose
@@ -705,7 +706,10 @@ def read_clock_bounds(text: str) -> Dict[str, str]:
         # the words since the clause began ("so", "and", "then" begin one too), and the bound's own words
         clause = re.split(r"[.;!?,]|\b(?:and|so|then|but)\b", text[: m.start()], flags=re.I)[-1]
         said = clause + text[m.start() : next(m.start(g) for g in ("h", "word", "meal") if m.group(g))]
-        arrival = _ARRIVAL.search(said) is not None
+        # "home by 10pm", "back by 8 on sunday": being back, an arrival ("back before noon" is a departure)
+        arrival = _ARRIVAL.search(said) is not None or (
+            bound == "by" and re.search(r"\b(?:back|home)\s+(?:\w+\s+){0,2}?by\s*$", said, re.I) is not None
+        )
         if at is None or _NOT_FLIGHT_TIME.search(clause) or (arrival and bound == "around"):
             continue
         if bound == "by" and not arrival:

@@ -158,3 +158,48 @@ def test_a_month_said_alone_as_a_correction_moves_the_trip():
     h.say("wrong month, it's april")
     segments = h.intent()["itinerary"]["segments"]
     assert (segments[0]["depart_date"], segments[-1]["depart_date"]) == ("2027-04-03", "2027-04-06")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # anything named, opening its sentence, said to be on days: its days are not the trip's
+        (
+            "comic con is july 22-25 in san diego, fly from seattle the 21st, back the 26th",
+            ("2027-07-21", "2027-07-26"),
+        ),
+        ("my birthday is jan 9, can we fly to vegas the 8th and back the 10th", ("2027-01-08", "2027-01-10")),
+        # a bare day after a dated one is in that one's month
+        ("the trip is jan 5-9, flying out the 5th", ("2027-01-05", "2027-01-09")),
+        ("jan 8, back the 2nd", ("2027-01-08", "2027-02-02")),
+    ],
+)
+def test_days_said_beside_a_dated_one(text, expected):
+    assert trip(text)[:2] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2027.03.05 to 2027.03.12", ("2027-03-05", "2027-03-12")),
+        ("2027/03/05 - 2027/03/12", ("2027-03-05", "2027-03-12")),
+        ("flying 05-13-2027 back 05-20-2027", ("2027-05-13", "2027-05-20")),  # a day over 12 settles the order
+        ("flying 15-03-2027 back 22-03-2027", ("2027-03-15", "2027-03-22")),
+        ("call me on 555-12-34", (None, None)),
+    ],
+)
+def test_dates_written_with_dots_dashes_and_the_year_first(text, expected):
+    assert trip(text)[:2] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "wish"),
+    [
+        ("home by 10 at night", "arrive_return", "before 22:00"),  # "at night" is PM, and being home is arriving
+        ("back by 8pm on sunday", "arrive_return", "before 20:00"),
+        ("come back before noon", "time_return", "before 12:00"),  # "back before" is still the departure
+        ("leave after 9 at night", "time_out", "after 21:00"),
+    ],
+)
+def test_being_home_by_a_time_is_an_arrival(text, key, wish):
+    assert read_times(text)[key] == wish
