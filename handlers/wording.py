@@ -29,6 +29,11 @@ QUESTIONS: Dict[str, str] = {
     "check_in": "When do you check in?",
     "child_ages": "How old are the children? (Under 2 can fly on a lap; from 2 they need their own seat.)",
 }
+# "How many people?" when only a child is going: a child alone flies on the airline's own service.
+ADULTS_FOR_A_CHILD = (
+    "Will a grown-up fly with them? A child flying alone goes as the airline's unaccompanied minor, "
+    "which the airline books itself; if an adult comes along, say how many adults are travelling."
+)
 PURCHASE_REFUSAL = (
     "I can't buy anything from a chat message. Purchases need your approver's token, entered in the purchase form."
 )

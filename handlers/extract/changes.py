@@ -35,6 +35,11 @@ _SOMEONE_ELSE = re.compile(
     re.I,
 )
 _SELF = re.compile(r"\b(?:i|me|we|us|i'm|i'll|we're|we'll)\b", re.I)
+# Someone joining the trip: "my wife is coming too", "my sister is joining us", "my dad is tagging along"
+_JOINS = re.compile(
+    r"\b(?:coming|joining|come|join)\s+(?:too|along|as\s+well|with\s+(?:us|me))\b|\bjoin(?:ing)?\s+(?:us|me)\b|\btagging\s+along\b",
+    re.I,
+)
 # Ground transport beside a flight ("then I'll take a bus to Orlando"); on its own it is the trip.
 _GROUND = re.compile(
     r"\b(?:bus|buses|train|trains|amtrak|uber|lyft|taxi|cab|ferry|shuttle|rental\s+car|rent\s+a\s+car|car)\b[^.;]*\b(?:to|from)\b"
@@ -61,7 +66,9 @@ def aside_spans(msg: str, trip_exists: bool = False) -> List[Tuple[int, int]]:
     spans, ground, rest = [], [], []
     for lo, hi in clauses:
         clause = msg[lo:hi]
-        if _SOMEONE_ELSE.search(clause) and not _SELF.search(clause):
+        if _JOINS.search(clause):
+            rest.append(clause)  # "my mother-in-law is coming too": someone joining the trip, no aside
+        elif _SOMEONE_ELSE.search(clause) and not _SELF.search(clause):
             spans.append((lo, hi))  # "my boss is flying in from Houston separately": not the traveller's trip
         elif _TRIP.search(clause) and not _transport_only(clause):
             rest.append(clause)

@@ -42,9 +42,19 @@ from .dates import (
     order_for,
 )
 from .journeys import read_journey
-from .party import ADDING, FOR_ME, couple_trip, family_unsplit, read_party
+from .party import (
+    ADDING,
+    FOR_ME,
+    UNACCOMPANIED,
+    children_as_before,
+    couple_trip,
+    family_unsplit,
+    read_party,
+    unaccompanied,
+    visited_masked,
+)
 from .patch import ASSUMED_HOTEL_ONLY
-from .places import find_places, lookup
+from .places import find_places, lookup, other_town_named
 from .prefs import (
     NO_HOTEL,
     clock_words_read,
@@ -151,6 +161,8 @@ def extract_fields(
     bare = len(msg.split()) <= _BARE_WORDS
     place_question = any(s in slots for s in ("origin", "destination", "hotel_location"))
     places = find_places(masked, cue_all=bare and place_question, accented=accented_words(text))
+    chosen_town = [] if places else other_town_named(msg, current, pending_question)
+    places = places or chosen_town  # "maine" to "say if you meant Portland, Maine (PWM)"
 
     fields.update(prefs)
     fields.update(airlines)
@@ -166,6 +178,7 @@ def extract_fields(
         if assumptions is not None:
             assumptions.append(ASSUMED_ALONE)
     _added_to_party(people_text, current, fields)
+    children_as_before(people_text, current, fields)
     _bare_number(msg, slots, fields)
     _count_of_what(msg, pending_question, fields)
 
@@ -202,7 +215,7 @@ def extract_fields(
         n = _BARE_NUMBER.match(msg)
         if n and to_int(n.group("n")):
             fields["nights"] = to_int(n.group("n"))
-    proposal = confirmed_proposal(msg, pending_question)
+    proposal = None if chosen_town else confirmed_proposal(msg, pending_question)  # one of two offered, no "yes"
     if proposal:
         # "Yes" to "Do you want a hotel in Paris?" says what the question said.
         proposed, _ = extract_fields(text=proposal, today=today, current=current, conversation=conversation)
@@ -238,6 +251,8 @@ def extract_fields(
             assumptions.append(
                 f"Counted your family of {family} as {family} adults; say how many are children (and their ages)"
             )
+        if fields.get("adults") == 0 and unaccompanied(people_text):
+            assumptions.append(UNACCOMPANIED)
         couple = couple_trip(people_text)
         if couple and fields.get("adults") == 2:
             assumptions.append(f"Counted 2 travellers for a {couple.lower()}; say if more are coming")
@@ -345,7 +360,10 @@ _I_TRAVEL = re.compile(
     r"\b(?:book|get|find|fly|send|put)\s+me\b|\bi(?:'m|\s+am|m)\s+(?:flying|travell?ing|going|heading|based|leaving|off)\b"
     r"|\bi\s+(?:need|want|have|got|must|gotta|wanna|would\s+like|'d\s+like)\s+(?:to\s+(?:fly|go|travel|get|be|head|visit|see)\b"
     r"|an?\s+(?:[a-z-]+\s+){0,2}?(?:flight|ticket|one[- ]way|round[- ]?trip|return)\b)|\bmy\s+(?:flight|ticket)\b"
-    r"|\b(?:flights?|tickets?|seats?|trip)\s+for\s+(?:me|myself)\b",
+    r"|\b(?:flights?|tickets?|seats?|trip)\s+for\s+(?:me|myself)\b"
+    # a trip only the writer makes: "business trip", "for work", "flying home", "visiting my parents"
+    r"|\b(?:business|work)\s+trip\b|\bfor\s+(?:work|business|an?\s+(?:conference|meeting|interview|job\s+interview))\b"
+    r"|\b(?:flying|heading|going|coming)\s+(?:back\s+)?home\b|\b(?:visit(?:ing)?|see(?:ing)?)\s+my\b|^\s*need\s+to\s+(?:get|fly|go|be)\b",
     re.I,
 )
 _OTHERS = re.compile(
@@ -369,7 +387,7 @@ def _i_travel(
         return False
     if ((current.get("party") or {}).get("travelers") or {}).get("adults"):
         return False
-    return bool(_I_TRAVEL.search(text)) and not _OTHERS.search(text)
+    return bool(_I_TRAVEL.search(text)) and not _OTHERS.search(visited_masked(text))
 
 
 _JUDGED = re.compile(r"\b(?:works?|perfect|fine|good|great|ok(?:ay)?|suits?|sounds?|best|better|costs?)\b", re.I)

@@ -48,7 +48,7 @@ FOR_ME = re.compile(
     re.I,
 )
 _ADULT_KIN = (
-    r"wife|husband|partner|spouse|girlfriend|boyfriend|gf|bf|fianc[eé]e?|friend|colleague|coworker|co-worker|"
+    r"(?:mother|father|sister|brother)(?:-in-law|\s+in\s+law)|wife|husband|partner|spouse|girlfriend|boyfriend|gf|bf|fianc[eé]e?|friend|colleague|coworker|co-worker|"
     r"boss|mom|mother|dad|father|brother|sister|mum|roommate|assistant|manager|cousin|aunt|uncle|grandma|grandpa|buddy|buddie|pal|mate|"
     r"grandmother|grandfather|teammate|client|mother-in-law|father-in-law|hubby|other\s+half|sister-in-law|brother-in-law|"
     r"mrs|missus|wifey|hubs|sis|bro|better\s+half|mother\s+in\s+law|father\s+in\s+law|bff|bestie"
@@ -63,8 +63,9 @@ _MULTIPLES = {"twins": 2, "triplets": 3}
 # A word between "my" and the person: "my elderly father", "our little ones", "my best friend"
 _KIN_ADJECTIVES = r"(?:elderly|old|older|younger|little|big|baby|teenage|grown|best|youngest|oldest|eldest|step|lovely)"
 # "my wife", "her parents", "two friends", "three colleagues", "her two boys"
+_AGE_ADJECTIVE = r"(?:\d{1,2}[- ]?(?:years?|yrs?|yr|y/?o|months?|mos?)(?:[- ]old)?\s+)"
 _COMPANION = re.compile(
-    rf"\b(?:(?:my|our|his|her|their|the)\s+)?(?:(?P<n>{NUMBER_RE})\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:(?P<adult>(?:{_ADULT_KIN})s?)|(?P<pair>{_PAIR_KIN})|(?P<child>{_CHILD_KIN}))\b"
+    rf"\b(?:(?:my|our|his|her|their|the)\s+)?(?:(?P<n>{NUMBER_RE})\s+)?{_AGE_ADJECTIVE}?(?:{_KIN_ADJECTIVES}\s+)?(?:(?P<adult>(?:{_ADULT_KIN})s?)|(?P<pair>{_PAIR_KIN})|(?P<child>{_CHILD_KIN}))\b"
     r"(?![\s-]+(?:friendly|trip|class|seat|room|rate|fare|ticket|meal|menu|house|home|place|wedding|party)s?\b)",
     re.I,
 )
@@ -80,6 +81,12 @@ _FOR_OTHERS = re.compile(
     r"|(?:it'?s|this\s+is|that'?s)\s+for|(?:flights?|tickets?|tix|seats?)\s+for)\s*$",
     re.I,
 )
+# The person joins the trip: "my wife is coming too", "my sister wants to join", "my dad is tagging along"
+_JOINS_AFTER = re.compile(
+    r"^\s*(?:is|are|'s|'re|will\s+be|wants?\s+to|would\s+like\s+to|decided\s+to|can|will|also)\s+(?:also\s+)?"
+    r"(?:com(?:e|ing)|join(?:ing)?|tag(?:ging)?\s+along)\b",
+    re.I,
+)
 _JOINED_AFTER = re.compile(r"^\s*(?:,|and\s+(?:i|me|my|our|her|his)\b|\+|&|\(|\s*$)", re.I)
 _SELF = re.compile(
     r"\b(?:me|myself|i)\b(?!\s*'?(?:d|ll|ve|m)\b)|\bi'?m\s+(?:travell?ing|going|flying|bringing)\b"
@@ -91,12 +98,22 @@ _SELF_PLUS = re.compile(
     re.I,
 )
 # "add my daughter", "also bringing my mom", "one more": people joining those already going
-ADDING = re.compile(r"\badd(?:ing)?\b|\balso\s+(?:bring(?:ing)?|tak(?:e|ing))\b|\bone\s+more\b", re.I)
+ADDING = re.compile(
+    r"\badd(?:ing)?\b|\balso\s+(?:bring(?:ing)?|tak(?:e|ing)|coming|joining)\b|\bone\s+more\b"
+    r"|\b(?:is|are|'s|'re|will\s+be)\s+(?:also\s+)?(?:coming|joining)\s+(?:too|as\s+well|along|with\s+(?:us|me))\b"
+    r"|\b(?:wants?|decided)\s+to\s+(?:come|join)\b|\btagging\s+along\b|\b(?:is|are|will)\s+join(?:ing)?\s+(?:us|me)\b",
+    re.I,
+)
 # The writer goes too: "flying with", "with my wife and 3 kids", "a ski trip with 3 friends" (not "for my parents")
 _WITH = re.compile(
     rf"\b(?:travell?ing|going|flying|coming)\s+(?:with|w/?)(?=\s|$)|^\s*with\b|\bwith\s+(?:my|our|(?!(?:a|an|no)\b){NUMBER_RE})\s+(?!(?:own|points|miles|card|nights?|days?|bags?)\b)",
     re.I,
 )
+_I_GO_WITH = re.compile(
+    r"\b(?:i'?ll|i\s+will|i\s+can|i'?m|i\s+am|i\s+would|i'?d)\s+(?:be\s+)?(?:fly|go|travel|com)(?:e|ing)?\s+(?:along\s+)?with\s+(?:him|her|them)\b",
+    re.I,
+)
+_ME_AND_ONE = re.compile(r"\b(?:me|i)\s*(?:and|&|\+)\s*(?:him|her)\b|\b(?:him|her)\s*(?:and|&|\+)\s*(?:me|i)\b", re.I)
 _US_N = re.compile(r"\bus\s+(?P<n>two|three|four|2|3|4)\b", re.I)
 _INCLUDING_ME = re.compile(r"\b(?:incl(?:uding|\.)?|with)\s+me\b|\bcounting\s+me\b", re.I)
 _LONE_ME = re.compile(r"(?:^|[,;:.]\s*)(?:just\s+|only\s+)?(?:me|myself)\s*(?:[,;.!]|$)", re.I)
@@ -115,8 +132,10 @@ _AGES = re.compile(
     rf"|\((?:ages?\s*:?\s*)?(?P<paren>{_AGE_LIST})(?:\s*(?:y/?o|yrs?|years?(?:\s+old)?))?\)"
     rf"|\b(?:he|she|they)(?:'s|\s+is|\s+are|'re)\s+(?P<pron>{_AGE_LIST})\b(?!\s*(?:months?|mos?|%))"
     rf"|\bwho(?:'s|\s+is|\s+are)\s+(?P<who>{_AGE_LIST})\b(?!\s*(?:months?|mos?))"
-    rf"|\b(?:kids|children|sons|daughters|boys|girls|little\s+ones|grandkids|grandchildren|teens|teenagers)\s*,?\s*(?P<kin>\d{{1,2}}(?:\s*(?:,|and|&)\s*\d{{1,2}})+)\b"
-    rf"(?!\s*(?:months?|mos?|nights?|days?|weeks?|rooms?|stars?|adults?|people|persons?|pax|bags?|am\b|pm\b|[/:.\d-]))"
+    rf"|\b(?:son|daughter|kid|child|boy|girl|grandson|granddaughter)(?:'s|\s+is)\s+(?:only\s+|just\s+)?(?P<kid_is>\d{{1,2}})\b"
+    rf"(?!\s*(?:months?|mos?|%|am\b|pm\b|[/:\d-]|\.\d|nights?|days?|weeks?|hours?|minutes?))"
+    rf"|\b(?:kids|children|sons|daughters|boys|girls|little\s+ones|grandkids|grandchildren|teens|teenagers)\s*[,:]?\s*(?P<kin>\d{{1,2}}(?:\s*(?:,|and|&)\s*\d{{1,2}})+)\b"
+    rf"(?!\s*(?:months?|mos?|nights?|days?|weeks?|rooms?|stars?|adults?|people|persons?|pax|bags?|am\b|pm\b|[/:\d-]|\.\d))"
     r"|\b(?P<one>\d{1,2})[- ]?(?:years?|yrs?|yr|y/?o)(?:[- ]old)?\b"
     r"|\b(?P<months>\d{1,2})\s*(?:months?|mos?)(?:[- ]old)?\b",
     re.I,
@@ -131,7 +150,7 @@ _ROOMS = re.compile(
 
 # A count of grown-ups by a word for a group: "6 girls", "4 guys", "me and 3 ladies" (not "my 2 girls").
 _GROUP = re.compile(
-    rf"(?<!\bmy\s)(?<!\bour\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)\b{_N}\s+(?P<word>{'|'.join([*_GROUP_WORDS, *_YOUNG_GROUP_WORDS])})\b"
+    rf"(?<!\bmy\s)(?<!\bour\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)\b(?!(?:a|an)\s){_N}\s+(?P<word>{'|'.join([*_GROUP_WORDS, *_YOUNG_GROUP_WORDS])})\b"
     r"(?![\s-]+(?:trip|weekend|getaway|night)s?\b)",
     re.I,
 )
@@ -147,11 +166,31 @@ def _count(pattern: re.Pattern[str], text: str) -> Optional[int]:
     return total
 
 
+# Counts written as on a booking form: "2A 1C", "2ADT 1CHD 1INF", "2 adt + 1 chd" (one letter only in capitals)
+_FORM_WORDS = {"adt": "adults", "adts": "adults", "chd": "children", "chld": "children", "inf": "infants"}
+_FORM = re.compile(r"\b(?P<n>[1-9])\s?(?P<word>adts?|chl?d|inf)\b", re.I)
+_FORM_LETTERS = re.compile(
+    r"\b(?P<a>[1-9])\s?A(?:\s*[,/+&]?\s*(?P<c>[1-9])\s?CH?)(?:\s*[,/+&]?\s*(?P<i>[1-9])\s?I(?:NF)?)?\b"
+)
+
+
+def _form_counts(text: str) -> str:
+    """The text with form counts written out: "2A 1C (7yo)" -> "2 adults 1 children (7yo)"."""
+
+    def letters(m: re.Match[str]) -> str:
+        said = [f"{m.group('a')} adults", f"{m.group('c')} children"]
+        return " ".join(said + ([f"{m.group('i')} infants"] if m.group("i") else []))
+
+    text = _FORM_LETTERS.sub(letters, text)
+    return _FORM.sub(lambda m: f"{m.group('n')} {_FORM_WORDS[m.group('word').lower()]}", text)
+
+
 def read_party(text: str) -> Dict[str, Any]:
     """{"adults", "children", "infants", "child_ages", "rooms"}; None where the text says nothing.
 
     Children of 2 and over count as children (they need a seat); under 2, or a baby of no
     stated age, as lap infants."""
+    text = visited_masked(_form_counts(text))  # "visiting my sister and her kids": they stay home
     adults = _count(_ADULTS, text)
     adults = adults if adults is not None else _count(_ADULTS_AFTER, text)
     children = _count(_CHILDREN, text)
@@ -201,15 +240,22 @@ def read_party(text: str) -> Dict[str, Any]:
     if (
         adults is None
         and (children or infants)
-        and _WITH.search(text)
+        and (_WITH.search(text) or _SELF_WITH.search(text))
         and _SELF.search(text)
         and not ADDING.search(text)
     ):
         adults = 1 + companions  # "I'm traveling with my 2 year old": the writer and the child
+    if adults is None and _I_GO_WITH.search(text):
+        adults = 1  # "i'll fly with him": the writer goes with the child
+    if adults is None and _ME_AND_ONE.search(text):
+        adults = 2  # "me and him", "her and i"
     if adults is None and (_SOLO.search(text) or _LONE_ME.search(text)):
         adults = 1
     if adults is None and not (children or infants or companions or kids) and _COUPLE_TRIP.search(text):
         adults = 2  # "honeymoon in st lucia": the two of them (and told so: ``couple_trip``)
+    if unaccompanied(text):
+        # "my son (10) flies alone": a child travelling without a grown-up, no one else
+        adults, children = 0, max(children or 0, len(ages), 1)
     return {
         "adults": adults,
         "children": children,
@@ -217,6 +263,34 @@ def read_party(text: str) -> Dict[str, Any]:
         "child_ages": ages or None,
         "rooms": _first(_ROOMS, text) or (2 if _KIDS_ROOM.search(text) else None),
     }
+
+
+# A child who travels without a grown-up: "my son (10) will fly alone", "she flies by herself",
+# "unaccompanied minor" (not "flying alone with my son", nor "me and my daughter, on our own")
+_ALONE = re.compile(
+    r"\b(?:fly|flying|flies|flown|travel(?:l?ing|s)?|go(?:ing|es)?|be)\s+(?:all\s+)?(?:alone|by\s+(?:him|her|them)sel(?:f|ves)"
+    r"|on\s+(?:his|her|their)\s+own|solo|unaccompanied)\b(?!\s+with\b)|\bunaccompanied\s+minors?\b|\bas\s+an?\s+(?:um|unaccompanied)\b",
+    re.I,
+)
+_CHILD_SAID = re.compile(
+    rf"\b(?:my|our|his|her)\s+(?:{_AGE_ADJECTIVE}(?:{_CHILD_KIN})?|(?:{_CHILD_KIN}))\b|\bunaccompanied\s+minors?\b",
+    re.I,
+)
+_GROWN_UP_GOES = re.compile(
+    r"\b(?:me\s+and|and\s+(?:i|me)\b|with\s+(?:me|us)\b|i'?m\s+(?:flying|travell?ing|going)|we\b|we'(?:re|ll)|(?:i|we)\s+(?:will|'ll)\s+(?:fly|go|travel))",
+    re.I,
+)
+
+
+def unaccompanied(text: str) -> bool:
+    """A child named travels alone, with no grown-up going: the airline's unaccompanied-minor service."""
+    return bool(_ALONE.search(text) and _CHILD_SAID.search(text) and not _GROWN_UP_GOES.search(text))
+
+
+UNACCOMPANIED = (
+    "A child flying alone travels as an unaccompanied minor: airlines book that service themselves (most require it "
+    "under 12, for a fee) and I can't add it here; say if a grown-up is flying with them"
+)
 
 
 # A room of the children's own besides the grown-ups': "a separate room for the kids"
@@ -238,6 +312,7 @@ def _ages(text: str) -> Tuple[List[int], List[int], List[int]]:
             (infants if months < 24 else ages).append(months // 12)
             continue
         raw = m.group("list") or m.group("paren") or m.group("pron") or m.group("who") or m.group("kin") or ""
+        raw = raw or m.group("kid_is") or ""
         raw = raw or m.group("one") or ""
         if m.group("paren") and not _CHILD_NEAR.search(text[max(0, m.start() - 40) : m.start()]):
             continue  # "(7 and 10)" are ages only after children were named
@@ -267,6 +342,36 @@ _VISITED = re.compile(
     r"\b(?:visit(?:ing)?|see(?:ing)?|meet(?:ing)?|surprise|stay(?:ing)?\s+with|staying\s+at)\s+(?:(?:my|our|a|an|some|his|her)\s+)?$",
     re.I,
 )
+_KIN_WORD = rf"(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN}|{_PAIR_KIN}|{_CHILD_KIN})s?"
+# The people the writer goes to see: "visiting my parents", "to see my mom and dad", "staying with my sister"
+_VISITED_PEOPLE = re.compile(
+    rf"\b(?:visit(?:ing)?|see(?:ing)?|surprise|stay(?:ing)?\s+with|(?:spend|spending)\s+(?:\w+\s+){{1,2}}with)\s+my\s+"
+    rf"{_KIN_WORD}\b(?:\s*(?:,|and|&|\+|n)\s*(?:(?:my|our|his|her|their)\s+)?{_KIN_WORD}\b)*",
+    re.I,
+)
+
+
+# Children named without a count: "me and the kids", "with our kids" (not "2 kids", "the kids (5, 9)")
+_UNCOUNTED_KIDS = re.compile(
+    r"\b(?:the|my|our)\s+(?:kids|children|little\s+ones|grandkids|grandchildren|teens|teenagers)\b(?!\s*[(:,]?\s*\d)",
+    re.I,
+)
+
+
+def children_as_before(text: str, current: Dict[str, Any], fields: Dict[str, Any]) -> None:
+    """ "it'll just be me and the kids" on a trip with 2 children: the same children, not one."""
+    going = ((current.get("party") or {}).get("travelers") or {}).get("children") or 0
+    said = fields.get("children")
+    if said is not None and going > said and not fields.get("child_ages") and _UNCOUNTED_KIDS.search(text):
+        if _count(_CHILDREN, text) is None:
+            fields["children"] = None
+
+
+def visited_masked(text: str) -> str:
+    """The text without the people the writer visits ("visiting my parents"): they are not travelling."""
+    return _VISITED_PEOPLE.sub(lambda m: " " * len(m.group(0)), text)
+
+
 _BARE_AFTER_ME = re.compile(
     r"\b(?:me|i|myself)\s*(?:\+|&|,|and|plus|n|w/?|with)\s*$|\b(?:my|our)\s+(?:family|group|party|crew)\s*[(:]\s*$",
     re.I,
@@ -283,6 +388,9 @@ def _companions(text: str) -> Tuple[int, int]:
         n = to_int(m.group("n")) if m.group("n") else None
         if (m.group("n") and n is None) or text[m.end() : m.end() + 2] in ("'s", "s'"):
             continue  # "a friend's wedding": not someone travelling
+        word = (m.group("adult") or m.group("pair") or m.group("child") or "").lower()
+        if (m.group("n") or "").lower() in ("a", "an") and word.endswith("s") and word not in _MULTIPLES:
+            continue  # "a girls weekend", "a boys trip": a kind of trip, not a count
         possessed = re.match(r"(?:my|our|his|her|their|the)\b", m.group(0), re.I)
         child = (m.group("child") or "").lower()
         # "kids" with no number says no count; "son", "dad", "parents" do
@@ -307,6 +415,7 @@ def _companions(text: str) -> Tuple[int, int]:
             or _JOINED_AFTER.match(text[m.end() :])
             or (not child and _KIN_AFTER.match(text[m.end() :]))
             or _FOR_OTHERS.search(before)
+            or _JOINS_AFTER.match(text[m.end() :])
         )
         if not joined or _VISITED.search(text[max(0, m.start() - 30) : m.start()]):
             continue  # "visit a friend", "in my cousin house": not someone travelling along
@@ -328,7 +437,7 @@ _CLAUSE_START = re.compile(r"(?:^|[.!?;:,]\s*)$")
 _KIN_AFTER = re.compile(
     rf"^\s*(?:and|&|\+|n)\s+(?:(?:my|our)\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN}|{_PAIR_KIN})s?\b", re.I
 )
-_ANY_KIN = rf"(?:(?:my|our)\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN}|{_PAIR_KIN}|{_CHILD_KIN})s?"
+_ANY_KIN = rf"(?:(?:my|our|his|her|their)\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN}|{_PAIR_KIN}|{_CHILD_KIN})s?"
 # A list of people that ends with the writer: "mom, dad and me", "my son and daughter and i"
 _LIST_TO_ME = re.compile(rf"^(?:\s*(?:,|and|&)\s*{_ANY_KIN}\b)*\s*(?:,\s*)?(?:and|&|\+)\s*(?:i|me|myself)\b", re.I)
 

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from datetime import date, timedelta
 from typing import Any, Dict, List, Optional, Tuple
+
+from .party import UNACCOMPANIED
 
 ASSUMED_ECONOMY = "Assumed economy"
 ASSUMED_TWO_PER_ROOM = "Assumed 2 guests per room"
@@ -71,9 +74,37 @@ def fields_to_patch(
         assumptions = [a for a in assumptions if a != ASSUMED_TWO_PER_ROOM]
     elif rooms_assumed:
         _add(assumptions, ASSUMED_TWO_PER_ROOM)
+    if travelers.get("adults"):
+        assumptions = [a for a in assumptions if a != UNACCOMPANIED]  # a grown-up goes after all
+    used = _codes_held(segments, new_lodging if new_lodging is not None else lodging)
+    assumptions = [a for a in assumptions if not _guess_dropped(a, used)]
     if assumptions != ((cur.get("status") or {}).get("assumptions") or []):
         patch["status"] = {"assumptions": assumptions}
     return patch
+
+
+# "Assumed Portland, Oregon (PDX) for Portland; say if you meant Portland, Maine (PWM)": the code guessed
+_GUESSED = re.compile(r"^Assumed [^;]*\((?P<code>[A-Z]{3})\) for [^;]*; say if you meant ")
+
+
+def _codes_held(segments: List[Any], lodging: Dict[str, Any]) -> set:
+    codes = set()
+    for seg in segments:
+        for end in ("origin", "destination"):
+            place = seg.get(end) if isinstance(seg, dict) else None
+            if isinstance(place, dict) and place.get("code"):
+                codes.add(place["code"])
+    for stay in (lodging or {}).get("stays") or []:
+        if isinstance(stay, dict):
+            codes.add(stay.get("location_code") or (stay.get("location") or {}).get("code"))
+    return codes
+
+
+def _guess_dropped(assumption: str, used: set) -> bool:
+    """A guess between towns of one name ("Assumed Portland, Oregon (PDX) ...") for a place the trip no
+    longer holds: the traveller said which they meant."""
+    m = _GUESSED.match(assumption)
+    return bool(m) and bool(used) and m.group("code") not in used
 
 
 def _hotel_gone(assumption: str, lodging: Dict[str, Any]) -> bool:

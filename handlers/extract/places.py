@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
@@ -217,6 +217,18 @@ DESTINATIONS: Dict[str, Tuple[str, str, str, str]] = {
     "mauritius": ("MRU", "Mauritius", "Mauritius", ""),
     "seychelles": ("SEZ", "Seychelles", "the Seychelles", ""),
     "guam": ("GUM", "Guam", "Guam", ""),
+    "antigua and barbuda": ("ANU", "Antigua", "Antigua and Barbuda", ""),
+    "st kitts and nevis": ("SKB", "St. Kitts", "St. Kitts and Nevis", "Nevis (NEV)"),
+    "saint kitts and nevis": ("SKB", "St. Kitts", "St. Kitts and Nevis", "Nevis (NEV)"),
+    "st vincent": ("SVD", "St. Vincent", "St. Vincent", ""),
+    "saint vincent": ("SVD", "St. Vincent", "St. Vincent", ""),
+    "ireland": ("DUB", "Dublin", "Ireland", "Shannon (SNN) or Cork (ORK)"),
+    "sicily": ("CTA", "Catania", "Sicily", "Palermo (PMO)"),
+    "sardinia": ("CAG", "Cagliari", "Sardinia", "Olbia (OLB)"),
+    "crete": ("HER", "Heraklion", "Crete", "Chania (CHQ)"),
+    "mallorca": ("PMI", "Palma de Mallorca", "Mallorca", ""),
+    "majorca": ("PMI", "Palma de Mallorca", "Mallorca", ""),
+    "ibiza": ("IBZ", "Ibiza", "Ibiza", ""),
 }
 
 
@@ -275,7 +287,7 @@ VENUE_WORDS = frozenset(
     """station depot terminal centre center stadium arena amphitheater amphitheatre theatre theater hall square
     street avenue ave road boulevard blvd drive lane inn suites lodge plaza mall museum university
     hostel resort motel apartments aerocity lot bungalow house cottage villa
-    college church club pier marina garden gardens bowl coliseum pavilion auditorium""".split()
+    college church club pier marina garden gardens bowl coliseum pavilion auditorium clinic hospital""".split()
 )
 # Words after which a place name is expected.
 CUES = frozenset(
@@ -339,7 +351,7 @@ GAZETTEER = Path(__file__).with_name("data") / "gazetteer.json"
 # Another town of the same name is worth mentioning when it has this share of the first one's
 # people and at least _RIVAL_PEOPLE ("Portland": Oregon, then Maine).
 _RIVAL_SHARE = 0.08
-_RIVAL_PEOPLE = 50_000
+_RIVAL_PEOPLE = 40_000
 _WELL_KNOWN_PEOPLE = 100_000
 
 
@@ -450,12 +462,13 @@ def _index() -> Dict[str, List[_Entry]]:
                 # airport under "Raleigh"; the town's own airport comes first
                 add(key, _town_entry(top, 60))
             else:  # among equally named airports, the ones GeoNames links to the town first ("Houston": HOU)
-                index[key] = [
+                index[key] = entries = [
                     _Entry(e.code, e.type, e.name, e.score + 20, e.region)
                     if e.code in top.codes and e.score < 70
                     else e
                     for e in entries
                 ]
+                _biggest_town_first(key, top, entries, index)
             continue
         exact = max((t.population for t in towns if t.key == key), default=0)
         if top.population < _WELL_KNOWN_PEOPLE or key in COMMON_WORDS or key in _NEVER_PLACES:
@@ -471,6 +484,40 @@ def _index() -> Dict[str, List[_Entry]]:
     for key in _countries_not_places(index):
         del index[key]
     return index
+
+
+def _biggest_town_first(key: str, top: Town, entries: List[_Entry], index: Dict[str, List[_Entry]]) -> None:
+    """A name several towns share is first the most populous one's ("Charleston" is South Carolina's
+    CHS, not West Virginia's CRW; "Venice" is Italy's VCE, which airportsdata files under "Venezia"),
+    unless the best candidate is a metro area or a name people give it (score 70 and up)."""
+    best = max(entries, key=lambda e: e.score)
+    if best.code in top.codes or best.score >= 70:
+        return
+    own = [e for e in entries if e.code in top.codes]
+    if own:  # the town's own airport, above another town's (not above a bigger airport of the same town)
+        own_best = max(own, key=lambda e: e.score)
+        if own_best.region != best.region:
+            entries[entries.index(own_best)] = replace(own_best, score=best.score + 1)
+        return
+    others = [t for t in _towns()[key] if t.key == key and t is not top]
+    rival = next((t for t in others if best.code in t.codes or (t.region and fold(t.region) in best.region)), None)
+    # the same town, whose GeoNames airport is an international one and the airport found is not
+    same_town = (
+        rival is None
+        and bool(top.region)
+        and fold(top.region) in best.region
+        and _international(top.codes[0])
+        and not _international(best.code)
+    )
+    if not same_town and (rival is None or top.population < 2 * rival.population):
+        return  # the airport found may be the big town's after all
+    # the town's own airport by GeoNames ("Wilkes-Barre": AVP, not the small field of that name)
+    entry = _town_entry(top, best.score + 1, index)
+    index[key].append(replace(entry, name=top.name))
+
+
+def _international(code: str) -> bool:
+    return "international" in fold((geo.airports().get(code) or {}).get("name") or "")
 
 
 def _countries_not_places(index: Dict[str, List[_Entry]]) -> List[str]:
@@ -614,12 +661,15 @@ _ABBREVIATIONS = (("ft ", "fort "), ("st ", "saint "), ("mt ", "mount "), ("sain
 
 
 def _known_key(key: str) -> Optional[str]:
-    if key in _index():
-        return key
+    """The index's key for a name, trying its abbreviations either way; where both spellings are
+    known the better candidate wins ("Saint Louis" is St. Louis, Missouri, not Saint-Louis, Senegal)."""
+    found = key if key in _index() else None
     for short, full in _ABBREVIATIONS:
-        if key.startswith(short) and full + key[len(short) :] in _index():
-            return full + key[len(short) :]
-    return None
+        other = full + key[len(short) :]
+        if key.startswith(short) and other in _index():
+            if found is None or _index()[other][0].score > _index()[found][0].score:
+                found = other
+    return found
 
 
 def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
@@ -634,8 +684,16 @@ def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
             if entry.region.split()[-1:] == [country.lower()] and entry.score > -20:
                 return entry, True
     if tail:
-        # "Portland ME", "Portland, OR": a state's postal code in capitals (not "portland me and my wife")
-        code = following[:2].isupper() and following[2:3] in ("", " ", ",", ".", ";", ")")
+        # "Portland ME", "Portland, OR": a state's postal code in capitals (not "portland me and my wife"),
+        # or in lower case when it is no English word ("springfield il", "athens ga", "rochester mn")
+        code = (following[:2].isupper() or _lower_state_code(following[:2])) and following[2:3] in (
+            "",
+            " ",
+            ",",
+            ".",
+            ";",
+            ")",
+        )
         said = _STATE_CODES[tail[0]].split() if code and tail[0] in _STATE_CODES else None
         for entry in entries:
             region = entry.region.split()
@@ -644,6 +702,14 @@ def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
             if (region[: len(said)] == said) if said else tail[0] in region:
                 return entry, True
     return entries[0], False
+
+
+# Postal codes that are also English words or names ("me", "in", "or", "hi", "la"): read only in capitals.
+_WORD_STATE_CODES = frozenset("me in or ok hi oh la de ma pa co id on al ne".split())
+
+
+def _lower_state_code(word: str) -> bool:
+    return word.islower() and word in _STATE_CODES and word not in _WORD_STATE_CODES
 
 
 def _with_region(name: str, region: str) -> str:
@@ -664,6 +730,79 @@ def _by_population(key: str, entry: _Entry) -> Tuple[_Entry, str]:
     if entry.code not in first.codes and region not in entry.region:
         entry = next((e for e in _index()[key] if e.code in first.codes or (region and region in e.region)), entry)
     return entry, f"Assumed {first.label} for {first.name}; say if you meant {other.label}"
+
+
+# A town of the same name in the country of the route's other end is meant when it is farther than a
+# drive from it: "birmingham to chicago" is Alabama's, "atlanta to athens" still Greece's (Athens,
+# Georgia is an hour from Atlanta by road), "toronto to london" still England's.
+_DRIVE_KM = 250
+
+
+def _rival_place(key: str) -> Optional[Tuple[Place, str]]:
+    """The other big town of a shared name as a place, with the assumption to tell when it is taken."""
+    rival = _rival(key)
+    if rival is None:
+        return None
+    first, other = rival
+    region = fold(other.region)
+    entry = next((e for e in _index()[key] if e.code in other.codes or (region and region in e.region)), None)
+    if entry is None:
+        return None
+    place = {"type": entry.type, "code": entry.code, "name": entry.name}
+    return place, f"Assumed {other.label} for {other.name}; say if you meant {first.label}"
+
+
+def _by_the_other_end(found: List[Tuple[Mention, str]]) -> List[Mention]:
+    """Each name several towns share, read as the town in the country of another place named
+    (farther than a drive from it) when the most populous one is abroad."""
+    out = [m for m, _ in found]
+    for i, (m, key) in enumerate(found):
+        alternative = _rival_place(key) if key and m.assumed else None
+        if alternative is None:
+            continue
+        place, note = alternative
+        country = _country_of(place["code"])
+        for j, other in enumerate(out):
+            if j == i or not country:
+                continue
+            there = _country_of(other.place["code"])
+            far = geo.distance_km(place["code"], other.place["code"]) or 0.0
+            if there == country and _country_of(m.place["code"]) != there and far > _DRIVE_KM:
+                out[i] = Mention(m.start, m.end, place, note)
+                break
+    return out
+
+
+def _country_of(code: str) -> str:
+    return str((geo.place(code) or {}).get("country") or "")
+
+
+# A town offered by its region: "say if you meant Portland, Maine (PWM)", "Did you mean ... or Birmingham, Alabama (BHM)?"
+_OFFERED = re.compile(r"(?P<town>[A-Z][\w.' -]*?), (?P<region>[A-Z][\w.' -]*?) \((?P<code>[A-Z]{3})\)")
+_OFFER_WORDS = {"united kingdom": ("uk", "england", "britain", "the uk"), "united states": ("us", "usa", "the us")}
+
+
+def other_town_named(text: str, current: Any, pending_question: Any = None) -> List[Mention]:
+    """ "maine", "the one in alabama", "UK": the town of the name the trip guessed (or the question
+    offered) that is in the region the message names, as a place; else nothing."""
+    status = (current or {}).get("status") if isinstance(current, dict) else None
+    offers = [a for a in (status or {}).get("assumptions") or [] if isinstance(a, str)]
+    question = pending_question.get("text") if isinstance(pending_question, dict) else pending_question
+    offers += [question] if isinstance(question, str) else []
+    said = f" {fold(text)} "
+    if len(said.split()) > 6:
+        return []
+    found: Dict[str, Place] = {}
+    for offer in offers:
+        for m in _OFFERED.finditer(offer):
+            region = fold(m.group("region"))
+            names = (region, *_OFFER_WORDS.get(region, ()))
+            if any(f" {n} " in said for n in names) or _STATE_CODES.get(fold(text).strip()) == region:
+                found[m.group("code")] = {"type": "city", "code": m.group("code"), "name": m.group("town").strip()}
+    if len(found) != 1:
+        return []
+    (place,) = found.values()
+    return [Mention(0, len(text), _code_place(place["code"]) or place)]
 
 
 def lookup(name: str) -> Optional[Place]:
@@ -690,7 +829,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
     lower_text = not any(c.isupper() for c in _SENTENCE_CAPS.sub("", text))
     typed_lower = lower_text or _typed_lower(words)
     index = _index()
-    out: List[Mention] = []
+    out: List[Tuple[Mention, str]] = []  # each place, with the shared name it was read from
     i = 0
     while i < len(words):
         state = _state_named(words, i)
@@ -700,16 +839,20 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
         cued = cue_all or _cued(words, i)
         route = not cued and _before_to(words, i)
         hit = None
+        hit_key = ""
         for n in range(min(_MAX_WORDS, len(words) - i), 0, -1):
             span = words[i : i + n]
-            # names do not run across sentence punctuation (but "St. Louis" is one name)
+            # names do not run across sentence punctuation (but "St. Louis" is one name, and "Turks & Caicos"
+            # is "Turks and Caicos")
+            gaps = [text[span[k][1] : span[k + 1][0]].strip(" -") for k in range(n - 1)]
             if any(
-                text[span[k][1] : span[k + 1][0]].strip(" -") not in ("", ".")
-                or (text[span[k][1] : span[k + 1][0]].strip(" -") == "." and fold(span[k][2]) not in ("st", "ft", "mt"))
-                for k in range(n - 1)
+                gap not in ("", ".", "&") or (gap == "." and fold(span[k][2]) not in ("st", "ft", "mt"))
+                for k, gap in enumerate(gaps)
             ):
                 continue
-            raw = " ".join(w for _, _, w in span)
+            raw = span[0][2] + "".join(
+                f"{' and' if gap == '&' else ''} {w}" for gap, (_, _, w) in zip(gaps, span[1:], strict=True)
+            )
             key = _known_key(fold(raw))
             entries = index.get(key) if key else None
             if not entries:
@@ -723,7 +866,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                 and (
                     key not in _words()
                     or named
-                    or ((capitalised or lower_text) and _place_after_to(words, i + n, text))
+                    or ((capitalised or lower_text or _well_known_city(key)) and _place_after_to(words, i + n, text))
                 )
             )
             # "Nice to London", "reno to denver": a well-known town that is also a plain word, right before
@@ -740,7 +883,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                         and _to_next(text, words, i + 1)
                         and _place_after_to(words, i + 1, text, lower_text)
                     )
-                    or (lower_text and _after_place_to(text, words, i, out))
+                    or (lower_text and _after_place_to(text, words, i, [m for m, _ in out[-1:]]))
                     or (cued and _qualifier_words(text, words, i + 1) > 0)  # "to rome italy", "to Reno, NV"
                 )
             )
@@ -763,6 +906,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             if qualified and entry.code != entries[0].code:
                 name = _with_region(name, entry.region)  # "Paris, Texas": not the Paris one expects
             hit = (n, {"type": entry.type, "code": entry.code, "name": name}, assumed)
+            hit_key = key if assumed and not qualified else ""
             break
         if hit is None:
             raw = words[i][2]
@@ -778,11 +922,11 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
         if hit:
             n, place, assumed = hit
             n += _qualifier_words(text, words, i + n)
-            out.append(Mention(words[i][0], words[i + n - 1][1], place, assumed))
+            out.append((Mention(words[i][0], words[i + n - 1][1], place, assumed), hit_key))
             i += n
         else:
             i += 1
-    return _alternatives_merged(text, out)
+    return _alternatives_merged(text, _by_the_other_end(out))
 
 
 # A state named so that it is not the city of its name: first word -> the phrases it opens.
@@ -873,7 +1017,7 @@ def _place_after_to(words: List[Tuple[int, int, str]], i: int, text: str = "", l
         for n in range(min(_MAX_WORDS, len(words) - j - 1), 0, -1):
             span = words[j + 1 : j + 1 + n]
             key = _known_key(fold(" ".join(w for _, _, w in span)))
-            if not key or key not in _city_keys() or not _well_known_city(key):
+            if not key or not (key in _city_keys() or _index()[key][0].score >= 90) or not _well_known_city(key):
                 continue
             if key in COMMON_WORDS and (
                 key in _NEVER_PLACES or not (lower_text or all(w[0].isupper() for _, _, w in span))
@@ -948,7 +1092,7 @@ def _qualifier_words(text: str, words: List[Tuple[int, int, str]], j: int) -> in
         written_out = len(key) > 3 and (
             raw[0].isupper() or (not any(c.isupper() for c in text) and _state_or_country(key))
         )
-        if comma or (raw.isupper() and not shouting) or n > 1 or written_out:
+        if comma or (raw.isupper() and not shouting) or n > 1 or written_out or (n == 1 and _lower_state_code(raw)):
             return n
     return 0
 

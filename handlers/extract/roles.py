@@ -11,6 +11,8 @@ from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from handlers.common import geo
+
 from .cues import (
     AFTER_CHECK_IN,
     AFTER_CHECK_OUT,
@@ -79,6 +81,10 @@ def assign_places(
     ):
         # "boston. denver. jan 12", "atlanta march 1st portland" (asked where to): named in travel order
         roles = [("origin", True), ("destination", True)]
+    for i, m in enumerate(places):
+        if not _strong(roles[i]) and not stay_mode:
+            # "i meant portland maine" on a trip from Portland, Oregon: the other town of that name
+            roles[i] = _same_name_end(m, first) or roles[i]
     taken = {r[0] for r in roles if r and r[1]}
     final: List[str] = []
     for role in roles:
@@ -124,6 +130,27 @@ _NOT_UNTIL = re.compile(
 )
 _CORRECTION = re.compile(r"\b(?:actually|instead|rather|change|switch|make\s+it|not|no|wrong|sorry|oops)\b", re.I)
 _TO = re.compile(r"\b(?:to|too|into|towards?|back\s+to|trip\s+to)\s*$", re.I)
+
+
+def _town_name(place: Any) -> str:
+    name = place.get("name") if isinstance(place, dict) else None
+    return str(name or "").split(",")[0].strip().lower()
+
+
+def _same_name_end(mention: Mention, first: Dict[str, Any]) -> Optional[Tuple[str, bool]]:
+    """The end of the trip's flight that holds another town of this place's name, as a strong role."""
+    name = _town_name(mention.place)
+    for end in ("origin", "destination"):
+        held = first.get(end)
+        if not (name and isinstance(held, dict) and _town_name(held) == name):
+            continue
+        apart = geo.distance_km(str(held.get("code")), str(mention.place.get("code")))
+        if apart is not None and apart > _SAME_TOWN_KM:  # not an airport of the same town ("ord" for Chicago)
+            return (end, True)
+    return None
+
+
+_SAME_TOWN_KM = 100
 
 
 def _strong(role: Optional[Tuple[str, bool]]) -> bool:

@@ -33,6 +33,7 @@ from ..quotes import items as quote_items
 from ..tool_calls import failed_before, pending_searches, ranker_args, ranking_key, tool_call, work_pending
 from ..trip_read import earliest_deadline, live_holds, missing_slots, segments_of, stays_of, travellers
 from ..wording import (
+    ADULTS_FOR_A_CHILD,
     PURCHASE_REFUSAL,
     QUESTIONS,
     amenities_line,
@@ -446,6 +447,8 @@ def _questions(
     trip implausibly long is asked by naming it and the nights. A doubt asked before and still
     open is asked the same way again, without the readings the trip's start now rules out."""
     texts = {s: QUESTIONS[s] for s in asked}
+    if "adults" in texts and travellers(doc)["children"] and not travellers(doc)["adults"]:
+        texts["adults"] = ADULTS_FOR_A_CHILD  # a child alone: the airline's unaccompanied-minor service
     if "check_out" in texts and (doc.get("itinerary") or {}).get("flights_needed", True) is not False:
         texts["check_out"] += " (Say 'no hotel' if you don't need one.)"  # a one-way flight may need none
     date_slots = [s for s in asked if s in _DATE_SLOTS]
