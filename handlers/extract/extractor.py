@@ -47,6 +47,7 @@ from .party import (
     FOR_ME,
     UNACCOMPANIED,
     children_as_before,
+    children_stay_home,
     couple_trip,
     family_unsplit,
     read_party,
@@ -179,6 +180,7 @@ def extract_fields(
             assumptions.append(ASSUMED_ALONE)
     _added_to_party(people_text, current, fields)
     children_as_before(people_text, current, fields)
+    children_stay_home(people_text, current, fields)
     _bare_number(msg, slots, fields)
     _count_of_what(msg, pending_question, fields)
 
@@ -362,14 +364,14 @@ _I_TRAVEL = re.compile(
     r"|an?\s+(?:[a-z-]+\s+){0,2}?(?:flight|ticket|one[- ]way|round[- ]?trip|return)\b)|\bmy\s+(?:flight|ticket)\b"
     r"|\b(?:flights?|tickets?|seats?|trip)\s+for\s+(?:me|myself)\b"
     # a trip only the writer makes: "business trip", "for work", "flying home", "visiting my parents"
-    r"|\b(?:business|work)\s+trip\b|\bfor\s+(?:work|business|an?\s+(?:conference|meeting|interview|job\s+interview))\b"
+    r"|\b(?:business|work)\s+trip\b|^\W*(?:a\s+|the\s+)?(?:conference|convention|trade\s*show|training)\s+(?:in|at)\b|\b(?:client|business|sales|board)\s+(?:meeting|visit|dinner|presentation|pitch)\b|\bfor\s+(?:work|business|an?\s+(?:conference|meeting|interview|job\s+interview))\b"
     r"|\b(?:flying|heading|going|coming)\s+(?:back\s+)?home\b|\b(?:visit(?:ing)?|see(?:ing)?)\s+my\b|^\s*need\s+to\s+(?:get|fly|go|be)\b",
     re.I,
 )
 _OTHERS = re.compile(
     r"\b(?:we|us|our|ours|we'?re|we'?ll|we'?d|they|them|their|he|she|him|her|family|group|team|everyone|both|all\s+of"
     r"|kids?|children|child|baby|infant|toddler|son|daughter|wife|husband|partner|spouse|friends?|buddies|colleagues?"
-    r"|co-?workers?|boss|client|mom|mum|dad|parents?|sister|brother|girlfriend|boyfriend|gf|bf|fianc[eé]e?|people"
+    r"|co-?workers?|boss|client(?!\s+(?:meeting|visit|dinner|lunch|presentation|pitch|site|call|event|workshop)s?\b)|mom|mum|dad|parents?|sister|brother|girlfriend|boyfriend|gf|bf|fianc[eé]e?|people"
     r"|guests?|passengers?|travell?ers|adults?|pax|persons?)\b"
     r"|\bfor\s+(?:a|an|my|our)\s+(?!work\b|job\b|business\b|company\b|conference\b|meeting\b|interview\b|birthday\b"
     r"|trip\b|vacation\b|holiday\b|wedding\b)\w+",

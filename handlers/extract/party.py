@@ -21,7 +21,9 @@ _INFANTS = re.compile(rf"\b{_N}\s+(?:infants?|babies|baby|toddlers?|lap\s+infant
 _CABIN_WORDS = r"(?:(?:premium\s+)?(?:economy|business|first|coach)(?:\s+class)?\s+)?"
 # Words for grown-ups counted as a group ("4 guys", "me and 3 ladies"), and words for young people that
 # count grown-ups only when nobody else is counted ("6 girls" on a bachelorette trip, not "2 adults and 3 boys").
-_GROUP_WORDS = {w: 1 for w in "guys gals ladies dudes lads fellas women men".split()} | {"couples": 2}
+_GROUP_WORDS = {w: 1 for w in "guys gals ladies dudes lads fellas women men chaperones teachers coaches".split()} | {
+    "couples": 2
+}
 _YOUNG_GROUP_WORDS = {"girls": 1, "boys": 1}
 _PEOPLE = re.compile(
     rf"\b(?P<n1>{NUMBER_RE})\s*(?:peoples?|persons?|person|total|in\s+total|travell?ers?|passengers?|pax|ppl|guests?|individuals|of\s+us|members|"
@@ -87,7 +89,9 @@ _JOINS_AFTER = re.compile(
     r"(?:com(?:e|ing)|join(?:ing)?|tag(?:ging)?\s+along)\b",
     re.I,
 )
-_JOINED_AFTER = re.compile(r"^\s*(?:,|and\s+(?:i|me|my|our|her|his)\b|\+|&|\(|\s*$)", re.I)
+_JOINED_AFTER = re.compile(
+    r"^\s*(?:,|and\s+(?:i|me|my|our|her|his)\b|\+|&|\(|\s*$|incl(?:uding|\.)?\s+(?:me|myself)\b)", re.I
+)
 _SELF = re.compile(
     r"\b(?:me|myself|i)\b(?!\s*'?(?:d|ll|ve|m)\b)|\bi'?m\s+(?:travell?ing|going|flying|bringing)\b"
     r"|\b(?:taking|bringing|to\s+(?:take|bring))\s+(?:my|our)\b",
@@ -143,7 +147,8 @@ _AGES = re.compile(
 # "2 rooms", "two smoking rooms", "3 different rooms": a number, at most one describing word, rooms
 _ROOMS = re.compile(
     rf"\b(?!(?:a|an)\b){_N}\s+(?:(?!(?:stars?|nights?|days?|weeks?|people|persons?|adults?|kids?|children|guests?|"
-    rf"of|in|for|and|or|to|per|with|bed|beds|bedrooms?)\b)[a-z][a-z-]*\s+)?rooms?\b",
+    rf"of|in|for|and|or|to|per|with|bed|beds|bedrooms?)\b)[a-z][a-z-]*\s+)?rooms?\b"
+    r"(?!\s+(?:per\s+(?:person|head|adult|guest|traveller|traveler)|each|for\s+each))",
     re.I,
 )
 
@@ -228,6 +233,11 @@ def read_party(text: str) -> Dict[str, Any]:
             if _PLUS_AFTER.match(text[_last_end(_PEOPLE, text) :]):
                 little = 0  # "2 of us + a 5 yr old": the child comes on top
             adults = max(1, people - little) if little and people > little else people
+            group = _GROUP_OF.search(text)
+            if group and _BARE_AFTER_ME.search(text[: group.start()] + " "):
+                adults += 1  # "me and a group of 5 coworkers": the writer and the five
+    if infants is None and _LAP_BABY.search(text):
+        infants = 1  # "2 of us + baby on lap", "and a lap infant"
     if adults is None and _A_COUPLE.search(text):
         adults = 2
     if adults is None and _SELF_PLUS.search(text):
@@ -367,13 +377,35 @@ def children_as_before(text: str, current: Dict[str, Any], fields: Dict[str, Any
             fields["children"] = None
 
 
+_HOME_KIN = r"(?:kids?|children|child|sons?|daughters?|boys?|girls?|baby|little\s+ones?|toddler|teens?|teenagers?)"
+# Children who no longer come: "the kid is staying with grandma", "the kids can't come", "without the kids"
+_STAY_HOME = re.compile(
+    rf"\b(?:the|my|our)\s+{_HOME_KIN}\s+(?:is|are|'s|'re|will\s+be|will)\s+(?:not\s+(?:coming|going|travell?ing|flying)\b"
+    rf"|stay(?:ing)?\s+(?:home|back|behind|with)\b)|\b(?:the|my|our)\s+{_HOME_KIN}\s+(?:can'?t|cannot|won'?t|will\s+not|aren'?t|isn'?t)\s+"
+    rf"(?:come|coming|make\s+it|go|going|join)\b|\b(?:without|leaving)\s+(?:the|my|our)\s+{_HOME_KIN}\b",
+    re.I,
+)
+
+
+def children_stay_home(text: str, current: Dict[str, Any], fields: Dict[str, Any]) -> None:
+    """ "the kid is staying with grandma, so just us two": no children go any more (all of them, when
+    the trip had one or the words name them all)."""
+    going = ((current.get("party") or {}).get("travelers") or {}).get("children") or 0
+    m = _STAY_HOME.search(text)
+    if not going or not m:
+        return
+    said = re.search(_HOME_KIN, m.group(0), re.I)
+    if going == 1 or (said and re.search(r"s$|children", said.group(0), re.I)):
+        fields["children"], fields["child_ages"] = 0, None
+
+
 def visited_masked(text: str) -> str:
     """The text without the people the writer visits ("visiting my parents"): they are not travelling."""
     return _VISITED_PEOPLE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 _BARE_AFTER_ME = re.compile(
-    r"\b(?:me|i|myself)\s*(?:\+|&|,|and|plus|n|w/?|with)\s*$|\b(?:my|our)\s+(?:family|group|party|crew)\s*[(:]\s*$",
+    r"\b(?:me|i|myself)\s*(?:\+|&|,|and|plus|n|w/?|with)\s*(?:a\s+|an\s+|my\s+|our\s+)?$|\b(?:my|our)\s+(?:family|group|party|crew)\s*[(:]\s*$",
     re.I,
 )
 _CHILD_NEAR = re.compile(rf"\b(?:{_CHILD_KIN}|kids?)\b[^()]*$", re.I)
@@ -439,7 +471,10 @@ _KIN_AFTER = re.compile(
 )
 _ANY_KIN = rf"(?:(?:my|our|his|her|their)\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN}|{_PAIR_KIN}|{_CHILD_KIN})s?"
 # A list of people that ends with the writer: "mom, dad and me", "my son and daughter and i"
-_LIST_TO_ME = re.compile(rf"^(?:\s*(?:,|and|&)\s*{_ANY_KIN}\b)*\s*(?:,\s*)?(?:and|&|\+)\s*(?:i|me|myself)\b", re.I)
+_LIST_TO_ME = re.compile(
+    rf"^(?:\s*\(\d{{1,3}}\))?(?:\s*(?:,|and|&)\s*{_ANY_KIN}\b(?:\s*\(\d{{1,3}}\))?)*\s*(?:,\s*)?(?:and|&|\+)\s*(?:i|me|myself)\b",
+    re.I,
+)
 
 
 # A trip that is a couple's by its kind: "our honeymoon", "babymoon", "anniversary trip"
@@ -472,6 +507,12 @@ def family_unsplit(text: str) -> Optional[int]:
     return n if n and n > 2 and party.get("adults") == n else None
 
 
+_GROUP_OF = re.compile(rf"\b(?:a|an|my|our)\s+(?:group|party|team)\s+of\s+{NUMBER_RE}\b", re.I)
+_LAP_BABY = re.compile(
+    r"\blap\s+(?:infant|baby|child)\b|\b(?:baby|infant)\s+(?:on|in)\s+(?:my\s+|her\s+|his\s+|our\s+|a\s+)?lap\b"
+    r"|(?:\+|\bplus|\band\s+a|\bwith\s+a)\s*(?:baby|infant|newborn)\b",
+    re.I,
+)
 # Someone added on top of a count of people: "2 of us + a 5 yr old", "4 people plus our baby"
 _PLUS_AFTER = re.compile(r"\s*(?:\+|plus\b|&|and\s+(?:a|an|one|our|my)\b|with\s+(?:a|an|one|our|my)\b)", re.I)
 # A couple travelling: "a couple, nyc to paris", "we're a couple" (not "a couple of days")

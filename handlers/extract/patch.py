@@ -205,6 +205,8 @@ def _party(fields: Dict[str, Any], cur: Dict[str, Any], patch: Dict[str, Any]) -
         patch.setdefault("party", {})["travelers"] = travelers
     if fields.get("child_ages"):
         patch.setdefault("party", {})["child_ages"] = list(fields["child_ages"])
+    elif said.get("children") == 0 and party.get("child_ages"):
+        patch.setdefault("party", {})["child_ages"] = []  # the children stay home: their ages go too
     return travelers
 
 

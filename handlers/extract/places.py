@@ -229,6 +229,22 @@ DESTINATIONS: Dict[str, Tuple[str, str, str, str]] = {
     "mallorca": ("PMI", "Palma de Mallorca", "Mallorca", ""),
     "majorca": ("PMI", "Palma de Mallorca", "Mallorca", ""),
     "ibiza": ("IBZ", "Ibiza", "Ibiza", ""),
+    # regions and resort areas whose own airfield (if any) has no airline service
+    "napa": ("SFO", "San Francisco", "Napa", "Santa Rosa (STS) or Oakland (OAK)"),
+    "napa valley": ("SFO", "San Francisco", "Napa Valley", "Santa Rosa (STS) or Oakland (OAK)"),
+    "amalfi coast": ("NAP", "Naples", "the Amalfi Coast", ""),
+    "amalfi": ("NAP", "Naples", "Amalfi", ""),
+    "tuscany": ("FLR", "Florence", "Tuscany", "Pisa (PSA)"),
+    "lake tahoe": ("RNO", "Reno", "Lake Tahoe", "Sacramento (SMF)"),
+    "tahoe": ("RNO", "Reno", "Lake Tahoe", "Sacramento (SMF)"),
+    "marthas vineyard": ("MVY", "Martha's Vineyard", "Martha's Vineyard", ""),
+    "nantucket": ("ACK", "Nantucket", "Nantucket", ""),
+    "cape cod": ("HYA", "Hyannis", "Cape Cod", "Boston (BOS)"),
+    "outer banks": ("ORF", "Norfolk", "the Outer Banks", ""),
+    "gatlinburg": ("TYS", "Knoxville", "Gatlinburg", ""),
+    "smoky mountains": ("TYS", "Knoxville", "the Smoky Mountains", ""),
+    "vail": ("EGE", "Eagle County", "Vail", "Denver (DEN)"),
+    "scotland": ("EDI", "Edinburgh", "Scotland", "Glasgow (GLA)"),
 }
 
 
@@ -705,7 +721,7 @@ def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
 
 
 # Postal codes that are also English words or names ("me", "in", "or", "hi", "la"): read only in capitals.
-_WORD_STATE_CODES = frozenset("me in or ok hi oh la de ma pa co id on al ne".split())
+_WORD_STATE_CODES = frozenset("me in or ok hi oh la de ma pa co id on al ne pe".split())
 
 
 def _lower_state_code(word: str) -> bool:
@@ -846,7 +862,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             # is "Turks and Caicos")
             gaps = [text[span[k][1] : span[k + 1][0]].strip(" -") for k in range(n - 1)]
             if any(
-                gap not in ("", ".", "&") or (gap == "." and fold(span[k][2]) not in ("st", "ft", "mt"))
+                gap not in ("", ".", "&") or (gap == "." and fold(span[k][2]) not in ("st", "ste", "ft", "mt"))
                 for k, gap in enumerate(gaps)
             ):
                 continue
@@ -921,12 +937,12 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             continue
         if hit:
             n, place, assumed = hit
-            n += _qualifier_words(text, words, i + n)
+            n += _qualifier_words(text, words, i + n) or _country_words(words, i + n, place["code"])
             out.append((Mention(words[i][0], words[i + n - 1][1], place, assumed), hit_key))
             i += n
         else:
             i += 1
-    return _alternatives_merged(text, _by_the_other_end(out))
+    return _twin_towns(text, _alternatives_merged(text, _by_the_other_end(out)))
 
 
 # A state named so that it is not the city of its name: first word -> the phrases it opens.
@@ -944,6 +960,25 @@ def _state_named(words: List[Tuple[int, int, str]], i: int) -> int:
         if tuple(fold(w) for _, _, w in words[i : i + len(phrase)]) == phrase:
             return len(phrase)
     return 0
+
+
+_TWIN_JOIN = re.compile(r"\s*[-/–]\s*")
+_TWIN_KM = 60
+
+
+def _twin_towns(text: str, found: List[Mention]) -> List[Mention]:
+    """Two neighbouring towns joined by a dash or a slash ("Minneapolis-St. Paul", "Dallas/Fort Worth")
+    name one place, the first one's (a route "bos-mco" joins towns far apart)."""
+    out: List[Mention] = []
+    for m in found:
+        last = out[-1] if out else None
+        if last is not None and _TWIN_JOIN.fullmatch(text[last.end : m.start]):
+            apart = geo.distance_km(last.place["code"], m.place["code"])
+            if apart is not None and apart < _TWIN_KM and last.place["code"] != m.place["code"]:
+                out[-1] = Mention(last.start, m.end, last.place, last.assumed)
+                continue
+        out.append(m)
+    return out
 
 
 _OR = re.compile(r"\s*(?:or|/|or\s+maybe)\s*", re.I)
@@ -1097,6 +1132,16 @@ def _qualifier_words(text: str, words: List[Tuple[int, int, str]], j: int) -> in
     return 0
 
 
+def _country_words(words: List[Tuple[int, int, str]], j: int, code: str) -> int:
+    """How many words after a place name its own country ("kingston jamaica", "naples italy"), else 0."""
+    country = _country_of(code)
+    for n in (3, 2, 1):
+        said = " ".join(fold(w) for _, _, w in words[j : j + n])
+        if len(words) >= j + n and country and _country_codes().get(said) == country:
+            return n
+    return 0
+
+
 @lru_cache(maxsize=1)
 def _regions() -> frozenset:
     """States, provinces and countries that may follow a city name."""
@@ -1110,7 +1155,8 @@ def _regions() -> frozenset:
 REGION_NAMES = frozenset(
     """uk usa us u s england scotland wales ireland france germany italy spain canada australia kenya india
     mexico malaysia japan china brazil nsw bc qc on al ak az ar ca co ct de fl ga hi id il in ia ks ky la
-    me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc""".split()
+    me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc
+    ns nb nl pe mb sk ab""".split()
 )
 
 
@@ -1171,6 +1217,12 @@ _STATE_CODES: Dict[str, str] = {
     "on": "ontario",
     "qc": "quebec",
     "ab": "alberta",
+    "ns": "nova scotia",
+    "nb": "new brunswick",
+    "nl": "newfoundland and labrador",
+    "pe": "prince edward island",
+    "mb": "manitoba",
+    "sk": "saskatchewan",
 }
 
 

@@ -191,3 +191,80 @@ def test_the_kids_uncounted_are_the_same_kids():
     doc = h.intent()
     assert doc["party"]["travelers"] == {"adults": 1, "children": 2, "infants": 0}
     assert doc["party"]["child_ages"] == [5, 9]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("seattle to kingston jamaica", ["SEA", "KIN"]),  # the town's country, not a second place
+        ("naples italy from phoenix", ["NAP", "PHX"]),
+        ("napa from chicago", ["SFO", "CHI"]),  # Napa's own airfield has no airline
+        ("the amalfi coast from boston", ["NAP", "BOS"]),
+        ("lake tahoe from la", ["RNO", "QLA"]),
+        ("martha's vineyard from nyc", ["MVY", "NYC"]),
+    ],
+)
+def test_a_country_after_a_town_and_a_region_by_its_airport(text, expected):
+    assert codes(text) == expected
+
+
+def test_a_region_flown_to_by_a_nearby_airport_is_told():
+    (napa, _) = find_places("napa from chicago")
+    assert napa.assumed == "Assumed San Francisco (SFO) for Napa; say if you meant Santa Rosa (STS) or Oakland (OAK)"
+
+
+@pytest.mark.parametrize("later", ["the kid is staying with grandma, so just us two", "we're going without the kids"])
+def test_children_who_stay_home_no_longer_travel(later):
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("boston to denver mar 4-8, 2 adults 1 child (6)")
+    h.say(later)
+    doc = h.intent()
+    assert doc["party"]["travelers"] == {"adults": 2, "children": 0, "infants": 0}
+    assert doc["party"]["child_ages"] == []
+
+
+def test_a_client_meeting_is_the_writers_trip_alone():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("Client meeting in Boston, leaving from Raleigh on Jan 13, back Jan 14.")
+    assert h.intent()["party"]["travelers"]["adults"] == 1
+
+
+def test_everyone_in_their_own_room_is_a_room_each():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("5 of us, denver to austin march 12-16, everyone gets their own room")
+    assert h.intent()["itinerary"]["lodging"]["rooms"] == 5
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Minneapolis-St. Paul to Orlando", ["MSP", "MCO"]),  # one metro written as its two towns
+        ("dallas/fort worth to atlanta", ["DFW", "ATL"]),
+        ("bos-mco", ["BOS", "MCO"]),  # a route joins towns far apart
+        ("halifax to sydney ns", ["YHZ", "YQY"]),  # a province written short
+        ("sault ste. marie to toronto", ["YAM", "YTO"]),
+    ],
+)
+def test_twin_towns_provinces_and_abbreviations(text, expected):
+    assert codes(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children", "infants"),
+    [
+        ("just the 2 of us + baby on lap, nyc to sju", 2, None, 1),
+        ("me and a group of 5 coworkers, atl to chicago", 6, None, None),
+        ("a group of 6 coworkers from atl to chicago", 6, None, None),
+        ("grandpa (78) and me, cleveland to phoenix", 2, None, None),
+        ("3 teens and 2 chaperones, chicago to dc", 2, 3, None),
+    ],
+)
+def test_more_ways_to_say_who_travels(text, adults, children, infants):
+    party = read_party(text)
+    assert (party["adults"], party["children"], party["infants"]) == (adults, children, infants)
+
+
+def test_a_conference_is_the_writers_trip_alone():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("conference in san diego from boston jan 25-28")
+    assert h.intent()["party"]["travelers"]["adults"] == 1
