@@ -229,9 +229,7 @@ DESTINATIONS: Dict[str, Tuple[str, str, str, str]] = {
     "mallorca": ("PMI", "Palma de Mallorca", "Mallorca", ""),
     "majorca": ("PMI", "Palma de Mallorca", "Mallorca", ""),
     "ibiza": ("IBZ", "Ibiza", "Ibiza", ""),
-    # regions and resort areas whose own airfield (if any) has no airline service
-    "napa": ("SFO", "San Francisco", "Napa", "Santa Rosa (STS) or Oakland (OAK)"),
-    "napa valley": ("SFO", "San Francisco", "Napa Valley", "Santa Rosa (STS) or Oakland (OAK)"),
+    # regions and resort areas whose own airfield (if any) has no airline service (the hotel goes there too)
     "amalfi coast": ("NAP", "Naples", "the Amalfi Coast", ""),
     "amalfi": ("NAP", "Naples", "Amalfi", ""),
     "tuscany": ("FLR", "Florence", "Tuscany", "Pisa (PSA)"),
