@@ -677,13 +677,19 @@ _ABBREVIATIONS = (("ft ", "fort "), ("st ", "saint "), ("mt ", "mount "), ("sain
 def _known_key(key: str) -> Optional[str]:
     """The index's key for a name, trying its abbreviations either way; where both spellings are
     known the better candidate wins ("Saint Louis" is St. Louis, Missouri, not Saint-Louis, Senegal)."""
-    found = key if key in _index() else None
+    index = _index()
+    found = key if key in index else None
+    if not key.startswith(_ABBREVIATED):
+        return found
     for short, full in _ABBREVIATIONS:
         other = full + key[len(short) :]
-        if key.startswith(short) and other in _index():
-            if found is None or _index()[other][0].score > _index()[found][0].score:
+        if key.startswith(short) and other in index:
+            if found is None or index[other][0].score > index[found][0].score:
                 found = other
     return found
+
+
+_ABBREVIATED = tuple(short for short, _ in _ABBREVIATIONS)
 
 
 def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
@@ -864,9 +870,11 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                 for k, gap in enumerate(gaps)
             ):
                 continue
-            raw = span[0][2] + "".join(
-                f"{' and' if gap == '&' else ''} {w}" for gap, (_, _, w) in zip(gaps, span[1:], strict=True)
-            )
+            raw = " ".join(w for _, _, w in span)
+            if "&" in gaps:
+                raw = span[0][2] + "".join(
+                    f"{' and' if gap == '&' else ''} {w}" for gap, (_, _, w) in zip(gaps, span[1:], strict=True)
+                )
             key = _known_key(fold(raw))
             entries = index.get(key) if key else None
             if not entries:
