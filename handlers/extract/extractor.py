@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..common import geo
 from ..common.clock import day_text
 from ..common.shape import time_wish_text
+from . import places as towns  # the town another question offered ("maine"): other_town_named
 from .changes import aside_spans, instead_of, place_roles, read_shift, shifted
 from .context import (
     STAY_SLOTS,
@@ -55,7 +56,7 @@ from .party import (
     visited_masked,
 )
 from .patch import ASSUMED_HOTEL_ONLY
-from .places import find_places, lookup, other_town_named
+from .places import find_places, lookup
 from .prefs import (
     NO_HOTEL,
     clock_words_read,
@@ -162,7 +163,7 @@ def extract_fields(
     bare = len(msg.split()) <= _BARE_WORDS
     place_question = any(s in slots for s in ("origin", "destination", "hotel_location"))
     places = find_places(masked, cue_all=bare and place_question, accented=accented_words(text))
-    chosen_town = [] if places else other_town_named(msg, current, pending_question)
+    chosen_town = [] if places else towns.other_town_named(msg, current, pending_question)
     places = places or chosen_town  # "maine" to "say if you meant Portland, Maine (PWM)"
 
     fields.update(prefs)
