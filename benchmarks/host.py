@@ -16,7 +16,9 @@ Runs in its own process on a fresh SQLite file with eager Celery and the in-memo
   write outside any transaction as one) and ``bytes_written`` (the size of the values sent with
   INSERT and UPDATE statements: what the turn stores);
 - ``offers``: the host turn at 20, 100 and 1,000 flight offers per search (the sandbox's offers
-  padded with priced copies), CPU and bytes written.
+  padded with priced copies), CPU and bytes written, the sizes taken in turn within each of
+  ``--runs`` rounds; ``offers_cpu_growth``: the median over rounds of the largest size's turn ÷
+  the smallest's (``offers_growth_of_medians``: the ratio of their medians).
 
 Prints one JSON object. ``benchmarks.run`` runs it as the ``host`` section.
 """
@@ -106,25 +108,26 @@ def _size(value: Any) -> int:
     return len(str(value).encode())
 
 
-def padded_offers(count: int) -> Callable[[], None]:
+def padded_offers(count: int, responses: Dict[str, str] | None = None) -> Callable[[], None]:
     """Make the sandbox return ``count`` flight offers per search (copies of its own, priced a little higher).
 
     The copies reach the host as a supplier's response would: as JSON text, decoded inside the
     turn (parsing one large response is the host's work and is measured). Encoding them is the
-    supplier's work, not the host's: the text is made once per search (its arguments and day)
-    and kept, and ``measure`` runs one unmeasured turn first, so no measured turn pays it.
+    supplier's work, not the host's: the text is made once per search (its arguments, day and
+    size) and kept (in ``responses``, when given, across paddings), and ``measure`` runs one
+    unmeasured turn per size first, so no measured turn pays it.
     """
     from handlers.supplier import sandbox
     from handlers.supplier.wire import decode_json
 
     original = sandbox.build_flight_offers
-    responses: Dict[str, str] = {}
+    responses = {} if responses is None else responses
 
     def build(**kwargs: Any) -> List[Dict[str, Any]]:
         offers = original(**kwargs)
         if not offers or len(offers) >= count:
             return offers[:count]
-        key = json.dumps({**kwargs, "now": kwargs["now"].date()}, sort_keys=True, default=str)  # ids go by day
+        key = json.dumps({**kwargs, "now": kwargs["now"].date(), "count": count}, sort_keys=True, default=str)
         if key not in responses:
             responses[key] = _padding_text(offers, count - len(offers))
         # Distinct objects, as a supplier's decoded response would be: decoded together, once, as
@@ -259,25 +262,40 @@ def measure(*, runs: int, offers: List[int]) -> Dict[str, Any]:
     }
     if report["core_cpu_ms"]:
         report["ratio_of_medians"] = round(report["host_cpu_ms"] / report["core_cpu_ms"], 2)
-    rows = []
+    # Interleaved too: each round takes one turn of every size back to back, so a busy spell on the
+    # shared machine weighs on every size of that round; ``offers_cpu_growth`` is the median of the
+    # rounds' largest ÷ smallest (``offers_growth_by_round`` lists them).
+    texts: Dict[str, str] = {}
     for count in offers:
-        undo = padded_offers(count)
+        undo = padded_offers(count, texts)
         try:
             host.turn()  # unmeasured: encodes the padding's supplier responses (see padded_offers)
-            sized = [host.turn() for _ in range(runs)]  # every size as many turns: a 1,000-offer turn is ~0.1 s now
         finally:
             undo()
-        rows.append(
-            {
-                "flight_offers_per_search": count,
-                "host_cpu_ms": _median(sized, "cpu_ms"),
-                "bytes_written_per_turn": _median(sized, "bytes_written"),
-                "commits_per_turn": _median(sized, "commits"),
-            }
-        )
+    by_size: Dict[int, List[Dict[str, Any]]] = {count: [] for count in offers}
+    for _ in range(runs):  # every size as many turns: a 1,000-offer turn is ~0.1 s now
+        for count in offers:
+            undo = padded_offers(count, texts)
+            try:
+                by_size[count].append(host.turn())
+            finally:
+                undo()
+    rows = [
+        {
+            "flight_offers_per_search": count,
+            "host_cpu_ms": _median(sized, "cpu_ms"),
+            "bytes_written_per_turn": _median(sized, "bytes_written"),
+            "commits_per_turn": _median(sized, "commits"),
+        }
+        for count, sized in by_size.items()
+    ]
     report["offers"] = rows
-    if len(rows) > 1 and rows[0]["host_cpu_ms"]:
-        report["offers_cpu_growth"] = round(rows[-1]["host_cpu_ms"] / rows[0]["host_cpu_ms"], 2)
+    if len(offers) > 1:
+        smallest, largest = by_size[offers[0]], by_size[offers[-1]]
+        growth = sorted(big["cpu_ms"] / small["cpu_ms"] for small, big in zip(smallest, largest, strict=True))
+        report["offers_growth_by_round"] = [round(g, 2) for g in growth]
+        report["offers_cpu_growth"] = round(statistics.median(growth), 2)
+        report["offers_growth_of_medians"] = round(rows[-1]["host_cpu_ms"] / rows[0]["host_cpu_ms"], 2)
     return report
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import heapq
 from datetime import datetime
 from decimal import Decimal
+from itertools import compress
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from handlers.common.defaults import DEFAULT_POLICY
@@ -71,6 +72,91 @@ class Candidate:
         self.blocked = False  # whether the organisation's policy refuses this item on its own
 
 
+# A candidate's costs but price, in the order they add up to its cost (price last).
+PARTS = ("duration", "stops", "red_eye", "refundability", "stars", "preference_fit", "holdability")
+
+
+class Leg:
+    """One list (a leg's offers, a stay's rates) as the columns ranking reads of every item, read
+    once: ids, summaries, totals, each item's costs but price (``parts``, in ``PARTS``' order)
+    and, once priced (:meth:`price`), its cost; whether policy blocks it (``blocked``).
+
+    What ranking takes of a whole list (its pool, its cheapest, fastest and refundable items) is
+    read off these columns a column at a time; a :class:`Candidate` is made only for an item one
+    of those picks (:meth:`candidate`, once per item, so one item is one object), not for each
+    of a large supplier's thousand offers.
+    """
+
+    __slots__ = ("kind", "list_id", "ids", "summaries", "parts", "totals", "blocked", "prices", "costs", "_made")
+
+    def __init__(
+        self,
+        kind: str,
+        list_id: str,
+        ids: List[str],
+        summaries: List[Dict[str, Any]],
+        parts: List[Tuple[float, ...]],
+    ) -> None:
+        self.kind, self.list_id, self.ids, self.summaries, self.parts = kind, list_id, ids, summaries, parts
+        self.totals = [money(s["total"]) for s in summaries]
+        self.blocked = [False] * len(ids)
+        self.prices: List[float] = []
+        self.costs: List[float] = []
+        self._made: Dict[int, Candidate] = {}
+
+    @classmethod
+    def of(cls, kind: str, list_id: str, candidates: Sequence[Candidate]) -> Leg:
+        """The leg of candidates made one by one (their ``costs`` but price)."""
+        return cls(
+            kind,
+            list_id,
+            [c.item_id for c in candidates],
+            [c.summary for c in candidates],
+            [tuple(c.costs[k] for k in PARTS) for c in candidates],
+        )
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def price(self, weight: float, cheapest: Decimal) -> None:
+        """Each item's price cost (``weight`` per 100 % of the cheapest bundle) and so its cost: its
+        parts, then price, added in that order, and ``OUT_OF_POLICY`` if policy blocks it."""
+        self.prices = [weight * float(total / cheapest) for total in self.totals]
+        self.costs = [
+            sum(parts) + price + (OUT_OF_POLICY if blocked else 0.0)
+            for parts, price, blocked in zip(self.parts, self.prices, self.blocked, strict=True)
+        ]
+
+    def unholdable(self) -> List[bool]:
+        return [parts[-1] > 0 for parts in self.parts]
+
+    def column(self, field: str) -> List[Any]:
+        return [s[field] for s in self.summaries]
+
+    def first_of(self, *columns: Sequence[Any]) -> int:
+        """The position of the first item that is least by ``columns`` (compared in that order, as a
+        key function's tuple would be): ``min`` over the columns zipped, in C."""
+        return min(zip(*columns, range(len(self.ids)), strict=True))[-1]
+
+    def candidate(self, i: int) -> Candidate:
+        made = self._made.get(i)
+        if made is None:
+            made = Candidate(
+                self.kind, self.list_id, self.ids[i], self.summaries[i], dict(zip(PARTS, self.parts[i], strict=True))
+            )
+            made.costs["price"] = self.prices[i]
+            made.cost, made.blocked = self.costs[i], self.blocked[i]
+            self._made[i] = made
+        return made
+
+    def best(self, pool: int) -> List[Candidate]:
+        """The ``pool`` least costly items, by cost then id, ties in list order (``heapq.nsmallest``)."""
+        return [
+            self.candidate(i)
+            for _, _, i in heapq.nsmallest(pool, zip(self.costs, self.ids, range(len(self)), strict=True))
+        ]
+
+
 def _weights(preferences: Dict[str, Any]) -> Dict[str, float]:
     return {
         **DEFAULT_WEIGHTS,
@@ -85,11 +171,9 @@ def _wants_refundable(kind: str, preferences: Dict[str, Any], constraints: Dict[
     return wanted == "all" or wanted == kind
 
 
-def _flight_candidates(
-    quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any], constraints: Dict[str, Any]
-) -> List[Candidate]:
-    """One candidate per offer ranked (a thousand per leg from a large supplier): the wishes read
-    once, before the loop; with no carrier required or avoided, every carrier is allowed."""
+def _flight_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any], constraints: Dict[str, Any]) -> Leg:
+    """A leg's offers ranked (a thousand from a large supplier), each item's costs but price: the
+    wishes read once, before the loop; with no carrier required or avoided, every carrier is allowed."""
     fp = prefs.get("flight") or {}
     carriers = carrier_rules(fp)
     preferred = set(carriers["preferred"])
@@ -102,7 +186,7 @@ def _flight_candidates(
     summaries = [(o["offer_id"], o.get("summary") or summarize_offer(o)) for o in quote.get("offers") or []]
     summaries = ranked_offers(summaries)  # at most a few copies of one fare (handlers.supplier.summary)
     fastest = min((s["duration_minutes"] for _, s in summaries), default=1) or 1
-    out = []
+    ids, kept, parts = [], [], []
     for offer_id, s in summaries:
         carrier = s["carrier"]
         misses = sum(
@@ -114,49 +198,45 @@ def _flight_candidates(
                 bool(avoid_red_eye) and s["red_eye"],
             )
         )
-        list_id = quote["segment_id"]  # (read where it always was: after the misses, before the costs)
-        costs = {
-            "duration": duration_w * (s["duration_minutes"] / fastest - 1),
-            "stops": stops_w * s["stops"],
-            "red_eye": red_eye_w if s["red_eye"] else 0.0,
-            "refundability": 0.0 if s["refundable"] else refund_w,
-            "stars": 0.0,
-            "preference_fit": fit_w * misses,
-            "holdability": 0.0 if s.get("holdable", True) else hold_w,
-        }
-        out.append(Candidate("flight", list_id, offer_id, s, costs))
-    return out
+        ids.append(offer_id)
+        kept.append(s)
+        parts.append(
+            (
+                duration_w * (s["duration_minutes"] / fastest - 1),
+                stops_w * s["stops"],
+                red_eye_w if s["red_eye"] else 0.0,
+                0.0 if s["refundable"] else refund_w,
+                0.0,
+                fit_w * misses,
+                0.0 if s.get("holdable", True) else hold_w,
+            )
+        )
+    return Leg("flight", quote["segment_id"] if ids else quote.get("segment_id") or "", ids, kept, parts)
 
 
-def _hotel_candidates(
-    quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any], constraints: Dict[str, Any]
-) -> List[Candidate]:
+def _hotel_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any], constraints: Dict[str, Any]) -> Leg:
     hp = prefs.get("hotel") or {}
     min_stars = hp.get("min_stars") or 0
     refund_w = w["refundability"] * (4 if _wants_refundable("hotel", prefs, constraints) else 1)
-    out = []
+    ids, kept, parts = [], [], []
     for rate in quote.get("rates") or []:
         s = rate.get("summary") or summarize_rate(rate)
         distance = min(float(s.get("distance_km") or 0), 10.0) / 10.0  # up to one unmet preference when far
         fit = (s["stars"] < min_stars) + distance * (1.0 if hp.get("near") else 0.3)
-        out.append(
-            Candidate(
-                "hotel",
-                quote["stay_id"],
-                rate["rate_id"],
-                s,
-                {
-                    "duration": 0.0,
-                    "stops": 0.0,
-                    "red_eye": 0.0,
-                    "refundability": 0.0 if s["refundable"] else refund_w,
-                    "stars": w["stars"] * (5 - s["stars"]) / 4,
-                    "preference_fit": w["preference_fit"] * fit,
-                    "holdability": 0.0 if s.get("holdable", True) else w["holdability"],
-                },
+        ids.append(rate["rate_id"])
+        kept.append(s)
+        parts.append(
+            (
+                0.0,
+                0.0,
+                0.0,
+                0.0 if s["refundable"] else refund_w,
+                w["stars"] * (5 - s["stars"]) / 4,
+                w["preference_fit"] * fit,
+                0.0 if s.get("holdable", True) else w["holdability"],
             )
         )
-    return out
+    return Leg("hotel", quote["stay_id"] if ids else quote.get("stay_id") or "", ids, kept, parts)
 
 
 def k_best(lists: Sequence[Sequence[Candidate]], k: int) -> List[Tuple[float, Tuple[int, ...]]]:
@@ -217,31 +297,26 @@ def rank(
     """
     prefs, constraints = preferences or {}, constraints or {}
     w = _weights(prefs)
-    lists = [_flight_candidates(q, w, prefs, constraints) for q in flight_quotes]
-    lists += [_hotel_candidates(q, w, prefs, constraints) for q in hotel_quotes]
+    legs = [_flight_leg(q, w, prefs, constraints) for q in flight_quotes]
+    legs += [_hotel_leg(q, w, prefs, constraints) for q in hotel_quotes]
     if policy is not None and now is not None:
-        for lst in lists:
-            if lst:  # one kind per list
-                flags = blocked_flags(lst[0].kind, [c.summary for c in lst], policy, now)
-                for c, flag in zip(lst, flags, strict=True):
-                    c.blocked = flag
+        for leg in legs:
+            if len(leg):
+                leg.blocked = blocked_flags(leg.kind, leg.summaries, policy, now)
     considered = 1
-    for lst in lists:
-        considered *= len(lst)
-    if not lists or considered == 0:
+    for leg in legs:
+        considered *= len(leg)
+    if not legs or considered == 0:
         return {"bundles": [], "considered": 0}
-    cheapest = sum(min(c.total for c in lst) for lst in lists) or Decimal(1)
+    cheapest = sum(min(leg.totals) for leg in legs) or Decimal(1)
     pool = top_k * POOL_PER_RANK
-    trimmed = []
-    for lst in lists:
-        for c in lst:
-            c.costs["price"] = w["price"] * float(c.total / cheapest)
-            c.cost = sum(c.costs.values()) + (OUT_OF_POLICY if c.blocked else 0.0)
-        trimmed.append(heapq.nsmallest(pool, lst, key=lambda c: (c.cost, c.item_id)))
+    for leg in legs:
+        leg.price(w["price"], cheapest)
+    trimmed = [leg.best(pool) for leg in legs]
     limit, basis = budget_limit(constraints, party_size(party or {}))
     budget = money(limit) if limit is not None else None
     budget_text = (
-        f"{money_text(constraints['budget_per_person'], lists[0][0].summary['currency'])} per person"
+        f"{money_text(constraints['budget_per_person'], legs[0].summaries[0]['currency'])} per person"
         if basis == "per_person" and budget
         else None
     )
@@ -257,8 +332,8 @@ def rank(
     candidates = [tuple(lst[i] for lst, i in zip(trimmed, idx, strict=True)) for _, idx in k_best(trimmed, pool)]
     # Stable: in-policy, then in-budget bundles first, each group still in cost order.
     candidates.sort(key=lambda combo: (out_of_policy(combo), over_budget(combo)))
-    low = _cheapest_holdable(lists)  # the "Cheapest" pick, and what "cheapest" can honestly mean on a card
-    picks = _compose(candidates, _featured(lists, candidates[0], cheapest, low), top_k, over_budget)
+    low = _cheapest_holdable(legs)  # the "Cheapest" pick, and what "cheapest" can honestly mean on a card
+    picks = _compose(candidates, _featured(legs, candidates[0], cheapest, low), top_k, over_budget)
     best = picks[0]  # the cheapest pick may lie outside the pool, within a budget the best overall misses
     verdicts = {
         _key(p.combo): _verdict(p.combo, policy, constraints, now, timezone) if policy is not None and now else None
@@ -324,14 +399,16 @@ def _unholdable(c: Candidate) -> bool:
     return c.costs["holdability"] > 0
 
 
-def _cheapest_holdable(lists: Sequence[Sequence[Candidate]]) -> Combo:
+def _cheapest_holdable(legs: Sequence[Leg]) -> Combo:
     """The cheapest combination policy allows and the supplier lets us hold (one item per list)."""
-    return tuple(min(lst, key=lambda c: (c.blocked, _unholdable(c), c.total, c.cost, c.item_id)) for lst in lists)
+    return tuple(
+        leg.candidate(leg.first_of(leg.blocked, leg.unholdable(), leg.totals, leg.costs, leg.ids)) for leg in legs
+    )
 
 
-def _why_not_holdable(lists: Sequence[Sequence[Candidate]]) -> str:
+def _why_not_holdable(legs: Sequence[Leg]) -> str:
     """Why the cheapest combination of all is not on offer, in words ("are outside your policy")."""
-    overall = [min(lst, key=lambda c: (c.total, c.cost, c.item_id)) for lst in lists]
+    overall = [leg.candidate(leg.first_of(leg.totals, leg.costs, leg.ids)) for leg in legs]
     reasons = [
         reason
         for flag, reason in (
@@ -343,7 +420,7 @@ def _why_not_holdable(lists: Sequence[Sequence[Candidate]]) -> str:
     return " or ".join(reasons) or "cannot be held"
 
 
-def _featured(lists: Sequence[Sequence[Candidate]], best: Combo, cheapest: Decimal, low: Combo) -> List[Featured]:
+def _featured(legs: Sequence[Leg], best: Combo, cheapest: Decimal, low: Combo) -> List[Featured]:
     """The cheapest, fastest, refundable and better-hotel bundles, each one item per list.
 
     Costs add up per list, so each is the per-list best under its own key; items that cannot be
@@ -356,25 +433,24 @@ def _featured(lists: Sequence[Sequence[Candidate]], best: Combo, cheapest: Decim
         pick_low = Pick(
             low,
             "Cheapest",  # the label the router's "the cheapest" finds; the reason says which cheapest
-            f"Cheapest: the lowest total price you can hold; cheaper combinations {_why_not_holdable(lists)}.",
+            f"Cheapest: the lowest total price you can hold; cheaper combinations {_why_not_holdable(legs)}.",
         )
     featured = [Featured(pick_low, lambda x: _total(x) <= _total(low))]
     if any(c.kind == "flight" for c in best):
         fast = tuple(
-            min(
-                lst,
-                key=lambda c: (
-                    c.blocked,
-                    _unholdable(c),
-                    c.summary["duration_minutes"],
-                    c.summary["stops"],
-                    c.cost,
-                    c.item_id,
-                ),
+            leg.candidate(
+                leg.first_of(
+                    leg.blocked,
+                    leg.unholdable(),
+                    leg.column("duration_minutes"),
+                    leg.column("stops"),
+                    leg.costs,
+                    leg.ids,
+                )
             )
             if b.kind == "flight"
             else b
-            for lst, b in zip(lists, best, strict=True)
+            for leg, b in zip(legs, best, strict=True)
         )
         (minutes, stops), saved = _minutes(fast), _minutes(best)[0] - _minutes(fast)[0]
         featured.append(
@@ -388,23 +464,15 @@ def _featured(lists: Sequence[Sequence[Candidate]], best: Combo, cheapest: Decim
                 lambda x: _minutes(x) <= _minutes(fast),
             )
         )
-    if all(any(c.summary["refundable"] for c in lst) for lst in lists):
+    refundable = [leg.column("refundable") for leg in legs]
+    if all(any(column) for column in refundable):
         flex = tuple(
-            min((c for c in lst if c.summary["refundable"]), key=lambda c: (c.blocked, c.cost, c.item_id))
-            for lst in lists
+            leg.candidate(min(compress(zip(leg.blocked, leg.costs, leg.ids, range(len(leg)), strict=True), column))[-1])
+            for leg, column in zip(legs, refundable, strict=True)
         )
         why_flex = "Refundable: every flight and room in it can be cancelled for a refund."
         featured.append(Featured(Pick(flex, "Refundable", why_flex), _refundable))
-    nicer = tuple(
-        min(
-            (c for c in lst if c.summary["stars"] > b.summary["stars"] and c.blocked <= b.blocked),
-            default=b,
-            key=lambda c: (c.cost, c.item_id),
-        )
-        if b.kind == "hotel"
-        else b
-        for lst, b in zip(lists, best, strict=True)
-    )
+    nicer = tuple(_nicer_hotel(leg, b) if b.kind == "hotel" else b for leg, b in zip(legs, best, strict=True))
     if _stars(nicer) > _stars(best):
         names = " and ".join(
             f"{c.summary['hotel_name']} ({c.summary['stars']}★ instead of {b.summary['stars']}★)"
@@ -415,6 +483,18 @@ def _featured(lists: Sequence[Sequence[Candidate]], best: Combo, cheapest: Decim
             Featured(Pick(nicer, "Better hotel", f"Better hotel: {names}."), lambda x: _stars(x) >= _stars(nicer))
         )
     return featured
+
+
+def _nicer_hotel(leg: Leg, b: Candidate) -> Candidate:
+    """The least costly rate of a better hotel than ``b``'s that policy blocks no more than ``b``; else ``b``."""
+    better = [
+        (cost, item_id, i)
+        for i, (s, blocked, cost, item_id) in enumerate(
+            zip(leg.summaries, leg.blocked, leg.costs, leg.ids, strict=True)
+        )
+        if s["stars"] > b.summary["stars"] and blocked <= b.blocked
+    ]
+    return leg.candidate(min(better)[-1]) if better else b
 
 
 def _compose(

@@ -157,9 +157,11 @@ class SandboxCore:
         """Keep the search (not its items: ``get_item`` finds them again from it) and the items'
         stock counters together, and show the stock actually left (purchases consume it)."""
         id_field, stock_field = ITEM_FIELDS[kind]
-        left = self.state.stock_many({item[id_field]: item[stock_field] for item in items})
-        for item in items:
-            item[stock_field] = min(item[stock_field], left[item[id_field]])
+        offered = {item[id_field]: item[stock_field] for item in items}
+        left = self.state.stock_many(offered)
+        if left != offered:  # (a search nobody held from shows its items as offered: nothing to change)
+            for item in items:
+                item[stock_field] = min(item[stock_field], left[item[id_field]])
         refs = {search_of(item[id_field]) for item in items}
         self.state.put_many("search", {ref: {"kind": kind, "search": search} for ref in refs})
         return items

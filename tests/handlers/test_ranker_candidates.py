@@ -1,7 +1,8 @@
-"""The ranker's candidates, made with the wishes read once per list, rank exactly as those made
-offer by offer did: the same bundles, scores, breakdowns and words over seeded supplier
-responses of hundreds of offers and every kind of flight wish (carriers preferred, required or
-avoided, cabin, stops, red-eyes, refunds, weights)."""
+"""The ranker's legs (each offer's costs read once per list, as columns; a candidate made only for
+an item a pick may use) rank exactly as candidates made offer by offer, every wish read again
+for each, did: the same bundles, scores, breakdowns and words over seeded supplier responses of
+hundreds of offers and every kind of flight wish (carriers preferred, required or avoided,
+cabin, stops, red-eyes, refunds, weights), with and without a policy."""
 
 import json
 import random
@@ -14,15 +15,15 @@ from handlers.common.shape import carrier_allowed, carrier_rules
 from handlers.specialists import SELF_TEST_NOW, self_test_deps, trip_option_ranker
 from handlers.specialists.flight_quote_search import FlightQuoteSearch
 from handlers.specialists.hotel_quote_search import HotelQuoteSearch
-from handlers.specialists.trip_option_ranker import Candidate, _wants_refundable, rank
+from handlers.specialists.trip_option_ranker import Candidate, Leg, _wants_refundable, rank
 from handlers.supplier import summarize_offer
 from handlers.supplier.summary import ranked_offers
 
 NOW = SELF_TEST_NOW.isoformat()
 
 
-def plain_flight_candidates(quote, w, prefs, constraints):
-    """``_flight_candidates`` as first written: every wish read again for every offer."""
+def plain_flight_leg(quote, w, prefs, constraints):
+    """``_flight_leg`` as first written: a candidate per offer, every wish read again for each."""
     fp = prefs.get("flight") or {}
     carriers = carrier_rules(fp)
     preferred = set(carriers["preferred"])
@@ -52,7 +53,7 @@ def plain_flight_candidates(quote, w, prefs, constraints):
             "holdability": 0.0 if s.get("holdable", True) else w["holdability"],
         }
         out.append(Candidate("flight", quote["segment_id"], offer_id, s, costs))
-    return out
+    return Leg.of("flight", quote["segment_id"], out)
 
 
 def _padded(offers, rnd, copies):
@@ -103,7 +104,7 @@ def test_candidates_made_with_wishes_read_once_rank_as_before(monkeypatch, seed)
     flights, hotels = _searches(seed)
     assert all(len(q["offers"]) > 150 for q in flights)
     now = datetime.fromisoformat(NOW)
-    for preferences in WISHES:
+    for preferences, policy in [(wish, DEFAULT_POLICY) for wish in WISHES] + [(WISHES[1], None)]:
         for constraints in ({}, {"refundable_preference": "flight"}):
             args = {
                 "flight_quotes": flights,
@@ -112,11 +113,11 @@ def test_candidates_made_with_wishes_read_once_rank_as_before(monkeypatch, seed)
                 "constraints": constraints,
                 "party": {"adults": 2},
                 "top_k": 5,
-                "policy": DEFAULT_POLICY,
+                "policy": policy,
                 "now": now,
             }
             ranked = rank(**args)
-            monkeypatch.setattr(trip_option_ranker, "_flight_candidates", plain_flight_candidates)
+            monkeypatch.setattr(trip_option_ranker, "_flight_leg", plain_flight_leg)
             plain = rank(**args)
             monkeypatch.undo()
             assert ranked["bundles"] and json.dumps(ranked) == json.dumps(plain), (preferences, constraints)
