@@ -106,6 +106,40 @@ def describe_trip(widget: Dict[str, Any]) -> str:
     return text
 
 
+def known_so_far(doc: Dict[str, Any], asked: Sequence[str]) -> List[str]:
+    """What the traveller has told us, in a few words each, shown beside the questions (so a wrong
+    reading is seen before anything is searched): the route, the dates, who travels, the stay.
+    Nothing that is being asked (``asked``: the slots of the questions) and nothing assumed."""
+    known: List[str] = []
+    segs = segments_of(doc)
+    if segs:
+        first = segs[0]
+        origin = first.get("origin") if "origin" not in asked else None
+        destination = first.get("destination") if "destination" not in asked else None
+        if origin and destination:
+            known.append(f"{place_label(origin)} → {place_label(destination)}")
+        elif destination:
+            known.append(f"To {place_label(destination)}")
+        elif origin:
+            known.append(f"From {place_label(origin)}")
+        if first.get("depart_date") and "depart_date" not in asked:
+            known.append(f"leaving {day_text(first['depart_date'])}")
+        if len(segs) > 1 and segs[-1].get("depart_date") and "return_date" not in asked:
+            home = segs[-1].get("destination") == first.get("origin")
+            known.append(f"{'back' if home else 'last flight'} {day_text(segs[-1]['depart_date'])}")
+    if "adults" not in asked and travellers(doc)["adults"] >= 1:
+        known.append(party_text(travellers(doc)))
+    stays = [s for s in stays_of(doc) if s.get("check_in") and s.get("check_out")]
+    if stays and "check_out" not in asked:
+        stay = stays[0]
+        flown = [s.get("depart_date") for s in segs[:1] + segs[1:][-1:]]
+        if flown == [stay["check_in"], stay["check_out"]]:  # the nights between the flights
+            known.append("a hotel")
+        else:
+            known.append(f"hotel {day_text(stay['check_in'])} – {day_text(stay['check_out'])}")
+    return known
+
+
 def assumptions_said(doc: Dict[str, Any]) -> List[str]:
     """What was filled in for the traveller that still applies: rooms assumed for a trip with no hotel are kept
     (a hotel added back brings them back) but not said."""

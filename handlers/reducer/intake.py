@@ -43,6 +43,7 @@ from ..wording import (
     bundles_widget,
     error_message,
     findings,
+    known_so_far,
     past_trip_line,
     preference_words,
     seats_line,
@@ -153,7 +154,10 @@ class Intake(DecisionBase):
             status.update(phase="intake", state="needs_input", pending_question=question)
             questions = [{"slot": s, "text": texts[s]} for s in asked]
             said = f"{lead} {question['text']}" if lead else question["text"]
-            self.say(said, {"type": "questions", "questions": questions})
+            widget = {"type": "questions", "questions": questions, "known": known_so_far(doc, asked)}
+            if lead:
+                widget["lead"] = lead  # the card says it above the questions (the text says both)
+            self.say(said, widget)
             return
         status["pending_question"] = None
         searches = pending_searches(doc)

@@ -569,6 +569,29 @@ def test_another_traveller_is_refused(new_page, base_url, screenshot):
     screenshot(bob, "10-other-traveller")
 
 
+def test_questions_are_said_once_with_what_is_known_so_far(new_page, base_url, screenshot):
+    """Several questions read as one card (a lead-in, one per line), not a run-on sentence repeated
+    by the card under it; one question is said once; each card says what was understood so far."""
+    page = new_page()
+    start_trip(page, base_url)
+    say(page, "I want to go to Paris")
+    wait_until_idle(page)
+    card = page.locator(".msg--assistant [data-widget=questions]").last
+    expect(card).to_contain_text("A few things before I search:")
+    expect(card.locator("li")).to_have_count(3)
+    expect(card).to_contain_text("So far: To Paris")
+    answer = page.locator(".msg--assistant").last
+    assert answer.inner_text().count("Where are you flying from?") == 1
+    screenshot(page, "13-questions-with-what-is-known")
+    say(page, "from boston on march 8, me and my husband")
+    wait_until_idle(page)
+    one = page.locator(".msg--assistant").last
+    expect(one.locator("[data-widget=questions]")).to_contain_text("When do you come back?")
+    assert one.inner_text().count("When do you come back?") == 1
+    expect(one).to_contain_text("Boston (BOS) → Paris")
+    expect(one).to_contain_text("2 adults")
+
+
 def test_sign_in_page_and_phone_layout(new_page, base_url, screenshot):
     page = new_page(width=375, height=812)
     page.goto(f"{base_url}/")

@@ -149,7 +149,10 @@ export class Conversation {
       return h("li", { class: "msg msg--system" }, h("div", { class: "msg__main" }, h("p", {}, frame.text), rendered));
     }
     const body = h("div", { class: "msg__body" });
-    if (frame.text && !(widget?.type === "error" && widget.message === frame.text)) {
+    // A questions card says what the text asks (one per line) and what is known so far: shown
+    // instead of the text, which would say the questions twice.
+    const questions = widget?.type === "questions" && Array.isArray(widget.questions) && widget.questions.length > 0;
+    if (frame.text && !(widget?.type === "error" && widget.message === frame.text) && !questions) {
       body.append(h("div", { class: frame.kind === "error" ? "msg__text msg__text--error" : "msg__text" },
         frame.text.split(/\n{2,}/).map((para) => h("p", {}, para))));
     }

@@ -250,8 +250,13 @@ const renderers = {
   },
 
   questions(widget) {
+    const asked = list(widget.questions).map((q) => q.text || q);
+    const known = list(widget.known);
     return h("div", { class: "widget card questions", dataset: { widget: "questions" } },
-      h("ul", {}, list(widget.questions).map((q) => h("li", {}, q.text || q))));
+      asked.length > 1
+        ? [h("p", { class: "questions__lead" }, "A few things before I search:"), h("ul", {}, asked.map((q) => h("li", {}, q)))]
+        : h("p", { class: "questions__one" }, asked[0] || ""),
+      known.length ? h("p", { class: "questions__known" }, h("span", { class: "muted" }, "So far: "), known.join(" · ")) : null);
   },
 
   risk(widget, ctx) {
