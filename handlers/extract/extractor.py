@@ -529,7 +529,11 @@ def _not_from_offers(proposed: Dict[str, Any]) -> None:
 
 # Words for getting there: "2 tix", "tickets", "seats", "round trip", "phl to orlando".
 _GETTING_THERE = re.compile(
-    r"\b(?:tix|tickets?|seats?|round[\s-]?trip|one[\s-]?way|r/t|airport|airlines?|layovers?|nonstop|connecting)\b", re.I
+    r"\b(?:tix|tickets?|seats?|round[\s-]?trip|one[\s-]?way|r/t|airport|airlines?|layovers?|nonstop|connecting)\b"
+    # a way back ("to denver dec 4 back dec 7 with a hotel"): a hotel alone is not returned from
+    r"|\b(?:back|return(?:ing)?|coming home|heading home|home again)\s+(?:(?:on|by|the)\s+)*"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|next|tomorrow)",
+    re.I,
 )
 
 
