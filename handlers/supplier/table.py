@@ -43,12 +43,17 @@ Column = Sequence[Any]
 _FLIGHT_NUMBER = itemgetter("flight_number")
 
 
+_FIRST, _LAST = itemgetter(0), itemgetter(-1)
+
+
 def _legs_firsts(key: str) -> Callable[[Column], List[Any]]:
-    return lambda column: [legs[0][key] for legs in column]
+    get = itemgetter(key)
+    return lambda column: list(map(get, map(_FIRST, column)))  # legs[0][key] for each, in C
 
 
 def _legs_lasts(key: str) -> Callable[[Column], List[Any]]:
-    return lambda column: [legs[-1][key] for legs in column]
+    get = itemgetter(key)
+    return lambda column: list(map(get, map(_LAST, column)))
 
 
 # What an offer's (rate's) summary repeats of its other fields (``summarize_offer`` reads the legs'
@@ -161,7 +166,7 @@ def _record_keys(column: Column) -> Optional[Tuple[str, ...]]:
     alike (or there are no items)."""
     if not column or type(column[0]) is not list or set(map(type, column)) != {list}:
         return None
-    entries = [entry for value in column for entry in value]
+    entries = list(chain.from_iterable(column))
     if not entries or set(map(type, entries)) != {dict}:
         return None
     keys = tuple(entries[0])
