@@ -717,10 +717,18 @@ def _route(text: str) -> bool:
         return False
     if any(_ROUTE_GAP.fullmatch(text[a.end : b.start]) for a, b in zip(found, found[1:], strict=False)):
         return True
-    return any(
-        re.search(r"\b(?:from|out\s+of|flying\s+from|fly\s+from)\s*$", text[max(0, m.start - 20) : m.start], re.I)
-        for m in found
-    )
+    if len({m.place["code"] for m in found}) < 2:  # "a hotel in Denver, I'm in Denver already": one place
+        return False
+    return any(_LEAVES_FROM.search(text[max(0, m.start - 20) : m.start]) for m in found)
+
+
+# Where the traveller leaves from, said before the place: "from", "out of", and where they are
+# ("I'm in Boston", "based in Denver", "I live in Austin": with another place named, that is home).
+_LEAVES_FROM = re.compile(
+    r"\b(?:from|out\s+of|flying\s+from|fly\s+from|i'?m\s+in|i\s+am\s+in|(?:i\s+)?live\s+in|based\s+in|"
+    r"currently\s+in)\s*$",
+    re.I,
+)
 
 
 def _checks_in_or_out(msg: str) -> bool:
