@@ -253,6 +253,7 @@ const renderers = {
     const asked = list(widget.questions).map((q) => q.text || q);
     const known = list(widget.known);
     return h("div", { class: "widget card questions", dataset: { widget: "questions" } },
+      widget.lead ? h("p", { class: "questions__opening" }, widget.lead) : null,
       asked.length > 1
         ? [h("p", { class: "questions__lead" }, "A few things before I search:"), h("ul", {}, asked.map((q) => h("li", {}, q)))]
         : h("p", { class: "questions__one" }, asked[0] || ""),
