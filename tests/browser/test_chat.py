@@ -590,6 +590,11 @@ def test_questions_are_said_once_with_what_is_known_so_far(new_page, base_url, s
     assert one.inner_text().count("When do you come back?") == 1
     expect(one).to_contain_text("Boston (BOS) → Paris")
     expect(one).to_contain_text("2 adults")
+    say(page, "hmm not sure yet")  # answers nothing: said so above the question, once
+    wait_until_idle(page)
+    again = page.locator(".msg--assistant").last
+    expect(again.locator(".questions__opening")).to_contain_text("nothing changed")
+    assert again.inner_text().count("When do you come back?") == 1
 
 
 def test_sign_in_page_and_phone_layout(new_page, base_url, screenshot):

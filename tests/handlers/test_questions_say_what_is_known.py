@@ -27,3 +27,13 @@ def test_a_round_trip_says_when_it_comes_back_and_that_a_hotel_fills_the_nights(
     widget = _asked("2 of us flying to denver dec 4 back dec 7, need a hotel too")
     assert [q["slot"] for q in widget["questions"]] == ["origin"]
     assert widget["known"] == ["To Denver (DEN)", "leaving Fri Dec 4", "back Mon Dec 7", "2 adults", "a hotel"]
+
+
+def test_an_answer_that_answers_nothing_opens_the_card_that_asks_again():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("I want to go to Paris")
+    turn = h.say("hello??")
+    [widget] = [m["widget"] for m in turn["ui_messages"] if (m.get("widget") or {}).get("type") == "questions"]
+    assert widget["lead"] == "Hi! Happy to help with your trip."
+    assert widget["known"] == ["To Paris"]
+    assert {q["slot"] for q in widget["questions"]} >= {"origin", "depart_date"}
