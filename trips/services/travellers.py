@@ -28,6 +28,12 @@ KEPT_BECAUSE = (
 )
 
 
+KEPT_WHILE_HELD = (
+    "kept for now: something is on hold for these travellers and the airline or hotel already has their "
+    "names; release the holds (or let them lapse) and erase again"
+)
+
+
 def _clean(data: Dict[str, Any]) -> Dict[str, Any]:
     out: Dict[str, Any] = {}
     for name in FIELDS:
@@ -301,7 +307,8 @@ def traveller_erase(*, user) -> Dict[str, Any]:
     """Erase ``user``'s traveller data: profile, companions and the passengers of unbooked trips.
 
     A booked trip keeps its passengers (and says why): the ticket and the booking records the law
-    requires carry them. Returns what was erased and what was kept.
+    requires carry them. So does a trip with something on hold, until the holds end: paying for
+    it needs the names. Returns what was erased and what was kept.
     """
     with transaction.atomic(durable=True):
         had_profile = TravellerProfile.objects.filter(user=user).delete()[0] > 0
@@ -313,12 +320,18 @@ def traveller_erase(*, user) -> Dict[str, Any]:
             payload={"profile": had_profile, "companions": companions},
         )
         booked = set(Booking.objects.filter(trip__owner=user).values_list("trip_id", flat=True))
+        # Held for them: the supplier has the names already, and paying needs them (a purchase must
+        # not go ahead with nobody named). Kept until the holds are released or lapse.
+        held = set(Hold.objects.filter(trip__owner=user, status=Hold.Status.HELD).values_list("trip_id", flat=True))
         erased, kept = 0, []
         for trip in Trip.objects.filter(owner=user, passengers__isnull=False).distinct():
             count = TripPassenger.objects.filter(trip=trip).count()
             if trip.pk in booked:
                 kept.append({"trip_id": trip.pk, "passengers": count, "why": KEPT_BECAUSE})
                 reason = "kept_for_booking"
+            elif trip.pk in held:
+                kept.append({"trip_id": trip.pk, "passengers": count, "why": KEPT_WHILE_HELD})
+                reason = "kept_while_held"
             else:
                 TripPassenger.objects.filter(trip=trip).delete()
                 erased += count

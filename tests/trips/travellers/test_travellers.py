@@ -292,3 +292,24 @@ def test_the_page_card_asks_for_names_only_before_anything_is_held(client, famil
     assert (" open" in card[0]) is asks
     assert ("name everyone before anything is held" in card[1].split("</summary>")[0]) is asks
     assert "0 of 2 named" in card[1].split("</summary>")[0]
+
+
+def test_erase_keeps_the_names_of_a_trip_on_hold_until_the_holds_end(family_trip, traveller):
+    """Paying for a hold needs its names: erasing them while it is held would let a purchase go ahead with nobody named."""
+    from django.utils import timezone
+
+    from tests.trips.commerce.helpers import hold_for
+    from trips.models import Hold
+
+    name_family(family_trip, traveller)
+    hold_for(family_trip, now=timezone.now())
+    done = traveller_erase(user=traveller)
+    assert done["trip_passengers"] == 0 and [k["trip_id"] for k in done["kept"]] == [family_trip.pk]
+    assert "on hold" in done["kept"][0]["why"] and TripPassenger.objects.filter(trip=family_trip).count() == 2
+    assert (
+        AuditEvent.objects.get(trip=family_trip, type="traveller.data_erased").payload["outcome"] == "kept_while_held"
+    )
+
+    Hold.objects.filter(trip=family_trip).update(status=Hold.Status.RELEASED)
+    assert traveller_erase(user=traveller)["trip_passengers"] == 2  # the holds ended: erased
+    assert not TripPassenger.objects.filter(trip=family_trip).exists()
