@@ -21,6 +21,16 @@ from .wording import money
 REFUNDABLE_WORDS = {"either": "either", "flight": "flights", "hotel": "the hotel", "all": "everything"}
 
 
+NONSTOP_WISHED = "Nonstops first, connections shown too"
+
+
+def _stops_line(max_stops: Any, flight: Dict[str, Any]) -> str:
+    """The stops now searched: a nonstop wished without a limit is said as a wish, not as "any"."""
+    if max_stops is None:
+        return NONSTOP_WISHED if flight.get("prefer_nonstop") else "Any number of stops"
+    return "Nonstop only" if max_stops == 0 else f"At most {max_stops} stop(s)"
+
+
 def _empty(value: Any) -> bool:
     return value in (None, "", [], {}, 0, False)
 
@@ -138,10 +148,9 @@ def echo_lines(changes: List[Dict[str, Any]], after: Dict[str, Any], *, options_
         elif change["path"] == "preferences.flight.cabin":
             add("cabin", f"Cabin now {CABIN_WORDS.get(str(new), str(new))}")
         elif change["path"] == "preferences.flight.max_stops":
-            add(
-                "stops",
-                "Any number of stops" if new is None else "Nonstop only" if new == 0 else f"At most {new} stop(s)",
-            )
+            add("stops", _stops_line(new, (after.get("preferences") or {}).get("flight") or {}))
+        elif change["path"] == "preferences.flight.prefer_nonstop":
+            add("stops", NONSTOP_WISHED if new else "Nonstops no longer ranked first")
         elif change["path"].startswith("preferences.flight.airlines"):
             words = carrier_words((after.get("preferences") or {}).get("flight") or {})
             add("airlines", "Airlines: " + ("; ".join(words) or "any"))

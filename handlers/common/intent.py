@@ -90,6 +90,7 @@ def new_trip_intent(
             "flight": {
                 "cabin": "economy",  # economy | premium_economy | business | first
                 "max_stops": None,  # 0 = nonstop
+                "prefer_nonstop": False,  # nonstops ranked first, the others still shown ("ideally nonstop")
                 "avoid_red_eye": False,
                 "airlines": [],  # preferred IATA carrier codes (ranked higher, others still shown)
                 "airlines_required": [],  # only these carriers

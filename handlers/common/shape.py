@@ -279,7 +279,10 @@ def trip_details(doc: Dict[str, Any]) -> List[Dict[str, str]]:
             lines.append(("Airlines", "; ".join(airlines)))
         stops = fp.get("max_stops")
         if stops is not None:
-            lines.append(("Stops", "nonstop only" if int(stops) == 0 else f"at most {int(stops)}"))
+            wished = ", nonstop preferred" if fp.get("prefer_nonstop") and int(stops) else ""
+            lines.append(("Stops", "nonstop only" if int(stops) == 0 else f"at most {int(stops)}{wished}"))
+        elif fp.get("prefer_nonstop"):
+            lines.append(("Stops", "nonstop preferred, connections shown too"))
         times = fp.get("time_of_day") if isinstance(fp.get("time_of_day"), dict) else {}
         lands = fp.get("arrival") if isinstance(fp.get("arrival"), dict) else {}
         when = []

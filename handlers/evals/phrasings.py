@@ -22,6 +22,7 @@ Expectation keys (all must hold for the case to pass):
   lodging city, else the destination), ``check_in``, ``check_out``;
 - ``hotel_max_per_night``, ``budget_per_person``, ``budget_total``, ``currency``;
 - ``airlines`` (preferred), ``airlines_required``, ``airlines_avoid``, ``cabin``, ``max_stops``,
+  ``prefer_nonstop`` (a nonstop wished, not required: ranked first, connections still shown),
   ``avoid_red_eye``, ``time_out`` / ``time_ret`` (a time of day, a clock bound such as "after 17:00", or
   "earliest" / "latest"), ``arrive_out`` / ``arrive_ret`` (a clock bound on the arrival: "before 18:00"),
   ``min_stars``, ``hotel_near``, ``refundable``;
@@ -134,6 +135,7 @@ def observed(doc: Dict[str, Any], turn: Dict[str, Any]) -> Dict[str, Any]:
         "airlines_avoid": list(flight.get("airlines_avoid") or []),
         "cabin": flight.get("cabin"),
         "max_stops": flight.get("max_stops"),
+        "prefer_nonstop": bool(flight.get("prefer_nonstop")),
         "avoid_red_eye": flight.get("avoid_red_eye"),
         "time_out": time_of_day.get("outbound"),
         "time_ret": time_of_day.get("return"),

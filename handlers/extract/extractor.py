@@ -59,6 +59,7 @@ from .patch import ASSUMED_HOTEL_ONLY
 from .places import find_places, lookup
 from .prefs import (
     NO_HOTEL,
+    carriers_against,
     clock_words_read,
     hotel_area,
     hotel_class_said,
@@ -167,7 +168,7 @@ def extract_fields(
     places = places or chosen_town  # "maine" to "say if you meant Portland, Maine (PWM)"
 
     fields.update(prefs)
-    fields.update(airlines)
+    fields.update(carriers_against(msg, airlines, (current.get("preferences") or {}).get("flight")))
     fields["relax"] = relax
     if fields["flights_needed"] and ((current.get("itinerary") or {}).get("flights_needed", True)) is not False:
         fields["flights_needed"] = None  # flights are the default: only news when the trip had none

@@ -214,7 +214,12 @@ def _preferences(fields: Dict[str, Any], patch: Dict[str, Any], cur: Dict[str, A
     flight = {k: fields[k] for k in ("max_stops", "avoid_red_eye") if fields.get(k) is not None}
     if fields.get("cabin"):
         flight["cabin"] = fields["cabin"]
-    _carriers(fields, ((cur.get("preferences") or {}).get("flight")) or {}, flight)
+    current_flight = ((cur.get("preferences") or {}).get("flight")) or {}
+    if fields.get("prefer_nonstop"):  # "ideally nonstop": ranked first, connections still shown
+        flight["prefer_nonstop"] = True
+        if fields.get("max_stops") is None and current_flight.get("max_stops") == 0:
+            flight["max_stops"] = None  # after "nonstop only": a wish now, no longer a filter
+    _carriers(fields, current_flight, flight)
     times = {k: fields[f] for k, f in (("outbound", "time_out"), ("return", "time_return")) if fields.get(f)}
     if times:
         flight["time_of_day"] = times
@@ -248,7 +253,7 @@ def _relaxed(names: List[str], flight: Dict[str, Any], hotel: Dict[str, Any], co
     """Filters the traveller let go of ("stops are fine", "any airline") back to their defaults,
     unless the same message sets them anew ("one stop is fine")."""
     resets = {
-        "max_stops": (flight, {"max_stops": None}),
+        "max_stops": (flight, {"max_stops": None, "prefer_nonstop": False}),
         "airlines": (flight, {"airlines_required": [], "airlines_avoid": []}),
         "red_eye": (flight, {"avoid_red_eye": False}),
         "time_window": (
@@ -258,6 +263,7 @@ def _relaxed(names: List[str], flight: Dict[str, Any], hotel: Dict[str, Any], co
         "min_stars": (hotel, {"min_stars": None}),
         "refundable": (hotel, {"refundable_only": False}),
         "max_nightly": (constraints, {"hotel_max_per_night": None}),
+        "budget": (constraints, {"budget_total": None, "budget_per_person": None}),
     }
     for name in names:
         target, values = resets.get(name, ({}, {}))

@@ -27,12 +27,21 @@ _GROUP_OF = {"star": "Star Alliance", "one": "oneworld", "sky": "SkyTeam"}
 # What people say about an airline: never it, only it (otherwise: they prefer it).
 _AVOID_BEFORE = re.compile(
     r"(?:\bno|\bnot(?:\s+on)?|\bavoid(?:ing)?|\bexcept|\bbut\s+not|\banything\s+but|\bnever|\bhate|\bwithout|\bdon'?t\s+(?:want|like|book|put\s+me\s+on)(?:\s+to\s+fly)?"
-    r"|\bexclude|\bnothing\s+on|\bnot\s+with|\bban|\bskip|\bother\s+than|\bbesides|\bnone\s+of)"
-    r"(?:\s+(?:the|a|an|flying|fly|with|on|by|any|flights?\s+(?:on|with)|\w+\s+(?:or|and|,)))*\s*$",
+    r"|\bexclude|\bnothing\s+on|\bnot\s+with|\bban|\bskip|\bother\s+than|\bbesides|\bnone\s+of"
+    # what people say of an airline they are through with: "not a fan of spirit", "can't stand united",
+    # "keep me off frontier", "done with jetblue", "stay away from spirit", "won't fly american"
+    r"|\bnot\s+(?:a\s+(?:big\s+)?fan\s+of|keen\s+on)|\bcan'?t\s+stand|\bcannot\s+stand|\bdislike|\bdetest"
+    r"|\bkeep\s+(?:me|us|them|him|her)\s+off|\b(?:done|through|finished)\s+with|\b(?:sick|tired)\s+of|\bfed\s+up\s+with"
+    r"|\bstay\s+(?:away\s+from|off)|\bsteer\s+clear\s+of|\bwon'?t\s+(?:fly|take|book|do)|\bwill\s+not\s+(?:fly|take|book|do)"
+    r"|\brefuse\s+to\s+(?:fly|take|book)|\bno\s+more)"
+    r"(?:\s+(?:the|a|an|again|ever|flying|fly|with|on|by|any|flights?\s+(?:on|with)|\w+\s+(?:or|and|,)))*\s*$",
     re.I,
 )
 _AVOID_AFTER = re.compile(
-    r"^\s*(?:air\s*lines?\s+)?(?:is\s+|are\s+)?(?:a\s+)?(?:no[\s-]?go|banned|not\s+ok|not\s+allowed|never)\b", re.I
+    r"^\s*(?:air\s*lines?\s+)?(?:is\s+|are\s+)?(?:a\s+)?(?:no[\s-]?go|banned|not\s+ok|not\s+allowed|never"
+    r"|(?:just\s+|really\s+|so\s+)?(?:terrible|awful|horrible|the\s+worst|a\s+nightmare|garbage|trash|a\s+hard\s+no)"
+    r"|sucks?|no\s+thanks?|no\s+thank\s+you)\b",
+    re.I,
 )
 # Words that make a lower-case "delta", "united", "american" an airline: "prefer delta", "fly united",
 # "on american", "delta preferred", "united if possible" (not "united states", "american express").
@@ -55,8 +64,28 @@ _ONLY_BEFORE = re.compile(
 _ONLY_AFTER = re.compile(
     r"^\s*(?:air\s*lines?\s+)?(?:only|or\s+nothing|exclusively|is\s+(?:a\s+)?must|required)\b", re.I
 )
+# An airline let back in: "united is fine too", "ok, delta works", "american is ok after all".
+_ALLOWED_AFTER = re.compile(
+    r"^\s*(?:air\s*lines?\s+)?(?:is|are|'s)\s+(?:(?:actually|also|totally|perfectly)\s+)?(?:fine|ok|okay|alright|all\s+right|acceptable)"
+    r"(?:\s+(?:too|as\s+well|also|after\s+all|by\s+me|with\s+me|now|then))?\b|^\s*(?:works|would\s+work)(?:\s+(?:too|as\s+well))?\b",
+    re.I,
+)
 # "upgrade to", "bump us up to", "move me into", "put us in": a cabin asked for
 _MOVE_TO = r"(?:(?:upgrade|switch|change|move|bump|put)\s+(?:us\s+|me\s+|it\s+|them\s+|everyone\s+|both\s+of\s+us\s+)?(?:up\s+)?(?:to|into|in))"
+# A cabin wished on a condition: "first if reasonable", "biz if it's under 2k", "business if not crazy":
+# the cabin is searched (its prices show whether the condition holds)
+_IF_PRICE = (
+    r"\s+(?:class\s+)?(?:if|when|as\s+long\s+as|provided)\s+(?:it'?s\s+|its\s+|the\s+price\s+is\s+|prices?\s+(?:are|is)\s+)?"
+    r"(?:reasonable|affordable|cheap|doable|not\s+(?:too\s+)?(?:crazy|expensive|pricey|much|bad|outrageous)|under|below|less|within"
+    r"|the\s+price\s+is\s+right|worth\s+it|in\s+budget|close)\b"
+)
+# A better cabin let go of: "nevermind on business", "forget first class", "scrap the premium": economy again
+_CABIN_DROPPED = re.compile(
+    r"\b(?:never\s?mind|forget|scrap|skip|drop|ditch|no)\s+(?:on\s+|about\s+)?(?:the\s+)?"
+    r"(?:business|biz|premium(?:[\s-]+econ\w*)?|first[\s-]+class|first\s+cabin)(?:[\s-]+(?:class|cabin|seats?|fares?))?\b"
+    r"(?!\s+(?:trip|meeting|travel|dinner|card|lounge))",
+    re.I,
+)
 _CABINS = [
     (
         "premium_economy",
@@ -68,7 +97,7 @@ _CABINS = [
     (
         "first",
         re.compile(
-            r"\bfirst[\s-]+class\b|\bfly(?:ing)?\s+first\b|\bin\s+first\b|\bfirst\s+cabin\b"
+            rf"\bfirst[\s-]+class\b|\bfly(?:ing)?\s+first\b|\bin\s+first\b|\bfirst\s+cabin\b|\bfirst(?={_IF_PRICE})"
             rf"|\b(?:{_MOVE_TO}|make\s+it)\s+first\b"
             r"(?!\s+(?:one|option|bundle|choice|flight|leg|hotel|night|day|week|thing|of|in|on|at|off))",
             re.I,
@@ -79,6 +108,7 @@ _CABINS = [
         re.compile(
             r"\bbusiness[\s-]+(?:class|cabin)\b|\bbusiness\s+or\s+first\b|\bfirst\s+or\s+business\b"
             rf"|\b(?:fly(?:ing)?|in|sit\s+in|book|{_MOVE_TO}|go|make\s+it|let'?s\s+do|rather|prefer)\s+(?:business|biz|j)\b(?!\s+trip)"
+            rf"|\b(?:business|biz)(?={_IF_PRICE})"
             r"|\bbiz\s+class\b|(?<=pax|ppl|adt)\s+biz\b|\b(?:pax|ppl|adults?|people|tickets?)\s+biz\b|\blie[\s-]?flat\b|\bflat[\s-]?bed\b|\bpolaris\b|\bdelta\s+one\b|\bbusiness\s+(?:pls|please|seats?|fares?|instead|then)\b",
             re.I,
         ),
@@ -149,6 +179,28 @@ _ONE_STOP = re.compile(
     r"|\b(?:a|one|1)\s+(?:short\s+)?(?:stop|layover|connection)\s+is\s+(?:fine|ok|okay|alright)\b"
     r"|\b(?:otherwise|or\s+else|else|or)\s+(?:max\s+)?(?:one|1)\s+(?:stop|layover|connection)\b"
     r"|\b(?:one|1)\s+(?:stop|layover|connection)\s+if\s+(?:needed|necessary|need\s+be|(?:we|i)\s+(?:must|have\s+to))\b",
+    re.I,
+)
+# A nonstop wished, not required: "ideally nonstop", "direct if possible", "nonstop would be nice",
+# "prefer nonstop but will take a connection", "as few stops as possible". Nonstops are ranked first
+# and connections still shown; "must be nonstop", "nonstop only" stay a filter (``_NONSTOP``).
+_NS = r"(?:a\s+)?(?:non[\s-]?stops?|directs?)(?:\s+(?:flights?|route|one))?"
+_SOFT_NONSTOP = re.compile(
+    r"\b(?:ideally|preferably|prefer(?:red|ably)?|would\s+prefer|'d\s+prefer|rather(?:\s+(?:go|fly|have|take|do))?|hoping\s+for"
+    r"|hope\s+for|would\s+love|'d\s+love|would\s+like|'d\s+like|try(?:ing)?\s+(?:for|to\s+(?:get|find))|if\s+there'?s)"
+    rf"\s+(?:to\s+(?:go|fly)\s+|on\s+|for\s+)?{_NS}\b(?!\s+(?:only|or\s+nothing|required|is\s+a\s+must))"
+    rf"|\b{_NS}\s+(?:if\s+(?:possible|available|we\s+can|you\s+can|i\s+can|it'?s\s+possible|there\s+(?:is|are)\s+(?:one|any))"
+    r"|where\s+possible|when\s+possible|ideally|preferably|preferred|pref|prefered|would\s+(?:just\s+|really\s+|still\s+)?be\s+(?:nice|great|ideal|best|better|good|preferred|awesome|lovely)"
+    r"|(?:is|are)\s+(?:nice|ideal|best|better|preferred|a\s+plus|a\s+bonus|nice\s+to\s+have)|unless|but\s+(?:not\s+(?:a\s+must|required|essential|necessary|crucial)"
+    r"|(?:i'?m\s+|we'?re\s+)?flexible|(?:i|we|will|would|can|could|i'?ll|we'?ll|i'?d|we'?d)\s+(?:\w+\s+)?(?:take|do|accept|consider|go\s+with)))\b"
+    r"|\b(?:as\s+few|fewest|fewer|minimal|min(?:imum)?|least)\s+(?:number\s+of\s+)?(?:stops|connections|layovers)\b"
+    r"|\b(?:avoid(?:ing)?|no)\s+(?:stops|connections|layovers?)\s+(?:if\s+(?:possible|we\s+can|you\s+can)|ideally|preferably|where\s+possible)\b",
+    re.I,
+)
+# "2 stops is fine", "up to two stops", "max 2 connections"
+_TWO_STOPS = re.compile(
+    r"\b(?:at\s+most|max(?:imum)?(?:\s+of)?|up\s+to|no\s+more\s+than)\s+(?:two|2)\s+(?:stops|layovers|connections)\b"
+    r"|\b(?:two|2)[\s-]+(?:stops|layovers|connections)\s+(?:max|at\s+most|or\s+(?:less|fewer)|tops|(?:is\s+|are\s+)?(?:fine|ok|okay|alright))\b",
     re.I,
 )
 _RED_EYE = re.compile(
@@ -252,6 +304,8 @@ def read_airlines(text: str) -> Tuple[Dict[str, Optional[List[str]]], List[Tuple
                 # the words around them speak of airlines ("no spirit or frontier")
                 if (
                     not _AVOID_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
+                    and not _AVOID_AFTER.match(text[m.end() : m.end() + 30])
+                    and not _ALLOWED_AFTER.match(text[m.end() : m.end() + 30])
                     and not (
                         (
                             _CARRIER_BEFORE.search(text[max(0, m.start() - 30) : m.start()])
@@ -281,11 +335,50 @@ def read_airlines(text: str) -> Tuple[Dict[str, Optional[List[str]]], List[Tuple
                 stance = "airlines_avoid"
             elif _ONLY_BEFORE.search(before) or _ONLY_AFTER.match(tail_after):
                 stance = "airlines_required"
+            elif _ALLOWED_AFTER.match(tail_after):
+                stance = "airlines_allowed"
             else:
                 stance = "airlines"
-        if code not in found[stance or "airlines"]:
+        if code not in found.setdefault(stance or "airlines", []):
             found[stance or "airlines"].append(code)
+    allowed = found.pop("airlines_allowed", [])
+    found["airlines"] += [c for c in allowed if c not in found["airlines"]]  # read alone: a mild preference
     return {k: (v or None) for k, v in found.items()}, spans
+
+
+def carriers_against(text: str, said: Dict[str, Optional[List[str]]], flight: Any) -> Dict[str, Optional[List[str]]]:
+    """The airline lists of a message read against the trip's (``flight``: its flight preferences).
+
+    An airline avoided before stays avoided when another is named ("no delta either" after "no
+    united" avoids both); one let back in ("united is fine too", "ok american works") leaves the
+    avoided list, joins the required ones when some are required, and is no preference of its own."""
+    flight = flight if isinstance(flight, dict) else {}
+    avoided = [c for c in flight.get("airlines_avoid") or [] if isinstance(c, str)]
+    required = [c for c in flight.get("airlines_required") or [] if isinstance(c, str)]
+    out = dict(said)
+    allowed = [c for c in said.get("airlines") or [] if (c in avoided or required) and _let_in(text, c)]
+    if allowed:
+        rest = [c for c in said.get("airlines") or [] if c not in allowed]
+        out["airlines"] = rest or None
+        out["airlines_avoid"] = [c for c in avoided + (said.get("airlines_avoid") or []) if c not in allowed]
+        if required:
+            out["airlines_required"] = list(dict.fromkeys(required + (said.get("airlines_required") or []) + allowed))
+    elif said.get("airlines_avoid") and avoided:
+        others = set((said.get("airlines") or []) + (said.get("airlines_required") or []))
+        out["airlines_avoid"] = [
+            c for c in dict.fromkeys(avoided + (said.get("airlines_avoid") or [])) if c not in others
+        ]
+    return out
+
+
+def _let_in(text: str, code: str) -> bool:
+    """Whether ``text`` lets airline ``code`` in rather than wishing for it ("united is fine too")."""
+    names = [k for k, v in AIRLINES.items() if v and v[0] == code] + [code]
+    for m in _AIRLINE_RE.finditer(text):
+        said = (m.group("name") or m.group("code") or "").lower()
+        if said in (n.lower() for n in names) and _ALLOWED_AFTER.match(text[m.end() : m.end() + 40]):
+            return True
+    return bool(re.search(r"\b(?:also|too|as\s+well|after\s+all|back\s+in)\b", text, re.I))
 
 
 _LIST_JOIN = r"\s*(?:,|or|and|&|/|nor|,\s*or|,\s*and)\s*"
@@ -339,7 +432,8 @@ NO_HOTEL = re.compile(
     r"\b(?:heading|going|flying|coming)\s+(?:back\s+)?home\s+(?:for|to)\b|"
     r"\b(?:anything|nothing)\s+(?:but|except|other\s+than)\s+(?:the\s+)?flights?\b|"
     r"\b(?:booked|arranged|covered|sorted|reserved)\s+the\s+hotel\b|\bhotel\s+(?:is\s+)?(?:already\s+)?(?:booked|sorted|covered|taken\s+care\s+of|arranged)\b|"
-    r"(?<!\bcan\s)(?<!\bcould\s)(?<!\bto\s)\b(?:drop|cancel|remove|skip|forget)\s+(?:about\s+)?the\s+(?:hotel|room)\b",
+    r"(?<!\bcan\s)(?<!\bcould\s)(?<!\bto\s)\b(?:drop|cancel|remove|skip|forget|nix|lose|ditch|scrap|scratch|axe|cut)\s+(?:about\s+)?the\s+(?:hotel|room)\b|"
+    r"\bno\s+need\s+for\s+(?:the|a|any)\s+(?:hotel|room)\b",
     re.I,
 )
 # Flights the traveller already has: "already booked my flights", "flights are taken care of".
@@ -457,9 +551,13 @@ def _where_in_town(text: str) -> Optional[str]:
 def read_preferences(text: str, money_text: Optional[str] = None, money: Optional[List[Any]] = None) -> Dict[str, Any]:
     """Preferences in ``text``; amounts are read from ``money_text`` (the text with dates masked), or
     taken from ``money`` (its ``money_mentions``, when the caller has them already)."""
-    cabin = next((name for name, rx in _CABINS if rx.search(text)), None)
-    # "nonstop if possible, otherwise 1 stop": the stop allowed is the limit
-    max_stops = 1 if _ONE_STOP.search(text) else 0 if _NONSTOP.search(text) else None
+    dropped = _CABIN_DROPPED.search(text)
+    cabin_text = text[: dropped.start()] + " " * len(dropped.group(0)) + text[dropped.end() :] if dropped else text
+    cabin = next((name for name, rx in _CABINS if rx.search(cabin_text)), "economy" if dropped else None)
+    # "nonstop if possible, otherwise 1 stop": the stop allowed is the limit, the nonstop a wish
+    soft_nonstop = _SOFT_NONSTOP.search(text) is not None
+    max_stops = 2 if _TWO_STOPS.search(text) else 1 if _ONE_STOP.search(text) else None
+    max_stops = 0 if max_stops is None and _NONSTOP.search(text) and not soft_nonstop else max_stops
     budgets = read_budgets(money_text if money_text is not None else text, money)
     stars = _stars(text)
     said_class = hotel_class_said(text)
@@ -477,6 +575,7 @@ def read_preferences(text: str, money_text: Optional[str] = None, money: Optiona
     return {
         "cabin": cabin,
         "max_stops": max_stops,
+        "prefer_nonstop": True if soft_nonstop else None,
         "avoid_red_eye": True if _RED_EYE.search(text) else None,
         **budgets,
         "refundable": _refundable(text),
@@ -774,6 +873,19 @@ _MONEY = re.compile(
 )
 # "a grand", "two grand", "a thousand bucks": the amount in words, read as digits of the same length
 _WORD_THOUSANDS = re.compile(rf"\b(?P<n>a|{NUMBER_RE})\s+(?P<k>grand|thousand)\b", re.I)
+# "two hundred a night", "fifteen hundred all in", "a couple hundred", "three hundred and fifty"
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_WORD_HUNDREDS = re.compile(
+    rf"\b(?:a\s+)?(?P<n>a|{NUMBER_RE})\s+hundred(?:\s+(?:and\s+)?(?P<t>{'|'.join(_TENS)}))?\b(?!\s*(?:miles|km|people|years))",
+    re.I,
+)
+
+
+def _hundreds(m: re.Match[str]) -> str:
+    n = to_int(m.group("n")) or 1
+    return str(100 * n + _TENS.get((m.group("t") or "").lower(), 0)).ljust(len(m.group(0)))
+
+
 # Words between an amount and whom it is for: "900 round trip per person", "500 all in each"
 _PER_PERSON_FILLER = (
     r"(?:(?:round[\s-]?trip|rt|return|all[\s-]in|max(?:imum)?|tops|or\s+(?:less|so)|ish|total|roughly)\s+)?"
@@ -782,7 +894,7 @@ _PER_NIGHT_AFTER = re.compile(
     r"^\s*(?:(?:/|per|a|an|each|every)\s*(?:night|nite|nt|evening)\b|(?:/|per\s+|a\s+)?(?:pn|p/n)\b|nightly\b)", re.I
 )
 _PER_NIGHT_BEFORE = re.compile(
-    r"(?:\bper[\s-]night|\bnightly(?:\s+(?:rate|price|cost|budget))?|\bnight(?:ly)?\s+rate|\ba\s+night|\bper\s+room\s+per\s+night|\brate\s+per\s+night)"
+    r"(?:\b(?:hotel|nightly|room)\s+(?:cap|limit|max(?:imum)?|ceiling)|\bper[\s-]night|\bnightly(?:\s+(?:rate|price|cost|budget))?|\bnight(?:ly)?\s+rate|\ba\s+night|\bper\s+room\s+per\s+night|\brate\s+per\s+night)"
     r"(?:(?!\band\b|\bbut\b)[^.;,]){0,35}$",
     re.I,
 )
@@ -798,7 +910,7 @@ _PER_PERSON_BEFORE = re.compile(
 )
 _MONEY_BEFORE = re.compile(
     r"(?:\bunder|\bbelow|\bless\s+than|\bmax(?:imum)?|\bup\s+to|\bno\s+more\s+than|\bbudget|\bwithin|\bat\s+most|\bcaps?(?:ped)?\s+(?:\w+\s+)?at|"
-    r"\baround|\babout|\bspend|\bexceed|\bcost(?:s|ing)?|\bpric(?:e|ier|ey)\w*|\bcheaper\s+than|\bbetween|\bmake\s+(?:that|it)|\blimit|\bceiling|\bhave|\bgot|\btotal|\btops)"
+    r"\b(?:cap|limit|max(?:imum)?|ceiling)\s+(?:to|of)|\baround|\babout|\bspend|\bexceed|\bcost(?:s|ing)?|\bpric(?:e|ier|ey)\w*|\bcheaper\s+than|\bbetween|\bmake\s+(?:that|it)|\blimit|\bceiling|\bhave|\bgot|\btotal|\btops)"
     r"[^.;\d]{0,25}$",
     re.I,
 )
@@ -845,6 +957,8 @@ def money_mentions(text: str) -> List[Tuple[str, float, Optional[str], Tuple[int
     found: List[Tuple[str, float, Optional[str], Tuple[int, int]]] = []
     if "grand" in text.lower() or "thousand" in text.lower():
         text = _WORD_THOUSANDS.sub(lambda w: str(1000 * (to_int(w.group("n")) or 1)).ljust(len(w.group(0))), text)
+    if "hundred" in text.lower():
+        text = _WORD_HUNDREDS.sub(_hundreds, text)
     prev_end = 0
     for m in _MONEY.finditer(text):
         start, prev_end = prev_end, m.end()
@@ -914,7 +1028,7 @@ _OK = r"(?:are|is)\s+(?:fine|ok|okay|alright|all\s+right)"
 _DROP = r"(?:drop|forget|remove|lose|lift|skip|relax|no\s+need\s+for)"
 _RELAX = {
     "max_stops": re.compile(
-        rf"(?<!\bone\s)(?<!\b1\s)(?<!\bsingle\s)\b(?:stops?|connections?|layovers?)\s+{_OK}\b|\b{_DROP}\s+(?:the\s+)?(?:nonstop|non-stop|direct)(?:\s+(?:only|requirement|filter|preference))?\b|"
+        rf"(?<!\bone\s)(?<!\b1\s)(?<!\bsingle\s)(?<!\btwo\s)(?<!\b2\s)\b(?:stops?|connections?|layovers?)\s+{_OK}\b|\b{_DROP}\s+(?:the\s+)?(?:nonstop|non-stop|direct)(?:\s+(?:only|requirement|filter|preference))?\b|"
         r"\b(?:doesn'?t|does\s+not|don'?t)\s+(?:have|need)\s+to\s+be\s+(?:nonstop|non-stop|direct)\b|\bany\s+number\s+of\s+stops\b",
         re.I,
     ),
@@ -936,6 +1050,11 @@ _RELAX = {
     ),
     "refundable": re.compile(
         rf"\bnon[\s-]?refundable\s+(?:is|are|would\s+be)\s+(?:fine|ok|okay)\b|\b{_DROP}\s+(?:the\s+)?refundable(?:\s+only)?\b",
+        re.I,
+    ),
+    "budget": re.compile(
+        rf"\b(?:{_DROP}|ignore|scrap|ditch|no)\s+(?:about\s+)?(?:the\s+|my\s+|our\s+|a\s+)?(?:trip\s+|total\s+)?budget\b(?!\s+(?:air|carrier|hotel|motel|option|flight))"
+        r"|\b(?:budget|price|cost|money)\s+(?:doesn'?t|does\s+not|don'?t|won'?t)\s+matter\b|\bmoney\s+(?:is\s+)?no\s+object\b",
         re.I,
     ),
     "max_nightly": re.compile(

@@ -12,8 +12,9 @@ from typing import Any, Dict
 
 from ..common.shape import ARRIVAL_BOUND_PATTERN, CLOCK_BOUND_PATTERN, SUPERLATIVES
 
-# Search filters a traveller can let go of (``relax``), named as the searches report them.
-RELAX_FILTERS = ("max_stops", "airlines", "red_eye", "time_window", "min_stars", "refundable", "max_nightly")
+# Search filters a traveller can let go of (``relax``), named as the searches report them; and the
+# trip's budget ("forget the budget"), which ranks and badges options rather than filtering them.
+RELAX_FILTERS = ("max_stops", "airlines", "red_eye", "time_window", "min_stars", "refundable", "max_nightly", "budget")
 
 
 def _nullable(schema: Dict[str, Any]) -> Dict[str, Any]:
@@ -109,6 +110,10 @@ REQUIREMENTS_SCHEMA: Dict[str, Any] = {
         "arrive_out": _ARRIVAL_WISH,
         "arrive_return": _ARRIVAL_WISH,
         "max_stops": _COUNT,
+        "prefer_nonstop": {
+            "type": ["boolean", "null"],
+            "description": "true: nonstop wished but not required ('ideally nonstop', 'direct if possible')",
+        },
         "avoid_red_eye": {"type": ["boolean", "null"]},
         "budget_total": {"type": ["number", "null"], "minimum": 0, "description": "the whole trip"},
         "budget_per_person": {"type": ["number", "null"], "minimum": 0},
@@ -124,7 +129,7 @@ REQUIREMENTS_SCHEMA: Dict[str, Any] = {
         "relax": {
             "type": ["array", "null"],
             "items": {"enum": list(RELAX_FILTERS)},
-            "description": "search filters the traveller lets go of ('stops are fine', 'any airline', 'no hotel cap')",
+            "description": "filters the traveller lets go of ('stops are fine', 'any airline', 'no hotel cap', 'forget the budget')",
         },
     },
 }

@@ -179,6 +179,7 @@ def _flight_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any
     preferred = set(carriers["preferred"])
     any_carrier = not carriers["avoid"] and not carriers["required"]
     max_stops = fp.get("max_stops")
+    prefer_nonstop = bool(fp.get("prefer_nonstop"))  # "ideally nonstop": a connection is an unmet wish, not out
     cabin, avoid_red_eye = fp.get("cabin"), fp.get("avoid_red_eye")
     refund_w = w["refundability"] * (4 if _wants_refundable("flight", prefs, constraints) else 1)
     red_eye_w = w["red_eye"] * (4 if avoid_red_eye else 1)
@@ -194,6 +195,7 @@ def _flight_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any
                 bool(preferred) and carrier not in preferred,
                 4 * (not (any_carrier or carrier_allowed(carrier, carriers))),  # dropped by the search
                 max_stops is not None and s["stops"] > max_stops,
+                prefer_nonstop and s["stops"] > 0,
                 bool(cabin) and s["cabin"] != cabin,
                 bool(avoid_red_eye) and s["red_eye"],
             )
