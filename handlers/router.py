@@ -125,7 +125,8 @@ _SHOWN = (
     r"|the (?:trip|tickets?)\s*[.!]*$)"
 )
 BUY_SHOWN_RE = re.compile(
-    rf"^\s*(?:{_BUY}|buy now|book it)\s*[.!]*\s*$|\b{_BUY}\s+{_SHOWN}"
+    # "please don't book them" (an airline said no to) is no command to buy
+    rf"^\s*(?:{_BUY}|buy now|book it)\s*[.!]*\s*$|(?<!\bdon't\s)(?<!\bdont\s)(?<!\bnot\s)(?<!\bnever\s)\b{_BUY}\s+{_SHOWN}"
     r"|\b(?:confirm|complete|finali[sz]e|proceed with|go ahead with) (?:the |my )?(?:purchase|payment|booking|order|checkout)\b"
     r"|\bproceed to (?:payment|checkout)\b|\bgo ahead and (?:buy|purchase|book|pay)\b|\bcharge (?:my|the) card\b"
     r"|\bconfirm (?:and|&) (?:buy|purchase|book|pay)\b|\b(?:pay|buy|purchase|book)(?: it| this| that| them)?"

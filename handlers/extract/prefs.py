@@ -33,21 +33,23 @@ _AVOID_BEFORE = re.compile(
     r"|\bnot\s+(?:a\s+(?:big\s+)?fan\s+of|keen\s+on)|\bcan'?t\s+stand|\bcannot\s+stand|\bdislike|\bdetest"
     r"|\bkeep\s+(?:me|us|them|him|her)\s+off|\b(?:done|through|finished)\s+with|\b(?:sick|tired)\s+of|\bfed\s+up\s+with"
     r"|\bstay\s+(?:away\s+from|off)|\bsteer\s+clear\s+of|\bwon'?t\s+(?:fly|take|book|do)|\bwill\s+not\s+(?:fly|take|book|do)"
-    r"|\brefuse\s+to\s+(?:fly|take|book)|\bno\s+more)"
+    r"|\brefuse\s+to\s+(?:fly|take|book)|\bno\s+more|\b(?:do\s+not|don'?t|never)\s+care\s+for|\bhad\s+enough\s+of"
+    r"|\b(?:bad|terrible|awful|horrible|poor)\s+(?:luck|experiences?|times?|service)\s+(?:with|on)|\bburned\s+by)"
     r"(?:\s+(?:the|a|an|again|ever|flying|fly|with|on|by|any|flights?\s+(?:on|with)|\w+\s+(?:or|and|,)))*\s*$",
     re.I,
 )
 _AVOID_AFTER = re.compile(
     r"^\s*(?:air\s*lines?\s+)?(?:is\s+|are\s+)?(?:a\s+)?(?:no[\s-]?go|banned|not\s+ok|not\s+allowed|never"
     r"|(?:just\s+|really\s+|so\s+)?(?:terrible|awful|horrible|the\s+worst|a\s+nightmare|garbage|trash|a\s+hard\s+no)"
-    r"|sucks?|no\s+thanks?|no\s+thank\s+you)\b",
+    r"|sucks?|no\s+thanks?|no\s+thank\s+you|,?\s*(?:so\s+|please\s+|pls\s+)?(?:don'?t|do\s+not|never)\s+(?:book|put\s+(?:me|us)\s+on)\s+(?:them|it|those|that))\b",
     re.I,
 )
 # Words that make a lower-case "delta", "united", "american" an airline: "prefer delta", "fly united",
 # "on american", "delta preferred", "united if possible" (not "united states", "american express").
 _CARRIER_BEFORE = re.compile(
     r"\b(?:prefer(?:ably|red)?|ideally|like|rather|want|fly(?:ing)?|flown|book(?:ed)?|only|just|stick\s+with"
-    r"|on|via|status\s+(?:with|on)|loyal\s+to|miles\s+(?:with|on)|member\s+of)\s+$",
+    r"|on|via|status\s+(?:with|on)|loyal\s+to|miles\s+(?:with|on)|member\s+of|add|include"
+    r"|(?:platinum|gold|silver|diamond|elite|1k|medallion|executive\s+platinum|premier)\s+(?:with|on|at))\s+$",
     re.I,
 )
 _CARRIER_AFTER = re.compile(
@@ -62,7 +64,9 @@ _ONLY_BEFORE = re.compile(
     re.I,
 )
 _ONLY_AFTER = re.compile(
-    r"^\s*(?:air\s*lines?\s+)?(?:only|or\s+nothing|exclusively|is\s+(?:a\s+)?must|required)\b", re.I
+    r"^\s*(?:air\s*lines?\s+)?(?:only|or\s+nothing|exclusively|is\s+(?:a\s+)?must|required"
+    r"|[,;-]?\s*(?:and\s+|but\s+)?(?:nothing|no(?:ne|\s+one)?|no\s+other(?:\s+airlines?)?)\s+else|[,;-]?\s*no\s+others)\b",
+    re.I,
 )
 # An airline let back in: "united is fine too", "ok, delta works", "american is ok after all".
 _ALLOWED_AFTER = re.compile(
@@ -178,7 +182,8 @@ _ONE_STOP = re.compile(
     r"|\b(?:one|1)[\s-]+(?:stop|layover|connection)s?\s+(?:max|at\s+most|or\s+(?:less|fewer|under)|tops|(?:is\s+)?(?:fine|ok|okay|alright))\b"
     r"|\b(?:a|one|1)\s+(?:short\s+)?(?:stop|layover|connection)\s+is\s+(?:fine|ok|okay|alright)\b"
     r"|\b(?:otherwise|or\s+else|else|or)\s+(?:max\s+)?(?:one|1)\s+(?:stop|layover|connection)\b"
-    r"|\b(?:one|1)\s+(?:stop|layover|connection)\s+if\s+(?:needed|necessary|need\s+be|(?:we|i)\s+(?:must|have\s+to))\b",
+    r"|\b(?:one|1)\s+(?:stop|layover|connection)\s+if\s+(?:needed|necessary|need\s+be|(?:we|i)\s+(?:must|have\s+to))\b"
+    r"|\b(?:allow|accept|take|include|ok\s+with|okay\s+with|fine\s+with|open\s+to)\s+(?:one|1|a\s+single)\s+(?:stop|layover|connection)s?\b",
     re.I,
 )
 # A nonstop wished, not required: "ideally nonstop", "direct if possible", "nonstop would be nice",
@@ -186,7 +191,7 @@ _ONE_STOP = re.compile(
 # and connections still shown; "must be nonstop", "nonstop only" stay a filter (``_NONSTOP``).
 _NS = r"(?:a\s+)?(?:non[\s-]?stops?|directs?)(?:\s+(?:flights?|route|one))?"
 _SOFT_NONSTOP = re.compile(
-    r"\b(?:ideally|preferably|prefer(?:red|ably)?|would\s+prefer|'d\s+prefer|rather(?:\s+(?:go|fly|have|take|do))?|hoping\s+for"
+    r"\b(?:ideally|preferably|prefer(?:red|ably)?|would\s+(?:really\s+|much\s+)?prefer|'d\s+(?:really\s+|much\s+)?prefer|rather(?:\s+(?:go|fly|have|take|do))?|hoping\s+for"
     r"|hope\s+for|would\s+love|'d\s+love|would\s+like|'d\s+like|try(?:ing)?\s+(?:for|to\s+(?:get|find))|if\s+there'?s)"
     rf"\s+(?:to\s+(?:go|fly)\s+|on\s+|for\s+)?{_NS}\b(?!\s+(?:only|or\s+nothing|required|is\s+a\s+must))"
     rf"|\b{_NS}\s+(?:if\s+(?:possible|available|we\s+can|you\s+can|i\s+can|it'?s\s+possible|there\s+(?:is|are)\s+(?:one|any))"
@@ -194,6 +199,8 @@ _SOFT_NONSTOP = re.compile(
     r"|(?:is|are)\s+(?:nice|ideal|best|better|preferred|a\s+plus|a\s+bonus|nice\s+to\s+have)|unless|but\s+(?:not\s+(?:a\s+must|required|essential|necessary|crucial)"
     r"|(?:i'?m\s+|we'?re\s+)?flexible|(?:i|we|will|would|can|could|i'?ll|we'?ll|i'?d|we'?d)\s+(?:\w+\s+)?(?:take|do|accept|consider|go\s+with)))\b"
     r"|\b(?:as\s+few|fewest|fewer|minimal|min(?:imum)?|least)\s+(?:number\s+of\s+)?(?:stops|connections|layovers)\b"
+    r"|\b(?:prefer(?:ably)?|ideally|rather|hoping\s+for|hope\s+for|'d\s+like|would\s+like)\s+(?:to\s+avoid|avoid(?:ing)?|not\s+to\s+have|no|not)\s+(?:any\s+)?(?:stops|layovers?|connections?|connecting)\b"
+    r"|\b(?:no|without|avoid(?:ing)?)\s+(?:stops|layovers?|connections?)\s+(?:but|though)\s+(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:flexible|open)\b"
     r"|\b(?:avoid(?:ing)?|no)\s+(?:stops|connections|layovers?)\s+(?:if\s+(?:possible|we\s+can|you\s+can)|ideally|preferably|where\s+possible)\b",
     re.I,
 )
@@ -522,6 +529,13 @@ _NOT_AREAS = frozenset(
 )
 
 
+# A named part of town without a hotel word: "would love to be in the historic district", "near the arts district"
+_DISTRICT = re.compile(
+    r"\b(?:in|near|around|by|close\s+to)\s+(?P<what>the\s+(?:[A-Za-z'\-]+\s+){1,2}(?:district|quarter|neighbou?rhood))\b",
+    re.I,
+)
+
+
 def hotel_area(text: str, is_place: Any) -> Optional[str]:
     """The part of town named for the hotel ("South Beach", "the French Quarter"), if it is not a place of its own.
 
@@ -536,7 +550,8 @@ def hotel_area(text: str, is_place: Any) -> Optional[str]:
         if not capitalised and (len(words) < 2 and not text.islower()):
             continue  # a lower-case word in a capitalised message is a word, not a name
         return what
-    return None
+    district = _DISTRICT.search(text)
+    return district.group("what") if district else None
 
 
 def _where_in_town(text: str) -> Optional[str]:
@@ -893,6 +908,10 @@ _PER_PERSON_FILLER = (
 _PER_NIGHT_AFTER = re.compile(
     r"^\s*(?:(?:/|per|a|an|each|every)\s*(?:night|nite|nt|evening)\b|(?:/|per\s+|a\s+)?(?:pn|p/n)\b|nightly\b)", re.I
 )
+# "up to 225 for the hotel", "150 max on the room": a nightly rate when small enough to be one (_NIGHTLY_AT_MOST)
+_HOTEL_AFTER = re.compile(
+    r"^\s*(?:max\s+|tops\s+)?(?:for|on)\s+(?:the\s+|a\s+)?(?:hotel|room|motel)\b(?!\s+(?:and|&|\+))", re.I
+)
 _PER_NIGHT_BEFORE = re.compile(
     r"(?:\b(?:hotel|nightly|room)\s+(?:cap|limit|max(?:imum)?|ceiling)|\bper[\s-]night|\bnightly(?:\s+(?:rate|price|cost|budget))?|\bnight(?:ly)?\s+rate|\ba\s+night|\bper\s+room\s+per\s+night|\brate\s+per\s+night)"
     r"(?:(?!\band\b|\bbut\b)[^.;,]){0,35}$",
@@ -973,7 +992,9 @@ def money_mentions(text: str) -> List[Tuple[str, float, Optional[str], Tuple[int
         night_after, person_after = _PER_NIGHT_AFTER.match(after), _PER_PERSON_AFTER.match(after)
         for_all = _FOR_ALL_AFTER.match(after)
         per_night = bool(night_after or _PER_NIGHT_BEFORE.search(before)) or bool(
-            not for_all and amount <= _NIGHTLY_AT_MOST and _HOTEL_PRICE_BEFORE.search(before)
+            not for_all
+            and amount <= _NIGHTLY_AT_MOST
+            and (_HOTEL_PRICE_BEFORE.search(before) or _HOTEL_AFTER.match(after))
         )
         per_person = not per_night and bool(
             person_after or _PER_PERSON_BEFORE.search(before) or (not for_all and _FARE_PRICE_BEFORE.search(before))
@@ -1049,7 +1070,10 @@ _RELAX = {
         re.I,
     ),
     "refundable": re.compile(
-        rf"\bnon[\s-]?refundable\s+(?:is|are|would\s+be)\s+(?:fine|ok|okay)\b|\b{_DROP}\s+(?:the\s+)?refundable(?:\s+only)?\b",
+        rf"\bnon[\s-]?refundable\s+(?:is|are|would\s+be)\s+(?:fine|ok|okay)\b|\b{_DROP}\s+(?:the\s+)?refundable(?:\s+only)?\b"
+        r"|\b(?:don'?t|doesn'?t|do\s+not|does\s+not|won'?t)\s+(?:need|have)\s+(?:\w+\s+){0,3}?to\s+be\s+(?:fully\s+)?refundable\b"
+        r"|\brefundable\s+(?:is\s+not|isn'?t|not)\s+(?:needed|necessary|required|important)\b"
+        r"|\bno\s+need\s+(?:for|to\s+be)\s+(?:\w+\s+)?refundable\b",
         re.I,
     ),
     "budget": re.compile(

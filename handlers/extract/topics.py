@@ -25,7 +25,11 @@ from .text import clean
 Place = Dict[str, str]
 
 GROUND_WORDS = re.compile(
-    r"\b(?:bus|buses|coach|greyhound|train|trains|amtrak|rail|uber|lyft|taxi|cab|ferry|shuttle)\b", re.I
+    r"\b(?:bus|buses|greyhound|train|trains|amtrak|rail|uber|lyft|taxi|cab|ferry|shuttle"
+    # a coach bus, not the cabin: "do coach", "fly coach", "in coach", "coach seats", "coach is fine"
+    r"|(?<!\bdo\s)(?<!\bfly\s)(?<!\bin\s)(?<!\bjust\s)(?<!\bto\s)(?<!\bflying\s)(?<!\bbook\s)coach"
+    r"(?!\s+(?:class|cabin|seats?|fares?|tickets?|(?:is|are|would\s+be)\s+(?:fine|ok|okay|good)|pls|please|instead)))\b",
+    re.I,
 )
 OTHER_WORDS = re.compile(
     r"\b(?:rental\s+cars?|rent(?:al)?\s+(?:a\s+)?(?:car|vehicle)|car\s+rental|cars?|vehicles?|suv|sedan|"

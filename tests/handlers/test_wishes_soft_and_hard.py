@@ -160,3 +160,68 @@ def test_a_hotel_scratched(text):
     h.say("Boston to Denver Jan 12-15, 1 adult")
     h.say(text)
     assert h.intent()["itinerary"]["lodging"]["needed"] is False
+
+
+@pytest.mark.parametrize(
+    ("text", "preferred", "required", "avoid"),
+    [
+        ("we do not care for Spirit Airlines", None, None, ["NK"]),
+        ("had a terrible experience with frontier, don't book them", None, None, ["F9"]),
+        ("jetblue or alaska, nothing else", None, ["B6", "AS"], None),
+        ("i'm gold with delta", ["DL"], None, None),
+    ],
+)
+def test_airlines_in_more_words(text, preferred, required, avoid):
+    found, _ = read_airlines(text)
+    assert (found["airlines"], found["airlines_required"], found["airlines_avoid"]) == (preferred, required, avoid)
+
+
+def test_a_negated_booking_verb_is_no_purchase_and_the_trip_is_read():
+    h = harness()
+    turn = h.say("Newark to Tampa Feb 13-17, 2 adults. bad luck with spirit before, please don't book them")
+    assert flight_prefs(h)["airlines_avoid"] == ["NK"]
+    assert h.intent()["working_memory"]["ranked_bundles"]
+    assert "can't buy" not in " ".join(m.get("text") or "" for m in turn["ui_messages"])
+
+
+@pytest.mark.parametrize(
+    ("text", "stops", "wished"),
+    [
+        ("would much prefer no connections but we're flexible", None, True),
+        ("ok allow one stop", 1, None),
+        ("happy to take a connection if it's cheaper", None, None),
+    ],
+)
+def test_stops_wished_and_allowed_in_more_words(text, stops, wished):
+    f = read(f"{TRIP}, {text}")
+    assert (f["max_stops"], f["prefer_nonstop"]) == (stops, wished)
+
+
+def test_coach_as_a_cabin_is_not_a_bus():
+    h = harness()
+    h.say("Boston to Denver Jan 12-15, 1 adult, business class")
+    h.say("yikes. just do coach then")
+    assert flight_prefs(h)["cabin"] == "economy"
+
+
+def test_a_hotel_cap_raised_with_the_hotel_named_after_the_amount():
+    h = harness()
+    h.say("Boston to Denver Jan 12-15, 1 adult, hotel under 150 a night")
+    h.say("could we go up to 240 for the hotel")
+    assert (h.intent()["constraints"]["hotel_max_per_night"], h.intent()["constraints"]["budget_total"]) == (
+        "240.00",
+        None,
+    )
+
+
+def test_a_refundable_hotel_no_longer_needed():
+    h = harness()
+    h.say("Boston to Denver Jan 12-15, 1 adult, refundable hotel")
+    assert h.intent()["preferences"]["hotel"]["refundable_only"] is True
+    h.say("the hotel doesn't have to be refundable")
+    assert h.intent()["preferences"]["hotel"]["refundable_only"] is False
+
+
+def test_a_district_without_a_hotel_word_is_where_to_stay():
+    f = read("Atlanta to Savannah Mar 5-8, 2 adults, we'd like to be near the arts district")
+    assert f["hotel_near"] == "the arts district"

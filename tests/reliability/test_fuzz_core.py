@@ -32,6 +32,7 @@ FIELDS = {
     "cabin",
     "airlines",
     "max_stops",
+    "prefer_nonstop",
     "avoid_red_eye",
     "relax",
     "budget_total",
