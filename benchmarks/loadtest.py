@@ -8,7 +8,8 @@ after: channel layer and broker). Settings travel only through the environment, 
 Each traveller is a closed loop, like a person at the browser who waits for each answer: it
 opens one of its trips and runs search → select → hold (a scenario-1-like message with its own
 cities, dates, party and nights; then B1, or the next bundle while the policy check blocks the one
-it picked, at most three; then the hold), then opens its next trip and starts again, pausing
+it picked, at most three; then the hold, and when the hold asks who is travelling, the names
+saved as the chat's card saves them and the hold pressed again), then opens its next trip and starts again, pausing
 ``think_s`` (± 50 %) before every turn but its very first. Travellers start spread over ``ramp_s``;
 from then on all of them are in the loop for ``steady_s`` — the steady window — after which they
 send nothing more and the turns in flight finish. A turn is timed from its frame leaving the
@@ -39,6 +40,9 @@ import os
 import random
 import tempfile
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -372,6 +376,16 @@ async def _journey(
             return journey
         await pause()
         held = await turn(socket.press({"type": "hold"}))
+        card = held.widget("travellers")
+        if card is not None and not journey.error:
+            # Nothing is held before everyone is named: save the names as the traveller's card does
+            # (its form posted to the trip's travellers page), then press "Hold" again as it does.
+            refused = await asyncio.to_thread(_name_everyone, base_url, trip_id, traveller["session_id"], card)
+            if refused:
+                journey.error = f"travellers: names refused ({refused})"
+                return journey
+            await pause()
+            held = await turn(socket.press({"type": "hold", "bundle_id": card.get("bundle_id")}))
         if not journey.error:
             journey.outcome = "held" if held.widget("holds") else "hold not placed"
         return journey
@@ -381,6 +395,46 @@ async def _journey(
     finally:
         if socket is not None:
             await socket.close()
+
+
+CSRF_TOKEN = "loadtestcsrftoken0123456789abcde"  # a client may pick its own (sent as cookie and header)
+
+
+def _name_everyone(base_url: str, trip_id: int, session_id: str, card: dict) -> Optional[str]:
+    """Post one passenger per seat of ``card`` (the hold's travellers widget) to the trip's
+    travellers page, as the chat's card does (``Accept: application/json``); None once saved,
+    else why not ("HTTP 400")."""
+    party = card.get("travelers") or {}
+    kinds = ["adult"] * int(party.get("adults") or 0) + ["child"] * int(party.get("children") or 0)
+    kinds += ["infant"] * int(party.get("infants") or 0)
+    born = {"adult": "1980-03-04", "child": "2016-05-06", "infant": "2026-06-01"}
+    form: dict[str, str] = {}
+    for i, kind in enumerate(kinds):
+        person = {"title": "ms", "gender": "f", "given_name": f"Load{chr(65 + i)}", "family_name": "Traveller"}
+        person["born_on"] = born[kind]
+        if kind == "infant":
+            person["infant_of"] = "0"
+        if i == 0:
+            person.update(email="load@example.com", phone_number="+442080160508")
+        form.update({f"p{i}-{key}": value for key, value in person.items()})
+    http = "http" + base_url.removeprefix("ws") if base_url.startswith("ws") else base_url  # ws:// → http://
+    request = urllib.request.Request(
+        f"{http}/trips/{trip_id}/travellers/",
+        data=urllib.parse.urlencode(form).encode(),
+        method="POST",
+        headers={
+            "Accept": "application/json",
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": f"sessionid={session_id}; csrftoken={CSRF_TOKEN}",
+            "X-CSRFToken": CSRF_TOKEN,
+            "Referer": f"{http}/trips/{trip_id}/",
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return None if answer.status == 200 else f"HTTP {answer.status}"
+    except urllib.error.HTTPError as refused:
+        return f"HTTP {refused.code}"
 
 
 def _wait_for_log(stack: Stack, name: str, marker: str, timeout_s: float = 60.0) -> None:
