@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from .common.clock import day_text
 from .common.question_form import is_question
 from .common.shape import clock_text, leg_departure
-from .router import ORDINALS, bundle_by_quality
+from .router import ORDINALS, bundle_by_quality, bundle_items, discussed
 from .wording import money
 
 Bundle = Dict[str, Any]
@@ -513,6 +513,32 @@ def named_options(text: str, bundles: List[Bundle]) -> List[Bundle]:
     return [b for b in bundles if b.get("bundle_id") in ids]
 
 
+def remember_discussed(wm: Dict[str, Any], focus: List[Bundle]) -> None:
+    """Keep the one option a question was about ("what's in the fourth one?"), so "is that refundable?"
+    and "ok, that one" next point at it; a question about several forgets it, one about none keeps it."""
+    if focus:
+        one = focus[0] if len(focus) == 1 else None
+        wm["discussed"] = {"bundle_id": one.get("bundle_id"), "items": bundle_items(one)} if one else None
+
+
+# "is that refundable?", "does it include breakfast?", "how much is this one per person": a question
+# about the option just discussed (or the one chosen), not about every option ("one that has…" is not).
+_POINTS_BACK = re.compile(
+    r"(?:^|[,.!?]\s*|\b(?:is|does|do|was|will|would|can|could|has|about|for|with|on|in|of|and|so|but|ok(?:ay)?|hmm+|and)\s+)"
+    r"(?:that|this)(?:\s+one)?\b(?!\s*(?:'s|is)\s+(?:it|all|fine|ok|okay|great|good|perfect))|\b(?:it|its|it'?s)\b"
+)
+
+
+def referent(text: str, bundles: List[Bundle], wm: Dict[str, Any]) -> List[Bundle]:
+    """The option "it" / "that" points at in a question: the one last discussed, else the one chosen."""
+    low = (text or "").strip().lower()
+    if not is_question(low) or not _POINTS_BACK.search(low):
+        return []
+    chosen = (wm.get("selected") or {}).get("bundle_id")
+    one = discussed(wm, bundles) or next((b for b in bundles if b.get("bundle_id") == chosen), None)
+    return [one] if one is not None else []
+
+
 def _overview(bundles: List[Bundle]) -> str:
     return "Your options: " + "; ".join(f"{_name(b)} {_price(b)}" for b in bundles) + "."
 
@@ -551,7 +577,13 @@ _ASKS_CHANGE = re.compile(
 
 
 def answer_about_options(
-    text: str, bundles: List[Bundle], *, people: int = 0, offers: Optional[Dict[str, Dict[str, Any]]] = None
+    text: str,
+    bundles: List[Bundle],
+    *,
+    people: int = 0,
+    offers: Optional[Dict[str, Dict[str, Any]]] = None,
+    focus: Sequence[Bundle] = (),
+    chosen: bool = False,
 ) -> str:
     """What the options on screen say about the topic of ``text`` (an overview otherwise).
 
@@ -560,9 +592,11 @@ def answer_about_options(
     keep them) say what each fare includes in bags. "Nothing changed." comes first only where it
     tells the traveller something: the message asked for a change that was not made ("I want
     breakfast included") or is no question and matched no topic; a question none of the options'
-    facts answers ("can I bring my dog?") is said so, never met with "Nothing changed."."""
+    facts answers ("can I bring my dog?") is said so, never met with "Nothing changed.". ``focus``:
+    the options the question is about when it names none ("is that refundable?": ``referent``). How
+    to pick (``HINT``) closes an answer only while nothing is chosen and the question was about them all."""
     low = (text or "").strip().lower()
-    focus = named_options(low, bundles)
+    focus = named_options(low, bundles) or list(focus)
     shown = focus or bundles
     answers: List[str] = []
     said: List[str] = []
@@ -573,13 +607,14 @@ def answer_about_options(
             said.append(topic)
             answers.append(_answer(topic, shown, low, people, offers or {}, bool(focus), bundles))
     asked = is_question(low)
+    hint = "" if focus or chosen else f" {HINT}"
     if not answers and focus and any(b.get("why") for b in focus):
-        return f"{_about_named(focus)} {HINT}"  # "is B3 worth it?", "compare B1 and B2": what sets them apart
+        return _about_named(focus)  # "is B3 worth it?", "compare B1 and B2": what sets them apart
     if not answers and asked:
-        return f"I can't tell that from the options: they show {_TOPICS_SAID} only. {_overview(bundles)} {HINT}"
+        return f"I can't tell that from the options: they show {_TOPICS_SAID} only. {_overview(bundles)}{hint}"
     body = " ".join(answers) if answers else _overview(bundles)
     informs = not answers or (not asked and bool(_ASKS_CHANGE.search(low)))
-    return f"{'Nothing changed. ' if informs else ''}{body} {HINT}"
+    return f"{'Nothing changed. ' if informs else ''}{body}{hint}"
 
 
 def _nightly(b: Bundle) -> str:

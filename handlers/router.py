@@ -17,6 +17,7 @@ from .common.question_form import is_question
 from .common.redact import contains_token_like, redact_text
 from .common.shape import leg_departure
 from .common.types import EVENT_TYPES, fail, guarded, ok
+from .extract.prefs import read_preferences, read_relax
 from .quotes import items as quote_items
 
 # Texts longer than this are never commands (a pasted page is a message, not "hold").
@@ -57,6 +58,17 @@ ORDINALS = {
     "4th": 4,
     "fifth": 5,
     "5th": 5,
+    # "show me more" puts B6-B10 on screen
+    "sixth": 6,
+    "6th": 6,
+    "seventh": 7,
+    "7th": 7,
+    "eighth": 8,
+    "8th": 8,
+    "ninth": 9,
+    "9th": 9,
+    "tenth": 10,
+    "10th": 10,
 }
 BUNDLE_ID_RE = re.compile(
     rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?(?:bundle |option |number |#)?b?\s?(\d{{1,2}})(?: one| bundle| option)?{_TAIL}$"
@@ -206,7 +218,10 @@ def _bundle_reference(text: str, bundles: List[Dict[str, Any]], pending_slots: s
     m = ORDINAL_RE.match(text)
     if m and not (_DATE_SLOTS & pending_slots):
         word = m.group(1)
-        return f"B{len(bundles) if word == 'last' else ORDINALS[word]}"
+        n = len(bundles) if word == "last" else ORDINALS[word]
+        if n > max(5, len(bundles)) and not re.search(r"\b(?:one|bundle|option)\b", text):
+            return None  # "the 7th" with five on screen is a day of the month, not an option
+        return f"B{n}"
     m = LETTER_RE.match(text)
     if m and not pending_slots:
         return f"Option {m.group(1).upper()}"  # not a card's name: the Reducer lists the names on screen
@@ -220,6 +235,21 @@ def _bundle_reference(text: str, bundles: List[Dict[str, Any]], pending_slots: s
         found = bundle_by_quality(quality, bundles)
         return str(found.get("bundle_id")) if found else None
     return None
+
+
+def bundle_items(bundle: Dict[str, Any]) -> List[Any]:
+    """The offers and rates a bundle is made of (what tells one "B2" from the next search's)."""
+    flights = [f.get("offer_id") for f in bundle.get("flights") or []]
+    return flights + [h.get("rate_id") for h in bundle.get("hotels") or []]
+
+
+def discussed(wm: Dict[str, Any], bundles: List[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The option last asked about ("what's in the fourth one?"), if it is still on screen as it was."""
+    said = wm.get("discussed")
+    if not isinstance(said, dict):
+        return None
+    found = next((b for b in bundles if b.get("bundle_id") == said.get("bundle_id")), None)
+    return found if found is not None and bundle_items(found) == said.get("items") else None
 
 
 def _stars(bundle: Dict[str, Any]) -> int:
@@ -595,8 +625,18 @@ def _said_pick(low: str, bundles: List[Dict[str, Any]], pending_slots: set) -> O
         if plain and not is_question(clause):
             found = _bundle_reference(plain, bundles, pending_slots)
             if found is not None:
-                return found
+                # "stars don't matter, cheapest is fine": a change said beside the pick comes first
+                return None if any(_changes_trip(c) for c in clauses if c is not clause) else found
     return None
+
+
+def _changes_trip(clause: str) -> bool:
+    """Whether a clause said beside a pick changes the search: a filter let go of ("stars don't
+    matter") or a wish ("nonstop", "no hotel", "4 stars"); naming a part ("the flight") is none."""
+    if read_relax(clause)[0]:
+        return True
+    mentions = {"flights_needed": True, "hotel_needed": True, "one_way": False}
+    return any(v is not None and mentions.get(k, object()) != v for k, v in read_preferences(clause).items())
 
 
 def _hold_pick(low: str, bundles: List[Dict[str, Any]], pending_slots: set) -> Optional[str]:
@@ -683,7 +723,9 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
         message["data"]["about_options"] = True
         return message
     if THAT_ONE_RE.match(low):
-        chosen = ((trip_intent.get("working_memory") or {}).get("selected") or {}).get("bundle_id")
+        wm = trip_intent.get("working_memory") or {}
+        talked_of = discussed(wm, bundles)  # "what's in the fourth one?" - "ok lets go with that one"
+        chosen = talked_of.get("bundle_id") if talked_of else (wm.get("selected") or {}).get("bundle_id")
         if chosen in {b.get("bundle_id") for b in bundles}:
             return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": chosen}}
         message["data"]["which_one"] = True

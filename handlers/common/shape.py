@@ -42,7 +42,8 @@ def carrier_rules(flight_prefs: Dict[str, Any]) -> Dict[str, List[str]]:
 def carrier_words(flight_prefs: Dict[str, Any]) -> List[str]:
     """The airline wishes in words: ["only Delta Airlines", "prefer Star Alliance", "avoid low-cost airlines"]."""
     rules = carrier_rules(flight_prefs)
-    words = [f"only {carriers_text(rules['required'])}"] if rules["required"] else []
+    either = " or ".join(carriers_text(rules["required"]).rsplit(", ", 1))  # "only Delta Airlines or American Airlines"
+    words = [f"only {either}"] if rules["required"] else []
     words += [f"prefer {carriers_text(rules['preferred'])}"] if rules["preferred"] else []
     return words + ([f"avoid {carriers_text(rules['avoid'])}"] if rules["avoid"] else [])
 

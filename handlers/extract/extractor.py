@@ -47,6 +47,7 @@ from .party import (
     ADDING,
     FOR_ME,
     UNACCOMPANIED,
+    adults_leaving,
     children_as_before,
     children_stay_home,
     couple_trip,
@@ -181,6 +182,9 @@ def extract_fields(
         if assumptions is not None:
             assumptions.append(ASSUMED_ALONE)
     _added_to_party(people_text, current, fields)
+    if fields.get("adults") is None:  # "one less person", "mike can't make it"
+        going = ((current.get("party") or {}).get("travelers") or {}).get("adults")
+        fields["adults"] = adults_leaving(people_text, going if isinstance(going, int) else 0)
     children_as_before(people_text, current, fields)
     children_stay_home(people_text, current, fields)
     _bare_number(msg, slots, fields)
@@ -279,7 +283,7 @@ ABOUT_SHOWN = re.compile(
     r"(?:these|those|they|them|any(?!\s+(?:others?|more)\b)|either|both|all|none"
     r"|(?:it|this|that)(?!\s+(?:possible|ok|okay|fine|alright|too|better|cheaper|worth))"
     r"|the\s+(?:options?|bundles?|choices?|hotels?|flights?|rooms?|fares?|tickets?|rates?|prices?|first|second|third"
-    r"|fourth|fifth|last|cheapest|fastest|outbound|return)|(?:b|option\s*|bundle\s*|#)\d)\b",
+    r"|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|cheapest|fastest|outbound|return)|(?:b|option\s*|bundle\s*|#)\d)\b",
     re.I,
 )
 # "any direct flights?", "are there any refundable ones?": asked of what is shown, unless it names a trip

@@ -409,6 +409,38 @@ def children_stay_home(text: str, current: Dict[str, Any], fields: Dict[str, Any
         fields["children"], fields["child_ages"] = 0, None
 
 
+# An adult who no longer comes: "one less person", "one fewer traveller", "minus one", "drop one adult",
+# "mike can't make it", "my colleague dropped out", "she's not coming anymore" (children: ``_STAY_HOME``).
+_LESS = re.compile(
+    rf"\b(?P<n>{NUMBER_RE})\s+(?:less|fewer)(?:\s+(?:adults?|people|persons?|travell?ers?|passengers?|guests?|seats?|tickets?|of\s+us))?\b"
+    rf"|\b(?:minus|drop|remove|take\s+off|take\s+out)\s+(?P<m>{NUMBER_RE})(?:\s+(?:adults?|people|persons?|travell?ers?|passengers?|guests?|seats?|tickets?))?\b",
+    re.I,
+)
+_ADULT_OUT = re.compile(
+    rf"\b(?:(?:my|our|the)\s+(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN})|he|she"
+    r"|(?!(?:we|you|they|it|that|this|these|those|which|who|what|there|flights?|hotels?|trips?|rooms?|planes?|options?"
+    r"|ones?|bundles?|cars?|meetings?|events?|plans?|dates?|days?|time|budget|price|nonstop|direct)\b)"
+    rf"(?!(?:{_CHILD_KIN})\b)[a-z]{{2,}})(?:\s+|(?=['’]s\s))"
+    r"(?:(?:can'?t|cant|cannot|won'?t|wont|will\s+not|is\s+not|isn'?t|isnt|'s\s+not|s\s+not|is\s+no\s+longer|['’]s\s+no\s+longer|['’]s\s+not)\s+"
+    r"(?:make\s+it|come|coming|go|going(?!\s+to\s+(?:be|pay|work|like|approve|happen|cost|let|allow|want|need|have|do|make|get|take)\b)"
+    r"|join(?:ing)?(?:\s+us)?|travel(?:l?ing)?|fly(?:ing)?)"
+    r"|(?:dropped|backed|pulled|is|['’]s)\s+out|bailed|cancell?ed(?:\s+on\s+(?:us|me))?)\b",
+    re.I,
+)
+
+
+def adults_leaving(text: str, going: int) -> Optional[int]:
+    """How many adults go once those the message says no longer come have left, or None ("one less
+    person" on a trip of 3 adults: 2; never fewer than one)."""
+    if going < 2:
+        return None
+    m = _LESS.search(text)
+    n = to_int(m.group("n") or m.group("m")) if m else (1 if _ADULT_OUT.search(text) else None)
+    if not n or n >= going:
+        return None
+    return going - n
+
+
 def visited_masked(text: str) -> str:
     """The text without the people the writer visits ("visiting my parents"): they are not travelling."""
     low = text.lower()

@@ -261,7 +261,7 @@ _NEAR = re.compile(
     r"\b(?:near|close\s+to|next\s+to|walking\s+distance\s+(?:to|from|of))\s+(?P<what>(?:the\s+)?[A-Za-z0-9'&\- ]{3,60}?)"
     r"(?=\s*(?:[.,!?;$\u20ac\u00a3]|$|\b(?:and|for|from|on|with|please|in|at|by|this|next|tomorrow|today|starting"
     r"|under|below|max(?:imum)?|up\s+to|less\s+than|no\s+more\s+than|cheaper\s+than|budget|tops|but|or|if|so"
-    r"|ideally|preferably|if\s+possible|pls|plz|thanks|thx|would|is|would\s+be)\b))",
+    r"|ideally|preferably|if\s+possible|pls|plz|thanks|thx|would|is|would\s+be|instead|rather|then|too|this\s+time)\b))",
     re.I,
 )
 # Where in town without a landmark: "a hotel downtown", "somewhere central", "centrally located",
@@ -321,6 +321,7 @@ def read_airlines(text: str) -> Tuple[Dict[str, Optional[List[str]]], List[Tuple
                         and not re.match(r"\s+(?:express|states|kingdom|nations)\b", text[m.end() :], re.I)
                     )
                     and not re.match(r"\s*(?:or|and|,)\s*\w+\s+air", text[m.end() : m.end() + 30], re.I)
+                    and not GOES_ON.match(text[: m.start()] + "\0")
                     and not _listed_with_airline(text, m, mentions)
                 ):
                     continue
@@ -353,16 +354,31 @@ def read_airlines(text: str) -> Tuple[Dict[str, Optional[List[str]]], List[Tuple
     return {k: (v or None) for k, v in found.items()}, spans
 
 
+# A message that goes on with the list the trip has: "or american" after "delta only", "and jetblue".
+GOES_ON = re.compile(r"^\W*(?:or|and|also|plus|maybe|perhaps|(?:what|how)\s+about)\s+(?:\0|[a-z])", re.I)
+
+
 def carriers_against(text: str, said: Dict[str, Optional[List[str]]], flight: Any) -> Dict[str, Optional[List[str]]]:
     """The airline lists of a message read against the trip's (``flight``: its flight preferences).
 
     An airline avoided before stays avoided when another is named ("no delta either" after "no
     united" avoids both); one let back in ("united is fine too", "ok american works") leaves the
-    avoided list, joins the required ones when some are required, and is no preference of its own."""
+    avoided list, joins the required ones when some are required, and is no preference of its own.
+    An airline named alone after "or" / "and" ("or american" after "delta only") joins the list the
+    trip has: the required ones, else the avoided ones (with none preferred), else the preferred."""
     flight = flight if isinstance(flight, dict) else {}
     avoided = [c for c in flight.get("airlines_avoid") or [] if isinstance(c, str)]
     required = [c for c in flight.get("airlines_required") or [] if isinstance(c, str)]
+    preferred = [c for c in flight.get("airlines") or [] if isinstance(c, str)]
     out = dict(said)
+    named = said.get("airlines") or []
+    if named and not said.get("airlines_required") and not said.get("airlines_avoid") and GOES_ON.match(text):
+        key = "airlines_required" if required else "airlines_avoid" if avoided and not preferred else "airlines"
+        if key != "airlines" or preferred:
+            joined = {"airlines_required": required, "airlines_avoid": avoided, "airlines": preferred}[key]
+            out["airlines"] = None if key != "airlines" else list(dict.fromkeys(preferred + named))
+            out[key] = list(dict.fromkeys(joined + named))
+            return out
     allowed = [c for c in said.get("airlines") or [] if (c in avoided or required) and _let_in(text, c)]
     if allowed:
         rest = [c for c in said.get("airlines") or [] if c not in allowed]
@@ -1022,6 +1038,9 @@ def _stars(text: str) -> Optional[int]:
     return value
 
 
+_CLAUSE_END = re.compile(r"[,;.!?]|\b(?:but|though|although|whereas|while)\b", re.I)
+
+
 def _refundable(text: str) -> Optional[str]:
     low = text.lower()
     if not any(w in low for w in ("refund", "flex", "chang", "cancel")):
@@ -1030,8 +1049,9 @@ def _refundable(text: str) -> Optional[str]:
     if not m:
         return None
     around = text[max(0, m.start() - 30) : m.end() + 30].lower()
-    clause = re.split(r"[,;.!?]", text[max(0, m.start() - 30) : m.start()])[-1] + m.group(0)
-    clause += re.split(r"[,;.!?]", text[m.end() : m.end() + 30])[0]
+    # "refundable hotel but the flights can be whatever": a "but" ends the clause as a comma does
+    clause = _CLAUSE_END.split(text[max(0, m.start() - 30) : m.start()])[-1] + m.group(0)
+    clause += _CLAUSE_END.split(text[m.end() : m.end() + 30])[0]
     if re.search(r"\b(?:hotels?|rooms?|stay|rates?|flights?|tickets?|fares?|air)\b", clause, re.I):
         around = clause.lower()  # "a room with free cancellation, flights whatever": the room's
     hotel = re.search(r"\b(?:hotels?|rooms?|stay|rates?|reservations?)\b", around)

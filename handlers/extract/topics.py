@@ -33,7 +33,10 @@ GROUND_WORDS = re.compile(
 )
 OTHER_WORDS = re.compile(
     r"\b(?:rental\s+cars?|rent(?:al)?\s+(?:a\s+)?(?:car|vehicle)|car\s+rental|cars?|vehicles?|suv|sedan|"
-    r"events?|concerts?|games?|shows?|music|gigs?|festivals?|match|plays?|theat(?:er|re)|sports?|baseball|football|"
+    r"events?|concerts?|games?|music|"
+    # "a show", not the verb: "only show me nonstops", "show us hotels", "shows the prices"
+    r"shows?(?!\s+(?:me|us|them|him|her|you|everything|all|only|just|what|which|how|the|those|these|some|any|more"
+    r"|other|others|something|anything|up|non[\s-]?stops?|direct|flights?|hotels?|options?|prices?|results?)\b)|gigs?|festivals?|match|plays?|theat(?:er|re)|sports?|baseball|football|"
     r"basketball|hockey|soccer|attractions?|museums?|sightseeing|landmarks?|tours?|things\s+to\s+(?:do|see)|"
     r"restaurants?|dinner|lunch|brunch|breakfast|cuisine|movies?|films?|cinema|salon|haircut|doctor|dentist|"
     r"weather|forecast|temperatures?|humidity|rain(?:ing|y)?|snow(?:ing|y)?)\b",

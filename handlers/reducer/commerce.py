@@ -140,6 +140,7 @@ class Commerce(Intake):
             "hotel_option_id": [h.get("rate_id") for h in bundle.get("hotels") or []] or None,
         }
         wm["risk_report"] = None
+        wm["discussed"] = None  # "is that refundable?" now means the chosen one
         doc["status"].update(phase="selected", state="running")
         self.call(
             "policy_and_risk_check",

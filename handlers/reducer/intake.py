@@ -23,9 +23,12 @@ from ..options_answer import (
     answer_about_options,
     asks_about_me,
     asks_to_see_options,
+    named_options,
     nothing_cheaper,
     options_again,
+    referent,
     rejects_options,
+    remember_discussed,
     whole_message,
 )
 from ..quotes import found
@@ -84,8 +87,7 @@ class Intake(DecisionBase):
             self.say(f"Take your time. {self.next_step(doc, now, thanked=False)}" if live_holds(doc, now) else PAUSED)
             return
         if data.get("about_options") and bundles:  # "how far is the hotel from downtown?"
-            offers = {str(o.get("offer_id")): o for o in quote_items(doc["working_memory"], "flight_quotes")}
-            self.say(answer_about_options(text, bundles, people=sum(travellers(doc).values()), offers=offers))
+            self._answer_about_options(doc, text)
             return
         if data.get("in_policy") == "none":
             self.say(_none_in_policy(doc["working_memory"]["ranked_bundles"]))
@@ -306,8 +308,7 @@ class Intake(DecisionBase):
             # night in the first one") is answered too, not met with "Nothing changed"
             if is_question(text):
                 self.out["followup"] = {"question": text}
-            offers = {str(o.get("offer_id")): o for o in quote_items(doc["working_memory"], "flight_quotes")}
-            self.say(answer_about_options(text, bundles, people=sum(travellers(doc).values()), offers=offers))
+            self._answer_about_options(doc, text)
             return
         if applied.get("understood") is False:
             if missing_slots(doc) and (doc["status"].get("pending_question") or GREETING_RE.match(text)):
@@ -323,6 +324,17 @@ class Intake(DecisionBase):
             self.say("Sorry, I didn't understand that as trip details, so nothing changed." + again)
             return
         self.plan(doc, now, user_asked=True)
+
+    def _answer_about_options(self, doc: Dict[str, Any], text: str) -> None:
+        """The options' answer to ``text``, about the options it names or points at ("is that
+        refundable?" after "what's in the fourth one?"), which are then the ones discussed."""
+        wm = doc["working_memory"]
+        bundles = wm["ranked_bundles"]
+        focus = named_options(text, bundles) or referent(text, bundles, wm)
+        offers = {str(o.get("offer_id")): o for o in quote_items(wm, "flight_quotes")}
+        people, chosen = sum(travellers(doc).values()), bool((wm.get("selected") or {}).get("bundle_id"))
+        self.say(answer_about_options(text, bundles, people=people, offers=offers, focus=focus, chosen=chosen))
+        remember_discussed(wm, focus)
 
     def next_step(self, doc: Dict[str, Any], now: datetime, *, thanked: bool = True) -> str:
         """Where the trip stands and what the traveller does next, for an acknowledgement (``thanked``)

@@ -1,0 +1,95 @@
+"""What people say once options are on screen: ordinals past five, "that one", a change said beside a
+pick, someone who no longer comes, an airline list that goes on, "show me" as a verb."""
+
+from __future__ import annotations
+
+import pytest
+
+from handlers.extract.party import adults_leaving
+from handlers.extract.prefs import carriers_against, read_airlines
+from handlers.extract.topics import message_topic
+from handlers.router import route_text
+
+
+def _screen(n: int, **wm):
+    bundles = [
+        {"bundle_id": f"B{i}", "total": f"{900 + i}.00", "flights": [{"offer_id": f"o{i}", "summary": {}}]}
+        for i in range(1, n + 1)
+    ]
+    return {"working_memory": {"ranked_bundles": bundles, **wm}}
+
+
+@pytest.mark.parametrize(
+    ("text", "bundle_id"),
+    [("the seventh one", "B7"), ("ill go with the 6th", "B6"), ("tenth option", "B10"), ("lets do the ninth", "B9")],
+)
+def test_ordinals_reach_the_options_more_put_on_screen(text, bundle_id):
+    assert route_text(text, _screen(10))["data"] == {"bundle_id": bundle_id}
+
+
+def test_a_bare_ordinal_past_the_screen_is_a_day_but_one_said_as_an_option_is_named():
+    assert route_text("the 7th", _screen(5))["data"] == {"text": "the 7th"}
+    assert route_text("the seventh one", _screen(5))["data"]["unknown_bundle_id"] == "B7"
+
+
+def test_that_one_is_the_option_last_asked_about_while_it_is_still_on_screen():
+    asked = {"bundle_id": "B4", "items": ["o4"]}
+    assert route_text("ok lets go with that one", _screen(5, discussed=asked))["data"] == {"bundle_id": "B4"}
+    moved = {"bundle_id": "B4", "items": ["an offer of an earlier search"]}
+    assert route_text("ok lets go with that one", _screen(5, discussed=moved))["data"].get("which_one")
+
+
+@pytest.mark.parametrize(
+    "text", ["actually stars don't matter, cheapest is fine", "no red eyes though, the cheapest then"]
+)
+def test_a_change_said_beside_a_pick_is_read_as_the_change(text):
+    assert route_text(text, _screen(5))["type"] == "USER_MESSAGE"
+
+
+def test_a_pick_said_in_clauses_without_a_change_still_picks():
+    assert route_text("hmm B2 or B3... B3 I guess", _screen(5))["data"] == {"bundle_id": "B3"}
+
+
+@pytest.mark.parametrize(
+    ("text", "going", "left"),
+    [
+        ("one less person, mike cant make it", 3, 2),
+        ("two fewer people", 4, 2),
+        ("my colleague dropped out", 3, 2),
+        ("she's not coming anymore", 2, 1),
+        ("we can't make it on the 5th", 3, None),
+        ("the hotel isn't going to work", 3, None),
+        ("my boss isn't going to pay for that", 3, None),
+        ("my son can't make it", 3, None),  # a child: not an adult less
+        ("one less person", 1, None),  # never nobody
+    ],
+)
+def test_adults_who_no_longer_come(text, going, left):
+    assert adults_leaving(text, going) == left
+
+
+@pytest.mark.parametrize(
+    ("flight", "text", "key", "codes"),
+    [
+        ({"airlines_required": ["DL"]}, "or american", "airlines_required", ["DL", "AA"]),
+        ({"airlines": ["UA"]}, "and alaska", "airlines", ["UA", "AS"]),
+        ({"airlines_avoid": ["NK"]}, "or frontier", "airlines_avoid", ["NK", "F9"]),
+    ],
+)
+def test_an_airline_named_after_or_joins_the_list_the_trip_has(flight, text, key, codes):
+    said, _ = read_airlines(text)
+    assert carriers_against(text, said, flight)[key] == codes
+
+
+def test_an_airline_named_alone_without_a_list_is_a_preference():
+    said, _ = read_airlines("or american")
+    assert carriers_against("or american", said, {})["airlines"] == ["AA"]
+
+
+@pytest.mark.parametrize("text", ["only show me nonstops", "show us everything", "can you show me the hotels"])
+def test_show_as_a_verb_is_about_the_trip(text):
+    assert message_topic(text, None, None) == "trip"
+
+
+def test_a_show_is_still_an_errand():
+    assert message_topic("any good shows on broadway that night?", None, None) == "other"
