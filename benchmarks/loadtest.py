@@ -255,6 +255,10 @@ def _measured(
         "whole_run_turns_per_s": round(len(ok) / wall, 2) if wall else None,
         "latency_ms": summary_ms(t.latency_s for t in ok_steady),
         "latency_ms_whole_run": summary_ms(t.latency_s for t in ok),
+        # Where a turn's time went: send → ack (the message saved, its turn queued), → the worker's
+        # first frame (waiting for a worker, then the turn's first commit), → the status frame.
+        "latency_ms_to_ack": summary_ms(t.ack_s for t in ok_steady if t.ack_s is not None),
+        "latency_ms_to_first_frame": summary_ms(t.first_frame_s for t in ok_steady if t.first_frame_s is not None),
         "latency_ms_by_kind": {
             kind: summary_ms(t.latency_s for t in ok_steady if t.kind == kind) for kind in ("search", "select", "hold")
         },

@@ -28,6 +28,8 @@ class Turn:
     kind: str
     started: float  # time.perf_counter() when the frame was sent
     latency_s: Optional[float] = None  # send → the turn's status frame
+    ack_s: Optional[float] = None  # send → the server's ack (the message saved and its turn queued)
+    first_frame_s: Optional[float] = None  # send → the turn's first frame from its worker
     widget_s: dict[str, float] = field(default_factory=dict)  # widget type → seconds after send
     widgets: list[dict[str, Any]] = field(default_factory=list)
     error: Optional[str] = None
@@ -85,12 +87,15 @@ class TripSocket:
                 elapsed = time.perf_counter() - turn.started
                 if data.get("type") == "ack" and data.get("client_id") == client_id:
                     acked = True
+                    turn.ack_s = elapsed
                 elif data.get("type") == "error":
                     turn.error = f"error frame: {data.get('code')}"
                     return turn
                 elif data.get("type") == "status":
                     turn.latency_s = elapsed
                 elif data.get("type") == "message" and data.get("role") == "assistant":
+                    if turn.first_frame_s is None:
+                        turn.first_frame_s = elapsed
                     self._keep(turn, data, elapsed)
         except TimeoutError:
             turn.error = "timeout"
