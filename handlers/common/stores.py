@@ -56,6 +56,10 @@ class KeyValueStore(Protocol):
     # dozens of offers at once. Optional: callers fall back to the single-key methods.
     def put_many(self, values: Dict[str, Dict[str, Any]]) -> None: ...
 
+    def get_many(self, keys: List[str]) -> Dict[str, Optional[Dict[str, Any]]]:
+        """``get`` of several keys in one read (None for a missing one)."""
+        ...
+
     def counters_init(self, initials: Dict[str, int]) -> Dict[str, int]:
         """Create the missing counters at their initial value; return every counter's current value."""
         ...
@@ -163,6 +167,9 @@ class InMemoryKeyValueStore:
         with self._lock:
             for key, value in values.items():
                 self._data[key] = copy.deepcopy(value)
+
+    def get_many(self, keys: List[str]) -> Dict[str, Optional[Dict[str, Any]]]:
+        return {key: self.get(key) for key in keys}
 
     def counters_init(self, initials: Dict[str, int]) -> Dict[str, int]:
         with self._lock:

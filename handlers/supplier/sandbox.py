@@ -172,14 +172,16 @@ class SandboxCore:
         kind = "offer" if item_type == "flight" else "rate"
         item = self._items.get((kind, item_id))
         if item is None:
-            item = self.state.get(kind, item_id) or self._searched(kind, item_id)  # (or kept whole, as once)
+            ref = search_of(item_id)  # the item kept whole (as once) or its search: one read for both
+            found = self.state.get_many([(kind, item_id), ("search", ref)])
+            item = found[(kind, item_id)] or self._searched(kind, item_id, found[("search", ref)])
             if item is None:
                 raise SupplierError("not_found", f"The {item_type} option {item_id} is unknown; search again.")
             self._items[(kind, item_id)] = item
         return copy.deepcopy(item)
 
-    def _searched(self, kind: str, item_id: str) -> Optional[Dict[str, Any]]:
-        record = self.state.get("search", search_of(item_id))
+    def _searched(self, kind: str, item_id: str, record: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+        """The item found again in its search ``record`` (as ``_publish`` kept it)."""
         if record is None or record.get("kind") != kind:
             return None
         id_field = ITEM_FIELDS[kind][0]

@@ -23,6 +23,14 @@ class SupplierState:
     def get(self, kind: str, key: str) -> Optional[Dict[str, Any]]:
         return self.store.get(f"{self.prefix}{kind}:{key}")
 
+    def get_many(self, pairs: List[tuple[str, str]]) -> Dict[tuple[str, str], Optional[Dict[str, Any]]]:
+        """``get`` of several (kind, key) pairs, in one read where the store has ``get_many``."""
+        keyed = {f"{self.prefix}{kind}:{key}": (kind, key) for kind, key in pairs}
+        if hasattr(self.store, "get_many"):
+            found = self.store.get_many(list(keyed))
+            return {pair: found.get(full) for full, pair in keyed.items()}
+        return {pair: self.store.get(full) for full, pair in keyed.items()}
+
     def put(self, kind: str, key: str, value: Dict[str, Any]) -> None:
         self.store.put(f"{self.prefix}{kind}:{key}", value)
 

@@ -58,7 +58,7 @@ def holds_follow(*, trip: Trip, trip_intent: dict, now: Optional[datetime] = Non
     wm = trip_intent.get("working_memory") or {}
     core_holds = {h["hold_id"]: h for h in wm.get("holds") or [] if h.get("hold_id")}
     rows = {hold.hold_id: hold for hold in Hold.objects.filter(trip=trip)}
-    created = [_hold_create(trip=trip, data=data) for hold_id, data in core_holds.items() if hold_id not in rows]
+    created = _holds_create(trip=trip, datas=[data for hold_id, data in core_holds.items() if hold_id not in rows])
     for hold_id, row in rows.items():
         status = (core_holds.get(hold_id) or {}).get("status", Hold.Status.RELEASED)
         if row.status == Hold.Status.HELD and status != Hold.Status.HELD:
@@ -221,37 +221,45 @@ def hold_as_widget(hold: Hold) -> dict:
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _hold_create(*, trip: Trip, data: dict) -> Hold:
-    total = data.get("held_total") or {}
-    hold = Hold.objects.create(
-        trip=trip,
-        hold_id=data["hold_id"],
-        item_type=data.get("item_type", ""),
-        offer_id=data.get("offer_id") or data.get("rate_id") or "",
-        segment_id=data.get("segment_id") or data.get("stay_id") or "",
-        status=data.get("status") or Hold.Status.HELD,
-        amount=Decimal(str(total.get("amount") or "0")),
-        currency=total.get("currency") or "",
-        payment_required_by=parse_now(data["payment_required_by"]),
-        price_guarantee_expires_at=(
-            parse_now(data["price_guarantee_expires_at"]) if data.get("price_guarantee_expires_at") else None
-        ),
-        idempotency_key=data.get("idempotency_key") or "",
-        created_at=parse_now(data["created_at"]) if data.get("created_at") else timezone.now(),
+def _holds_create(*, trip: Trip, datas: list[dict]) -> list[Hold]:
+    """The rows of holds the TripIntent gained (one INSERT for all of them), each audited."""
+    if not datas:
+        return []
+    holds = Hold.objects.bulk_create(
+        [
+            Hold(
+                trip=trip,
+                hold_id=data["hold_id"],
+                item_type=data.get("item_type", ""),
+                offer_id=data.get("offer_id") or data.get("rate_id") or "",
+                segment_id=data.get("segment_id") or data.get("stay_id") or "",
+                status=data.get("status") or Hold.Status.HELD,
+                amount=Decimal(str((data.get("held_total") or {}).get("amount") or "0")),
+                currency=(data.get("held_total") or {}).get("currency") or "",
+                payment_required_by=parse_now(data["payment_required_by"]),
+                price_guarantee_expires_at=(
+                    parse_now(data["price_guarantee_expires_at"]) if data.get("price_guarantee_expires_at") else None
+                ),
+                idempotency_key=data.get("idempotency_key") or "",
+                created_at=parse_now(data["created_at"]) if data.get("created_at") else timezone.now(),
+            )
+            for data in datas
+        ]
     )
-    audit_record(
-        trip_id=trip.pk,
-        type="hold.created",
-        actor="worker",
-        payload={
-            "hold_id": hold.hold_id,
-            "item_type": hold.item_type,
-            "amount": str(hold.amount),
-            "currency": hold.currency,
-            "payment_required_by": hold.payment_required_by.isoformat(),
-        },
-    )
-    return hold
+    for hold in holds:
+        audit_record(
+            trip_id=trip.pk,
+            type="hold.created",
+            actor="worker",
+            payload={
+                "hold_id": hold.hold_id,
+                "item_type": hold.item_type,
+                "amount": str(hold.amount),
+                "currency": hold.currency,
+                "payment_required_by": hold.payment_required_by.isoformat(),
+            },
+        )
+    return holds
 
 
 def _holds_changed_message(holds: list[Hold], *, text: str, reason: str) -> ChatMessage:

@@ -221,7 +221,8 @@ def trip_passengers_set(*, trip: Trip, actor, passengers: List[Dict[str, Any]]) 
     if problems:
         raise ValidationError(problems)
     with transaction.atomic(durable=True):
-        trip = Trip.objects.select_for_update().get(pk=trip.pk)
+        # The lock only: the TripIntent the caller read says who travels; nothing here reads it again.
+        trip = Trip.objects.select_for_update().only("pk", "owner_id", "organisation_id").get(pk=trip.pk)
         if (
             Hold.objects.filter(trip=trip, status__in=[Hold.Status.HELD, Hold.Status.PURCHASED]).exists()
             or trip.bookings.exists()
@@ -230,24 +231,29 @@ def trip_passengers_set(*, trip: Trip, actor, passengers: List[Dict[str, Any]]) 
                 "Something is already held or booked for these travellers; release it before renaming anyone."
             )
         TripPassenger.objects.filter(trip=trip).delete()
-        rows = []
-        for i, ((kind, values, raw), ref) in enumerate(zip(cleaned, as_refs, strict=True)):
-            rows.append(
-                TripPassenger.objects.create(
-                    trip=trip,
-                    ref=ref["passenger_id"],
-                    passenger_type=kind,
-                    infant_of=ref.get("infant_of") or "",
-                    position=i,
-                    source=str(raw.get("source") or "typed")[:16],
-                    **_stored(values),
-                )
+        rows = [
+            TripPassenger(
+                trip=trip,
+                ref=ref["passenger_id"],
+                passenger_type=kind,
+                infant_of=ref.get("infant_of") or "",
+                position=i,
+                source=str(raw.get("source") or "typed")[:16],
+                **_stored(values),
             )
+            for i, ((kind, values, raw), ref) in enumerate(zip(cleaned, as_refs, strict=True))
+        ]
+        rows = TripPassenger.objects.bulk_create(rows)  # one INSERT for the whole party
+        for _kind, values, raw in cleaned:
             if raw.get("remember") and raw.get("source") not in ("profile", "companion"):
                 _companion_write(user=trip.owner, values=_stored(values))
         counts = {k: sum(1 for r in rows if r.passenger_type == k) for k in ("adult", "child", "infant")}
+        seqs = Trip.objects.counters_next(
+            trip_id=trip.pk, by={"last_message_seq": 1, "last_event_seq": 1}, touch=timezone.now()
+        )
         audit_record(
             trip_id=trip.pk,
+            seq=seqs["last_event_seq"],
             type="passengers.named",
             actor=actor_for(actor),
             payload={"count": len(rows), "types": counts},
@@ -263,6 +269,7 @@ def trip_passengers_set(*, trip: Trip, actor, passengers: List[Dict[str, Any]]) 
         )
         chat_message_add(
             trip_id=trip.pk,
+            seq=seqs["last_message_seq"],
             role=ChatMessage.Role.ASSISTANT,
             kind=ChatMessage.Kind.STATUS,
             text=f"Travellers named: {words}. Their details go to the airline or hotel only when something is held.",

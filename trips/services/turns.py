@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models.fields.json import KT
 from django.utils import timezone
 
 from handlers.common.redact import redact
@@ -63,8 +64,15 @@ def hold_matches_selection(*, trip: Trip, bundle_id: Any) -> None:
     """
     if not bundle_id:
         return
-    wm = (Trip.objects.only("intent").get(pk=trip.pk).intent or {}).get("working_memory") or {}
-    if (wm.get("selected") or {}).get("bundle_id") != str(bundle_id):
+    # The selected option's id alone, read in the database: the whole TripIntent (its bundles and
+    # offers) is not decoded for one string.
+    selected = (
+        Trip.objects.filter(pk=trip.pk)
+        .annotate(selected=KT("intent__working_memory__selected__bundle_id"))
+        .values_list("selected", flat=True)
+        .first()
+    )
+    if selected != str(bundle_id):
         raise ValidationError(
             f"Option {bundle_id} is no longer the one selected, so nothing was held. "
             "Use the buttons on the latest option you chose."
