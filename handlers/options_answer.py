@@ -526,6 +526,7 @@ def remember_discussed(wm: Dict[str, Any], focus: List[Bundle]) -> None:
 _POINTS_BACK = re.compile(
     r"(?:^|[,.!?]\s*|\b(?:is|does|do|was|will|would|can|could|has|about|for|with|on|in|of|and|so|but|ok(?:ay)?|hmm+|and)\s+)"
     r"(?:that|this)(?:\s+one)?\b(?!\s*(?:'s|is)\s+(?:it|all|fine|ok|okay|great|good|perfect))|\b(?:it|its|it'?s)\b"
+    r"|\bthe\s+(?:hotel|room|stay|flights?|fare|tickets?|outbound|return|layover)\b(?!\s+(?:in|on|of|for)\b)"
 )
 
 
@@ -574,6 +575,18 @@ def options_again(bundles: List[Bundle]) -> str:
 _ASKS_CHANGE = re.compile(
     r"\b(?:make|change|switch|only|want|wanna|need|prefer|instead|add|remove|drop|without|rather|set|move)\b"
 )
+
+
+_CANCEL_PART = re.compile(r"\bcancel\s+(?:the|our|my)\s+(?P<part>hotels?|rooms?|stays?|flights?|tickets?|fares?)\b")
+
+
+def cancel_note(text: str) -> str:
+    """ "Can we cancel the hotel?" before anything is booked: how to leave that part out instead."""
+    m = _CANCEL_PART.search((text or "").lower())
+    if not m:
+        return ""
+    part = "flights" if m.group("part").startswith(("flight", "ticket", "fare")) else "hotel"
+    return f'Nothing is booked yet; to leave the {part} out of the trip, say "no {part}".'
 
 
 def answer_about_options(

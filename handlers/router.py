@@ -42,6 +42,28 @@ RELEASE_RE = re.compile(
     r"|(?:cancel|release|drop) (?:it|them|everything))"
     rf"(?: (?:for now|then|after all|instead|we changed our minds?))*(?: please)?[.!]*$"
 )
+# "never mind, undo that", "put it back", "go back to how it was": the last change to the trip put back;
+# "show me the first list again", "go back to the original options": every change since the first options.
+_BACK_LEAD = (
+    r"^(?:(?:never ?mind|nvm|actually|no|nah|hmm+|ok(?:ay)?|sorry|wait|oops|ugh|hm+|oh)[,!.]*\s+)*"
+    r"(?:please\s+|pls\s+|(?:can|could)\s+you\s+(?:please\s+)?|let'?s\s+|just\s+)?"
+)
+_BACK_TAIL = r"(?:\s+(?:please|pls|plz|then|for\s+now|again|thanks|instead))*\s*[.!?]*$"
+UNDO_RE = re.compile(
+    _BACK_LEAD
+    + r"(?:(?:undo|revert|reverse|scratch|scrap|forget|take\s+back)\s+(?:that|this|it|the\s+(?:last\s+)?change"
+    r"|my\s+last\s+(?:change|message|request)|what\s+i\s+(?:just\s+)?said)(?:\s+change)?"
+    r"|(?:change|put|set|switch|turn)\s+(?:it|that|them|everything)\s+back(?:\s+(?:to\s+)?(?:how|what|the\s+way)\s+it\s+was(?:\s+before)?)?"
+    r"|(?:go|let'?s\s+go)\s+back\s+to\s+(?:how|what|the\s+way)\s+(?:it|things)\s+(?:was|were)(?:\s+before)?|undo)"
+    + _BACK_TAIL
+)
+FIRST_LIST_RE = re.compile(
+    _BACK_LEAD
+    + r"(?:(?:go|get|take\s+(?:me|us)|switch)\s+back\s+to|back\s+to|(?:show|give)\s+(?:me|us)|(?:can|could)\s+(?:i|we)\s+see"
+    r"|let\s+me\s+see|bring\s+back|return\s+to)\s+(?:again\s+)?(?:the\s+|my\s+|our\s+|those\s+)?"
+    r"(?:first|original|initial|earlier|previous|old|very\s+first)\s+(?:list|options?|ones|results?|bundles?|choices?|search|set)"
+    r"(?:\s+(?:of\s+options|you\s+showed(?:\s+(?:me|us))?|from\s+before))?" + _BACK_TAIL
+)
 _SELECT_VERB = (
     r"(?:(?:i'?ll|ill|i will|we'?ll|we will|let'?s|lets) (?:take|go with|go for|pick|do|book|get)"
     r"|(?:i|we)(?:'?d| would) (?:like|prefer|take|go with)|(?:i|we) (?:want|choose|pick|prefer)"
@@ -682,9 +704,17 @@ CANCEL_TERMS_RE = re.compile(
 )
 
 
+# "can we cancel the hotel?", "could I cancel it?": asked before anything is booked, a question about the
+# terms (answered, with how to leave that part out), never the part dropped on the spot.
+CAN_CANCEL_RE = re.compile(
+    r"^(?:(?:and|so|but|hmm+|um+|ok(?:ay)?|wait|also)[,.!]*\s+)*(?:can|could|may|would)\s+(?:we|i|you)\s+"
+    r"(?:still\s+|later\s+|easily\s+|then\s+)?cancel\s+(?:the|our|my|this|that|it|them|b\d{1,2})\b"
+)
+
+
 def asks_about_cancelling(low: str) -> bool:
     """Whether a question asks about cancelling ("can I cancel B1 if plans change?"), not to drop something."""
-    return is_question(low) and CANCEL_TERMS_RE.search(low) is not None
+    return is_question(low) and (CANCEL_TERMS_RE.search(low) is not None or CAN_CANCEL_RE.match(low) is not None)
 
 
 def _unbooked(trip_intent: Dict[str, Any]) -> bool:
@@ -709,6 +739,9 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
         return {"type": "USER_REQUEST_HOLD", "data": {}}
     if RELEASE_RE.match(low) and _unbooked(trip_intent):
         return {"type": "USER_RELEASE_HOLDS", "data": {}}
+    if UNDO_RE.match(low) or FIRST_LIST_RE.match(low):
+        message["data"]["back"] = "last" if UNDO_RE.match(low) else "first"
+        return message
     bundles = _on_screen(trip_intent)
     if not bundles:
         return message

@@ -66,6 +66,8 @@ DEFAULT_TOOLS: List[Dict[str, Any]] = [
                 "timezone": {"type": "string"},
                 "current": {"type": "object"},
                 "conversation": {"type": "array", "maxItems": 12},
+                # "undo that": changes to put back ({"path", "before"}), instead of reading the text
+                "revert": {"type": "array", "maxItems": 200},
             },
             "required": ["text", "today"],
         },

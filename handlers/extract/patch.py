@@ -508,3 +508,56 @@ def _merge_stays(
         else:
             out.append(stay)
     return out
+
+
+# What a change may put back: the trip's requirements, never its status or caches.
+REVERTIBLE = ("party", "itinerary", "preferences", "constraints")
+ELIDED = "…"  # a value the Patcher did not keep (too large to echo): that change cannot be put back
+
+
+def revert_patch(current: Dict[str, Any], changes: List[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The patch that puts each changed path back to its value before (``{"path", "before"}`` as the
+    Patcher describes a change), on ``current``; None when one cannot be put back (its old value was
+    not kept). A path through a list ("itinerary.segments.0.depart_date") puts back the whole list,
+    as the patch replaces lists."""
+    patch: Dict[str, Any] = {}
+    for change in changes:
+        path, before = str(change.get("path") or ""), change.get("before")
+        parts = path.split(".")
+        if parts[0] not in REVERTIBLE:
+            continue
+        if before == ELIDED:
+            return None
+        # up to the first list: the patch sets the list with the one item put back
+        cut = next((i for i, p in enumerate(parts) if p.isdigit()), len(parts))
+        node, target = patch, current
+        for part in parts[: cut - 1]:
+            target = target.get(part) if isinstance(target, dict) else None
+            node = node.setdefault(part, {})
+        key = parts[cut - 1]
+        if cut == len(parts):
+            node[key] = copy.deepcopy(before)
+            continue
+        items = node.get(key)
+        if items is None:
+            items = copy.deepcopy((target or {}).get(key) if isinstance(target, dict) else None)
+        if not isinstance(items, list):
+            return None
+        node[key] = items
+        holder: Any = items
+        for part in parts[cut:-1]:
+            holder = (
+                holder[int(part)]
+                if part.isdigit() and isinstance(holder, list) and int(part) < len(holder)
+                else (holder.setdefault(part, {}) if isinstance(holder, dict) else None)
+            )
+            if holder is None:
+                return None
+        last = parts[-1]
+        if isinstance(holder, list) and last.isdigit() and int(last) < len(holder):
+            holder[int(last)] = copy.deepcopy(before)
+        elif isinstance(holder, dict):
+            holder[last] = copy.deepcopy(before)
+        else:
+            return None
+    return patch

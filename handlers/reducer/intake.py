@@ -7,10 +7,11 @@ import re
 from datetime import date, datetime
 from typing import Any, Dict, List, Sequence, Tuple
 
-from ..applier import MAX_BUNDLES_WITH_MORE
+from ..applier import MAX_BUNDLES_ON_SCREEN, MAX_BUNDLES_WITH_MORE
 from ..common.clock import day_text, local_today
 from ..common.question_form import is_question
 from ..echo import echo_line
+from ..extract.patch import ELIDED, REVERTIBLE
 from ..extract.prefs import asks_for_past_trip, asks_for_seats, bags_wished, unsearchable_hotel_features
 from ..hold_answer import held_answer
 from ..language import ENGLISH_ONLY, ENGLISH_PARTLY, looks_non_english
@@ -23,6 +24,7 @@ from ..options_answer import (
     answer_about_options,
     asks_about_me,
     asks_to_see_options,
+    cancel_note,
     named_options,
     nothing_cheaper,
     options_again,
@@ -31,6 +33,7 @@ from ..options_answer import (
     remember_discussed,
     whole_message,
 )
+from ..patcher import value_at
 from ..quotes import found
 from ..quotes import items as quote_items
 from ..tool_calls import failed_before, pending_searches, ranker_args, ranking_key, tool_call, work_pending
@@ -99,6 +102,9 @@ class Intake(DecisionBase):
             if bundle is not None:
                 self.say(nothing_cheaper(str(cheaper.get("part")), bundle))
                 return
+        if data.get("back"):  # "undo that", "show me the first list again"
+            self._put_back(doc, text, str(data["back"]), now)
+            return
         if data.get("read_as"):  # "a cheaper hotel", nothing cheaper on screen: "hotels under 82.00 USD a night"
             text = str(data["read_as"])
         if not text.strip():
@@ -111,6 +117,9 @@ class Intake(DecisionBase):
                 f"That message is too long for me ({len(text):,} characters). Please describe the trip in a few sentences."
             )
             return
+        self._extract(doc, text, data, now)
+
+    def _extract(self, doc: Dict[str, Any], text: str, data: Dict[str, Any], now: datetime, **extra: Any) -> None:
         self.call(
             "trip_requirements_extract",
             {
@@ -123,8 +132,28 @@ class Intake(DecisionBase):
                 },
                 # Recent turns the host passes along (already redacted); the model path reads them.
                 "conversation": list(data.get("conversation") or [])[-12:],
+                **extra,
             },
         )
+
+    def _put_back(self, doc: Dict[str, Any], text: str, which: str, now: datetime) -> None:
+        """ "Undo that": the last change made while options were on screen, put back; "show me the first
+        list again": every one of them (the trip as it was searched first). With none made, the options
+        are those of the first search already."""
+        wm = doc["working_memory"]
+        made = [step for step in wm.get("changes_made") or [] if isinstance(step, list) and step]
+        if made:
+            revert = made[-1] if which == "last" else [c for step in reversed(made) for c in step]
+            self._extract(doc, text, {}, now, revert=revert)
+            return
+        bundles = wm["ranked_bundles"]
+        if bundles and which == "first":
+            first = bundles[:MAX_BUNDLES_ON_SCREEN]
+            self.say(
+                f"Nothing has changed since these options were found. {options_again(first)}", bundles_widget(first)
+            )
+            return
+        self.say("There's no change of mine to undo. Tell me what you'd like to change.")
 
     def on_intent_ready(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
         self.plan(doc, now, user_asked=True)
@@ -260,7 +289,13 @@ class Intake(DecisionBase):
             if cannot:
                 self.say(cannot, kind="status")
         doubts = (data.get("output") or {}).get("date_doubts") or []
+        revert = ((data.get("call") or {}).get("arguments") or {}).get("revert")
+        if isinstance(revert, list) and not changed:
+            self.say("I couldn't put that change back. Tell me what you'd like instead.")
+            return
         if changed:
+            before = ((data.get("call") or {}).get("arguments") or {}).get("current") or {}
+            _remember_change(doc, applied, revert, before)
             on_screen = "ranked_bundles" in (applied.get("invalidations") or []) or bool(
                 doc["working_memory"]["ranked_bundles"]
             )
@@ -333,7 +368,8 @@ class Intake(DecisionBase):
         focus = named_options(text, bundles) or referent(text, bundles, wm)
         offers = {str(o.get("offer_id")): o for o in quote_items(wm, "flight_quotes")}
         people, chosen = sum(travellers(doc).values()), bool((wm.get("selected") or {}).get("bundle_id"))
-        self.say(answer_about_options(text, bundles, people=people, offers=offers, focus=focus, chosen=chosen))
+        answer = answer_about_options(text, bundles, people=people, offers=offers, focus=focus, chosen=chosen)
+        self.say(" ".join(filter(None, (answer, cancel_note(text) if not wm.get("bookings") else ""))))
         remember_discussed(wm, focus)
 
     def next_step(self, doc: Dict[str, Any], now: datetime, *, thanked: bool = True) -> str:
@@ -401,6 +437,29 @@ class Intake(DecisionBase):
             "To change it, cancel the booking first: I'll show the refund before anything is cancelled.",
             {"type": "cancellation", "booking_id": booking.get("booking_id"), "action": "quote"},
         )
+
+
+CHANGES_KEPT = 10  # changes "undo" can put back, one at a time
+
+
+def _remember_change(doc: Dict[str, Any], applied: Dict[str, Any], revert: Any, before: Dict[str, Any]) -> None:
+    """Keep what a change made while options were on screen replaced, so "undo that" can put it back;
+    a change put back is forgotten (all of them, for "the first list again"). ``before``: the trip's
+    requirements the extractor was given, for a value too large for the change's echo (a list of legs)."""
+    wm = doc["working_memory"]
+    made = [step for step in wm.get("changes_made") or [] if isinstance(step, list)]
+    if isinstance(revert, list):
+        wm["changes_made"] = made[:-1] if made and made[-1] == revert else []
+        return
+    if "ranked_bundles" not in (applied.get("invalidations") or []) and not wm["ranked_bundles"]:
+        return  # still gathering the trip: nothing was shown to go back to
+    step = [
+        {"path": c["path"], "before": value_at(before, c["path"]) if c.get("before") == ELIDED else c.get("before")}
+        for c in applied.get("changes") or []
+        if isinstance(c, dict) and str(c.get("path") or "").split(".")[0] in REVERTIBLE
+    ]
+    if step:
+        wm["changes_made"] = (made + [step])[-CHANGES_KEPT:]
 
 
 def _leg_of(doc: Dict[str, Any], segment_id: Any) -> Any:

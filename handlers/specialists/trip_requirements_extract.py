@@ -13,8 +13,9 @@ from typing import Any, Dict, List, Tuple
 
 from handlers.common.clock import local_today
 from handlers.common.types import ok
-from handlers.extract import clean_fields, extract_fields, fields_to_patch, understood
+from handlers.extract import clean_fields, empty_fields, extract_fields, fields_to_patch, understood
 from handlers.extract.dates import Doubt
+from handlers.extract.patch import revert_patch
 
 from . import SELF_TEST_NOW, SpecialistTool
 
@@ -30,6 +31,12 @@ class TripRequirementsExtract(SpecialistTool):
         today = _today(args.get("today"), now, timezone)
         current = args.get("current") if isinstance(args.get("current"), dict) else {}
         text = args.get("text") if isinstance(args.get("text"), str) else ""
+        if isinstance(args.get("revert"), list):  # "undo that": the changes put back, nothing read
+            back = revert_patch(current, args["revert"])
+            return ok(
+                payload,
+                {"fields": empty_fields(), "patch": back or {}, "assumptions": [], "understood": bool(back)},
+            )
         told: List[str] = []  # what the reader assumed and must say ("Assumed Columbus, Ohio ...")
         doubts: List[Doubt] = []  # dates that could mean two days ("03/04", "Tuesday Feb 3")
         fields, notes, accounting, source = self._fields(args, text, today, timezone, current, told, doubts)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from handlers.extract.party import adults_leaving
+from handlers.extract.patch import revert_patch
 from handlers.extract.prefs import carriers_against, read_airlines
 from handlers.extract.topics import message_topic
 from handlers.router import route_text
@@ -93,3 +94,48 @@ def test_show_as_a_verb_is_about_the_trip(text):
 
 def test_a_show_is_still_an_errand():
     assert message_topic("any good shows on broadway that night?", None, None) == "other"
+
+
+@pytest.mark.parametrize(
+    ("text", "back"),
+    [
+        ("never mind, undo that", "last"),
+        ("put it back", "last"),
+        ("actually change it back to how it was", "last"),
+        ("undo", "last"),
+        ("show me the first list again", "first"),
+        ("go back to the original options please", "first"),
+        ("can we see the previous options", "first"),
+    ],
+)
+def test_going_back_is_said_in_many_ways(text, back):
+    assert route_text(text, _screen(5))["data"]["back"] == back
+
+
+@pytest.mark.parametrize(
+    "text", ["show me the first flight out", "go back to boston on the 5th", "undo the hotel filter"]
+)
+def test_going_back_needs_words_about_the_change_or_the_list(text):
+    assert "back" not in route_text(text, _screen(5))["data"]
+
+
+def test_a_change_is_put_back_leaf_by_leaf_and_a_list_whole():
+    current = {
+        "itinerary": {"segments": [{"depart_date": "2027-01-13"}, {"depart_date": "2027-01-16"}]},
+        "preferences": {"flight": {"cabin": "business"}},
+    }
+    changes = [
+        {"path": "itinerary.segments.0.depart_date", "before": "2027-01-12"},
+        {"path": "itinerary.segments.1.depart_date", "before": "2027-01-15"},
+        {"path": "preferences.flight.cabin", "before": "economy"},
+        {"path": "status.assumptions", "before": []},  # not the traveller's requirement
+    ]
+    assert revert_patch(current, changes) == {
+        "itinerary": {"segments": [{"depart_date": "2027-01-12"}, {"depart_date": "2027-01-15"}]},
+        "preferences": {"flight": {"cabin": "economy"}},
+    }
+    assert current["itinerary"]["segments"][0]["depart_date"] == "2027-01-13"  # the trip itself is not touched
+
+
+def test_a_change_whose_old_value_was_not_kept_cannot_be_put_back():
+    assert revert_patch({}, [{"path": "itinerary.segments", "before": "…"}]) is None
