@@ -13,11 +13,12 @@ import math
 import re
 from typing import Any, Dict, List, Optional
 
+from .common.carriers import AIRLINES
 from .common.question_form import is_question
 from .common.redact import contains_token_like, redact_text
 from .common.shape import leg_departure
 from .common.types import EVENT_TYPES, fail, guarded, ok
-from .extract.prefs import read_preferences, read_relax
+from .extract.prefs import read_airlines, read_preferences, read_relax
 from .quotes import items as quote_items
 
 # Texts longer than this are never commands (a pasted page is a message, not "hold").
@@ -133,6 +134,19 @@ _OPTION_NOUN = r"(?: one| bundle| option| choice| deal| package| combo| combinat
 SUPERLATIVE_RE = re.compile(
     rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the |that |this )?(?:one with (?:the |a )?)?({_QUALITY}){_OPTION_NOUN}{_TAIL}$"
 )
+# "the second cheapest", "next fastest": an option by its place in that order
+NTH_QUALITY_RE = re.compile(
+    rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?(second|2nd|third|3rd|next) "
+    r"(cheapest|least expensive|lowest priced|fastest|quickest|shortest)(?: one| bundle| option)?"
+    rf"{_TAIL}$"
+)
+# "the one with breakfast", "the one with the 3 star hotel", "the delta one", "the one on jetblue":
+# an option by what its card shows (meals, stars, airline, hotel name)
+_FEATURE = r"([a-z0-9★*'&. -]{2,40}?)"
+FEATURE_RE = re.compile(
+    rf"^{_POLITE}(?:{_SELECT_VERB})?(?:(?:the |that )?(?:one|option|bundle) (?:with|that has|that includes|including|on|flying)"
+    rf" (?:the |a |an )?{_FEATURE}(?: included| hotel)?|the {_FEATURE} (?:one|option|bundle)){_TAIL}$"
+)
 # "option B", "choice c", a lone "B": the cards are titled "Option B1", "Option B2"…, so a letter
 # alone names none of them; it is answered with the names on screen, never mapped to a position.
 LETTER_RE = re.compile(rf"^{_POLITE}(?:{_SELECT_VERB})?(?:the )?(?:(?:option|choice|bundle) )?([a-e]){_TAIL}$")
@@ -247,6 +261,20 @@ def _bundle_reference(text: str, bundles: List[Dict[str, Any]], pending_slots: s
     m = LETTER_RE.match(text)
     if m and not pending_slots:
         return f"Option {m.group(1).upper()}"  # not a card's name: the Reducer lists the names on screen
+    m = NTH_QUALITY_RE.match(text)
+    if m:
+        quality = "cheapest" if m.group(2) in ("cheapest", "least expensive", "lowest priced") else "fastest"
+        flying = [b for b in bundles if b.get("flights") or quality == "cheapest"]
+        ranked = sorted(
+            flying, key=lambda b: float(b.get("total") or "inf") if quality == "cheapest" else _flight_minutes(b)
+        )
+        n = {"third": 3, "3rd": 3}.get(m.group(1), 2)
+        return str(ranked[n - 1].get("bundle_id")) if len(ranked) >= n else None
+    m = FEATURE_RE.match(text)
+    if m:
+        found = bundle_with(m.group(1) or m.group(2) or "", bundles)
+        if found is not None:
+            return str(found.get("bundle_id"))
     m = SUPERLATIVE_RE.match(text)
     if m:
         quality = _QUALITIES[m.group(1)]
@@ -272,6 +300,32 @@ def discussed(wm: Dict[str, Any], bundles: List[Dict[str, Any]]) -> Optional[Dic
         return None
     found = next((b for b in bundles if b.get("bundle_id") == said.get("bundle_id")), None)
     return found if found is not None and bundle_items(found) == said.get("items") else None
+
+
+def bundle_with(what: str, bundles: List[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The first option on screen whose card shows ``what``: breakfast (or meals), an N-star hotel,
+    an airline every flight of it flies, its hotel's name; None when none does (the words are then a wish)."""
+    what = what.strip().lower()
+    stars = re.fullmatch(r"([1-5])[ -]?(?:stars?|★|\*)(?: hotel)?", what)
+    named = list(AIRLINES.get(re.sub(r"\s+(?:air\s*lines?|airways|air)$", "", what)) or ())
+    airlines = named[:1] or read_airlines(what)[0].get("airlines") or []
+
+    def flies(b: Dict[str, Any], every: bool) -> bool:
+        carriers = [(f.get("summary") or {}).get("carrier") for f in b.get("flights") or []]
+        return bool(carriers) and (all if every else any)(c in airlines for c in carriers)
+
+    if airlines:  # every flight on it first, else any
+        return next((b for b in bundles if flies(b, True)), None) or next((b for b in bundles if flies(b, False)), None)
+
+    def shows(b: Dict[str, Any]) -> bool:
+        hotels = [h.get("summary") or {} for h in b.get("hotels") or []]
+        if re.fullmatch(r"(?:free )?(?:breakfast|meals)(?: included)?", what):
+            return any(re.search(r"breakfast|board|inclusive", str(h.get("board_type") or "")) for h in hotels)
+        if stars:
+            return bool(hotels) and all(int(h.get("stars") or 0) == int(stars.group(1)) for h in hotels)
+        return len(what) > 3 and any(what in str(h.get("hotel_name") or "").lower() for h in hotels)
+
+    return next((b for b in bundles if shows(b)), None)
 
 
 def _stars(bundle: Dict[str, Any]) -> int:
@@ -321,6 +375,11 @@ _ASK = (
     r"|let'?s\s+(?:try|find|get|see|do)\s+|maybe\s+|go\s+for\s+|any\s+chance\s+of\s+)?"
     r"(?:a\s+|an\s+|some\s+|something\s+|anything\s+|any\s+|one\s+)?(?:(?:a\s+)?(?:bit|little|lot|much)\s+)?"
 )
+# "…but keep the same flights", "…and the same hotel": the other part kept, as it is where it can be anyway
+_KEEP_THE_REST = (
+    r"(?:(?:\s*,\s*|\s*,?\s*(?:but|and|with)\s+)(?:keep(?:ing)?\s+)?(?:the\s+)?(?:same\s+)?(?:flights?|hotels?|rooms?)"
+    r"(?:\s+(?:the\s+same|as\s+(?:is|before|now|they\s+are|it\s+is)))?(?:\s+(?:please|pls))?)?"
+)
 # "a cheaper hotel please", "something cheaper", "cheaper flights?", "can you find me a less expensive option"
 CHEAPER_RE = re.compile(
     _ASK + r"(?:cheaper|less\s+expensive|lower[- ]priced|more\s+affordable|less\s+pricey)"
@@ -329,7 +388,7 @@ CHEAPER_RE = re.compile(
     r"(?:\s+(?:for|on)\s+(?:the\s+|our\s+|my\s+)?(?P<part_for>hotels?|rooms?|stays?|accommodations?|flights?|fares?|tickets?"
     r"|airfares?))?"
     r"(?:\s+(?:please|available|on\s+screen|instead|then|than\s+(?:this|that|these|those|b\d{1,2})|for\s+(?:me|us)))*"
-    r"\s*[?.!]*$"
+    rf"{_KEEP_THE_REST}\s*[?.!]*$"
 )
 # "a nicer hotel", "swap the hotel for something nicer", "upgrade the hotel", "can we get a better room?"
 _NICER = r"(?:nicer|better|fancier|higher[- ]rated|classier|more\s+stars)"  # not "upscale": a class (4★)
@@ -340,7 +399,8 @@ NICER_HOTEL_RE = re.compile(
     rf"(?:(?P<up>upgrade|bump)|swap|change|switch)\s+(?:up\s+)?(?:the\s+|our\s+|my\s+|that\s+)?{_STAY_PART}"
     rf"(?:\s+(?:for|to|with|into)\s+(?:a\s+|an\s+|something\s+|somewhere\s+|one\s+|some\s+)?(?:bit\s+|little\s+|lot\s+)?{_NICER}"
     rf"(?:\s+(?:one|hotel|place|room))?|(?(up)|(?!))))"
-    r"(?:\s+(?:please|pls|instead|then|for\s+(?:me|us)|if\s+(?:possible|you\s+can)))*\s*[?.!]*$"
+    r"(?:\s+(?:please|pls|instead|then|for\s+(?:me|us)|if\s+(?:possible|you\s+can)))*"
+    rf"{_KEEP_THE_REST}\s*[?.!]*$"
 )
 # "a later flight on the way out", "something earlier on the return", "can we leave later?", "fly back earlier"
 _OUT = r"(?:on\s+the\s+way\s+(?:out|there)|out(?:bound)?|there|going(?:\s+out|\s+there)?|on\s+the\s+outbound|departing|first\s+leg)"

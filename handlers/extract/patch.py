@@ -354,7 +354,7 @@ def _kept_length(out: Dict[str, Any], back: Optional[Dict[str, Any]], depart: Op
     """The return as it was; but a departure moved past it ("make it late January", "no, the 16th"
     on a Jan 12-15 trip) takes the return along, the trip as long as before, not ending before it starts."""
     was_out, was_back = out.get("depart_date"), (back or {}).get("depart_date")
-    if not (was_out and was_back and depart and depart > was_back):
+    if not (was_out and was_back and depart and depart >= was_back):
         return was_back
     try:
         length = date.fromisoformat(was_back) - date.fromisoformat(was_out)

@@ -258,7 +258,7 @@ _BY_THE_WATER = re.compile(
     re.I,
 )
 _NEAR = re.compile(
-    r"\b(?:near|close\s+to|next\s+to|walking\s+distance\s+(?:to|from|of))\s+(?P<what>(?:the\s+)?[A-Za-z0-9'&\- ]{3,60}?)"
+    r"\b(?:near(?:er)?(?:\s+to)?|clos(?:e|er|est)\s+to|next\s+to|walking\s+distance\s+(?:to|from|of))\s+(?P<what>(?:the\s+)?[A-Za-z0-9'&\- ]{3,60}?)"
     r"(?=\s*(?:[.,!?;$\u20ac\u00a3]|$|\b(?:and|for|from|on|with|please|in|at|by|this|next|tomorrow|today|starting"
     r"|under|below|max(?:imum)?|up\s+to|less\s+than|no\s+more\s+than|cheaper\s+than|budget|tops|but|or|if|so"
     r"|ideally|preferably|if\s+possible|pls|plz|thanks|thx|would|is|would\s+be|instead|rather|then|too|this\s+time)\b))",

@@ -139,3 +139,45 @@ def test_a_change_is_put_back_leaf_by_leaf_and_a_list_whole():
 
 def test_a_change_whose_old_value_was_not_kept_cannot_be_put_back():
     assert revert_patch({}, [{"path": "itinerary.segments", "before": "…"}]) is None
+
+
+def _card(bundle_id, carriers, stars, board="room_only", total="900.00", hotel="Inn"):
+    return {
+        "bundle_id": bundle_id,
+        "total": total,
+        "flights": [
+            {"offer_id": f"{bundle_id}{c}", "summary": {"carrier": c, "duration_minutes": 100}} for c in carriers
+        ],
+        "hotels": [{"rate_id": f"{bundle_id}h", "summary": {"stars": stars, "board_type": board, "hotel_name": hotel}}],
+    }
+
+
+CARDS = {
+    "working_memory": {
+        "ranked_bundles": [
+            _card("B1", ["AA", "B6"], 1, total="1000.00"),
+            _card("B2", ["AS", "AS"], 1, total="1100.00"),
+            _card("B3", ["AA", "B6"], 3, board="breakfast", total="1300.00", hotel="Miami Central Hotel"),
+            _card("B4", ["DL", "DL"], 1, total="950.00"),
+        ]
+    }
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "bundle_id"),
+    [
+        ("ok the one with breakfast", "B3"),
+        ("the one with the 3 star hotel", "B3"),
+        ("the alaska one", "B2"),
+        ("lets do the one on jetblue", "B1"),  # no option flies it both ways: the first that flies it
+        ("the one with the miami central hotel", "B3"),
+        ("id like the second cheapest", "B1"),
+    ],
+)
+def test_an_option_named_by_what_its_card_shows(text, bundle_id):
+    assert route_text(text, CARDS)["data"] == {"bundle_id": bundle_id}
+
+
+def test_a_feature_no_option_has_is_left_to_the_extractor_as_a_wish():
+    assert route_text("the one with a 5 star hotel", CARDS)["type"] == "USER_MESSAGE"
