@@ -248,15 +248,21 @@ def route_label(doc: Dict[str, Any]) -> str:
     return ", ".join(" → ".join(run) for run in runs)
 
 
-def bundles_line(doc: Dict[str, Any], bundles: List[Dict[str, Any]]) -> str:
+def bundles_line(doc: Dict[str, Any], bundles: List[Dict[str, Any]], was: Any = None) -> str:
+    """ "Here are 5 options for BOS ⇄ DEN, cheapest $1,073.07 in all for 2 adults (was $1,042.15)." ``was``:
+    the cheapest of the options shown before a change (``{"total", "currency"}``), said when it moved."""
     cheapest = min(bundles, key=lambda b: float(b.get("total") or "inf"))
     n = len(bundles)
     party = party_text(travellers(doc))
     limit, _ = budget_limit(doc.get("constraints") or {}, sum(travellers(doc).values()))
     over = limit is not None and Decimal(str(cheapest.get("total") or "0")) > limit
+    before = ""
+    if isinstance(was, dict) and was.get("total") and was.get("currency") == cheapest.get("currency"):
+        if Decimal(str(was["total"])) != Decimal(str(cheapest.get("total") or "0")):
+            before = f" (was {money(was['total'], was['currency'])})"
     return (
         f"Here {'are' if n != 1 else 'is'} {n} option{'s' if n != 1 else ''} for {route_label(doc)}, "
-        f"cheapest {money(cheapest.get('total'), cheapest.get('currency'))} in all{' for ' + party if party else ''}."
+        f"cheapest {money(cheapest.get('total'), cheapest.get('currency'))}{before} in all{' for ' + party if party else ''}."
         # "anything under 800?" and nothing is: said, not left to the cards
         + (f" None is within your budget of {money(str(limit), cheapest.get('currency'))}." if over else "")
     )
