@@ -293,7 +293,8 @@ TOPICS: List[tuple] = [
     (_ARRIVE, "arrivals"),
     (
         r"\b(?:earliest|latest|first|last|early|late)\b.*\b(?:flights?|departures?|leav\w*|depart\w*|back|home|out)\b"
-        r"|\bwhat\s+time\b(?!.*\bcheck[\s-]?(?:in|out)\b)|\bwhen\s+do(?:es)?\b.*\bleave\b",
+        r"|\bwhat\s+time\b(?!.*\bcheck[\s-]?(?:in|out)\b)|\bwhen\s+do(?:es)?\b.*\bleave\b"
+        r"|\b(?:morning|afternoon|evening|night)\s+(?:ones?|options?|flights?|departures?)\b",
         "departures",
     ),
     (r"\b(?:refund\w*|flexib\w*|flexible|cancel\w*|change fees?)\b", "refunds"),

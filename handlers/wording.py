@@ -265,7 +265,20 @@ def bundles_line(doc: Dict[str, Any], bundles: List[Dict[str, Any]], was: Any = 
         f"cheapest {money(cheapest.get('total'), cheapest.get('currency'))}{before} in all{' for ' + party if party else ''}."
         # "anything under 800?" and nothing is: said, not left to the cards
         + (f" None is within your budget of {money(str(limit), cheapest.get('currency'))}." if over else "")
+        + _preferred_unflown(doc, bundles)
     )
+
+
+def _preferred_unflown(doc: Dict[str, Any], bundles: List[Dict[str, Any]]) -> str:
+    """ "can we do delta instead" and no option flies Delta: said, not left to the cards."""
+    from .common.carriers import AIRLINE_NAMES
+    from .common.shape import carrier_rules
+
+    preferred = carrier_rules((doc.get("preferences") or {}).get("flight") or {})["preferred"]
+    flown = {(f.get("summary") or {}).get("carrier") for b in bundles for f in b.get("flights") or []}
+    if not preferred or not any(b.get("flights") for b in bundles) or flown & set(preferred):
+        return ""
+    return f" None of them flies {' or '.join(AIRLINE_NAMES.get(c, c) for c in preferred)}."
 
 
 def findings(items: Any) -> str:

@@ -11,7 +11,13 @@ import re
 _PLACE_TAIL = (
     r"(?:\s+(?:is|was|the|city|town|airport|city\s+of|airport\s+(?:of|in)|main\s+airport\s+in|beautiful|sunny|lovely))*"
 )
-_DATE_TAIL = r"(?:\s+(?:date|day))?(?:\s+(?:is|of|on|at|by|for|will\s+be|would\s+be|should\s+be|be))*(?:\s+the)?"
+_DATE_TAIL = (
+    r"(?:\s+(?:date|day))?"
+    # a time said between the cue and the day: "back by lunch on the 12th", "leave in the morning on the 9th"
+    r"(?:\s+(?:by|before|after|around|at|in\s+the)\s+(?:lunch(?:time)?|dinner|noon|midday|breakfast|morning|afternoon"
+    r"|evening|night|\d{1,2}(?::\d\d)?\s*(?:am|pm)?))?"
+    r"(?:\s+(?:is|of|on|at|by|for|will\s+be|would\s+be|should\s+be|be))*(?:\s+the)?"
+)
 
 
 def _cue(words: str, tail: str) -> re.Pattern[str]:

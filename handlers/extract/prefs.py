@@ -49,11 +49,13 @@ _AVOID_AFTER = re.compile(
 _CARRIER_BEFORE = re.compile(
     r"\b(?:prefer(?:ably|red)?|ideally|like|rather|want|fly(?:ing)?|flown|book(?:ed)?|only|just|stick\s+with"
     r"|on|via|status\s+(?:with|on)|loyal\s+to|miles\s+(?:with|on)|member\s+of|add|include"
+    # after the options: "can we do delta instead", "switch me to united", "let's try jetblue"
+    r"|do|try|use|go\s+with|(?:switch|change|move)(?:\s+(?:me|us|it|them))?\s+(?:over\s+)?to"
     r"|(?:platinum|gold|silver|diamond|elite|1k|medallion|executive\s+platinum|premier)\s+(?:with|on|at))\s+$",
     re.I,
 )
 _CARRIER_AFTER = re.compile(
-    r"^\s*(?:only|preferred|pls|please|if\s+(?:possible|we\s+can|you\s+can)|ideally|preferably"
+    r"^\s*(?:only|preferred|pls|please|instead|if\s+(?:possible|we\s+can|you\s+can)|ideally|preferably"
     r"|is\s+(?:best|preferred|fine|better)|would\s+be\s+(?:best|great|nice|ideal)|flights?|air(?:lines?)?"
     r"|medallion|miles|status|elite|loyalist|frequent\s+flyer|gold|platinum|diamond|1k)\b",
     re.I,
@@ -139,14 +141,18 @@ def _time_word(n: int) -> str:
 
 
 _TIME_FLIGHT = re.compile(
-    rf"\b{_time_word(1)}\s+(?:flights?|departures?|departing|leaving|outbound|return|flight\s+(?:out|back|home))\b"
+    rf"\b{_time_word(1)}\s+(?:flights?|departures?|departing|leaving|outbound|return|flight\s+(?:out|back|home)"
+    r"|(?:back|home)(?!\s+(?:in|at|to|from)\b)|(?:out|there)(?=\s*(?:,|and\b|&|$)))\b"
     rf"|\b(?:fly|flying|leave|leaving|depart(?:ing|ure)?|come\s+back|coming\s+back|return(?:ing)?|fly\s+back|head\s+back|back|home)\s+"
     rf"(?:in\s+the\s+|on\s+\w+\s+|(?:\w+\s+){{0,3}}?(?:in\s+the\s+)?)?{_time_word(2)}\b(?!\s+(?:before|check))"
     rf"|\b(?:flights?|departures?|out|back|return)\s+(?:in\s+the\s+)?{_time_word(3)}\b"
     # a day said with its time ("atl to lga monday morning", "ATL -> ORD, Dec 14 morning"): that day's flight
     rf"|\b(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|tomorrow|today"
     rf"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)"
-    rf"\s+{_time_word(4)}\b(?!\s+(?:before|check|meeting|appointment|event|wedding|conference))",
+    rf"\s+{_time_word(4)}\b(?!\s+(?:before|check|meeting|appointment|event|wedding|conference))"
+    # with options on screen: "something in the evening", "an evening one", "any afternoon options?"
+    rf"|\b(?:something|anything)\s+(?:(?:in|for)\s+the\s+)?{_time_word(5)}\b"
+    rf"|\b(?:an?|any|some|the)\s+{_time_word(6)}\s+(?:ones?|options?)\b",
     re.I,
 )
 _AN_EVENT = re.compile(
@@ -155,7 +161,10 @@ _AN_EVENT = re.compile(
     re.I,
 )
 _FLIGHT_TALK = re.compile(
-    r"\b(?:fly|flying|flights?|depart\w*|leav\w*|back|return\w*|out|outbound|home|both\s+ways)\b", re.I
+    r"\b(?:fly|flying|flights?|depart\w*|leav\w*|back|return\w*|out|outbound|home|both\s+ways"
+    r"|(?:something|anything)\s+(?:(?:in|for)\s+the\s+)?(?:early|late|morning|afternoon|evening|night)"
+    r"|(?:morning|afternoon|evening|night)\s+(?:ones?|options?))\b",
+    re.I,
 )
 # A time of day the traveller does not want, and the clock bound that leaves the rest of the day.
 _NOT_WANTED = re.compile(
@@ -173,7 +182,7 @@ _OUT_CONTEXT = re.compile(r"\b(?:out(?:bound)?|there|going|leav\w*|depart\w*)\b"
 _RETURN_CONTEXT = re.compile(r"\b(?:back|return(?:ing)?|home|inbound|come\s+back|coming\s+back|fly\s+back)\b", re.I)
 _BOTH_WAYS = re.compile(r"\b(?:both\s+ways|each\s+way|both\s+directions|all\s+flights|there\s+and\s+back)\b", re.I)
 _NONSTOP = re.compile(
-    r"\bnon[\s-]?stops?\b|\bdirects?(?:\s+flights?)?\b|\b(?:no|avoid(?:ing)?|without|hate)\s+(?:any\s+)?(?:stops|layovers?|connections?)\b",
+    r"\bnon[\s-]?stops?\b|\bdirects?(?:\s+flights?)?\b|\b(?:no|avoid(?:ing)?|without|hate)\s+(?:any\s+)?(?:stops|layovers?|conn?ec?tions?)\b",
     re.I,
 )
 # "max one stop", "1 stop max", "one stop or less", "a layover is fine", "max of one connection"
@@ -194,11 +203,12 @@ _SOFT_NONSTOP = re.compile(
     r"\b(?:ideally|preferably|prefer(?:red|ably)?|would\s+(?:really\s+|much\s+)?prefer|'d\s+(?:really\s+|much\s+)?prefer|rather(?:\s+(?:go|fly|have|take|do))?|hoping\s+for"
     r"|hope\s+for|would\s+love|'d\s+love|would\s+like|'d\s+like|try(?:ing)?\s+(?:for|to\s+(?:get|find))|if\s+there'?s)"
     rf"\s+(?:to\s+(?:go|fly)\s+|on\s+|for\s+)?{_NS}\b(?!\s+(?:only|or\s+nothing|required|is\s+a\s+must))"
-    rf"|\b{_NS}\s+(?:if\s+(?:possible|available|we\s+can|you\s+can|i\s+can|it'?s\s+possible|there\s+(?:is|are)\s+(?:one|any))"
+    rf"|\b{_NS}\s+(?:if\s+(?:possible|available|we\s+can|you\s+can|u\s+can|i\s+can|it'?s\s+possible|there\s+(?:is|are)\s+(?:one|any))"
     r"|where\s+possible|when\s+possible|ideally|preferably|preferred|pref|prefered|would\s+(?:just\s+|really\s+|still\s+)?be\s+(?:nice|great|ideal|best|better|good|preferred|awesome|lovely)"
-    r"|(?:is|are)\s+(?:nice|ideal|best|better|preferred|a\s+plus|a\s+bonus|nice\s+to\s+have)|unless|but\s+(?:not\s+(?:a\s+must|required|essential|necessary|crucial)"
+    r"|(?:is|are)\s+(?:nice|ideal|best|better|preferred|a\s+plus|a\s+bonus|nice\s+to\s+have)|unless|but\s+(?:not\s+(?:a\s+must|required|essential|necessary|crucial|a\s+deal[\s-]?breaker)"
     r"|(?:i'?m\s+|we'?re\s+)?flexible|(?:i|we|will|would|can|could|i'?ll|we'?ll|i'?d|we'?d)\s+(?:\w+\s+)?(?:take|do|accept|consider|go\s+with)))\b"
     r"|\b(?:as\s+few|fewest|fewer|minimal|min(?:imum)?|least)\s+(?:number\s+of\s+)?(?:stops|connections|layovers)\b"
+    rf"|\b{_NS}\b[^.;!?]{{0,40}}\b(?:not\s+a\s+(?:deal[\s-]?breaker|must|big\s+deal)|no\s+big\s+deal\s+if\s+not)\b"
     r"|\b(?:prefer(?:ably)?|ideally|rather|hoping\s+for|hope\s+for|'d\s+like|would\s+like)\s+(?:to\s+avoid|avoid(?:ing)?|not\s+to\s+have|no|not)\s+(?:any\s+)?(?:stops|layovers?|connections?|connecting)\b"
     r"|\b(?:no|without|avoid(?:ing)?)\s+(?:stops|layovers?|connections?)\s+(?:but|though)\s+(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:flexible|open)\b"
     r"|\b(?:avoid(?:ing)?|no)\s+(?:stops|connections|layovers?)\s+(?:if\s+(?:possible|we\s+can|you\s+can)|ideally|preferably|where\s+possible)\b",
@@ -301,9 +311,12 @@ def read_airlines(text: str) -> Tuple[Dict[str, Optional[List[str]]], List[Tuple
             spans.append((m.start(), m.end()))
             continue
         if m.group("code"):
-            if not m.group("code").isupper():
-                continue  # "aa", "dl" in lower case are not codes people type
-            code = m.group("code")
+            after, before = text[m.end() : m.end() + 30], text[max(0, m.start() - 40) : m.start()]
+            if not m.group("code").isupper() and not (
+                _ONLY_AFTER.match(after) or _ONLY_BEFORE.search(before) or _AVOID_BEFORE.search(before)
+            ):
+                continue  # "aa", "dl" in lower case are not codes people type, unless "aa only", "no nk"
+            code = m.group("code").upper()
         else:
             key = m.group("name").lower()
             if m.group(0).lower() == key and key in _ORDINARY_WORDS and not m.group(0)[0].isupper():
@@ -630,7 +643,7 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
         return {**out, **clock}
     last = 0
     for m in _TIME_FLIGHT.finditer(text):
-        word = (m.group("t1") or m.group("t2") or m.group("t3") or m.group("t4") or "").lower()
+        word = next((g for g in m.group("t1", "t2", "t3", "t4", "t5", "t6") if g), "").lower()
         window = next((name for name, rx in _TIMES if re.fullmatch(rx, word, re.I)), None)
         if window is None:
             continue
@@ -643,7 +656,7 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
         ret = bool(
             _RETURN_CONTEXT.search(before)
             or _RETURN_CONTEXT.search(inside)
-            or re.match(r"\s*(?:flights?\s+)?(?:back|home|return)\b", after, re.I)
+            or re.match(r"\s*(?:on\s+the\s+way\s+|flights?\s+)?(?:back|home|return)\b", after, re.I)
         )
         unwanted = _NOT_WANTED.search(before)
         if unwanted:  # "no early morning flights": the rest of the day, not the morning

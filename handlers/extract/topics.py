@@ -38,7 +38,9 @@ OTHER_WORDS = re.compile(
     r"shows?(?!\s+(?:me|us|them|him|her|you|everything|all|only|just|what|which|how|the|those|these|some|any|more"
     r"|other|others|something|anything|up|non[\s-]?stops?|direct|flights?|hotels?|options?|prices?|results?)\b)|gigs?|festivals?|match|plays?|theat(?:er|re)|sports?|baseball|football|"
     r"basketball|hockey|soccer|attractions?|museums?|sightseeing|landmarks?|tours?|things\s+to\s+(?:do|see)|"
-    r"restaurants?|dinner|lunch|brunch|breakfast|cuisine|movies?|films?|cinema|salon|haircut|doctor|dentist|"
+    # a meal as a time of day is the trip's: "back by lunch", "leave after dinner"
+    r"restaurants?|(?<!\bby\s)(?<!\bbefore\s)(?<!\bafter\s)(?<!\buntil\s)(?<!\btill\s)(?<!\baround\s)(?<!\bfor\s)"
+    r"(?:dinner|lunch|brunch|breakfast)(?!\s*time)|cuisine|movies?|films?|cinema|salon|haircut|doctor|dentist|"
     r"weather|forecast|temperatures?|humidity|rain(?:ing|y)?|snow(?:ing|y)?)\b",
     re.I,
 )
