@@ -74,7 +74,7 @@ def echo_lines(changes: List[Dict[str, Any]], after: Dict[str, Any], *, options_
     said = set()
 
     def add(key: str, text: Optional[str]) -> None:
-        if text and key not in said:
+        if text and key not in said and text not in out:  # the lodging's city and its stay's: said once
             said.add(key)
             out.append(text)
 

@@ -670,6 +670,11 @@ def choice_line(because: Dict[str, Any], chosen: Bundle, before: Any) -> str:
             f"Chose {name}{instead}: its hotel is {_nightly(chosen)} a night, not {_nightly(before)} "
             f"({_price(chosen)} in all)."
         )
+    if why == "other_hotel":
+        return (
+            f"Chose {name}{instead}: its hotel is {_stars_text(chosen)}, not {_stars_text(before)} "
+            f"({_price(chosen)} in all, {_nightly(chosen)} a night)."
+        )
     if why == "nicer_hotel":
         return (
             f"Chose {name}{instead}: its hotel is {_stars_text(chosen)}, not {_stars_text(before)} "

@@ -402,6 +402,17 @@ NICER_HOTEL_RE = re.compile(
     r"(?:\s+(?:please|pls|instead|then|for\s+(?:me|us)|if\s+(?:possible|you\s+can)))*"
     rf"{_KEEP_THE_REST}\s*[?.!]*$"
 )
+# "a different hotel please", "same flights but another hotel", "can we change the hotel?": the best-ranked
+# option with another hotel, keeping the flights where one does
+OTHER_HOTEL_RE = re.compile(
+    r"^(?:(?:hmm+|um+|well|actually|so|ok(?:ay)?|and|then|alright)[,.!]*\s+)*"
+    r"(?:(?:keep\s+)?(?:the\s+)?same\s+flights?\s*(?:,|but|and|with)?\s*)?"
+    r"(?:(?:can|could)\s+(?:you|we|i)\s+(?:please\s+)?(?:get|have|try|see|do|show\s+(?:me|us))?\s*|i'?d\s+like\s+|let'?s\s+(?:try|see)\s+"
+    r"|(?:show|give)\s+(?:me|us)\s+|maybe\s+|please\s+)?"
+    rf"(?:(?:a|an|some)\s+)?(?:(?:different|another|other|new)\s+{_STAY_PART}|(?:change|swap|switch)\s+(?:the\s+|our\s+|my\s+)?{_STAY_PART})"
+    r"(?:\s+(?:please|pls|instead|then|for\s+(?:me|us)|if\s+(?:possible|you\s+can)))*"
+    rf"{_KEEP_THE_REST}\s*[?.!]*$"
+)
 # "a later flight on the way out", "something earlier on the return", "can we leave later?", "fly back earlier"
 _OUT = r"(?:on\s+the\s+way\s+(?:out|there)|out(?:bound)?|there|going(?:\s+out|\s+there)?|on\s+the\s+outbound|departing|first\s+leg)"
 _BACK = r"(?:on\s+the\s+way\s+(?:back|home)|back|home|return(?:ing)?|inbound|coming\s+back|on\s+the\s+(?:return|inbound)|last\s+leg)"
@@ -486,6 +497,8 @@ def _words_about_options(
         return _extreme_time(extreme, bundles, current)
     if NICER_HOTEL_RE.match(low):
         return _nicer_hotel(message, bundles, current)
+    if OTHER_HOTEL_RE.match(low):
+        return _other_hotel(bundles, current)
     m = CHEAPER_RE.match(low)
     if not m:
         return None
@@ -542,6 +555,27 @@ def _nicer_hotel(
     if base < 5:
         message["data"]["read_as"] = f"hotels of {base + 1} stars or better"
     return message
+
+
+def _other_hotel(bundles: List[Dict[str, Any]], current: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """ "A different hotel": the best-ranked option on screen whose hotel is not the chosen one's (or the
+    first on screen's), in policy and keeping the flights where it can; None when every option has it
+    (the options' answer says which hotels there are)."""
+    ref = current or bundles[0]
+    if not ref.get("hotels"):
+        return None
+    mine = {(h.get("summary") or {}).get("hotel_id") or h.get("rate_id") for h in ref.get("hotels") or []}
+    other = [
+        b
+        for b in bundles
+        if b.get("hotels")
+        and not mine & {(h.get("summary") or {}).get("hotel_id") or h.get("rate_id") for h in b["hotels"]}
+    ]
+    other.sort(key=lambda b: (_policy_ok(b) is False, _items(b, "flights") != _items(ref, "flights"), bundles.index(b)))
+    if not other:
+        return None
+    because = {"why": "other_hotel", "instead_of": ref.get("bundle_id")}
+    return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": other[0]["bundle_id"], "because": because}}
 
 
 def _other_time(
