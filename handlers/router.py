@@ -402,6 +402,11 @@ NICER_HOTEL_RE = re.compile(
     r"(?:\s+(?:please|pls|instead|then|for\s+(?:me|us)|if\s+(?:possible|you\s+can)))*"
     rf"{_KEEP_THE_REST}\s*[?.!]*$"
 )
+# "we can spend a bit more on the hotel", "happy to pay more for a better room": a nicer hotel
+SPEND_MORE_ON_HOTEL_RE = re.compile(
+    r"\b(?:can|could|don'?t\s+mind|happy\s+to|willing\s+to|ok\s+to|fine\s+to|able\s+to)\s+(?:to\s+)?(?:spend|pay)(?:ing)?"
+    rf"\s+(?:a\s+(?:bit|little|lot)\s+|a\s+little\s+bit\s+|some(?:what)?\s+)?more\s+(?:on|for)\s+(?:the\s+|a\s+|our\s+|a\s+better\s+|a\s+nicer\s+)?{_STAY_PART}\b"
+)
 # "a different hotel please", "same flights but another hotel", "can we change the hotel?": the best-ranked
 # option with another hotel, keeping the flights where one does
 OTHER_HOTEL_RE = re.compile(
@@ -495,7 +500,7 @@ def _words_about_options(
     extreme = EXTREME_TIME_RE.match(low)
     if extreme:
         return _extreme_time(extreme, bundles, current)
-    if NICER_HOTEL_RE.match(low):
+    if NICER_HOTEL_RE.match(low) or SPEND_MORE_ON_HOTEL_RE.search(low) and not is_question(low):
         return _nicer_hotel(message, bundles, current)
     if OTHER_HOTEL_RE.match(low):
         return _other_hotel(bundles, current)

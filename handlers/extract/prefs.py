@@ -281,7 +281,10 @@ _CENTRAL = re.compile(
     r"|(?:somewhere|something|anywhere|place|hotel|stay(?:ing)?|be|more|nice\s+and|fairly|pretty|very|quite|is)\s+central\b(?!\s+(?:time|park|station|america|standard|avenue|ave|st|street))"
     r"|central(?:ly)?\s+(?:located|location|area|spot|part\s+of\s+(?:town|the\s+city)|neighbou?rhood|hotel)"
     r"|(?:city|town)\s+cent(?:er|re)|cent(?:er|re)\s+of\s+(?:town|the\s+city)|in\s+the\s+cent(?:er|re)\b"
-    r"|in\s+central\s+(?!(?:time|park|station|america|standard|avenue|ave|st|street|florida|asia|europe|valley|coast)\b)[a-z]{3,})",
+    r"|in\s+central\s+(?!(?:time|park|station|america|standard|avenue|ave|st|street|florida|asia|europe|valley|coast)\b)[a-z]{3,}"
+    # the hotel on screen is out of the way: "the hotel is too far out", "too far from everything"
+    r"|(?:hotel|it|that|place|stay)(?:'s|\s+is|\s+seems|\s+looks)?\s+(?:way\s+|a\s+bit\s+|kind\s+of\s+|kinda\s+)?too\s+far"
+    r"(?:\s+(?:out|away|off))?(?:\s+from\s+(?:everything|the\s+(?:cent(?:er|re)|city|action)|town))?\b)",
 )
 _NOT_CENTRAL = re.compile(
     r"\b(?:doesn'?t|does\s+not|don'?t|do\s+not|needn'?t|no\s+need\s+to|not)\s+(?:\w+\s+){0,3}?(?:be\s+)?(?:central|downtown)",
