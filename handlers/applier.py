@@ -218,10 +218,14 @@ class Applier:
         # The score's breakdown stays in the ranker's tool run (how it ranked); nothing reads it on screen.
         bundles = [_on_screen(b, i) for i, b in enumerate(ordered[:MAX_BUNDLES_ON_SCREEN])]
         wm["ranked_bundles"] = bundles
+        # what the options shown before cost, so a change can say how the price moved ("was $1,042.15")
+        was = (wm.get("ranking") or {}).get("cheapest")
         wm["ranking"] = {
             "key": ranking_key(doc),
             "considered": output.get("considered", len(bundles)),
             "ranked_at": iso(now) if now else None,
+            "cheapest": _cheapest(bundles),
+            **({"was": was} if was else {}),
         }
         wm["risk_report"] = None
         wm["selected"] = dict(EMPTY_SELECTION)
@@ -339,3 +343,11 @@ class Applier:
         out = cls().run({"trip_intent": doc, "tool_name": buy["name"], "tool_call": buy, "result": err, "now": now})
         assert "tdk_apv_secret" not in str(out["output"]["trip_intent"]), "the token must never be stored"
         assert out["output"]["trip_intent"]["working_memory"]["last_error"]["code"] == "approval_invalid"
+
+
+def _cheapest(bundles: List[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The lowest total of ``bundles`` with its currency, or None without any."""
+    if not bundles:
+        return None
+    low = min(bundles, key=lambda b: float(b.get("total") or "inf"))
+    return {"total": low.get("total"), "currency": low.get("currency")}

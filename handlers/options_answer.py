@@ -496,6 +496,13 @@ def _answer(
 # Options named in a question: "B2", "option 2", "#3", "the second one", "the cheapest".
 _NAMED_ID = re.compile(r"\b(?:b|option\s*|bundle\s*|number\s+|#)(\d{1,2})\b")
 _NAMED_PLACE = re.compile(rf"\b({'|'.join(ORDINALS)}|last)\s+(?:one|option|bundle|choice)\b")
+_COMPARED = re.compile(r"\b(?:diff\w*|compar\w*|vs\.?|versus|between|better|or)\b")
+_BARE_PAIR = re.compile(
+    r"(?<![\d$.,:/])\b(\d)\s*(?:and|&|vs\.?|versus|or|to|with)\s*(\d)\b(?![\d.,:/]|\s*(?:am|pm|stars?|nights?|people|adults))"
+)
+_FIRST_FEW = re.compile(
+    r"\b(?:the\s+)?(?:first|top)\s+(two|three|2|3)\b(?!\s+(?:days?|nights?|weeks?|people|adults|stops?))"
+)
 _NAMED_QUALITY = re.compile(r"\bthe\s+(cheapest|fastest|quickest|refundable|flexible)(?:\s+(?:one|option|bundle))?\b")
 
 
@@ -503,6 +510,11 @@ def named_options(text: str, bundles: List[Bundle]) -> List[Bundle]:
     """The options on screen a message names, in the order shown; [] when it names none (or asks which)."""
     low = (text or "").lower()
     ids = {f"B{int(n)}" for n in _NAMED_ID.findall(low)}
+    if _COMPARED.search(low):  # "what's the difference between 1 and 3", "2 vs 4"
+        ids |= {f"B{int(n)}" for pair in _BARE_PAIR.findall(low) for n in pair}
+    top = _FIRST_FEW.search(low)  # "compare the first two", "the top 3"
+    if top:
+        ids |= {f"B{i}" for i in range(1, {"two": 2, "2": 2, "three": 3, "3": 3}[top.group(1)] + 1)}
     for word in _NAMED_PLACE.findall(low):
         ids.add(f"B{len(bundles) if word == 'last' else ORDINALS[word]}")
     quality = _NAMED_QUALITY.search(low)

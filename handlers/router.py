@@ -67,7 +67,8 @@ FIRST_LIST_RE = re.compile(
 )
 _SELECT_VERB = (
     r"(?:(?:i'?ll|ill|i will|we'?ll|we will|let'?s|lets) (?:take|go with|go for|pick|do|book|get)"
-    r"|(?:i|we)(?:'?d| would) (?:like|prefer|take|go with)|(?:i|we) (?:want|choose|pick|prefer)"
+    r"|(?:i|we)(?:'?d| would) (?:like to (?:book|take|go with|get|do|pick|choose|reserve|have)|like|prefer|take|go with)"
+    r"|(?:i|we) (?:want|choose|pick|prefer)(?: to (?:book|take|go with|get|do))?"
     r"|go with|go for|select|choose|pick|take|book(?: me| us)?|reserve|do)\s+"
 )
 ORDINALS = {

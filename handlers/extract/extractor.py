@@ -128,7 +128,8 @@ def extract_fields(
         return fields, notes
 
     airlines, airline_spans = read_airlines(msg)
-    dates, masked = find_dates(msg, today, order=order_for(locale), doubts=doubts)
+    # "does the 2nd one have a layover", "compare the first two": options named, never a day of the month
+    dates, masked = find_dates(mask(msg, _options_named(msg)), today, order=order_for(locale), doubts=doubts)
     anchor = _trip_start(current)
     if anchor:  # "actually make it the 9th", "fly out thursday instead": in the trip's month / week, not from today
         dates = [d.in_month_of(anchor, today).near(anchor, today) for d in dates]
@@ -302,6 +303,21 @@ _WISHES = tuple(
     for f in FIELD_NAMES
     if f not in _TRIP_FIELDS and f not in ("adults", "children", "infants", "child_ages", "rooms")
 )
+
+
+_OPTION_NAMED = re.compile(
+    r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|last)\s+(?:ones?|options?|bundles?|choices?)\b"
+    r"|\b(?:first|top)\s+(?:two|three|2|3)\b(?!\s+(?:days?|nights?|weeks?|people|adults|stops?|of\b))"
+    r"|\b(?:second|2nd|third|3rd)\s+(?:cheapest|fastest|best|quickest)\b",
+    re.I,
+)
+
+
+def _options_named(msg: str) -> List[Tuple[int, int]]:
+    """Where ``msg`` names options by their place ("the 2nd one", "the first two"): not dates."""
+    if not re.search(r"(?:st|nd|rd|th|first|second|third|fourth|fifth|last|top)\b", msg, re.I):
+        return []
+    return [m.span() for m in _OPTION_NAMED.finditer(msg)]
 
 
 def _same_places(current: Dict[str, Any], fields: Dict[str, Any]) -> None:

@@ -117,12 +117,6 @@ class Intake(DecisionBase):
                 f"That message is too long for me ({len(text):,} characters). Please describe the trip in a few sentences."
             )
             return
-        if bundles:  # what the options cost before this message changed anything: "(was $1,042.15)"
-            cheapest = min(bundles, key=lambda b: float(b.get("total") or "inf"))
-            doc["working_memory"]["cheapest_shown"] = {
-                "total": cheapest.get("total"),
-                "currency": cheapest.get("currency"),
-            }
         self._extract(doc, text, data, now)
 
     def _extract(self, doc: Dict[str, Any], text: str, data: Dict[str, Any], now: datetime, **extra: Any) -> None:
@@ -231,7 +225,7 @@ class Intake(DecisionBase):
             self._more_shown(doc, bundles, int(wm["ranking"]["added"]))
         elif just_ranked:
             self.out["ui_messages"].append(trip_summary(doc, len(bundles)))
-            self.say(bundles_line(doc, bundles, wm.pop("cheapest_shown", None)), bundles_widget(bundles))
+            self.say(bundles_line(doc, bundles, (wm.get("ranking") or {}).get("was")), bundles_widget(bundles))
         elif user_asked:
             self.say(
                 "Nothing changed. Your options are on screen: "
