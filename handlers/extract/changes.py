@@ -110,7 +110,7 @@ _SHIFT = re.compile(
     rf"\b(?P<verb>push(?:ed)?|move[ds]?|shift(?:ed)?|bump(?:ed)?|change[ds]?|make|leave|leaving|depart(?:ing)?|go(?:ing)?|"
     rf"come\s+back|coming\s+back|return(?:ing)?|fly(?:ing)?(?:\s+back|\s+home|\s+out)?|get\s+back|head(?:ing)?\s+home|check[\s-]?out|check[\s-]?in|extend|"
     rf"everything|it|the\s+(?:trip|dates|whole\s+(?:trip|thing))|both(?:\s+(?:dates|flights|legs))?)"
-    rf"(?P<what>(?:\s+(?:the|my|our|it|everything|both|whole|trip|dates?|flights?|legs?|return(?:\s+flight)?|departure|outbound|inbound|hotel|stay|check[\s-]?out|check[\s-]?in|out|back|home))*)"
+    rf"(?P<what>(?:\s+(?:the|my|our|it|all|everything|both|whole|trip|dates?|flights?|legs?|return(?:\s+flight)?|departure|outbound|inbound|hotel|stay|check[\s-]?out|check[\s-]?in|out|back|home))*)"
     rf"(?:\s+(?P<pre>forward|ahead|earlier|later|up))?\s+(?:by\s+|for\s+)?{_amount('1')}\s+{_unit('1')}(?:\s+{_LATER})?"
     rf"|\b{_amount('2')}\s+{_unit('2')}\s+(?P<dir2>later|earlier|sooner)\b",
     re.I,
@@ -119,7 +119,7 @@ _RETURN_WORDS = re.compile(
     r"\b(?:return|back|home|inbound|check[\s-]?out|come\s+back|coming\s+back|get\s+back|stay|extend)\b", re.I
 )
 _DEPART_WORDS = re.compile(r"\b(?:leave|leaving|depart\w*|outbound|go|going|fly\s+out|check[\s-]?in)\b", re.I)
-_BOTH_WORDS = re.compile(r"\b(?:everything|it|trip|dates|both|whole|thing|shift)\b", re.I)
+_BOTH_WORDS = re.compile(r"\b(?:everything|it|all|trip|dates|both|whole|thing|shift)\b", re.I)
 
 
 # A stay made longer or shorter at its end: "add a night", "one more night", "an extra night",

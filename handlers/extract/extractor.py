@@ -357,6 +357,8 @@ def _added_to_party(text: str, current: Dict[str, Any], fields: Dict[str, Any]) 
     going = party.get("travelers") or {}
     if not ADDING.search(text) or not any(going.get(k) for k in ("adults", "children", "infants")):
         return
+    if fields.get("adults") is None and re.search(r"\banother\s+(?:adult|person|travell?er|passenger)\b", text, re.I):
+        fields["adults"] = 1  # "add another adult"
     for key in ("adults", "children", "infants"):
         if fields.get(key):
             fields[key] += int(going.get(key) or 0)

@@ -105,7 +105,8 @@ _SELF_PLUS = re.compile(
 ADDING = re.compile(
     r"\badd(?:ing)?\b|\balso\s+(?:bring(?:ing)?|tak(?:e|ing)|coming|joining)\b|\bone\s+more\b"
     r"|\b(?:is|are|'s|'re|will\s+be)\s+(?:also\s+)?(?:coming|joining)\s+(?:too|as\s+well|along|with\s+(?:us|me))\b"
-    r"|\b(?:wants?|decided)\s+to\s+(?:come|join)\b|\btagging\s+along\b|\b(?:is|are|will)\s+join(?:ing)?\s+(?:us|me)\b",
+    r"|\b(?:wants?|decided)\s+to\s+(?:come|join)\b|\btagging\s+along\b|\b(?:is|are|will|'s|'re)\s+join(?:ing)?\s+(?:us|me)\b"
+    r"|\b(?:is|'s|are|'re)\s+(?:also\s+)?coming\s+(?:with\s+(?:us|me)|along|too)\b|\banother\s+(?:adult|person|traveller|traveler|passenger)\b",
     re.I,
 )
 # The writer goes too: "flying with", "with my wife and 3 kids", "a ski trip with 3 friends" (not "for my parents")
