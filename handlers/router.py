@@ -777,7 +777,11 @@ def _hold_pick(low: str, bundles: List[Dict[str, Any]], pending_slots: set) -> O
 
 
 # "perfect, that one", "this one please": a pick that points at no option unless one is chosen already.
-THAT_ONE_RE = re.compile(rf"^{_FILLER}(?:{_SELECT_VERB})?(?:that|this) one{_GOOD_TAIL}")
+THAT_ONE_RE = re.compile(
+    rf"^{_FILLER}(?:(?:{_SELECT_VERB})?(?:that|this) one"
+    r"|(?:i'?ll|ill|we'?ll|let'?s|lets|i|we)(?:'d| would| will)? (?:take|go with|go for|book) (?:it|that))"
+    rf"{_GOOD_TAIL}"
+)
 # "how far is the hotel from downtown?", "is the hotel close to the beach": a question about the
 # options on screen, never a wish for the trip (the extractor would read "hotel near downtown").
 ABOUT_OPTIONS_RE = re.compile(

@@ -139,7 +139,9 @@ def extract_fields(
     # "I'll take the bus to Providence" beside a flight a trip without flights
     asides = aside_spans(msg, trip_exists=_has_dates(current) or trip_has_flights(current))
     money = money_mentions(mask(masked, asides))
-    prefs = read_preferences(mask(msg, asides), money=money)  # amounts from the text without its dates
+    # "what's the total for the refundable one": an option named by its label, not a wish
+    named = [m.span() for m in _LABEL_NAMED.finditer(msg)]
+    prefs = read_preferences(mask(msg, asides + named), money=money)  # amounts from the text without its dates
     if not prefs.get("hotel_near"):  # "hotel on South Beach": a part of town, not a town of its own
         prefs["hotel_near"] = hotel_area(mask(msg, asides), lambda name: lookup(name) is not None)
     dates = [d for d in dates if not any(a <= d.start < b for a, b in asides)]
@@ -284,7 +286,8 @@ ABOUT_SHOWN = re.compile(
     r"(?:these|those|they|them|any(?!\s+(?:others?|more)\b)|either|both|all|none"
     r"|(?:it|this|that)(?!\s+(?:possible|ok|okay|fine|alright|too|better|cheaper|worth))"
     r"|the\s+(?:options?|bundles?|choices?|hotels?|flights?|rooms?|fares?|tickets?|rates?|prices?|first|second|third"
-    r"|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|cheapest|fastest|outbound|return)|(?:b|option\s*|bundle\s*|#)\d)\b",
+    r"|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|cheapest|fastest|outbound|return|\d(?:st|nd|rd|th)\s+(?:one|option))"
+    r"|(?:b|option\s*|bundle\s*|#)\d)\b",
     re.I,
 )
 # "any direct flights?", "are there any refundable ones?": asked of what is shown, unless it names a trip
@@ -309,6 +312,12 @@ _OPTION_NAMED = re.compile(
     r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|last)\s+(?:ones?|options?|bundles?|choices?)\b"
     r"|\b(?:first|top)\s+(?:two|three|2|3)\b(?!\s+(?:days?|nights?|weeks?|people|adults|stops?|of\b))"
     r"|\b(?:second|2nd|third|3rd)\s+(?:cheapest|fastest|best|quickest)\b",
+    re.I,
+)
+
+
+_LABEL_NAMED = re.compile(
+    r"\bthe\s+(?:fully\s+)?(?:refundable|flexible|non[\s-]?stop|direct|business|first\s+class)\s+(?:one|option|bundle|choice)s?\b",
     re.I,
 )
 
