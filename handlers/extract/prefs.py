@@ -144,7 +144,8 @@ _TIME_FLIGHT = re.compile(
     rf"\b{_time_word(1)}\s+(?:flights?|departures?|departing|leaving|outbound|return|flight\s+(?:out|back|home)"
     r"|(?:back|home)(?!\s+(?:in|at|to|from)\b)|(?:out|there)(?=\s*(?:,|and\b|&|$)))\b"
     rf"|\b(?:fly|flying|leave|leaving|depart(?:ing|ure)?|come\s+back|coming\s+back|return(?:ing)?|fly\s+back|head\s+back|back|home)\s+"
-    rf"(?:in\s+the\s+|on\s+\w+\s+|(?:\w+\s+){{0,3}}?(?:in\s+the\s+)?)?{_time_word(2)}\b(?!\s+(?:before|check))"
+    rf"(?:in\s+the\s+|on\s+\w+\s+|(?:\w+\s+){{0,3}}?(?:in\s+the\s+)?)?(?<!\bday\s)(?<!\bdays\s)(?<!\bweek\s)(?<!\bweeks\s)"
+    rf"{_time_word(2)}\b(?!\s+(?:before|check))"
     rf"|\b(?:flights?|departures?|out|back|return)\s+(?:in\s+the\s+)?{_time_word(3)}\b"
     # a day said with its time ("atl to lga monday morning", "ATL -> ORD, Dec 14 morning"): that day's flight
     rf"|\b(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|tomorrow|today"
@@ -457,7 +458,9 @@ NO_HOTEL = re.compile(
     r"(?!\s+(?:near|close|by|in\s+the|next|over|above|under|more|less|that|which|with|without|on|at|far|outside|further|farther"
     r"|than|costing|for\s+more|rated|below|chains?|w/|where))|"
     r"\b(?:don'?t|do\s+not|won'?t|will\s+not|doesn'?t)\s+need\s+(?:a\s+|the\s+|any\s+)?(?:hotels?|room|accommodations?|lodging|place\s+to\s+stay)\b|"
-    r"\bwithout\s+(?:a\s+)?hotel\b|\bflights?\s+only\b|\bflight[\s-]only\b|"
+    r"\bwithout\s+(?:a\s+)?hotel\b|"
+    # "direct flights only", "morning flights only": a kind of flight, not a trip without a hotel
+    r"(?<!\bdirect\s)(?<!\bnonstop\s)(?<!\bnon-stop\s)(?<!\bmorning\s)(?<!\bevening\s)(?<!\bafternoon\s)(?<!\bnight\s)(?<!\brefundable\s)(?<!\beconomy\s)(?<!\bbusiness\s)(?<!\bclass\s)(?<!\bcabin\s)(?<!\bdelta\s)(?<!\bunited\s)(?<!\bamerican\s)(?<!\bjetblue\s)(?<!\balaska\s)(?<!\bsouthwest\s)(?<!\bairline\s)(?<!\bearly\s)(?<!\blate\s)(?<!\bcheap\s)(?<!\bcheaper\s)(?<!\blater\s)(?<!\bearlier\s)(?<!\bdaytime\s)\bflights?\s+only\b|\bflight[\s-]only\b|"
     r"\bjust\s+(?:need\s+)?(?:the\s+)?flights?\b|\bonly\s+(?:need\s+)?(?:the\s+)?flights?\b|\bhotel\s+(?:is\s+)?not\s+needed\b|"
     r"\balready\s+(?:have|has|booked|got|found|sorted)\s+(?:a\s+|the\s+|my\s+|our\s+)?(?:hotel|room|place|accommodation|lodging)\b|"
     r"\b(?:i|we)\s+(?:have|has|'ve\s+got|got)\s+(?:a\s+)?place\s+to\s+stay\b|"
