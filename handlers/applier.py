@@ -14,6 +14,7 @@ from .common.clock import iso, parse_now
 from .common.redact import redact
 from .common.types import fail, guarded, ok
 from .patcher import EMPTY_SELECTION, Patcher, working_copy
+from .supplier.table import held
 from .tool_calls import ranking_key
 from .tools import args_hash, tool_outcome
 
@@ -181,10 +182,11 @@ class Applier:
         return out["changed_paths"]
 
     def _apply_flight_quote_search(self, doc, output, call, now, out, stack):
+        table = output.get("offers_table")  # kept as the search made it until the turn's end (handlers.quotes)
         entry = {
             "segment_id": output.get("segment_id") or call["arguments"].get("segment_id"),
-            "offers": list(output.get("offers") or []),
-            "count": int(output.get("count", len(output.get("offers") or []))),
+            **({"offers_table": table} if type(table) is dict else {"offers": list(output.get("offers") or [])}),
+            "count": int(output.get("count", held(output, "offers"))),
             **_ruled_out(output),
             "args_hash": args_hash(call.get("arguments") or {}),
             "searched_at": iso(now) if now else None,

@@ -10,6 +10,11 @@ found, and the trimmed offers go to the store under ``quote_key``. A later turn 
 (``with_stored_offers``). The Runner does both. A host may keep offers where it already stores
 them (the Django host reads them back from the search's tool run).
 
+In its own turn a flight search's entry keeps its offers as the table the search made of them
+(``offers_table``: ``handlers.supplier.columns``), the form its tool run stores: the ranker reads
+the table's columns, ``keep_named_offers`` makes documents of the named offers only and hands the
+table to the store, and ``items`` (``handlers.supplier.table.output_items``) reads either form.
+
 An offer (rate) a bundle on screen names is kept without its summary: the bundle carries it
 (``working_memory.ranked_bundles[].flights[].summary``), so the document holds each summary once.
 ``items`` (and ``with_bundle_summaries``) give readers the offers with their summaries back; a
@@ -19,6 +24,8 @@ document saved before kept them in both places, and is read the same way.
 from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
+
+from .supplier.table import TABLES, held, output_items, table_ids, table_items
 
 ITEMS = {"flight_quotes": ("offers", "segment_id", "offer_id"), "hotel_quotes": ("rates", "stay_id", "rate_id")}
 SEARCH_TOOLS = {"flight_quote_search": "flight_quotes", "hotel_quote_search": "hotel_quotes"}
@@ -32,8 +39,7 @@ def quote_key(kind: str, entry: Dict[str, Any]) -> str:
 
 def found(entry: Dict[str, Any], kind: str) -> int:
     """How many offers (rates) the search behind ``entry`` found, kept in the document or not."""
-    items = entry.get(ITEMS[kind][0]) or []
-    return max(int(entry.get("count") or 0), len(items))
+    return max(int(entry.get("count") or 0), held(entry, ITEMS[kind][0]))
 
 
 def _named(wm: Dict[str, Any]) -> Set[str]:
@@ -96,7 +102,7 @@ def with_bundle_summaries(
 def items(wm: Dict[str, Any], kind: str) -> Iterator[Dict[str, Any]]:
     """Every offer (rate) the document keeps in its quotes of ``kind``, with its summary."""
     for entry in with_bundle_summaries(kind, list(wm.get(kind) or []), bundle_summaries(wm)):
-        yield from entry.get(ITEMS[kind][0]) or []
+        yield from output_items(entry, ITEMS[kind][0])
 
 
 def summaries_once(doc: Dict[str, Any]) -> Dict[str, Any]:
@@ -133,7 +139,7 @@ def summaries_once(doc: Dict[str, Any]) -> Dict[str, Any]:
     return {**doc, "working_memory": out}
 
 
-def keep_named_offers(doc: Dict[str, Any]) -> List[Tuple[str, List[Dict[str, Any]]]]:
+def keep_named_offers(doc: Dict[str, Any]) -> List[Tuple[str, Any]]:
     """Trim the document's quotes to the offers something names, each named by a bundle without
     the summary the bundle carries; returns ``(key, offers)`` for each whole entry that lost some
     (what the store must keep: a search's offers as it found them, once). Entries are replaced,
@@ -141,10 +147,14 @@ def keep_named_offers(doc: Dict[str, Any]) -> List[Tuple[str, List[Dict[str, Any
     wm = doc.get("working_memory") or {}
     names = _named(wm)
     summaries = bundle_summaries(wm)
-    dropped: List[Tuple[str, List[Dict[str, Any]]]] = []
+    dropped: List[Tuple[str, Any]] = []
     for kind, (items_key, _, id_key) in ITEMS.items():
         entries = []
         for entry in wm.get(kind) or []:
+            if type(entry.get(TABLES[items_key])) is dict:  # a search of this turn, as it made them
+                entry = _named_of_table(kind, entry, names, summaries, dropped)
+                entries.append(entry)
+                continue
             items = entry.get(items_key) or []
             kept = [item for item in items if str(item.get(id_key)) in names]
             if len(kept) < len(items):
@@ -163,6 +173,36 @@ def keep_named_offers(doc: Dict[str, Any]) -> List[Tuple[str, List[Dict[str, Any
     return dropped
 
 
+def _named_of_table(
+    kind: str,
+    entry: Dict[str, Any],
+    names: Set[str],
+    summaries: Dict[Tuple[str, str, str], Dict[str, Any]],
+    dropped: List[Tuple[str, Any]],
+) -> Dict[str, Any]:
+    """``keep_named_offers`` for a quote entry that keeps its search's offers as the search made
+    them (a table): only the named ones are made documents, in the list's place (each named by a
+    bundle without its summary, as ever); the table goes to the store (``dropped``). An entry
+    whose every offer is named keeps them all, whole, as a list would have been kept."""
+    items_key, _, id_key = ITEMS[kind]
+    table_key = TABLES[items_key]
+    table = entry[table_key]
+    at = [i for i, item_id in enumerate(table_ids(table, id_key)) if str(item_id) in names]
+    whole = len(at) == len(table["rows"])
+    kept = table_items(table, at)
+    if not whole:
+        dropped.append((quote_key(kind, entry), table))
+        kept = [
+            {k: v for k, v in item.items() if k != "summary"} if _summary_key(kind, entry, item) in summaries else item
+            for item in kept
+        ]
+    count = found(entry, kind)
+    entry = {items_key if k == table_key else k: kept if k == table_key else v for k, v in entry.items()}
+    if not whole:
+        entry["count"] = count
+    return entry
+
+
 def with_stored_offers(arguments: Dict[str, Any], store: Any, trip_id: str) -> Dict[str, Any]:
     """The ranker's arguments with each trimmed quote's offers back from ``store`` (a copy; a quote
     the store does not know stays as the document had it)."""
@@ -174,7 +214,7 @@ def with_stored_offers(arguments: Dict[str, Any], store: Any, trip_id: str) -> D
         if not isinstance(quotes, list):
             continue
         for i, entry in enumerate(quotes):
-            if not isinstance(entry, dict) or len(entry.get(items_key) or []) >= found(entry, kind):
+            if not isinstance(entry, dict) or held(entry, items_key) >= found(entry, kind):
                 continue
             items = store.get(trip_id, quote_key(kind, entry))
             if items is None:

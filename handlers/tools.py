@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, Tuple
 from .common.host import ToolDeps
 from .common.types import fail, guarded, ok
 from .stored import with_bundles_table, without_bundles_table
-from .supplier.table import with_tables, without_tables
+from .supplier.table import held, with_tables, without_tables
 
 QUOTE_LISTS = {"flight_quotes": "offers", "hotel_quotes": "rates"}
 
@@ -40,7 +40,7 @@ def stored_arguments(arguments: Dict[str, Any]) -> Dict[str, Any]:
             kept[key] = [
                 {
                     **{k: q[k] for k in ("segment_id", "stay_id", "args_hash", "searched_at") if k in q},
-                    items: len(q.get(items) or []),
+                    items: held(q, items),
                 }
                 if isinstance(q, dict)
                 else q

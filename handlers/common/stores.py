@@ -14,6 +14,7 @@ import copy
 import threading
 from typing import Any, Dict, List, Optional, Protocol
 
+from ..supplier.table import table_items
 from .defaults import DEFAULT_DEVELOPER_PROMPT, DEFAULT_SYSTEM_PROMPT, DEFAULT_TOOLS
 
 
@@ -108,24 +109,30 @@ class InMemoryTripStore:
 
 
 class QuoteStore(Protocol):
-    """A search's offers (or rates), kept once, outside the TripIntent (``handlers.quotes``)."""
+    """A search's offers (or rates), kept once, outside the TripIntent (``handlers.quotes``).
+    ``put`` is given them as a list or as the table the search made of them
+    (``handlers.supplier.table``); ``get`` gives them back as a list."""
 
-    def put(self, trip_id: str, key: str, items: List[Dict[str, Any]]) -> None: ...
+    def put(self, trip_id: str, key: str, items: Any) -> None: ...
 
     def get(self, trip_id: str, key: str) -> Optional[List[Dict[str, Any]]]: ...
 
 
 class InMemoryQuoteStore:
-    """Keeps the lists as given: handlers replace quote lists, never edit an offer in place."""
+    """Keeps the lists as given: handlers replace quote lists, never edit an offer in place. A
+    table is made a list when first asked for (most searches are never read again)."""
 
     def __init__(self) -> None:
-        self._quotes: Dict[tuple, List[Dict[str, Any]]] = {}
+        self._quotes: Dict[tuple, Any] = {}
 
-    def put(self, trip_id: str, key: str, items: List[Dict[str, Any]]) -> None:
+    def put(self, trip_id: str, key: str, items: Any) -> None:
         self._quotes[(trip_id, key)] = items
 
     def get(self, trip_id: str, key: str) -> Optional[List[Dict[str, Any]]]:
-        return self._quotes.get((trip_id, key))
+        items = self._quotes.get((trip_id, key))
+        if isinstance(items, dict):
+            items = self._quotes[(trip_id, key)] = table_items(items)
+        return items
 
 
 class InMemoryToolStore:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Mapping, Optional
 
 from handlers.supplier.summary import compact_offer
+from handlers.supplier.table import output_items
 
 _BUNDLE_ID_SCHEMA = {
     "type": "object",
@@ -67,7 +68,7 @@ class _Screen:
         """The offer as a search keeps it (``compact_offer``: conditions, baggage, legs); {} if gone."""
         for quote in self.wm.get("flight_quotes") or []:
             if quote.get("segment_id") == flight.get("segment_id"):
-                for offer in quote.get("offers") or []:
+                for offer in output_items(quote, "offers"):
                     if offer.get("offer_id") == flight.get("offer_id"):
                         return compact_offer(offer)
         return {}

@@ -5,17 +5,24 @@ the cheapest few are kept (``handlers.supplier.summary.cheapest_of_each_fare``: 
 no later reader can tell), before anything else is made of them: summaries, filters and the
 kept details run on those only, so a supplier's hundreds of near copies cost a search little
 more than its distinct fares. ``found`` and ``ruled_out`` still count every offer.
+
+A search of many offers makes what it keeps straight into the table its tool run stores, a field at
+a time (``offers_table``: ``handlers.supplier.columns``), instead of a summary and a document per
+offer taken apart again into the table; its turn's ranker reads the table's columns.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Callable, Dict, List
+from itertools import compress
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from handlers.common.shape import carrier_allowed, carrier_rules, in_window, lands_in, superlative_pick
 from handlers.common.types import ok
 from handlers.supplier import compact_offer, summarize_offer
+from handlers.supplier.columns import OfferColumns, offer_columns
 from handlers.supplier.summary import cheapest_of_each_fare
+from handlers.supplier.table import output_items
 from handlers.supplier.wire import collector_paused
 
 from . import SELF_TEST_NOW, SpecialistTool, require, self_test_deps
@@ -25,9 +32,10 @@ def _code(place: Any) -> str:
     return (place.get("code") if isinstance(place, dict) else place) or ""
 
 
-def _filters(args: Dict[str, Any]) -> Callable[[Dict[str, Any]], List[str]]:
+def _filters(args: Dict[str, Any]) -> Optional[Callable[[Dict[str, Any]], List[str]]]:
     """The hard filters of one search, read from its arguments once: a function of an offer's
-    summary that names those it fails ("max_stops", "airlines", "red_eye", "time_window").
+    summary that names those it fails ("max_stops", "airlines", "red_eye", "time_window"); None
+    when the search has none.
 
     Preferred airlines (``airlines``) are not a filter: the ranker favours them, others stay.
     """
@@ -37,6 +45,8 @@ def _filters(args: Dict[str, Any]) -> Callable[[Dict[str, Any]], List[str]]:
     avoid_red_eye = bool(args.get("avoid_red_eye"))
     window = args.get("depart_time_window")
     landing = args.get("arrive_time_window")
+    if max_stops is None and any_carrier and not avoid_red_eye and not window and not landing:
+        return None
 
     def ruled_out(summary: Dict[str, Any]) -> List[str]:
         out = []
@@ -53,6 +63,83 @@ def _filters(args: Dict[str, Any]) -> Callable[[Dict[str, Any]], List[str]]:
         return out
 
     return ruled_out
+
+
+# From how many offers a search makes its table a column at a time: each column costs a few steps
+# of its own (some thirty-five of them), so below a few dozen offers keeping them one by one costs
+# as little (20 offers: the same; 60: a tenth less; 300: a fifth less; one 1,000-offer leg ~10 → 7 ms).
+COLUMNS_FROM = 40
+
+
+def _kept(
+    kept: List[Tuple[Dict[str, Any], int]], args: Dict[str, Any], ruled_out: Dict[str, int]
+) -> Tuple[Optional[Dict[str, Any]], List[Dict[str, Any]]]:
+    """What a search keeps of the offers ``cheapest_of_each_fare`` kept (each with how many it
+    stands for): those no filter rules out (the others counted in ``ruled_out``) and, for "the
+    earliest flight out", those leaving within the hour of the first. As the table its tool run
+    stores, made a column at a time when they are many (``COLUMNS_FROM``) and all alike
+    (``handlers.supplier.columns``); otherwise as a list, each offer kept on its own (the tool run
+    makes the table of them)."""
+    which = args.get("depart_pick")  # "the earliest flight out": only then are the times read
+    columns = offer_columns([offer for offer, _ in kept]) if len(kept) >= COLUMNS_FROM else None
+    if columns is None:
+        offers = _kept_one_by_one(kept, _filters(args), ruled_out)
+        picked = _picked([o["summary"]["depart_at"] for o in offers], which) if which else None
+        return None, offers if picked is None else list(compress(offers, picked))
+    columns = columns.keep(_passing(columns, kept, _filters(args), ruled_out))
+    picked = _picked(columns.column("summary.depart_at"), which) if which else None
+    if picked is not None:
+        columns = columns.keep(picked)
+    table = columns.table()
+    return table, [] if table is not None else _kept_one_by_one([(o, 1) for o in columns.offers], None, {})
+
+
+def _picked(departs: Sequence[str], which: Any) -> Optional[List[bool]]:
+    """Which offers (leaving at ``departs``, the origin's local times) "the earliest (latest) flight
+    out" keeps: those leaving within the hour of the first (last) one; None when it picks none."""
+    pick = superlative_pick([at[11:16] for at in departs], which)
+    if not pick:
+        return None
+    return [in_window(at[11:16], {"from": pick[0], "to": pick[1]}) for at in departs]
+
+
+def _passing(
+    columns: OfferColumns,
+    kept: List[Tuple[Dict[str, Any], int]],
+    fails: Optional[Callable[[Dict[str, Any]], List[str]]],
+    ruled_out: Dict[str, int],
+) -> List[bool]:
+    """Which of the offers (as ``columns``) no filter of the search rules out; counts the others in
+    ``ruled_out`` (by filter: each offer for the offers it stands for). The filters read five fields
+    of a summary: only those are made, and only when the search has a filter."""
+    if fails is None:
+        return [True] * len(kept)
+    fields = ("stops", "carrier", "red_eye", "depart_at", "arrive_at")
+    passing = []
+    for (_, stands_for), *values in zip(kept, *(columns.column(f"summary.{f}") for f in fields), strict=True):
+        failed = fails(dict(zip(fields, values, strict=True)))  # the same for every offer of its fare
+        for name in failed:
+            ruled_out[name] = ruled_out.get(name, 0) + stands_for
+        passing.append(not failed)
+    return passing
+
+
+def _kept_one_by_one(
+    kept: List[Tuple[Dict[str, Any], int]],
+    fails: Optional[Callable[[Dict[str, Any]], List[str]]],
+    ruled_out: Dict[str, int],
+) -> List[Dict[str, Any]]:
+    """The offers a search keeps, each as ``compact_offer`` makes it, those a filter rules out
+    counted in ``ruled_out`` (offers that cannot be made columns: ``handlers.supplier.columns``)."""
+    offers = []
+    for offer, stands_for in kept:
+        summary = summarize_offer(offer)
+        failed = fails(summary) if fails is not None else []
+        for name in failed:
+            ruled_out[name] = ruled_out.get(name, 0) + stands_for
+        if not failed:
+            offers.append(compact_offer(offer, summary))  # what is kept of it (handlers.supplier.summary)
+    return offers
 
 
 class FlightQuoteSearch(SpecialistTool):
@@ -75,28 +162,14 @@ class FlightQuoteSearch(SpecialistTool):
             cabin=args.get("cabin") or "economy",
             now=now,
         )
-        offers: List[Dict[str, Any]] = []
         ruled_out: Dict[str, int] = {}  # how many offers each filter rules out, so an empty search can say why
-        fails = _filters(args)
-        for offer, stands_for in cheapest_of_each_fare(found):
-            summary = summarize_offer(offer)
-            failed = fails(summary)  # the same for every offer of its fare
-            for name in failed:
-                ruled_out[name] = ruled_out.get(name, 0) + stands_for
-            if not failed:
-                offers.append(compact_offer(offer, summary))  # what is kept of it (handlers.supplier.summary)
-        which = args.get("depart_pick")  # "the earliest flight out": only then are the times read
-        pick = superlative_pick([o["summary"]["depart_at"][11:16] for o in offers], which) if which else None
-        if pick:  # "the earliest flight out": those leaving within the hour of the first one found
-            offers = [
-                o for o in offers if in_window(o["summary"]["depart_at"][11:16], {"from": pick[0], "to": pick[1]})
-            ]
+        table, offers = _kept(cheapest_of_each_fare(found), args, ruled_out)
         return ok(
             payload,
             {
                 "segment_id": args["segment_id"],
-                "offers": offers,
-                "count": len(offers),
+                **({"offers_table": table} if table is not None else {"offers": offers}),
+                "count": len(table["rows"]) if table is not None else len(offers),
                 "found": len(found),
                 "ruled_out": ruled_out,
             },
@@ -114,9 +187,11 @@ class FlightQuoteSearch(SpecialistTool):
         }
         result = tool.run({"args": args, "now": SELF_TEST_NOW.isoformat()})
         out = result["output"]
-        assert result["success"] and out["count"] == len(out["offers"]) > 0, out
-        assert {"carrier", "total", "stops", "red_eye"} <= set(out["offers"][0]["summary"])
+        offers = output_items(out, "offers")
+        assert result["success"] and out["count"] == len(offers) > 0, out
+        assert {"carrier", "total", "stops", "red_eye"} <= set(offers[0]["summary"])
+        assert [compact_offer(o) for o in offers] == offers, "offers as they are kept"
         nonstop = tool.run({"args": {**args, "max_stops": 0}, "now": SELF_TEST_NOW.isoformat()})["output"]
-        assert all(o["summary"]["stops"] == 0 for o in nonstop["offers"])
+        assert all(o["summary"]["stops"] == 0 for o in output_items(nonstop, "offers"))
         missing = tool.run({"args": {"segment_id": "s1"}, "now": SELF_TEST_NOW.isoformat()})
         assert not missing["success"] and missing["output"]["error"]["code"] == "invalid_arguments"

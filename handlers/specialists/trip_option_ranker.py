@@ -34,6 +34,7 @@ from handlers.common.formats import duration_text, flight_zones, money_text
 from handlers.common.shape import budget_limit, carrier_allowed, carrier_rules, party_size
 from handlers.common.types import ok
 from handlers.supplier import summarize_offer, summarize_rate
+from handlers.supplier.columns import table_summaries
 from handlers.supplier.money import amount, money
 from handlers.supplier.summary import ranked_offers
 from handlers.supplier.wire import collector_paused
@@ -184,7 +185,11 @@ def _flight_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any
     refund_w = w["refundability"] * (4 if _wants_refundable("flight", prefs, constraints) else 1)
     red_eye_w = w["red_eye"] * (4 if avoid_red_eye else 1)
     duration_w, stops_w, fit_w, hold_w = w["duration"], w["stops"], w["preference_fit"], w["holdability"]
-    summaries = [(o["offer_id"], o.get("summary") or summarize_offer(o)) for o in quote.get("offers") or []]
+    table = quote.get("offers_table")  # a search's offers as it made them, in its turn (handlers.supplier.columns)
+    if type(table) is dict:
+        summaries = table_summaries(table)
+    else:
+        summaries = [(o["offer_id"], o.get("summary") or summarize_offer(o)) for o in quote.get("offers") or []]
     summaries = ranked_offers(summaries)  # at most a few copies of one fare (handlers.supplier.summary)
     fastest = min((s["duration_minutes"] for _, s in summaries), default=1) or 1
     ids, kept, parts = [], [], []

@@ -82,13 +82,13 @@ SCALARS = (str, int, bool, type(None))  # (floats: ``1.0 == 1``; their columns a
 Shape = Tuple[Tuple[str, ...], Optional[Tuple[Any, ...]]]
 
 
-def _shape(item: Dict[str, Any]) -> Shape:
+def shape_of(item: Dict[str, Any]) -> Shape:
     keys = tuple(item)
-    subs = tuple(_shape(v) if type(v) is dict and v else None for v in item.values())
+    subs = tuple(shape_of(v) if type(v) is dict and v else None for v in item.values())
     return keys, None if not any(subs) else subs
 
 
-def _columns(items: Sequence[Any], shape: Shape) -> Tuple[List[Column], List[int]]:
+def leaf_columns(items: Sequence[Any], shape: Shape) -> Tuple[List[Column], List[int]]:
     """The leaves of ``items`` as columns, in :func:`_paths`' order, if every item is of ``shape``
     (the same keys in the same order at every depth; a value where ``shape`` has a leaf is taken
     whole); otherwise no columns and the positions of some items that are not (those to set apart
@@ -103,16 +103,22 @@ def _columns(items: Sequence[Any], shape: Shape) -> Tuple[List[Column], List[int
     by_key: List[Column] = list(zip(*map(dict.values, items), strict=True)) if keys else []
     if subs is None:
         return by_key, []
-    columns: List[Column] = []
-    for column, sub in zip(by_key, subs, strict=True):
+    return sub_columns(by_key, subs)
+
+
+def sub_columns(columns: Sequence[Column], subs: Sequence[Optional[Shape]]) -> Tuple[List[Column], List[int]]:
+    """Each of ``columns`` as the columns of its leaves (:func:`leaf_columns`; ``subs``: each
+    one's shape, None for a column of leaves), in order; or no columns and where some item misfits."""
+    out: List[Column] = []
+    for column, sub in zip(columns, subs, strict=True):
         if sub is None:
-            columns.append(column)
+            out.append(column)
             continue
-        inner, misfits = _columns(column, sub)
+        inner, misfits = leaf_columns(column, sub)
         if misfits:
             return [], misfits
-        columns += inner
-    return columns, []
+        out += inner
+    return out, []
 
 
 def _all_of(items: Sequence[Any], keys: Tuple[str, ...]) -> bool:
@@ -127,7 +133,7 @@ def _regular(items: List[Any], template: Shape) -> Tuple[List[Column], int, Dict
     at = list(range(len(items)))
     fitting = items
     while True:
-        columns, misfits = _columns(fitting, template)
+        columns, misfits = leaf_columns(fitting, template)
         if not misfits:
             break
         set_apart = set(misfits)
@@ -151,7 +157,7 @@ def _keys(shape: Shape) -> List[Any]:
 
 
 @lru_cache(maxsize=256)
-def _fields(shape: Shape) -> Optional[List[str]]:
+def fields_of(shape: Shape) -> Optional[List[str]]:
     """The paths of a shape's leaves, if a table can name them (``_plain``); a few shapes recur."""
     return _paths(shape) if _plain(_keys(shape)) else None
 
@@ -219,21 +225,41 @@ def items_table(items: List[Any]) -> Optional[Dict[str, Any]]:
 def _table(items: List[Any]) -> Optional[Dict[str, Any]]:
     if len(items) < 2 or set(map(type, items)) != {dict}:
         return None
-    template = _shape(items[0])
-    fields = _fields(template)
+    template = shape_of(items[0])
+    fields = fields_of(template)
     if fields is None:
         return None
     columns, regular, whole = _regular(items, template)  # whole: by position, the items not of the first one's shape
     if not regular:
         return None
+    return columns_table(fields, columns, regular, whole)
+
+
+def columns_table(
+    fields: List[str],
+    columns: List[Column],
+    regular: int,
+    whole: Optional[Dict[int, Any]] = None,
+    *,
+    derived: Optional[set] = None,
+    records: Optional[Dict[int, Tuple[str, ...]]] = None,
+) -> Dict[str, Any]:
+    """The table of items given as the columns of their leaves (``fields``' order: ``_paths`` of
+    their shape), ``regular`` of them, and ``whole`` by position: the items kept whole. What
+    :func:`items_table` makes of the items once it has their columns; a search that makes its
+    columns itself (``handlers.supplier.columns``) hands them here, for the same table, and may
+    say what it made so: ``derived``, the columns that are exactly what ``DERIVED`` reads from
+    their source (not compared again), and ``records``, the columns made as records already (each
+    item's values in those keys' order), by position."""
     same = {i for i, column in enumerate(columns) if _same(column)}
-    derived = _derivable(fields, columns, same)
+    derived = derived - same if derived is not None else _derivable(fields, columns, same)
     kept = [i for i in range(len(fields)) if i not in same and i not in derived]
-    records = {i: keys for i in kept if (keys := _record_keys(columns[i]))}
-    stored = [_as_records(columns[i], records[i]) if i in records else columns[i] for i in kept]
+    made = records or {}
+    records = {i: keys for i in kept if (keys := made.get(i) or _record_keys(columns[i]))}
+    stored = [_as_records(columns[i], records[i]) if i in records and i not in made else columns[i] for i in kept]
     rows: List[Any] = list(zip(*stored, strict=True)) if stored else [()] * regular
-    for n in sorted(whole):
-        rows.insert(n, whole[n])
+    for n, item in sorted((whole or {}).items()):
+        rows.insert(n, item)
     table: Dict[str, Any] = {"fields": list(fields), "same": {fields[i]: columns[i][0] for i in sorted(same)}}
     if records:
         table["records"] = {fields[i]: list(keys) for i, keys in records.items()}
@@ -295,13 +321,14 @@ def _build(nesting: Nesting, columns: List[Column], r: int) -> Dict[str, Any]:
     return {key: columns[at][r] if type(at) is int else _build(at, columns, r) for key, at in nesting}
 
 
-def table_items(table: Dict[str, Any]) -> List[Any]:
-    """The offers (rates) :func:`items_table` made ``table`` of, as they were."""
+def table_items(table: Dict[str, Any], only: Optional[Sequence[int]] = None) -> List[Any]:
+    """The offers (rates) :func:`items_table` made ``table`` of, as they were; ``only``: just
+    those at these positions, in this order."""
     fields: List[str] = table["fields"]
     same: Dict[str, Any] = table.get("same") or {}
     records: Dict[str, List[str]] = table.get("records") or {}
     derived: List[str] = table.get("derived") or []
-    rows = table["rows"]
+    rows = table["rows"] if only is None else [table["rows"][i] for i in only]
     regular = [row for row in rows if type(row) is not dict]
     n = len(regular)
     kept = [f for f in fields if f not in same and f not in derived]
@@ -316,6 +343,38 @@ def table_items(table: Dict[str, Any]) -> List[Any]:
     nesting = _nesting(tuple(fields))
     built = iter([_build(nesting, columns, r) for r in range(n)])
     return [row if type(row) is dict else next(built) for row in rows]
+
+
+def table_ids(table: Dict[str, Any], key: str) -> List[Any]:
+    """Every item's ``key`` (an id: a field of its own, not under another), in order, without
+    making the items."""
+    rows = table["rows"]
+    same = table.get("same") or {}
+    if key in same:
+        return [row.get(key) if type(row) is dict else same[key] for row in rows]
+    kept = [f for f in table["fields"] if f not in same and f not in (table.get("derived") or ())]
+    if key not in kept:
+        return [row.get(key) if type(row) is dict else None for row in rows]
+    at = kept.index(key)
+    return [row.get(key) if type(row) is dict else row[at] for row in rows]
+
+
+def output_items(output: Dict[str, Any], items_key: str) -> List[Any]:
+    """A search output's (or a quote entry's) offers (rates) under ``items_key`` as a list, whether
+    it keeps them as one (``offers``) or as a table (``offers_table``, as a search makes it when its
+    offers are all alike: ``handlers.supplier.columns``)."""
+    table = output.get(TABLES[items_key])
+    if type(table) is dict:
+        return table_items(table)
+    return list(output.get(items_key) or [])
+
+
+def held(output: Dict[str, Any], items_key: str) -> int:
+    """How many offers (rates) ``output`` keeps under ``items_key``, as a list or as a table."""
+    table = output.get(TABLES[items_key])
+    if type(table) is dict:
+        return len(table["rows"])
+    return len(output.get(items_key) or [])
 
 
 def with_tables(output: Dict[str, Any]) -> Dict[str, Any]:

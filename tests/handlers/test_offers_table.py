@@ -10,7 +10,7 @@ from handlers.common.redact import redact_json_text
 from handlers.specialists import SELF_TEST_NOW, self_test_deps
 from handlers.specialists.flight_quote_search import FlightQuoteSearch
 from handlers.specialists.hotel_quote_search import HotelQuoteSearch
-from handlers.supplier.table import items_table, table_items
+from handlers.supplier.table import items_table, output_items, table_items, without_tables
 from handlers.tools import returned_result, stored_result
 
 FLIGHTS = [
@@ -57,7 +57,7 @@ def _hotel_search(code, check_in, check_out, rooms, guests):
 
 def _searches():
     for leg in FLIGHTS:
-        yield "offers", _flight_search(*leg)["output"]["offers"]
+        yield "offers", output_items(_flight_search(*leg)["output"], "offers")
     for stay in STAYS:
         yield "rates", _hotel_search(*stay)["output"]["rates"]
 
@@ -74,7 +74,7 @@ def test_a_search_read_back_from_its_table_is_the_search_and_far_smaller(kind, i
 
 
 def test_flights_keep_each_leg_once_and_the_summary_reads_its_route_from_them():
-    items = _flight_search(*FLIGHTS[0])["output"]["offers"]
+    items = output_items(_flight_search(*FLIGHTS[0])["output"], "offers")
     table = items_table(items)
     assert table["records"]["legs"] == [
         "flight_number",
@@ -89,7 +89,7 @@ def test_flights_keep_each_leg_once_and_the_summary_reads_its_route_from_them():
 
 
 def _offers():
-    return copy.deepcopy(_flight_search(*FLIGHTS[0])["output"]["offers"])
+    return copy.deepcopy(output_items(_flight_search(*FLIGHTS[0])["output"], "offers"))
 
 
 def test_an_offer_of_another_shape_is_kept_whole_and_the_rest_stay_rows():
@@ -148,10 +148,13 @@ def test_a_stored_search_result_reads_back_as_returned_and_an_old_one_as_it_is()
     stored = json.loads(_text(stored_result(live)))
     inner = stored["output"]["result"]["output"]
     assert "offers" not in inner and list(inner)[:2] == ["segment_id", "offers_table"]
+    made = live["output"]["result"]["output"]
     back = returned_result(stored)
-    assert back["output"]["result"]["output"] == live["output"]["result"]["output"]
-    assert list(back["output"]["result"]["output"]) == list(live["output"]["result"]["output"])
-    old = {"success": True, "output": {k: v for k, v in live["output"].items()}}  # stored before tables
+    assert back["output"]["result"]["output"] == without_tables(made)
+    assert list(back["output"]["result"]["output"]) == list(without_tables(made))
+    searched = live["output"]["result"]
+    listed = {**live["output"], "result": {**searched, "output": without_tables(searched["output"])}}
+    old = {"success": True, "output": listed}  # stored before tables
     assert returned_result(old) is old
     hotels = _wrapped("hotel_quote_search", _hotel_search(*STAYS[0]))
     stored = json.loads(_text(stored_result(hotels)))

@@ -18,6 +18,7 @@ from handlers.specialists.hotel_quote_search import HotelQuoteSearch
 from handlers.specialists.trip_option_ranker import Candidate, Leg, _wants_refundable, rank
 from handlers.supplier import summarize_offer
 from handlers.supplier.summary import ranked_offers
+from handlers.supplier.table import output_items
 
 NOW = SELF_TEST_NOW.isoformat()
 
@@ -30,7 +31,8 @@ def plain_flight_leg(quote, w, prefs, constraints):
     max_stops = fp.get("max_stops")
     refund_w = w["refundability"] * (4 if _wants_refundable("flight", prefs, constraints) else 1)
     red_eye_w = w["red_eye"] * (4 if fp.get("avoid_red_eye") else 1)
-    summaries = ranked_offers([(o["offer_id"], o.get("summary") or summarize_offer(o)) for o in quote["offers"]])
+    offers = output_items(quote, "offers")  # (the search keeps them as a table; the ranker reads its columns)
+    summaries = ranked_offers([(o["offer_id"], o.get("summary") or summarize_offer(o)) for o in offers])
     fastest = min((s["duration_minutes"] for _, s in summaries), default=1) or 1
     out = []
     for offer_id, s in summaries:
@@ -102,7 +104,7 @@ WISHES = [
 @pytest.mark.parametrize("seed", [3, 8])
 def test_candidates_made_with_wishes_read_once_rank_as_before(monkeypatch, seed):
     flights, hotels = _searches(seed)
-    assert all(len(q["offers"]) > 150 for q in flights)
+    assert all("offers_table" in q and len(output_items(q, "offers")) > 150 for q in flights)
     now = datetime.fromisoformat(NOW)
     for preferences, policy in [(wish, DEFAULT_POLICY) for wish in WISHES] + [(WISHES[1], None)]:
         for constraints in ({}, {"refundable_preference": "flight"}):

@@ -1,14 +1,18 @@
 """trip_option_ranker: the k-best merge equals a brute-force ranking; the list offers real, explained choices."""
 
 import itertools
+import json
 import random
+from datetime import datetime
 
 import pytest
 
+from handlers.common.defaults import DEFAULT_POLICY
 from handlers.specialists import SELF_TEST_NOW, self_test_deps
 from handlers.specialists.flight_quote_search import FlightQuoteSearch
 from handlers.specialists.hotel_quote_search import HotelQuoteSearch
 from handlers.specialists.trip_option_ranker import Candidate, TripOptionRanker, k_best, rank
+from handlers.supplier.table import with_tables, without_tables
 from handlers.testing import Harness
 
 NOW = SELF_TEST_NOW.isoformat()
@@ -26,7 +30,7 @@ def quotes():
             "depart_date": day,
             "passengers": {"adults": 2},
         }
-        return FlightQuoteSearch(deps).run({"args": args, "now": NOW})["output"]
+        return without_tables(FlightQuoteSearch(deps).run({"args": args, "now": NOW})["output"])  # offers as a list
 
     def stay(sid, code, a, b):
         args = {"stay_id": sid, "location_code": code, "check_in": a, "check_out": b, "rooms": 1, "guests_per_room": 2}
@@ -92,6 +96,19 @@ def test_round_trip_with_hotel_gives_ranked_explained_bundles(quotes):
             "holdability",
         }
         assert b["refundable"] == all(i["summary"]["refundable"] for i in b["flights"] + b["hotels"])
+
+
+@pytest.mark.parametrize("legs", [("out", "back"), ("nyc_lon", "lon_par", "par_nyc")])
+def test_quotes_kept_as_their_search_made_them_rank_as_the_same_offers_in_a_list(quotes, legs):
+    """In its own turn a search's offers reach the ranker as the table the search made of them
+    (``handlers.supplier.columns``); later, from the store, as a list: the same bundles either way."""
+    now = datetime.fromisoformat(NOW)
+    for preferences in ({}, {"flight": {"max_stops": 0, "airlines": ["UA"]}}, {"flight": {"avoid_red_eye": True}}):
+        lists = [quotes[leg] for leg in legs]
+        tables = [with_tables(q) for q in lists]
+        assert all("offers_table" in q for q in tables)
+        kwargs = {"hotel_quotes": [quotes["den"]], "preferences": preferences, "policy": DEFAULT_POLICY, "now": now}
+        assert json.dumps(rank(flight_quotes=tables, **kwargs)) == json.dumps(rank(flight_quotes=lists, **kwargs))
 
 
 def test_when_k_covers_the_cross_product_every_bundle_appears_once_in_cost_order(quotes):

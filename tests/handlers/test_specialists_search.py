@@ -6,6 +6,7 @@ from handlers.specialists import SELF_TEST_NOW, self_test_deps
 from handlers.specialists.flight_quote_search import FlightQuoteSearch
 from handlers.specialists.hotel_quote_search import HotelQuoteSearch
 from handlers.supplier import compact_offer, compact_rate, summarize_offer
+from handlers.supplier.table import output_items, without_tables
 
 NOW = SELF_TEST_NOW.isoformat()
 FLIGHT = {
@@ -40,7 +41,9 @@ SUMMARY_KEYS = {
 
 
 def flights(deps=None, **args):
-    return FlightQuoteSearch(deps or self_test_deps()).run({"args": {**FLIGHT, **args}, "now": NOW, "trip_id": "t1"})
+    """The search's result with its offers as a list (it keeps them as a table: ``handlers.supplier.columns``)."""
+    result = FlightQuoteSearch(deps or self_test_deps()).run({"args": {**FLIGHT, **args}, "now": NOW, "trip_id": "t1"})
+    return {**result, "output": without_tables(result["output"])}
 
 
 def hotels(deps=None, **args):
@@ -204,4 +207,6 @@ def test_hotel_filters_for_stars_and_refundability():
 def test_time_comes_from_the_payload():
     deps = self_test_deps()
     later = FlightQuoteSearch(deps).run({"args": FLIGHT, "now": "2026-12-02T19:00:00+00:00"})["output"]
-    assert later["offers"][0]["summary"]["expires_at"] == "2026-12-02T19:45:00+00:00"  # 45 minutes from then
+    assert (
+        output_items(later, "offers")[0]["summary"]["expires_at"] == "2026-12-02T19:45:00+00:00"
+    )  # 45 minutes from then

@@ -23,6 +23,7 @@ from handlers.specialists.flight_quote_search import FlightQuoteSearch
 from handlers.specialists.reservation_hold_create import ReservationHoldCreate
 from handlers.supplier import Supplier, SupplierError
 from handlers.supplier.duffel import DuffelClient, DuffelSupplier, token_problem
+from handlers.supplier.table import without_tables
 from handlers.testing import InMemoryApprovals, InMemoryBookings, InMemoryPassengers, InMemoryPaymentMethods
 from tests.fakes.duffel_server import FakeDuffel, Fault
 
@@ -93,7 +94,7 @@ def search(deps, **party):
         "depart_date": "2027-01-30",
         "passengers": party or {"adults": 1},
     }
-    return run(FlightQuoteSearch, deps, args)["output"]
+    return without_tables(run(FlightQuoteSearch, deps, args)["output"])  # its offers as a list
 
 
 def search_result(deps):

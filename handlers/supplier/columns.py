@@ -1,0 +1,264 @@
+"""A search's kept offers made straight into the columns of the table its tool run stores.
+
+A search keeps each offer as :func:`handlers.supplier.summary.compact_offer` makes it, and its tool
+run stores them as one table (``handlers.supplier.table``). Made offer by offer, that is three
+passes over a supplier's hundreds of offers: a summary each, a compact document each, then the
+table, which takes the documents apart again a field at a time. :func:`offer_columns` makes the
+table's columns from the supplier's offers directly, a field at a time (mostly ``itemgetter``
+chains, in C): every value is read as ``summarize_offer`` and ``compact_offer`` read it, and no
+document is made per offer. The search filters and trims the columns (:meth:`OfferColumns.keep`)
+and hands them to :func:`~handlers.supplier.table.columns_table`, which makes of them the very
+table ``items_table`` would make of the compact offers (``tests/handlers/test_offer_columns.py``).
+
+Only offers that are all alike are made so: when the first one's compact document has another
+shape than usual (a summary field that is a document), when the others' conditions or bags are not
+of its shape, or when reading any of them fails, there are no columns (None) and the search keeps
+its offers one by one, as before, so whatever a supplier sends is kept and refused as it was.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from itertools import chain, compress
+from operator import itemgetter
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from .carriers import BY_CODE
+from .summary import _connections, _red_eye, compact_offer, summarize_offer
+from .table import Column, columns_table, fields_of, shape_of, sub_columns, table_items
+
+_at = datetime.fromisoformat
+_FIRST, _LAST = itemgetter(0), itemgetter(-1)
+_SLICES, _SEGMENTS, _OWNER, _IATA = (
+    itemgetter("slices"),
+    itemgetter("segments"),
+    itemgetter("owner"),
+    itemgetter("iata_code"),
+)
+_FLIGHT_NUMBER, _ORIGIN, _DESTINATION = itemgetter("flight_number"), itemgetter("origin"), itemgetter("destination")
+_DEPART, _ARRIVE = itemgetter("depart_at"), itemgetter("arrive_at")
+_DURATION, _PRICE, _EXPIRES, _HOLD = (
+    itemgetter("duration_minutes"),
+    itemgetter("price"),
+    itemgetter("expires_at"),
+    itemgetter("hold_policy"),
+)
+_TOTAL, _CURRENCY = itemgetter("total_amount"), itemgetter("currency")
+_OFFER_ID, _TYPE, _BAGS = itemgetter("offer_id"), itemgetter("type"), itemgetter("baggage")
+LEG = ("flight_number", "origin", "destination", "depart_at", "arrive_at", "duration_minutes")  # ``_legs``' fields
+_LEG = itemgetter(*LEG)
+# The summary's fields a table reads from an offer's legs (``handlers.supplier.table.DERIVED``): exactly
+# what they are when an offer is one slice, as every offer made columns is.
+DERIVED_FROM_LEGS = ("flight_numbers", "origin", "destination", "depart_at", "arrive_at", "stops")
+TOP = ("offer_id", "summary", "conditions", "baggage", "legs")  # a compact offer's fields, in order
+SUMMARY = (  # ``summarize_offer``'s fields, in order (``_summary_columns`` makes them so)
+    "carrier",
+    "carrier_name",
+    "flight_numbers",
+    "origin",
+    "destination",
+    "depart_at",
+    "arrive_at",
+    "stops",
+    "connections",
+    "duration_minutes",
+    "total",
+    "currency",
+    "refundable",
+    "red_eye",
+    "cabin",
+    "expires_at",
+    "holdable",
+    "max_hold_minutes",
+    "price_guarantee_minutes",
+    "seats_remaining",
+)
+
+
+class OfferColumns(NamedTuple):
+    """Offers as the columns of their compact documents' leaves (``fields``, in order), with the
+    supplier's ``offers`` they were read from, in the same order."""
+
+    fields: List[str]
+    columns: List[Column]
+    offers: List[Dict[str, Any]]
+
+    def column(self, field: str) -> Column:
+        return self.columns[self.fields.index(field)]
+
+    def keep(self, mask: Sequence[bool]) -> OfferColumns:
+        """Only the offers whose ``mask`` is true, in order."""
+        return OfferColumns(
+            self.fields, [list(compress(column, mask)) for column in self.columns], list(compress(self.offers, mask))
+        )
+
+    def table(self) -> Optional[Dict[str, Any]]:
+        """The table ``items_table`` makes of these offers' compact documents (None for fewer than two)."""
+        if len(self.offers) < 2:
+            return None
+        legs = len(self.fields) - 1
+        derived = {self.fields.index(f"summary.{name}") for name in DERIVED_FROM_LEGS}
+        return columns_table(self.fields, self.columns, len(self.offers), derived=derived, records={legs: LEG})
+
+
+def offer_columns(offers: List[Dict[str, Any]]) -> Optional[OfferColumns]:
+    """``offers`` (a supplier's, at least two) as the columns of their compact documents; None when
+    they are not all alike or one cannot be read (see the module's docstring)."""
+    if len(offers) < 2:
+        return None
+    try:
+        template = shape_of(compact_offer(offers[0], summarize_offer(offers[0])))
+        if set(map(len, map(_SLICES, offers))) != {1}:
+            return None  # (round trips in one offer: their summary reads the first slice only)
+        fields = fields_of(template)
+        keys, subs = template
+        if fields is None or keys != TOP or subs is None or subs[0] is not None or subs[4] is not None:
+            return None
+        if subs[1] != (SUMMARY, None) or subs[2] is None:
+            return None  # (a summary holding a document, or other fields: kept offer by offer)
+        columns: List[Column] = [list(map(_OFFER_ID, offers))]
+        segments = list(map(_SEGMENTS, map(_FIRST, map(_SLICES, offers))))
+        columns += _summary_columns(offers, segments)
+        conditions = _leaves(_conditions(offers), subs[2][1] or (None, None))
+        baggage = _baggage(offers, subs[3])
+        legs = [list(map(_LEG, segs)) for segs in segments]  # as the table keeps them: records
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError):
+        return None  # what the offer by offer path reads the same way, and refuses as it did
+    if conditions is None or baggage is None:
+        return None
+    columns += conditions + baggage + [legs]
+    return OfferColumns(fields, columns, offers)
+
+
+def _leaves(columns: Sequence[Column], subs: Sequence[Any]) -> Optional[List[Column]]:
+    """Each column of documents as the columns of its leaves (``subs``: each one's shape, None for
+    a column taken whole); None when a document is not of its shape."""
+    out, misfits = sub_columns(columns, subs)
+    return None if misfits else out
+
+
+def _summary_columns(offers: List[Dict[str, Any]], segments: List[List[Dict[str, Any]]]) -> List[List[Any]]:
+    """``summarize_offer``'s fields (``SUMMARY``), each for every offer (each of one slice: ``segments``)."""
+    slices = list(map(_FIRST, map(_SLICES, offers)))
+    owners = list(map(_OWNER, offers))
+    carriers = list(map(_IATA, owners))
+    firsts, lasts = list(map(_FIRST, segments)), list(map(_LAST, segments))
+    departs, arrives = list(map(_DEPART, firsts)), list(map(_ARRIVE, lasts))
+    red_eyes = list(map(_red_eye, map(_at, departs), map(_at, arrives)))  # a nonstop's; a connection's below
+    connections: List[Any] = []
+    for i, segs in enumerate(segments):
+        if len(segs) == 1:
+            connections.append([])
+            continue
+        times = [(_at(s["depart_at"]), _at(s["arrive_at"])) for s in segs]
+        connections.append(_connections(segs, times))
+        red_eyes[i] = any(_red_eye(dep, arr) for dep, arr in times)
+    prices = list(map(_PRICE, offers))
+    holds = list(map(_HOLD, offers))
+    refunds = [offer.get("conditions", {}).get("refund_before_departure") or {} for offer in offers]
+    return [
+        carriers,
+        [
+            owner.get("name") or getattr(BY_CODE.get(carrier), "name", carrier)
+            for owner, carrier in zip(owners, carriers, strict=True)
+        ],
+        [list(map(_FLIGHT_NUMBER, segs)) for segs in segments],
+        list(map(_ORIGIN, firsts)),
+        list(map(_DESTINATION, lasts)),
+        departs,
+        arrives,
+        [len(segs) - 1 for segs in segments],
+        connections,
+        list(map(_DURATION, slices)),
+        list(map(_TOTAL, prices)),
+        list(map(_CURRENCY, prices)),
+        [bool(refund.get("allowed")) for refund in refunds],
+        red_eyes,
+        [offer.get("cabin") or offer["passengers"][0]["cabin"] for offer in offers],
+        list(map(_EXPIRES, offers)),
+        [
+            bool(hold["holdable"]) and not offer.get("requires_instant_payment")
+            for hold, offer in zip(holds, offers, strict=True)
+        ],
+        [hold.get("max_hold_minutes") for hold in holds],
+        [hold.get("price_guarantee_minutes") for hold in holds],
+        [offer.get("seats_remaining") for offer in offers],
+    ]
+
+
+def _conditions(offers: List[Dict[str, Any]]) -> List[List[Any]]:
+    """``compact_offer``'s two fare conditions, each for every offer."""
+    rules = [offer.get("conditions") or {} for offer in offers]
+    return [[r.get("refund_before_departure") for r in rules], [r.get("change_before_departure") for r in rules]]
+
+
+def _baggage(offers: List[Dict[str, Any]], shape: Any) -> Optional[List[Column]]:
+    """``compact_offer``'s bags (each kind of passenger's first) as the columns of their leaves, for
+    offers whose passengers are the same kinds in the same order (a search is for one party); each
+    offer's own (``_bags``) otherwise."""
+    passengers = [offer.get("passengers") or [] for offer in offers]
+    sizes = set(map(len, passengers))
+    size = sizes.pop() if len(sizes) == 1 else -1
+    kinds = list(map(_TYPE, chain.from_iterable(passengers))) if size > 0 else []
+    if size <= 0 or not all(kinds[:size]) or kinds != kinds[:size] * len(offers):
+        return _leaves([[_bags(p) for p in passengers]], [shape])
+    flat = list(chain.from_iterable(passengers))
+    firsts = {kind: at for at, kind in reversed(list(enumerate(kinds[:size])))}  # each kind's first place
+    order = sorted(firsts, key=firsts.__getitem__)
+    if shape is None or tuple(order) != shape[0]:
+        return _leaves([[_bags(p) for p in passengers]], [shape])
+    return _leaves([list(map(_BAGS, flat[firsts[kind] :: size])) for kind in order], shape[1] or [None] * len(order))
+
+
+def _bags(passengers: List[Dict[str, Any]]) -> Dict[str, Any]:
+    bags: Dict[str, Any] = {}
+    for passenger in passengers:
+        bags.setdefault(passenger.get("type") or "adult", passenger.get("baggage"))
+    return bags
+
+
+def table_summaries(table: Dict[str, Any]) -> List[Tuple[Any, Dict[str, Any]]]:
+    """Each offer of a search's table (``offers_table``) as ``(offer_id, summary)``, in order: what
+    the ranker reads of a search. Made from the columns the summaries need, without the rest of
+    each offer (its conditions, bags and legs); a table of another make is read whole."""
+    fields: List[str] = table["fields"]
+    same: Dict[str, Any] = table.get("same") or {}
+    derived = set(table.get("derived") or ())
+    records: Dict[str, List[str]] = table.get("records") or {}
+    rows = table["rows"]
+    names = [f for f in fields if f.startswith("summary.")]
+    legs = records.get("legs")
+    simple = all(f.count(".") == 1 for f in names) and "offer_id" in fields and "offer_id" not in derived
+    if not simple or any(type(row) is dict for row in rows) or (derived - {f"summary.{n}" for n in DERIVED_FROM_LEGS}):
+        return [(o["offer_id"], o.get("summary") or summarize_offer(o)) for o in table_items(table)]
+    if derived and legs is None:
+        return [(o["offer_id"], o.get("summary") or summarize_offer(o)) for o in table_items(table)]
+    n = len(rows)
+    kept = [f for f in fields if f not in same and f not in derived]
+    by_field: Dict[str, Column] = dict(zip(kept, zip(*rows, strict=True) if n else [()] * len(kept), strict=True))
+
+    def column(field: str) -> Column:
+        if field in same:
+            return [same[field]] * n
+        if field in derived:
+            return _from_legs(field[len("summary.") :], by_field["legs"], legs or [])
+        keys = records.get(field)
+        if keys is not None:
+            return [[dict(zip(keys, entry, strict=True)) for entry in value] for value in by_field[field]]
+        return by_field[field]
+
+    keys = [f[len("summary.") :] for f in names]
+    summaries = [dict(zip(keys, values, strict=True)) for values in zip(*map(column, names), strict=True)]
+    return list(zip(column("offer_id"), summaries, strict=True))
+
+
+def _from_legs(name: str, legs: Column, keys: List[str]) -> List[Any]:
+    """A summary field (``DERIVED_FROM_LEGS``) read from the legs as records in ``keys``' order: as
+    ``handlers.supplier.table.DERIVED`` reads it from the legs as documents."""
+    if name == "stops":
+        return [len(value) - 1 for value in legs]
+    if name == "flight_numbers":
+        number = itemgetter(keys.index("flight_number"))
+        return [list(map(number, value)) for value in legs]
+    end = _FIRST if name in ("origin", "depart_at") else _LAST
+    return list(map(itemgetter(keys.index(name)), map(end, legs)))
