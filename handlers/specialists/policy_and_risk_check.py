@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from decimal import Decimal
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from handlers.common.clock import iso, local_time_text
 from handlers.common.defaults import DEFAULT_POLICY
@@ -160,20 +160,35 @@ def _blocking_view(kind: str, s: Dict[str, Any]) -> Any:
     return (s["nightly_max"], s["refundable"])
 
 
-def blocked_flags(kind: str, summaries: List[Dict[str, Any]], policy: Dict[str, Any], now: datetime) -> List[bool]:
+def flight_blocking_views(column: Callable[[str], Sequence[Any]], minutes: Sequence[Any]) -> List[Any]:
+    """:func:`_blocking_view` of each of a leg's flights, read a column at a time (``column(field)``:
+    every flight's field; ``minutes``: each one's connections' minutes, as a tuple): the same views."""
+    return list(
+        zip(column("duration_minutes"), column("cabin"), minutes, column("red_eye"), column("refundable"), strict=True)
+    )
+
+
+def blocked_flags(
+    kind: str,
+    summaries: Sequence[Dict[str, Any]],
+    policy: Dict[str, Any],
+    now: datetime,
+    views: Optional[Sequence[Any]] = None,
+) -> List[bool]:
     """Whether policy blocks each offer (rate) on its own, ``bool(item_blocking(...))`` for each,
-    checked once per distinct view of what the rules read (:func:`_blocking_view`): a search's
-    thousand offers are a few dozen durations, cabins and connections."""
+    checked once per distinct view of what the rules read (:func:`_blocking_view`, or ``views``
+    when read already: :func:`flight_blocking_views`): a search's thousand offers are a few dozen
+    durations, cabins and connections. A summary is read only for a view not seen before."""
     seen: Dict[Any, bool] = {}
     flags = []
-    for summary in summaries:
+    for i in range(len(summaries)):
         try:
-            view = _blocking_view(kind, summary)
+            view = views[i] if views is not None else _blocking_view(kind, summaries[i])
             flag = seen.get(view)
         except (KeyError, TypeError):  # a summary of another shape: checked on its own
             view, flag = None, None
         if flag is None:
-            flag = bool(item_blocking(kind, {"summary": summary}, policy, now))
+            flag = bool(item_blocking(kind, {"summary": summaries[i]}, policy, now))
             if view is not None:
                 seen[view] = flag
         flags.append(flag)

@@ -34,13 +34,14 @@ from handlers.common.formats import duration_text, flight_zones, money_text
 from handlers.common.shape import budget_limit, carrier_allowed, carrier_rules, party_size
 from handlers.common.types import ok
 from handlers.supplier import summarize_offer, summarize_rate
-from handlers.supplier.columns import table_summaries
+from handlers.supplier.columns import TableSummaries
 from handlers.supplier.money import amount, money
-from handlers.supplier.summary import ranked_offers
+from handlers.supplier.summary import ranked_offers, ranked_positions
+from handlers.supplier.table import output_items
 from handlers.supplier.wire import collector_paused
 
 from . import SpecialistTool, require
-from .policy_and_risk_check import blocked_flags
+from .policy_and_risk_check import blocked_flags, flight_blocking_views
 from .policy_and_risk_check import check as policy_check
 
 DEFAULT_WEIGHTS = {
@@ -88,18 +89,36 @@ class Leg:
     of a large supplier's thousand offers.
     """
 
-    __slots__ = ("kind", "list_id", "ids", "summaries", "parts", "totals", "blocked", "prices", "costs", "_made")
+    __slots__ = (
+        "kind",
+        "list_id",
+        "ids",
+        "summaries",
+        "parts",
+        "totals",
+        "views",
+        "blocked",
+        "prices",
+        "costs",
+        "_made",
+    )
 
     def __init__(
         self,
         kind: str,
         list_id: str,
         ids: List[str],
-        summaries: List[Dict[str, Any]],
+        summaries: Sequence[Dict[str, Any]],
         parts: List[Tuple[float, ...]],
+        *,
+        totals: Optional[List[Decimal]] = None,
+        views: Optional[List[Any]] = None,
     ) -> None:
+        """``totals``: the items' totals as money, when read already; ``views``: what policy's
+        rules read of each item (``blocked_flags``), when read a column at a time."""
         self.kind, self.list_id, self.ids, self.summaries, self.parts = kind, list_id, ids, summaries, parts
-        self.totals = [money(s["total"]) for s in summaries]
+        self.totals = totals if totals is not None else [money(s["total"]) for s in summaries]
+        self.views = views
         self.blocked = [False] * len(ids)
         self.prices: List[float] = []
         self.costs: List[float] = []
@@ -132,6 +151,8 @@ class Leg:
         return [parts[-1] > 0 for parts in self.parts]
 
     def column(self, field: str) -> List[Any]:
+        if isinstance(self.summaries, TableSummaries):
+            return self.summaries.column(field)
         return [s[field] for s in self.summaries]
 
     def first_of(self, *columns: Sequence[Any]) -> int:
@@ -174,7 +195,10 @@ def _wants_refundable(kind: str, preferences: Dict[str, Any], constraints: Dict[
 
 def _flight_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any], constraints: Dict[str, Any]) -> Leg:
     """A leg's offers ranked (a thousand from a large supplier), each item's costs but price: the
-    wishes read once, before the loop; with no carrier required or avoided, every carrier is allowed."""
+    wishes read once, then each field the costs read a column at a time; with no carrier required
+    or avoided, every carrier is allowed. A search's offers in its own turn come as the table it
+    made (``handlers.supplier.columns``): read from its columns, a summary made only for an offer
+    a bundle may use (``TableSummaries``)."""
     fp = prefs.get("flight") or {}
     carriers = carrier_rules(fp)
     preferred = set(carriers["preferred"])
@@ -185,40 +209,84 @@ def _flight_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any
     refund_w = w["refundability"] * (4 if _wants_refundable("flight", prefs, constraints) else 1)
     red_eye_w = w["red_eye"] * (4 if avoid_red_eye else 1)
     duration_w, stops_w, fit_w, hold_w = w["duration"], w["stops"], w["preference_fit"], w["holdability"]
-    table = quote.get("offers_table")  # a search's offers as it made them, in its turn (handlers.supplier.columns)
-    if type(table) is dict:
-        summaries = table_summaries(table)
-    else:
-        summaries = [(o["offer_id"], o.get("summary") or summarize_offer(o)) for o in quote.get("offers") or []]
-    summaries = ranked_offers(summaries)  # at most a few copies of one fare (handlers.supplier.summary)
-    fastest = min((s["duration_minutes"] for _, s in summaries), default=1) or 1
-    ids, kept, parts = [], [], []
-    for offer_id, s in summaries:
-        carrier = s["carrier"]
-        misses = sum(
+    leg = _flight_items(quote)
+    ids, summaries, column = leg.ids, leg.summaries, leg.column
+    carrier_of, stops, red_eyes = column("carrier"), column("stops"), column("red_eye")
+    cabins = column("cabin") if cabin else [None] * len(ids)
+    misses = [
+        sum(
             (
                 bool(preferred) and carrier not in preferred,
                 4 * (not (any_carrier or carrier_allowed(carrier, carriers))),  # dropped by the search
-                max_stops is not None and s["stops"] > max_stops,
-                prefer_nonstop and s["stops"] > 0,
-                bool(cabin) and s["cabin"] != cabin,
-                bool(avoid_red_eye) and s["red_eye"],
+                max_stops is not None and n > max_stops,
+                prefer_nonstop and n > 0,
+                bool(cabin) and their_cabin != cabin,
+                bool(avoid_red_eye) and red_eye,
             )
         )
-        ids.append(offer_id)
-        kept.append(s)
-        parts.append(
-            (
-                duration_w * (s["duration_minutes"] / fastest - 1),
-                stops_w * s["stops"],
-                red_eye_w if s["red_eye"] else 0.0,
-                0.0 if s["refundable"] else refund_w,
-                0.0,
-                fit_w * misses,
-                0.0 if s.get("holdable", True) else hold_w,
-            )
+        for carrier, n, their_cabin, red_eye in zip(carrier_of, stops, cabins, red_eyes, strict=True)
+    ]
+    minutes = column("duration_minutes")
+    fastest = min(minutes, default=1) or 1
+    parts = [
+        (
+            duration_w * (length / fastest - 1),
+            stops_w * n,
+            red_eye_w if red_eye else 0.0,
+            0.0 if refundable else refund_w,
+            0.0,
+            fit_w * missed,
+            0.0 if holdable else hold_w,
         )
-    return Leg("flight", quote["segment_id"] if ids else quote.get("segment_id") or "", ids, kept, parts)
+        for length, n, red_eye, refundable, missed, holdable in zip(
+            minutes, stops, red_eyes, column("refundable"), misses, leg.holdable(), strict=True
+        )
+    ]
+    list_id = quote["segment_id"] if ids else quote.get("segment_id") or ""
+    return Leg("flight", list_id, ids, summaries, parts, totals=leg.totals(), views=leg.views())
+
+
+class _FlightItems(NamedTuple):
+    """A leg's offers the ranker ranks (``ranked_offers``): their ids and summaries, and each field
+    a column at a time (``column``), read from a list of offers or a search's table."""
+
+    ids: List[str]
+    summaries: Sequence[Dict[str, Any]]
+    column: Callable[[str], List[Any]]
+    holdable: Callable[[], List[Any]]
+    totals: Callable[[], Optional[List[Decimal]]]
+    views: Callable[[], Optional[List[Any]]]
+
+
+def _flight_items(quote: Dict[str, Any]) -> _FlightItems:
+    """A leg's offers the ranker ranks, from the search's table when it made one, else one by one."""
+    table = quote.get("offers_table")
+    read = TableSummaries.of(table) if type(table) is dict else None
+    if read is not None:
+        total = read.column("total")
+        carriers, departs, arrives = read.column("carrier"), read.column("depart_at"), read.column("arrive_at")
+        # each offer's carrier and times, as ranked_offers joins them
+        firsts = [f"{c}|{d}|{a}" for c, d, a in zip(carriers, departs, arrives, strict=True)]
+        kept = read.keep(ranked_positions(read.ids, firsts, read.__getitem__, lambda i: money(total[i])))
+        return _FlightItems(
+            kept.ids,
+            kept,
+            kept.column,
+            lambda: kept.column("holdable"),
+            lambda: list(map(money, kept.column("total"))),
+            lambda: flight_blocking_views(kept.column, kept.connection_minutes()),
+        )
+    offers = output_items(quote, "offers")  # (a table of another make: read whole)
+    pairs = ranked_offers([(o["offer_id"], o.get("summary") or summarize_offer(o)) for o in offers])
+    summaries = [s for _, s in pairs]
+    return _FlightItems(
+        [offer_id for offer_id, _ in pairs],
+        summaries,
+        lambda field: [s[field] for s in summaries],
+        lambda: [s.get("holdable", True) for s in summaries],
+        lambda: None,
+        lambda: None,
+    )
 
 
 def _hotel_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any], constraints: Dict[str, Any]) -> Leg:
@@ -309,7 +377,7 @@ def rank(
     if policy is not None and now is not None:
         for leg in legs:
             if len(leg):
-                leg.blocked = blocked_flags(leg.kind, leg.summaries, policy, now)
+                leg.blocked = blocked_flags(leg.kind, leg.summaries, policy, now, views=leg.views)
     considered = 1
     for leg in legs:
         considered *= len(leg)

@@ -24,8 +24,8 @@ from operator import itemgetter
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .carriers import BY_CODE
-from .summary import _connections, _red_eye, compact_offer, summarize_offer
-from .table import Column, columns_table, fields_of, shape_of, sub_columns, table_items
+from .summary import _red_eye, compact_offer, summarize_offer
+from .table import Column, columns_table, fields_of, shape_of, sub_columns
 
 _at = datetime.fromisoformat
 _FIRST, _LAST = itemgetter(0), itemgetter(-1)
@@ -144,15 +144,7 @@ def _summary_columns(offers: List[Dict[str, Any]], segments: List[List[Dict[str,
     carriers = list(map(_IATA, owners))
     firsts, lasts = list(map(_FIRST, segments)), list(map(_LAST, segments))
     departs, arrives = list(map(_DEPART, firsts)), list(map(_ARRIVE, lasts))
-    red_eyes = list(map(_red_eye, map(_at, departs), map(_at, arrives)))  # a nonstop's; a connection's below
-    connections: List[Any] = []
-    for i, segs in enumerate(segments):
-        if len(segs) == 1:
-            connections.append([])
-            continue
-        times = [(_at(s["depart_at"]), _at(s["arrive_at"])) for s in segs]
-        connections.append(_connections(segs, times))
-        red_eyes[i] = any(_red_eye(dep, arr) for dep, arr in times)
+    red_eyes, connections = _red_eyes_and_connections(segments, departs, arrives)
     prices = list(map(_PRICE, offers))
     holds = list(map(_HOLD, offers))
     refunds = [offer.get("conditions", {}).get("refund_before_departure") or {} for offer in offers]
@@ -186,6 +178,32 @@ def _summary_columns(offers: List[Dict[str, Any]], segments: List[List[Dict[str,
     ]
 
 
+def _red_eyes_and_connections(
+    segments: List[List[Dict[str, Any]]], departs: List[str], arrives: List[str]
+) -> Tuple[List[bool], List[Any]]:
+    """``summarize_offer``'s ``red_eye`` and ``connections`` of each offer (``segments``: its
+    flights; ``departs``, ``arrives``: its first departure and last arrival), the flights of all
+    offers with connections read together, each time parsed once."""
+    sizes = list(map(len, segments))
+    red_eyes = list(map(_red_eye, map(_at, departs), map(_at, arrives)))  # a nonstop's; a connection's below
+    connections: List[Any] = [[] for _ in sizes]
+    several = [i for i, n in enumerate(sizes) if n > 1]
+    flights = list(chain.from_iterable([segments[i] for i in several]))
+    leave, land = list(map(_at, map(_DEPART, flights))), list(map(_at, map(_ARRIVE, flights)))
+    late = list(map(_red_eye, leave, land))
+    airports = list(map(_DESTINATION, flights))
+    at = 0
+    for i in several:
+        end = at + sizes[i]
+        red_eyes[i] = any(late[at:end])
+        connections[i] = [
+            {"airport": airports[j], "minutes": int((leave[j + 1] - land[j]).total_seconds() // 60)}
+            for j in range(at, end - 1)
+        ]
+        at = end
+    return red_eyes, connections
+
+
 def _conditions(offers: List[Dict[str, Any]]) -> List[List[Any]]:
     """``compact_offer``'s two fare conditions, each for every offer."""
     rules = [offer.get("conditions") or {} for offer in offers]
@@ -217,39 +235,81 @@ def _bags(passengers: List[Dict[str, Any]]) -> Dict[str, Any]:
     return bags
 
 
-def table_summaries(table: Dict[str, Any]) -> List[Tuple[Any, Dict[str, Any]]]:
-    """Each offer of a search's table (``offers_table``) as ``(offer_id, summary)``, in order: what
-    the ranker reads of a search. Made from the columns the summaries need, without the rest of
-    each offer (its conditions, bags and legs); a table of another make is read whole."""
-    fields: List[str] = table["fields"]
-    same: Dict[str, Any] = table.get("same") or {}
-    derived = set(table.get("derived") or ())
-    records: Dict[str, List[str]] = table.get("records") or {}
-    rows = table["rows"]
-    names = [f for f in fields if f.startswith("summary.")]
-    legs = records.get("legs")
-    simple = all(f.count(".") == 1 for f in names) and "offer_id" in fields and "offer_id" not in derived
-    if not simple or any(type(row) is dict for row in rows) or (derived - {f"summary.{n}" for n in DERIVED_FROM_LEGS}):
-        return [(o["offer_id"], o.get("summary") or summarize_offer(o)) for o in table_items(table)]
-    if derived and legs is None:
-        return [(o["offer_id"], o.get("summary") or summarize_offer(o)) for o in table_items(table)]
-    n = len(rows)
-    kept = [f for f in fields if f not in same and f not in derived]
-    by_field: Dict[str, Column] = dict(zip(kept, zip(*rows, strict=True) if n else [()] * len(kept), strict=True))
+class TableSummaries(Sequence[Dict[str, Any]]):
+    """The summaries of a search's offers kept as a table (``offers_table``), in order: each made
+    a document when first read (``summaries[i]``), and read a field at a time (:meth:`column`)
+    without making any. What the ranker reads of a leg of many offers: every offer's few fields it
+    scores by, and the summaries of the few it picks."""
 
-    def column(field: str) -> Column:
-        if field in same:
-            return [same[field]] * n
-        if field in derived:
-            return _from_legs(field[len("summary.") :], by_field["legs"], legs or [])
-        keys = records.get(field)
-        if keys is not None:
-            return [[dict(zip(keys, entry, strict=True)) for entry in value] for value in by_field[field]]
-        return by_field[field]
+    def __init__(self, ids: Sequence[Any], keys: List[str], columns: Dict[str, Column], records: Any) -> None:
+        self.ids, self.keys, self._columns, self._records = ids, keys, columns, records
+        self._made: Dict[int, Dict[str, Any]] = {}
 
-    keys = [f[len("summary.") :] for f in names]
-    summaries = [dict(zip(keys, values, strict=True)) for values in zip(*map(column, names), strict=True)]
-    return list(zip(column("offer_id"), summaries, strict=True))
+    @classmethod
+    def of(cls, table: Dict[str, Any]) -> Optional[TableSummaries]:
+        """The summaries of ``table``'s offers; None for a table of another make (an offer kept
+        whole, a summary field under another, a field read from another than the legs)."""
+        fields: List[str] = table["fields"]
+        same: Dict[str, Any] = table.get("same") or {}
+        derived = set(table.get("derived") or ())
+        records: Dict[str, List[str]] = table.get("records") or {}
+        rows = table["rows"]
+        names = [f for f in fields if f.startswith("summary.")]
+        if any(f.count(".") != 1 for f in names) or "offer_id" not in fields or "offer_id" in derived:
+            return None
+        if derived - {f"summary.{n}" for n in DERIVED_FROM_LEGS} or (derived and "legs" not in records):
+            return None
+        if any(type(row) is dict for row in rows):
+            return None
+        n = len(rows)
+        kept = [f for f in fields if f not in same and f not in derived]
+        by_field: Dict[str, Column] = dict(zip(kept, zip(*rows, strict=True) if n else [()] * len(kept), strict=True))
+
+        def column(field: str) -> Column:
+            if field in same:
+                return [same[field]] * n
+            if field in derived:
+                return _from_legs(field[len("summary.") :], by_field["legs"], records["legs"])
+            return by_field[field]
+
+        keys = [f[len("summary.") :] for f in names]
+        return cls(list(column("offer_id")), keys, {k: column(f) for k, f in zip(keys, names, strict=True)}, records)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __getitem__(self, i: Any) -> Any:
+        made = self._made.get(i)
+        if made is None:
+            made = self._made[i] = {k: self._value(k, i) for k in self.keys}
+        return made
+
+    def _value(self, key: str, i: int) -> Any:
+        value = self._columns[key][i]
+        entries = self._records.get(f"summary.{key}")
+        return value if entries is None else [dict(zip(entries, e, strict=True)) for e in value]
+
+    def column(self, key: str) -> List[Any]:
+        """Every offer's ``key``, as its summary holds it (a field of records, made documents)."""
+        if f"summary.{key}" in self._records:
+            return [self._value(key, i) for i in range(len(self))]
+        return list(self._columns[key])
+
+    def connection_minutes(self) -> List[Tuple[Any, ...]]:
+        """Each offer's connections' ``minutes``, in order (what a policy's rules read of them)."""
+        entries = self._records.get("summary.connections")
+        column = self._columns["connections"]
+        if entries is None:
+            return [tuple(c["minutes"] for c in value or []) for value in column]
+        minutes = itemgetter(entries.index("minutes"))
+        return [tuple(map(minutes, value)) for value in column]
+
+    def keep(self, at: Sequence[int]) -> TableSummaries:
+        """Only the offers at these positions, in this order."""
+        picked = itemgetter(*at) if len(at) > 1 else (lambda column: (column[at[0]],) if at else ())
+        return TableSummaries(
+            list(picked(self.ids)), self.keys, {k: list(picked(c)) for k, c in self._columns.items()}, self._records
+        )
 
 
 def _from_legs(name: str, legs: Column, keys: List[str]) -> List[Any]:

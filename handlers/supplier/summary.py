@@ -18,6 +18,7 @@ reads offers later can tell.
 from __future__ import annotations
 
 import marshal
+from collections import Counter
 from datetime import datetime
 from decimal import Decimal
 from operator import itemgetter
@@ -160,29 +161,26 @@ SAME_FARE_KEPT = 5  # the most bundles a search turn shows (handlers.applier.MAX
 
 
 def _stands_for(
-    count: int,
-    first: Callable[[int], Any],
+    firsts: List[Any],
     key: Callable[[int], Any],
     price: Callable[[int], Decimal],
     ids: List[str],
     keep: int,
 ) -> List[int]:
-    """For each of ``count`` items, how many it stands for: 0 if dropped (``keep`` cheaper of its
-    ``key`` come first, by ``price(i)`` then id), the number dropped plus one for its key's
-    cheapest, else 1.
+    """For each item, how many it stands for: 0 if dropped (``keep`` cheaper of its ``key`` come
+    first, by ``price(i)`` then id), the number dropped plus one for its key's cheapest, else 1.
 
-    ``first(i)`` is a cheap key that items of one ``key`` share (their first flight and its time):
+    ``firsts[i]`` is a cheap key that items of one ``key`` share (their first flight and its time):
     only where more than ``keep`` items share it is ``key`` made, since fewer cannot lose any. A
-    supplier's distinct itineraries then cost a dictionary look-up each instead of a key of every
-    field; the groups, and so what is dropped, are the same.
+    supplier's distinct itineraries then cost a count each (``Counter``, in C) instead of a key of
+    every field; the groups, and so what is dropped, are the same.
     """
+    stands_for = [1] * len(firsts)
+    crowded = {first for first, n in Counter(firsts).items() if n > keep}
     by_first: Dict[Any, List[int]] = {}
-    for i in range(count):
-        by_first.setdefault(first(i), []).append(i)
-    stands_for = [1] * count
+    for i in [i for i, first in enumerate(firsts) if first in crowded] if crowded else ():
+        by_first.setdefault(firsts[i], []).append(i)
     for group in by_first.values():
-        if len(group) <= keep:
-            continue
         by_key: Dict[Any, List[int]] = {}
         for i in group:
             by_key.setdefault(key(i), []).append(i)
@@ -251,7 +249,7 @@ def cheapest_of_each_fare(offers: List[Dict[str, Any]], keep: int = SAME_FARE_KE
     firsts = _first_flights(offers)
     ids = list(map(_OFFER_ID, offers))
     price = lambda i: money(offers[i]["price"]["total_amount"])  # noqa: E731
-    stands_for = _stands_for(len(offers), firsts.__getitem__, key, price, ids, keep)
+    stands_for = _stands_for(firsts, key, price, ids, keep)
     return [(offer, n) for offer, n in zip(offers, stands_for, strict=True) if n]
 
 
@@ -262,20 +260,38 @@ def ranked_offers(
     the same but for ``total`` (what the ranker reads of an offer), the ``keep`` cheapest, by
     total then id; the rest never make a bundle the traveller would see (a kept one is the same
     choice for less; see :func:`cheapest_of_each_fare`). In the order given."""
+    # equal summaries have equal carriers and times (strings: cheap to join)
+    firsts = [f"{s.get('carrier')}|{s.get('depart_at')}|{s.get('arrive_at')}" for _, s in summaries]
+    kept = ranked_positions(
+        [offer_id for offer_id, _ in summaries],
+        firsts,
+        lambda i: summaries[i][1],
+        lambda i: money(summaries[i][1]["total"]),
+        keep,
+    )
+    return [summaries[i] for i in kept]
 
-    def first(i: int) -> str:  # equal summaries have equal carriers and times (strings: cheap to join)
-        summary = summaries[i][1]
-        return f"{summary.get('carrier')}|{summary.get('depart_at')}|{summary.get('arrive_at')}"
+
+def ranked_positions(
+    ids: List[str],
+    firsts: List[str],
+    summary: Callable[[int], Dict[str, Any]],
+    price: Callable[[int], Decimal],
+    keep: int = SAME_FARE_KEPT,
+) -> List[int]:
+    """:func:`ranked_offers` of a leg read a column at a time: the positions of the offers it keeps,
+    in order. ``firsts``: each offer's carrier and times as ``ranked_offers`` joins them;
+    ``summary(i)`` and ``price(i)``: an offer's summary and its total, asked for only where more
+    than ``keep`` offers share their first (a leg of a search's table makes few summaries)."""
 
     def key(i: int) -> Any:
         try:
-            return marshal.dumps({**summaries[i][1], "total": None}, 2)
+            return marshal.dumps({**summary(i), "total": None}, 2)
         except ValueError:
             return ("own", i)
 
-    ids = [offer_id for offer_id, _ in summaries]
-    stands_for = _stands_for(len(summaries), first, key, lambda i: money(summaries[i][1]["total"]), ids, keep)
-    return [pair for pair, n in zip(summaries, stands_for, strict=True) if n]
+    stands_for = _stands_for(firsts, key, price, ids, keep)
+    return [i for i, n in enumerate(stands_for) if n]
 
 
 def compact_rate(rate: Dict[str, Any], summary: Dict[str, Any] | None = None) -> Dict[str, Any]:

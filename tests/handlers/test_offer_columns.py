@@ -10,7 +10,7 @@ import pytest
 from handlers.common.shape import in_window, superlative_pick
 from handlers.specialists import SELF_TEST_NOW, flight_quote_search, self_test_deps
 from handlers.specialists.flight_quote_search import FlightQuoteSearch, _filters, _kept_one_by_one
-from handlers.supplier.columns import offer_columns, table_summaries
+from handlers.supplier.columns import TableSummaries, offer_columns
 from handlers.supplier.summary import cheapest_of_each_fare, summarize_offer
 from handlers.supplier.table import items_table, output_items, with_tables, without_tables
 
@@ -101,9 +101,18 @@ def test_the_ranker_reads_the_summaries_a_table_keeps_as_the_offers_carry_them()
     for search in SEARCHES:
         out = _search(_found(*search), {})["output"]
         offers = output_items(out, "offers")
-        assert table_summaries(out["offers_table"]) == [(o["offer_id"], o["summary"]) for o in offers]
+        read = TableSummaries.of(out["offers_table"])
+        assert read.ids == [o["offer_id"] for o in offers] and list(read) == [o["summary"] for o in offers]
+        for field in offers[0]["summary"]:
+            assert read.column(field) == [o["summary"][field] for o in offers], field
+        minutes = [tuple(c["minutes"] for c in o["summary"]["connections"]) for o in offers]
+        assert read.connection_minutes() == minutes
+        picked = read.keep([2, 0])
+        assert picked.ids == [offers[2]["offer_id"], offers[0]["offer_id"]]
+        assert list(picked) == [offers[2]["summary"], offers[0]["summary"]]
+        assert list(read.keep([1])) == [offers[1]["summary"]] and list(read.keep([])) == []
         whole = items_table([*offers[:2], {**offers[2], "note": "odd"}, *offers[3:]])  # a row kept whole
-        assert table_summaries(whole) == [(o["offer_id"], o["summary"]) for o in offers]
+        assert TableSummaries.of(whole) is None  # (read as offers)
 
 
 def _break(offers, how):
