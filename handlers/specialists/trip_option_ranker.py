@@ -213,19 +213,21 @@ def _flight_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any
     ids, summaries, column = leg.ids, leg.summaries, leg.column
     carrier_of, stops, red_eyes = column("carrier"), column("stops"), column("red_eye")
     cabins = column("cabin") if cabin else [None] * len(ids)
-    misses = [
-        sum(
-            (
-                bool(preferred) and carrier not in preferred,
-                4 * (not (any_carrier or carrier_allowed(carrier, carriers))),  # dropped by the search
-                max_stops is not None and n > max_stops,
-                prefer_nonstop and n > 0,
-                bool(cabin) and their_cabin != cabin,
-                bool(avoid_red_eye) and red_eye,
+    misses = [0] * len(ids)  # no flight wish: none missed
+    if preferred or not any_carrier or max_stops is not None or prefer_nonstop or cabin or avoid_red_eye:
+        misses = [
+            sum(
+                (
+                    bool(preferred) and carrier not in preferred,
+                    4 * (not (any_carrier or carrier_allowed(carrier, carriers))),  # dropped by the search
+                    max_stops is not None and n > max_stops,
+                    prefer_nonstop and n > 0,
+                    bool(cabin) and their_cabin != cabin,
+                    bool(avoid_red_eye) and red_eye,
+                )
             )
-        )
-        for carrier, n, their_cabin, red_eye in zip(carrier_of, stops, cabins, red_eyes, strict=True)
-    ]
+            for carrier, n, their_cabin, red_eye in zip(carrier_of, stops, cabins, red_eyes, strict=True)
+        ]
     minutes = column("duration_minutes")
     fastest = min(minutes, default=1) or 1
     parts = [

@@ -88,6 +88,8 @@ class OfferColumns(NamedTuple):
 
     def keep(self, mask: Sequence[bool]) -> OfferColumns:
         """Only the offers whose ``mask`` is true, in order."""
+        if all(mask):
+            return self
         return OfferColumns(
             self.fields, [list(compress(column, mask)) for column in self.columns], list(compress(self.offers, mask))
         )
