@@ -87,3 +87,15 @@ def pytest_collection_modifyitems(items):
             item.add_marker(
                 pytest.mark.django_db(*marker.args, **marker.kwargs, serialized_rollback=True), append=False
             )
+
+
+@pytest.fixture
+def large_supplier():
+    """The sandbox answers each flight search with 120 offers, as a large supplier would: its own
+    and priced copies of them as other flights (``benchmarks.host.padded_offers``), decoded from
+    JSON text as a supplier's response is."""
+    from benchmarks.host import padded_offers
+
+    undo = padded_offers(120)
+    yield
+    undo()

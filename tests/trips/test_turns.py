@@ -176,6 +176,34 @@ def test_search_runs_stored_as_lists_of_offers_still_rank_again_and_replay(trip,
     assert trip_replay(trip=trip).matches
 
 
+def test_a_large_suppliers_searches_rank_from_their_tables_trim_hold_and_replay(
+    trip, traveller, frozen, large_supplier
+):
+    """A search of many offers stores the table it made; its turn ranks from it and keeps in the
+    TripIntent only the offers on screen; a later ranking reads every offer back; the trip replays."""
+    turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
+    searches = ToolRun.objects.filter(trip=trip, tool="flight_quote_search")
+    counts = {}
+    for run in searches:
+        kept = run.result["output"]["result"]["output"]
+        assert "offers" not in kept and len(kept["offers_table"]["rows"]) == kept["count"] >= 40
+        counts[run.arguments["segment_id"]] = kept["count"]
+    wm = Trip.objects.get(pk=trip.pk).intent["working_memory"]
+    named = {f["offer_id"] for b in wm["ranked_bundles"] for f in b["flights"]}
+    assert len(wm["ranked_bundles"]) == 5 and all("offers_table" not in q for q in wm["flight_quotes"])
+    assert all({o["offer_id"] for o in q["offers"]} <= named for q in wm["flight_quotes"])
+    assert {q["segment_id"]: q["count"] for q in wm["flight_quotes"]} == counts
+    frozen.advance(minutes=2)
+    turn_submit(trip=trip, user=traveller, text="4 star hotel please")  # hotels again, flights from turn 1
+    ranked = ToolRun.objects.filter(trip=trip, tool="trip_option_ranker").order_by("pk").last()
+    assert {q["segment_id"]: q["offers"] for q in ranked.arguments["flight_quotes"]} == counts
+    turn_submit(trip=trip, user=traveller, action={"type": "select", "bundle_id": "B1"})
+    passengers_name(trip)
+    turn_submit(trip=trip, user=traveller, action={"type": "hold"})
+    assert trip.holds.filter(status="held").exists()
+    assert trip_replay(trip=trip).matches
+
+
 def test_replay_covers_select_and_hold(trip, traveller, frozen):
     turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
     turn_submit(trip=trip, user=traveller, action={"type": "select", "bundle_id": "B1"})

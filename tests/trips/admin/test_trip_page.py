@@ -92,6 +92,21 @@ def test_a_search_runs_page_shows_each_offer_as_the_search_returned_it(client, t
     assert page.count("&quot;carrier_name&quot;") == len(offers) and "&quot;legs&quot;" in page
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_large_suppliers_search_run_page_shows_every_offer(client, trip, traveller, support, frozen, large_supplier):
+    """A search of many offers stores the table it made a column at a time; the page reads it the same way."""
+    turn_submit(trip=trip, user=traveller, text="4 people going from Newark to Denver for 3 nights on January 30")
+    run = ToolRun.objects.filter(trip=trip, tool="flight_quote_search").first()
+    kept = run.result["output"]["result"]["output"]
+    assert len(kept["offers_table"]["rows"]) == kept["count"] >= 40
+    sign_in(client, support)
+    url = reverse("admin:trips_toolrun_change", args=[run.pk])
+    pages = [client.get(url, {"offers_page": n}).content.decode() for n in (1, 2)]
+    offers = [o for page in pages for o in re.findall(r"&quot;offer_id&quot;: &quot;(off_\w+)&quot;", page)]
+    assert len(offers) == len(set(offers)) == kept["count"] and f"{kept['count']:,} offers returned" in pages[0]
+    assert all("offers_table" not in page and "&quot;legs&quot;" in page for page in pages)
+
+
 def _run(trip, **fields) -> ToolRun:
     """A tool run recorded on ``trip``: a succeeded one unless ``fields`` say otherwise."""
     defaults = {"arguments": {"segment_id": "seg_1"}, "success": True, "error": None, "latency_ms": 900}
