@@ -245,6 +245,9 @@ class TableSummaries(Sequence[Dict[str, Any]]):
 
     def __init__(self, ids: Sequence[Any], keys: List[str], columns: Dict[str, Column], records: Any) -> None:
         self.ids, self.keys, self._columns, self._records = ids, keys, columns, records
+        self._in_order = [columns[k] for k in keys]
+        # the fields kept as records (connections), each with its records' keys
+        self._as_records = [(k, records[f"summary.{k}"]) for k in keys if f"summary.{k}" in records]
         self._made: Dict[int, Dict[str, Any]] = {}
 
     @classmethod
@@ -283,7 +286,9 @@ class TableSummaries(Sequence[Dict[str, Any]]):
     def __getitem__(self, i: Any) -> Any:
         made = self._made.get(i)
         if made is None:
-            made = self._made[i] = {k: self._value(k, i) for k in self.keys}
+            made = self._made[i] = dict(zip(self.keys, [column[i] for column in self._in_order], strict=True))
+            for key, entries in self._as_records:
+                made[key] = [dict(zip(entries, e, strict=True)) for e in made[key]]
         return made
 
     def _value(self, key: str, i: int) -> Any:
