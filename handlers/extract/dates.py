@@ -183,6 +183,12 @@ _DAY_NEXT = re.compile(
     re.I,
 )  # "thu-sun", "thu the 14th", "sat jan 9": a day
 
+_ASAP = re.compile(
+    r"\b(?:asap|a\.s\.a\.p\b\.?|as\s+(?:soon|early)\s+as\s+(?:possible|(?:i|we)\s+can)|urgent(?:ly)?|right\s+away"
+    r"|immediately)(?!\w)",
+    re.I,
+)
+
 _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     # "2027-02-03", "2027/02/03", "2027.02.03": the year first is always year, month, day
     ("iso", re.compile(r"\b(?P<year>(?:19|20)\d\d)(?P<sep>[-/.])(?P<month>\d{1,2})(?P=sep)(?P<day>\d{1,2})\b")),
@@ -220,6 +226,8 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     ("after_tomorrow", re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b", re.I)),
     ("tomorrow", re.compile(r"\b(?:tomorrow|tmrw|tmr)\b", re.I)),
     ("today", re.compile(r"\b(?:today|tonight|this\s+(?:evening|morning|afternoon))\b", re.I)),
+    # "asap", "as soon as possible", "urgently": today (said back), when no day is said beside it
+    ("asap", _ASAP),
     (
         "weekend",
         re.compile(r"\b(?:(?P<rel>this|next|coming)\s+)?(?:long\s+)?weekend(?P<after_next>\s+after\s+next)?\b", re.I),
@@ -447,7 +455,7 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
         if day < 0:
             day += calendar.monthrange(first.year, first.month)[1]
         return max(today, date(first.year, first.month, day))
-    if kind == "today":
+    if kind in ("today", "asap"):
         return today
     if kind == "tomorrow":
         return today + timedelta(days=1)
@@ -562,6 +570,11 @@ def next_weekday_said(mention: DateMention) -> bool:
     return _NEXT_WEEKDAY.match(mention.text.strip()) is not None
 
 
+def asap_said(mention: DateMention) -> bool:
+    """Whether a date was said as "asap" (today, for a trip that has no day yet)."""
+    return _ASAP.fullmatch(mention.text) is not None
+
+
 def after_next_said(mention: DateMention) -> bool:
     """Whether a date was said as "<weekday> after next" (a reading the traveller is told too)."""
     return _AFTER_NEXT.match(" ".join(mention.text.split())) is not None
@@ -647,13 +660,15 @@ def find_dates(
                         floating,
                         by_convention,
                         day_only,
-                        kind in ("period", "period_rel") or (span is not None and _said_back(kind, m)),
+                        kind in ("period", "period_rel", "asap") or (span is not None and _said_back(kind, m)),
                         kind == "weekday" and floating,
                         span[1] if span else None,
                     )
                 )
         masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])
     found.sort(key=lambda d: d.start)
+    if any(not asap_said(d) for d in found):  # "asap, leaving jan 5": the day said
+        found = [d for d in found if not asap_said(d)]
     found = _event_day(text, _same_weekday(_weekdays_checked(text, found, doubts)), today)
     found = _days_in_the_month_said(found, today)
     found = _holiday_weekend(text, _counted_from(text, found), today)
@@ -790,6 +805,16 @@ _NAMED_IS = re.compile(
     r"(?:[\w'&-]+\s+){1,4}?(?:is|are|runs?)\s+(?:on\s+)?(?:the\s+)?$",
     re.I,
 )
+# "my cousin's wedding in Charlotte on Saturday Jan 23", "job interview in Atlanta Monday Dec 14": an
+# event, where it is, then its day; read as the event's only when the travel days beside it are bare
+# weekdays or days of the month ("fly Friday, back Sunday"), which then fall around it
+_EVENT_AT = re.compile(
+    r"\b(?:conference|meeting|wedding|game|match|concert|event|show|party|interview|funeral|graduation|appointment"
+    r"|summit|expo|convention|festival|race|marathon|ceremony|reunion|recital|tournament|surgery|exam|competition"
+    r"|gig|celebration|memorial|training|workshop|kickoff|offsite|retreat)s?"
+    r"(?:\s+(?:in|at)(?:\s+(?!(?:from|to|out|with|for|and|then|on)\b)[\w'.-]+){1,3})?\s+(?:on\s+)?(?:the\s+)?$",
+    re.I,
+)
 _TRAVEL_WORD = re.compile(
     r"\b(?:fly\w*|flight|leav\w*|depart\w*|back|return\w*|arriv\w*|land\w*|home|get\s+(?:in|there)|head\w*)\b", re.I
 )
@@ -802,8 +827,12 @@ def _event_day(text: str, found: List[DateMention], today: date) -> List[DateMen
     the ones around it (Jan 15 and 17), not the next such days from today."""
     for i, d in enumerate(found):
         clause = re.split(r"[.!?;,]|\b(?:and|so|but)\b", text[: d.start])[-1]
-        if not (_EVENT_IS.search(clause) or _NAMED_IS.search(clause)) or _TRAVEL_WORD.search(clause):
+        if _TRAVEL_WORD.search(clause):
             continue
+        if not (_EVENT_IS.search(clause) or _NAMED_IS.search(clause)):
+            bare = [o for o in found if o.value != d.value]
+            if not (bare and all(o.weekday_only or o.day_only for o in bare) and _EVENT_AT.search(clause)):
+                continue
         event = [d]
         for e in found[i + 1 :]:  # "the conference is Jan 11-14": both ends are the event's
             if _RANGE_GAP.fullmatch(text[event[-1].end : e.start]) or e.text == d.text and e.start == event[-1].end + 1:

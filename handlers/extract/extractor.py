@@ -36,6 +36,7 @@ from .dates import (
     DateMention,
     Doubt,
     after_next_said,
+    asap_said,
     find_dates,
     find_durations,
     next_month_day,
@@ -73,7 +74,7 @@ from .questions import pending_slots
 from .roles import assign_dates, assign_places, complete_stay, hotels_named, read_legs
 from .schema import FIELD_NAMES, empty_fields
 from .text import MAX_CHARS, NUMBER_RE, accented_words, clean, mask, to_int
-from .topics import conversation_places, message_topic
+from .topics import conversation_places, message_topic, names_route
 
 _BARE_NUMBER = re.compile(
     rf"^\W*(?:just\s+|only\s+|about\s+|maybe\s+)?(?P<n>{NUMBER_RE})\b(?:\s+(?:please|thanks|thank\s+you|of\s+us))?\W*$",
@@ -132,7 +133,8 @@ def extract_fields(
     dates, masked = find_dates(mask(msg, _options_named(msg)), today, order=order_for(locale), doubts=doubts)
     anchor = _trip_start(current)
     if anchor:  # "actually make it the 9th", "fly out thursday instead": in the trip's month / week, not from today
-        dates = [d.in_month_of(anchor, today).near(anchor, today) for d in dates]
+        # ("book it asap" on a trip with days: soon, not a new day)
+        dates = [d.in_month_of(anchor, today).near(anchor, today) for d in dates if not asap_said(d)]
     for doubt in doubts:
         notes.append(f"'{doubt.text}' could be two different days; asked instead of guessed.")
     # places named for the weather, a bus ride or someone else's plans are not the trip's, nor is
@@ -159,7 +161,7 @@ def extract_fields(
     said_about_stay = mask(msg, [m.span() for rx in (NO_HOTEL, BAGS_CHECKED) for m in rx.finditer(msg)])
 
     stay_mode = prefs["flights_needed"] is False or (
-        not _route(masked) and stay_mode_of(said_about_stay, slots, current, conversation)
+        not names_route(masked) and stay_mode_of(said_about_stay, slots, current, conversation)
     )
     if stay_mode:
         slots = [STAY_SLOTS.get(s, s) for s in slots]
@@ -736,31 +738,6 @@ def _codes_used(fields: Dict[str, Any]) -> set:
     places += [leg.get(k) for leg in fields["legs"] or [] for k in ("origin", "destination")]
     places += [s.get("location") for s in fields["stays"] or []]
     return {p["code"] for p in places if isinstance(p, dict)}
-
-
-_ROUTE_GAP = re.compile(r"\s*(?:to|-)\s*", re.I)
-
-
-def _route(text: str) -> bool:
-    """ "Boston to Miami", "Denver from SLC": two places joined by "to", or one named as where the
-    traveller leaves from, are a flight, whatever else is said about a hotel."""
-    found = find_places(text)
-    if len(found) < 2:
-        return False
-    if any(_ROUTE_GAP.fullmatch(text[a.end : b.start]) for a, b in zip(found, found[1:], strict=False)):
-        return True
-    if len({m.place["code"] for m in found}) < 2:  # "a hotel in Denver, I'm in Denver already": one place
-        return False
-    return any(_LEAVES_FROM.search(text[max(0, m.start - 20) : m.start]) for m in found)
-
-
-# Where the traveller leaves from, said before the place: "from", "out of", and where they are
-# ("I'm in Boston", "based in Denver", "I live in Austin": with another place named, that is home).
-_LEAVES_FROM = re.compile(
-    r"\b(?:from|out\s+of|flying\s+from|fly\s+from|i'?m\s+in|i\s+am\s+in|(?:i\s+)?live\s+in|based\s+in|"
-    r"currently\s+in)\s*$",
-    re.I,
-)
 
 
 def _checks_in_or_out(msg: str) -> bool:

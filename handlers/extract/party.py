@@ -139,7 +139,8 @@ _AGES = re.compile(
     rf"|\bwho(?:'s|\s+is|\s+are)\s+(?P<who>{_AGE_LIST})\b(?!\s*(?:months?|mos?))"
     rf"|\b(?:son|daughter|kid|child|boy|girl|grandson|granddaughter)(?:'s|\s+is)\s+(?:only\s+|just\s+)?(?P<kid_is>\d{{1,2}})\b"
     rf"(?!\s*(?:months?|mos?|%|am\b|pm\b|[/:\d-]|\.\d|nights?|days?|weeks?|hours?|minutes?))"
-    rf"|\b(?:kids|children|sons|daughters|boys|girls|little\s+ones|grandkids|grandchildren|teens|teenagers)\s*[,:]?\s*(?P<kin>\d{{1,2}}(?:\s*(?:,|and|&)\s*\d{{1,2}})+)\b"
+    rf"|\b(?:kids|children|sons|daughters|boys|girls|little\s+ones|grandkids|grandchildren|teens|teenagers)"
+    rf"(?:\s+(?:are|aged?))?\s*[,:]?\s*(?P<kin>\d{{1,2}}(?:\s*(?:,|and|&)\s*\d{{1,2}})+)\b"
     rf"(?!\s*(?:months?|mos?|nights?|days?|weeks?|rooms?|stars?|adults?|people|persons?|pax|bags?|am\b|pm\b|[/:\d-]|\.\d))"
     r"|\b(?P<one>\d{1,2})[- ]?(?:years?|yrs?|yr|y/?o)(?:[- ]old)?\b"
     r"|\b(?P<months>\d{1,2})\s*(?:months?|mos?)(?:[- ]old)?\b",
@@ -152,6 +153,42 @@ _ROOMS = re.compile(
     r"(?!\s+(?:per\s+(?:person|head|adult|guest|traveller|traveler)|each|for\s+each))",
     re.I,
 )
+
+
+# Students, counted as grown-ups or children by what the words say: "4 college students" travel on
+# their own; "12 students (14-15) plus 2 teachers", "30 high school students" are a school group.
+_STUDENTS = re.compile(
+    rf"\b{_N}\s+(?:(?:other|more|fellow)\s+)?(?:(?P<grown>college|university|uni|grad(?:uate)?|undergrad(?:uate)?|med(?:ical)?|law|phd|mba|adult)\s+"
+    rf"|(?P<school>(?:(?:high|middle|elementary|primary|secondary|grade)\s+)?school|(?:\w+[\s-])?grade)\s+)?"
+    r"(?:students?|pupils?)\b(?P<ages>\s*\(\s*(?:ages?\s*)?\d{1,2}\b)?"
+    rf"|\b(?P<n2>{NUMBER_RE})\s+(?P<schoolers>(?:high|middle)[\s-]?schoolers|(?:\w+[\s-])?graders)\b",
+    re.I,
+)
+# Grown-ups a school group travels with
+_WITH_GROWN_UPS = re.compile(
+    r"\b(?:teachers?|chaperones?|coach(?:es)?|parents|adults?|professors?|instructors?|leaders?)\b", re.I
+)
+
+
+def _students(text: str) -> Tuple[int, int]:
+    """(grown-ups, children) counted as students."""
+    grown = young = 0
+    for m in _STUDENTS.finditer(text):
+        n = to_int(m.group("n") or m.group("n2"))
+        if not n or n > 60:
+            continue
+        ages = re.match(r"\s*\(\s*(?:ages?\s*)?(\d{1,2})", m.group("ages") or "")
+        minors = (
+            m.group("school")
+            or m.group("schoolers")
+            or (ages and int(ages.group(1)) < 18)
+            or (not m.group("grown") and not ages and _WITH_GROWN_UPS.search(text))
+        )
+        if minors:
+            young += n
+        else:
+            grown += n + (1 if _BARE_AFTER_ME.search(text[: m.start()]) else 0)
+    return grown, young
 
 
 # A count of grown-ups by a word for a group: "6 girls", "4 guys", "me and 3 ladies" (not "my 2 girls").
@@ -203,6 +240,11 @@ def read_party(text: str) -> Dict[str, Any]:
     adults = adults if adults is not None else _count(_ADULTS_AFTER, text)
     children = _count(_CHILDREN, text)
     children = children if children is not None else _count(_CHILDREN_AFTER, text)
+    grown_students, young_students = (
+        _students(text) if "tudent" in text or "rader" in text or "upil" in text else (0, 0)
+    )
+    if young_students:
+        children = (children or 0) + young_students
     infants = _count(_INFANTS, text)
     ages, infant_ages, grown_ages = _ages(text)
     companions, kids = _companions(text)
@@ -216,6 +258,8 @@ def read_party(text: str) -> Dict[str, Any]:
         n = (to_int(group.group("n")) or 0) * {**_GROUP_WORDS, **_YOUNG_GROUP_WORDS}[word]  # "3 couples": 6
         adults = n + (1 if _BARE_AFTER_ME.search(text[: group.start()]) else 0)
         kids = max(0, kids - n) if young else kids
+    if grown_students:
+        adults = (adults or 0) + grown_students
     if children is None and infants is None and kids:
         children = kids
     if infant_ages:

@@ -452,6 +452,11 @@ def _index() -> Dict[str, List[_Entry]]:
             # an airport named after a town it is not in ("Oakland County" is Pontiac's) comes after that town's own
             elsewhere = 30 if stripped in _city_keys() else 5
             add(stripped, _Entry(code, "city", airport_city(code), _airport_score(a, stripped) - elsewhere, region))
+            opening = _opening_town(stripped, key)
+            if opening and "international" in fold(a.get("name") or ""):
+                # "Greenville Spartanburg International" (filed under Greer) serves Greenville: above the
+                # town's own small fields, below an international airport of its own
+                add(opening, _Entry(code, "city", airport_city(code), _airport_score(a, opening) - 30, region))
     for code, metro in geo.METRO_CODES.items():
         main = geo.airports().get(metro["main"]) or {}
         region = f"{fold(main.get('subd') or '')} {fold(main.get('country') or '')}"
@@ -498,6 +503,17 @@ def _index() -> Dict[str, List[_Entry]]:
     for key in _countries_not_places(index):
         del index[key]
     return index
+
+
+def _opening_town(stripped: str, own: str) -> str:
+    """The town an airport's name opens with when it names two ("greenville spartanburg" ->
+    "greenville"), other than the town it is filed under; else ""."""
+    words = stripped.split()
+    for n in range(len(words) - 1, 0, -1):
+        prefix = " ".join(words[:n])
+        if prefix != own and prefix in _city_keys():
+            return prefix
+    return ""
 
 
 def _biggest_town_first(key: str, top: Town, entries: List[_Entry], index: Dict[str, List[_Entry]]) -> None:
@@ -695,6 +711,8 @@ _ABBREVIATED = tuple(short for short, _ in _ABBREVIATIONS)
 def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
     """The best candidate, unless the words after the name ("Portland, Maine") pick another;
     and whether they did."""
+    comma = following.lstrip(" ").startswith(",")
+    following = following.lstrip(" ,")
     tail = fold(following[:40]).split()
     country = next(
         (_country_codes().get(" ".join(tail[:n])) for n in (3, 2, 1) if " ".join(tail[:n]) in _country_codes()), None
@@ -714,6 +732,8 @@ def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
             ";",
             ")",
         )
+        # "london, on to vancouver", "portland, me." (not "london, on the 5th", "portland, me and my wife")
+        code = code or (comma and following[:2].islower() and _CODE_ENDS.match(following[2:]) is not None)
         said = _STATE_CODES[tail[0]].split() if code and tail[0] in _STATE_CODES else None
         for entry in entries:
             region = entry.region.split()
@@ -724,6 +744,7 @@ def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
     return entries[0], False
 
 
+_CODE_ENDS = re.compile(r"(?:\s?$|[,.;!?)]|\s(?:to|from|->)\b)", re.I)  # (a date masked out leaves spaces)
 # Postal codes that are also English words or names ("me", "in", "or", "hi", "la"): read only in capitals.
 _WORD_STATE_CODES = frozenset("me in or ok hi oh la de ma pa co id on al ne pe".split())
 
@@ -920,7 +941,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                 and not (cue_all or _airport_named(words, i, n, text))
             ):
                 continue  # "Flamingo", "Heathrow": an airport's own name counts only as "... Airport" or after to/from
-            entry, qualified = _pick(entries, text[span[-1][1] : span[-1][1] + 40].lstrip(" ,"))
+            entry, qualified = _pick(entries, text[span[-1][1] : span[-1][1] + 40])
             assumed = GATEWAYS.get(key, "")
             if not qualified and not assumed:
                 entry, assumed = _by_population(key, entry)

@@ -131,14 +131,17 @@ def clean(text: object) -> str:
     text = _DASHES.sub("-", text)
     text = to_ascii(text)
     text = re.sub(r"[ \t\r\n]+", " ", text).strip()
-    return _months_spelt(text[:MAX_CHARS])
+    return _words_spelt(text[:MAX_CHARS])
 
 
-def _month_typos() -> Dict[str, str]:
-    """Misspelt long month names ("febuary", "feburary", "janurary", "septmber", "ocotber") -> the name:
-    one letter dropped, two neighbours swapped, or a stray "r" (only names of six letters or more, whose
-    slips are no other word)."""
-    names = ("january", "february", "august", "september", "october", "november", "december")
+def _word_typos() -> Dict[str, str]:
+    """Misspelt words the readers key on ("febuary", "ocotber", "tommorow", "wendesday", "retrun",
+    "adutls") -> the word: one letter dropped, two neighbours swapped, or a stray "r" (only words of
+    six letters or more, whose slips are no other word), and a few slips common enough to name."""
+    names = (
+        "january february august september october november december tomorrow tuesday wednesday thursday saturday "
+        "return returning adults children weekend"
+    ).split()
     out: Dict[str, str] = {}
     for name in names:
         for i in range(len(name)):
@@ -146,21 +149,22 @@ def _month_typos() -> Dict[str, str]:
             if i + 1 < len(name):
                 out[name[:i] + name[i + 1] + name[i] + name[i + 2 :]] = name
             out[name[:i] + "r" + name[i:]] = name
-    for name in names:
-        out.pop(name, None)
+    for word in [*names, "adult"]:
+        out.pop(word, None)
+    out.update({"tommorow": "tomorrow", "tommorrow": "tomorrow", "tommorw": "tomorrow", "wensday": "wednesday"})
     return out
 
 
-_MONTH_TYPOS = _month_typos()
+_WORD_TYPOS = _word_typos()
 _LONG_WORD = re.compile(r"\b[A-Za-z]{5,10}\b")
 
 
-def _months_spelt(text: str) -> str:
-    """The text with misspelt month names written out right ("febuary 12" -> "february 12")."""
+def _words_spelt(text: str) -> str:
+    """The text with misspelt words written out right ("febuary 12" -> "february 12")."""
 
     def fixed(m: re.Match[str]) -> str:
         word = m.group(0)
-        name = _MONTH_TYPOS.get(word.lower())
+        name = _WORD_TYPOS.get(word.lower())
         return word if name is None else name.capitalize() if word[0].isupper() else name
 
     return _LONG_WORD.sub(fixed, text)

@@ -78,8 +78,39 @@ def _own_topic(text: str, under_way: str = "trip") -> Optional[str]:
     if ground:
         return "ground"
     if other:
-        return "other"
+        # "trade show in vegas, leaving from orlando jan 19": the show is why, the route is the trip
+        # (a car "from LAX to San Diego" is the car's)
+        return "trip" if not CAR_WORDS.search(text) and names_route(text, homes=False) else "other"
     return None
+
+
+# A car hired for the errand: its pick-up and drop-off places are the car's, not a trip's.
+CAR_WORDS = re.compile(
+    r"\b(?:rent(?:al|ing)?|hire|cars?|vehicles?|suv|sedan|pick(?:ing)?[\s-]?up|drop(?:ping)?[\s-]?off)\b", re.I
+)
+_ROUTE_GAP = re.compile(r"\s*(?:to|-)\s*", re.I)
+
+
+def names_route(text: str, homes: bool = True) -> bool:
+    """ "Boston to Miami", "Denver from SLC", "a show in Vegas, leaving from Orlando": two places
+    joined by "to", or two with one said as where the traveller leaves from or (``homes``) lives
+    ("I'm in Boston", "based in Denver"), are a journey, whatever else the message is about."""
+    found = find_places(text)
+    if len(found) < 2:
+        return False
+    if any(_ROUTE_GAP.fullmatch(text[a.end : b.start]) for a, b in zip(found, found[1:], strict=False)):
+        return True
+    if len({m.place["code"] for m in found}) < 2:  # "a hotel in Denver, I'm in Denver already": one place
+        return False
+    for m in found:
+        cue = ORIGIN_CUE.search(before(text, m.start))
+        if cue and (homes or not _HOME_CUE.match(cue.group(0))):
+            return True
+    return False
+
+
+# Where the traveller is rather than leaves from: "concerts in Denver? I'm in Boulder" asks about Denver
+_HOME_CUE = re.compile(r"(?:based|live|currently|i'?m|i\s+am)\b", re.I)
 
 
 def message_topic(msg: str, pending_question: Any, conversation: Any) -> str:

@@ -203,3 +203,25 @@ def test_dates_written_with_dots_dashes_and_the_year_first(text, expected):
 )
 def test_being_home_by_a_time_is_an_arrival(text, key, wish):
     assert read_times(text)[key] == wish
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an event, its place, its day: the bare travel days said beside it fall around it
+        ("cousin's wedding in charlotte on saturday jan 23, flying friday, back sunday", ("2027-01-22", "2027-01-24")),
+        ("job interview in atlanta monday dec 14, fly out sunday, back monday night", ("2026-12-13", "2026-12-14")),
+        # a travel date said in full beside it: the event's day stays the way out
+        ("meeting in nyc on jan 12, back jan 14", ("2027-01-12", "2027-01-14")),
+    ],
+)
+def test_days_around_an_event_said_with_its_place(text, expected):
+    assert trip(text)[:2] == expected
+
+
+def test_asap_is_today_only_when_no_day_is_said():
+    assert trip("chicago to boston asap, one way")[0] == "2026-12-01"
+    assert trip("need flights asap, denver to austin leaving jan 5 back jan 9")[:2] == ("2027-01-05", "2027-01-09")
+    booked = {"itinerary": {"segments": [{"depart_date": "2027-01-12"}, {"depart_date": "2027-01-15"}]}}
+    fields, _ = extract_fields(text="please hold it asap", today=TODAY, current=booked)
+    assert fields["depart_date"] is None  # a trip with days: "asap" is soon, not a new day

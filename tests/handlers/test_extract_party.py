@@ -116,3 +116,20 @@ def test_children_listed_before_the_writer_travel_with_them():
     party = read_party("my son and daughter and i, nyc to la")
     assert (party["adults"], party["children"]) == (1, 2)
     assert read_party("my wife, kids and me")["children"] is None  # "kids" says no count
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children"),
+    [
+        ("4 college students from austin to cancun", 4, None),  # students on their own are grown-ups
+        ("2 students, boston to montreal", 2, None),
+        ("me and 3 other grad students", 4, None),
+        ("12 students (14-15) plus 2 teachers", 2, 12),  # a school group: its ages, its teachers
+        ("30 high school students and 4 chaperones", 4, 30),
+        ("25 eighth graders", None, 25),
+        ("3 students (19, 20 and 21)", 3, None),
+    ],
+)
+def test_students_are_grown_ups_unless_a_school_group(text, adults, children):
+    party = read_party(text)
+    assert (party["adults"], party["children"]) == (adults, children)

@@ -123,3 +123,19 @@ def test_the_same_words_as_phrases_stay_words(text, expected):
 )
 def test_codes_that_are_words_count_only_beside_a_code(text, codes):
     assert [m.place["code"] for m in find_places(text)] == codes
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a state or province code after a comma, in lower case, closing the name
+        ("london, on to vancouver", ["YXU", "YVR"]),
+        ("portland, me to orlando", ["PWM", "MCO"]),
+        ("toronto to london, on the 5th", ["YTO", "LON"]),  # "on the 5th" is a date's
+        ("portland, me and my wife", ["PDX"]),
+        # a town served by an international airport named for two towns, filed under a third
+        ("greenville sc to boston", ["GSP", "BOS"]),
+    ],
+)
+def test_the_region_said_picks_the_town(text, expected):
+    assert [m.place["code"] for m in find_places(text)] == expected

@@ -90,3 +90,10 @@ def test_is_there_is_not_a_place():
 def test_conversation_places_prefers_the_travellers_words():
     ctx = conversation_places(talk("music events in New York?", "Amber Run plays at Warsaw on March 11th."))
     assert code(ctx.area) == "NYC" and ctx.from_errand
+
+
+def test_an_event_beside_a_route_is_the_trip():
+    assert message_topic("trade show in vegas, leaving from orlando jan 19, back the 22nd", None, []) == "trip"
+    assert message_topic("going to a hockey game in boston from philly jan 9", None, []) == "trip"
+    assert message_topic("rental car from LAX to San Diego jan 5", None, []) == "other"  # the car's route
+    assert message_topic("any concerts in denver on jan 12? i'm in boulder", None, []) == "other"  # where they are
