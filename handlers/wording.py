@@ -15,7 +15,7 @@ from .common.clock import day_text
 from .common.formats import money_text as money
 from .common.formats import party_text
 from .common.shape import arrival_text, budget_limit, time_wish_text, trip_details
-from .extract.patch import ASSUMED_TWO_PER_ROOM
+from .extract.patch import rooms_assumption
 from .trip_read import segments_of, stays_of, travellers
 
 QUESTIONS: Dict[str, str] = {
@@ -145,7 +145,7 @@ def assumptions_said(doc: Dict[str, Any]) -> List[str]:
     (a hotel added back brings them back) but not said."""
     lodging = (doc.get("itinerary") or {}).get("lodging") or {}
     hotel = lodging.get("needed", True) and bool(stays_of(doc))
-    return [a for a in doc["status"].get("assumptions") or [] if hotel or a != ASSUMED_TWO_PER_ROOM]
+    return [a for a in doc["status"].get("assumptions") or [] if hotel or not rooms_assumption(a)]
 
 
 def trip_summary(doc: Dict[str, Any], options: int) -> Dict[str, Any]:

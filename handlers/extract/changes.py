@@ -107,7 +107,7 @@ def _unit(k: str) -> str:
 
 _LATER = r"(?P<dir>later|earlier|sooner|early|late|after|before|back|forward|ahead|out)"
 _SHIFT = re.compile(
-    rf"\b(?P<verb>push(?:ed)?|move[ds]?|shift(?:ed)?|bump(?:ed)?|change[ds]?|make|leave|leaving|depart(?:ing)?|go(?:ing)?|"
+    rf"\b(?P<verb>push(?:ed)?|move[ds]?|shift(?:ed)?|bump(?:ed)?|bring|change[ds]?|make|leave|leaving|depart(?:ing)?|go(?:ing)?|"
     rf"come\s+back|coming\s+back|return(?:ing)?|fly(?:ing)?(?:\s+back|\s+home|\s+out)?|get\s+back|head(?:ing)?\s+home|check[\s-]?out|check[\s-]?in|extend|"
     rf"everything|it|the\s+(?:trip|dates|whole\s+(?:trip|thing))|both(?:\s+(?:dates|flights|legs))?)"
     rf"(?P<what>(?:\s+(?:the|my|our|it|all|everything|both|whole|trip|dates?|flights?|legs?|return(?:\s+flight)?|departure|outbound|inbound|hotel|stay|check[\s-]?out|check[\s-]?in|out|back|home))*)"

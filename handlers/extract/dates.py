@@ -65,6 +65,14 @@ _FOREIGN_MONTHS = {
 MONTHS.update(_FOREIGN_MONTHS)
 WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
 _WD_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
+# Short days that are words too ("we wed in june", "the sun", "sat down"): days in lower case only beside
+# a cue; "fri", "thu", "tue" are days wherever they stand ("I'm in Houston and need Austin wed then back fri")
+_WORD_ABBR = frozenset({"wed", "sat", "sun", "mon"})
+# ...or beside another day of the week said ("Austin wed then back fri")
+_OTHER_DAY = re.compile(
+    r"\b(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|satur|sun)day|tues?|thu(?:rs?)?|fri|next\s+week|this\s+week)\b",
+    re.I,
+)
 
 _MONTH_WORDS = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
@@ -183,6 +191,11 @@ _DAY_NEXT = re.compile(
     re.I,
 )  # "thu-sun", "thu the 14th", "sat jan 9": a day
 
+# "our 10th anniversary", "her 40th birthday", "my 2nd time", "the 3rd floor": a count, not a day
+_NOT_A_DAY = (
+    r"(?:wedding\s+)?(?:anniversary|birthday|bday|b-day|time|times|year|grade|graders?|floor|row|century|edition|round"
+    r"|visit|trip|attempt|place|leg|stop|option|one|choice|annual|season|street|st\b|ave(?:nue)?\b)"
+)
 _ASAP = re.compile(
     r"\b(?:asap|a\.s\.a\.p\b\.?|as\s+(?:soon|early)\s+as\s+(?:possible|(?:i|we)\s+can)|urgent(?:ly)?|right\s+away"
     r"|immediately)(?!\w)",
@@ -250,7 +263,7 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     (
         "ordinal",
         re.compile(
-            rf"\b(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b(?:\s+of\s+(?P<rel>this|next)\s+month)?|"
+            rf"\b(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+{_NOT_A_DAY})(?:\s+of\s+(?P<rel>this|next)\s+month)?|"
             rf"\bthe\s+(?P<dayw>{_ORD_WORD})\b(?!\s+(?:one|option|bundle|flight|hotel|choice|time|stop|leg|room|day|night|week|place|thing|class))"
             rf"(?:\s+of\s+(?P<relw>this|next)\s+month)?",
             re.I,
@@ -476,11 +489,12 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
         if target is None:
             return None
         if (
-            wd_raw in _WD_ABBR
+            wd_raw in _WORD_ABBR
             and not g.get("rel")
             and not m.group(0)[0].isupper()
             and not _DAY_CUE.search(m.string[max(0, m.start() - 24) : m.start()])
             and not _DAY_NEXT.match(m.string, m.end())
+            and not _OTHER_DAY.search(m.string[: m.start()] + " " + m.string[m.end() :])
         ):
             return None  # "sun", "sat", "wed" in lower case are usually words, unless "back sun", "fri-sun"
         if g.get("after_next"):  # "friday after next": a week after the coming one
@@ -827,9 +841,14 @@ def _event_day(text: str, found: List[DateMention], today: date) -> List[DateMen
     the ones around it (Jan 15 and 17), not the next such days from today."""
     for i, d in enumerate(found):
         clause = re.split(r"[.!?;,]|\b(?:and|so|but)\b", text[: d.start])[-1]
-        if _TRAVEL_WORD.search(clause):
+        # "home for thanksgiving, wed to sun": the holiday is what the days fall around
+        reason = _HOLIDAY_ALONE.fullmatch(d.text.strip()) and _FOR_HOLIDAY.search(text[max(0, d.start - 12) : d.start])
+        if reason:
+            if not all(o.weekday_only or o.day_only for o in found if o is not d) or len(found) < 2:
+                continue
+        elif _TRAVEL_WORD.search(clause):
             continue
-        if not (_EVENT_IS.search(clause) or _NAMED_IS.search(clause)):
+        elif not (_EVENT_IS.search(clause) or _NAMED_IS.search(clause)):
             bare = [o for o in found if o.value != d.value]
             if not (bare and all(o.weekday_only or o.day_only for o in bare) and _EVENT_AT.search(clause)):
                 continue
@@ -861,16 +880,21 @@ def _event_day(text: str, found: List[DateMention], today: date) -> List[DateMen
     return found
 
 
+_FOR_HOLIDAY = re.compile(r"\b(?:for|over|around|during|at)\s+(?:the\s+)?$", re.I)
 _HOLIDAY_BOUND = re.compile(r"\b(?:before|after|ahead\s+of)\s+(?:the\s+)?$", re.I)
 
 
 def _bounds_dropped(text: str, found: List[DateMention]) -> List[DateMention]:
     """ "before christmas, say the 21st": a holiday said as a bound is not a travel day when a day is said
-    beside it (the bound alone still reads as the holiday)."""
+    beside it (the bound alone still reads as the holiday); nor is one the days said fall around."""
+    holidays = [d for d in found if _HOLIDAY_ALONE.fullmatch(d.text.strip())]
+    days = [d.value for d in found if d not in holidays]
     bounds = [
         d
-        for d in found
-        if _HOLIDAY_ALONE.fullmatch(d.text.strip()) and _HOLIDAY_BOUND.search(text[max(0, d.start - 12) : d.start])
+        for d in holidays
+        if _HOLIDAY_BOUND.search(text[max(0, d.start - 12) : d.start])
+        # "around valentine's day, maybe feb 12 to 16": the days said around it are the trip's
+        or (len(days) >= 2 and min(days) - timedelta(days=3) <= d.value <= max(days) + timedelta(days=3))
     ]
     if not bounds or len(bounds) == len(found):
         return found

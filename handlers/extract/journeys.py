@@ -24,6 +24,7 @@ _HOME_AFTER = re.compile(
 _INTO = re.compile(r"\b(?:(?:fly(?:ing)?|land(?:ing)?|arriv(?:e|ing))\s+in(?:to)?|into)\s+$", re.I)
 _OUT_OF = re.compile(r"\b(?:out\s+of|(?:home|back)\s+from|return(?:ing)?\s+from)\s+$", re.I)
 _FROM = re.compile(r"\b(?:from|leaving|departing)\s+$", re.I)
+_TO = re.compile(r"\s*to\s*", re.I)
 
 
 def read_journey(
@@ -81,10 +82,18 @@ def _chain(msg: str, places: Sequence[Mention]) -> Optional[List[Dict[str, Any]]
 
 
 def _open_jaw(msg: str, places: Sequence[Mention]) -> Optional[List[Tuple[Dict[str, Any], Dict[str, Any]]]]:
-    """[(home, into), (out of, home)] for "from NYC, fly into Rome, out of Venice"; None otherwise."""
+    """[(home, into), (out of, home)] for "from NYC, fly into Rome, out of Venice", "nyc to rome march 5,
+    then florence, home from milan march 15" (the towns between are by land); None otherwise."""
     into = next((p for p in places if _INTO.search(msg[max(0, p.start - 20) : p.start])), None)
     out = next((p for p in places if _OUT_OF.search(msg[max(0, p.start - 25) : p.start])), None)
     home = next((p for p in places if _FROM.search(msg[max(0, p.start - 15) : p.start]) and p is not out), None)
+    if into is None and home is None and out is not None:  # "A to B ..., home from C": A and B are the way out
+        route = next(
+            (pair for pair in zip(places, places[1:], strict=False) if _TO.fullmatch(msg[pair[0].end : pair[1].start])),
+            None,
+        )
+        if route is not None and out not in route:
+            home, into = route
     if not (into and out and home) or len({_code(into.place), _code(out.place), _code(home.place)}) < 3:
         return None
     return [(home.place, into.place), (out.place, home.place)]

@@ -19,6 +19,18 @@ from .party import UNACCOMPANIED
 
 ASSUMED_ECONOMY = "Assumed economy"
 ASSUMED_TWO_PER_ROOM = "Assumed 2 guests per room"
+# A room sleeps at most four: a bigger family is given more rooms (said, so the traveller can change it)
+MAX_GUESTS_PER_ROOM = 4
+ASSUMED_ROOMS_FOR_PARTY = (
+    "Assumed {rooms} rooms for {people} guests (a room sleeps at most 4); say how many rooms you want"
+)
+
+
+def rooms_assumption(line: str) -> bool:
+    """Whether an assumption line is one about how many rooms the party needs."""
+    return line == ASSUMED_TWO_PER_ROOM or (line.startswith("Assumed ") and "(a room sleeps at most 4)" in line)
+
+
 HOTEL_ASSUMED = "Assumed a hotel in {} for the stay"
 ASSUMED_HOTEL_ONLY = "Assumed only a hotel, no flights (say if you need flights too)"
 # "Taking next Friday as Fri Dec 4", "Taking mid March as Mon Mar 15": how a date was read, dropped
@@ -55,7 +67,7 @@ def fields_to_patch(
     trip_type = trip_type or itinerary.get("trip_type")
 
     # more than one room that was not assumed: the traveller said so, and a party size leaves it be
-    rooms_told = int(lodging.get("rooms") or 1) > 1 and ASSUMED_TWO_PER_ROOM not in assumptions
+    rooms_told = int(lodging.get("rooms") or 1) > 1 and not any(rooms_assumption(a) for a in assumptions)
     new_lodging, derived, rooms_assumed = _lodging(
         fields, lodging, travelers, segments, trip_type, itinerary.get("segments") or [], rooms_told
     )
@@ -70,10 +82,10 @@ def fields_to_patch(
         assumptions = [a for a in assumptions if a != ASSUMED_ECONOMY]
     elif segments and not itinerary.get("segments") and flight_prefs.get("cabin") in (None, "economy"):
         _add(assumptions, ASSUMED_ECONOMY)  # said once, when the trip first has flights
-    if fields.get("rooms") or fields.get("separate_rooms"):
-        assumptions = [a for a in assumptions if a != ASSUMED_TWO_PER_ROOM]
-    elif rooms_assumed:
-        _add(assumptions, ASSUMED_TWO_PER_ROOM)
+    if fields.get("rooms") or fields.get("separate_rooms") or rooms_assumed:
+        assumptions = [a for a in assumptions if not rooms_assumption(a)]
+    if rooms_assumed and not (fields.get("rooms") or fields.get("separate_rooms")):
+        _add(assumptions, rooms_assumed)
     if travelers.get("adults"):
         assumptions = [a for a in assumptions if a != UNACCOMPANIED]  # a grown-up goes after all
     used = _codes_held(segments, new_lodging if new_lodging is not None else lodging)
@@ -135,8 +147,8 @@ def _lodging(
     trip_type: Optional[str],
     old_segments: List[Dict[str, Any]],
     rooms_told: bool = False,
-) -> Tuple[Optional[Dict[str, Any]], List[str], bool]:
-    """(the new lodging or None when unchanged, places of stays assumed, whether rooms were assumed)."""
+) -> Tuple[Optional[Dict[str, Any]], List[str], str]:
+    """(the new lodging or None when unchanged, places of stays assumed, what was assumed of the rooms)."""
     rooms, per_room, rooms_assumed = _rooms(fields, lodging, travelers, rooms_told)
     needed = fields.get("hotel_needed")
     if needed is None:
@@ -388,18 +400,22 @@ def _stay_place(itinerary: Dict[str, Any]) -> Optional[Dict[str, str]]:
 
 def _rooms(
     fields: Dict[str, Any], lodging: Dict[str, Any], travelers: Dict[str, int], told: bool = False
-) -> Tuple[int, int, bool]:
-    """(rooms, guests per room, whether the rooms were assumed): two adults to a room unless told."""
+) -> Tuple[int, int, str]:
+    """(rooms, guests per room, what was assumed about the rooms or ""): two adults to a room unless
+    told, and no more than four guests to a room (a family of five needs two)."""
     people = int(travelers.get("adults") or 0) + int(travelers.get("children") or 0)
     rooms = fields.get("rooms")
     if fields.get("separate_rooms") and not rooms:
         rooms = max(1, int(travelers.get("adults") or 0))  # one room per adult
-    assumed = False
+    assumed = ""
     if not rooms:
         rooms = lodging.get("rooms") or 1
         if fields.get("adults") is not None and travelers.get("adults") and not told:
             rooms = max(1, math.ceil(int(travelers["adults"]) / 2))
-            assumed = rooms > 1
+            assumed = ASSUMED_TWO_PER_ROOM if rooms > 1 else ""
+        if people > rooms * MAX_GUESTS_PER_ROOM and not told:
+            rooms = math.ceil(people / MAX_GUESTS_PER_ROOM)
+            assumed = ASSUMED_ROOMS_FOR_PARTY.format(rooms=rooms, people=people)
     per_room = max(1, math.ceil(people / rooms)) if people else int(lodging.get("guests_per_room") or 2)
     return int(rooms), per_room, assumed
 

@@ -672,6 +672,8 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
             if window is None:
                 last = m.end()
                 continue  # "no afternoon flights": morning or evening, not one window to search
+        elif word == "night":
+            window = "evening"  # "back monday night", "a friday night flight": the evening's flights (not the red-eyes)
         # a time not wanted, with no leg named, is not wanted either way ("no early morning flights")
         either_way = unwanted and not ret and not _OUT_CONTEXT.search(before + inside + after)
         if either_way or _BOTH_WAYS.search(text[m.start() : m.end() + 30]):
@@ -763,6 +765,9 @@ def clock_words_read(text: str) -> List[Tuple[str, str, str]]:
         if m.group("meal"):
             phrase = " ".join(text[m.start() : m.end()].split())
             said.extend((phrase, key, wish) for key, wish in times.items() if wish and wish.endswith(_clock_of(m)))
+    for m in _BETWEEN.finditer(text):
+        wish = _window(m)
+        said.extend((" ".join(m.group(0).split()), key, wish) for key, value in times.items() if wish and value == wish)
     for key, wish in _event_hours(text).items():
         if times.get(key) == wish:
             found = _AFTER_AN_EVENT.search(text) or _AFTER_THE_EVENT.search(text)
@@ -784,6 +789,7 @@ def _hour_later(at: str) -> str:
 # ("after 5") only after a bound.
 _CLOCK = (
     r"(?:(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\s*(?P<ap>[ap]\.?\s?m\b\.?|in\s+the\s+(?:morning|afternoon|evening)|at\s+night)?"
+    r"(?P<ish>-?ish\b)?"
     r"|(?P<word>noon|midday|midnight)"
     rf"|(?:my\s+|the\s+|our\s+)?(?P<meal>{_MEAL_WORDS})\b)"
 )
@@ -805,6 +811,7 @@ _BOUNDS = (
     (
         "around",
         r"around|about|at|at\s+around|circa|~"
+        r"|(?:leav\w*|depart\w*|fly\w*|flights?|home|back|out)(?=\s+\d{1,2}\s*-?ish\b)"  # "flight home 6ish"
         r"|(?:an?|the)(?=\s+\d{1,2}(?::\d\d)?\s*[ap]\.?m\b\.?\s+(?:flight|departure|one)\b)",
     ),
 )
@@ -836,12 +843,64 @@ def _clock(m: re.Match[str], bound: str) -> Optional[str]:
         morning = ampm.startswith("a") and not ampm.startswith("at") or ampm.endswith("morning")  # not "at night"
         hours = hours % 12 + (0 if morning else 12)
     elif m.group("m") is None:
-        if bound == "around" or not 1 <= hours <= 12:
-            return None  # "at 5" without a clock word is too loose
+        if (bound == "around" and not m.groupdict().get("ish")) or not 1 <= hours <= 12:
+            return None  # "at 5" without a clock word is too loose ("around 6ish" is not)
         hours = hours + 12 if hours <= 6 else hours  # "after 5": 5 PM; "before 9": 9 AM
     if hours > 23:
         return None
     return f"{hours:02d}:{minutes:02d}"
+
+
+# A window of hours: "between 9 and 11am", "between 1:30 and 3 pm", "between 10am and noon"
+_HOUR = r"(?:(?P<{h}>\d{{1,2}})(?::(?P<{m}>[0-5]\d))?\s*(?P<{ap}>[ap]\.?\s?m\b\.?)?|(?P<{noon}>noon|midday))"
+_BETWEEN = re.compile(
+    r"\bbetween\s+"
+    + _HOUR.format(h="h1", m="m1", ap="ap1", noon="n1")
+    + r"\s*(?:and|-|to|&)\s*"
+    + _HOUR.format(h="h2", m="m2", ap="ap2", noon="n2"),
+    re.I,
+)
+_WIDE_WINDOW = 240  # minutes: a wider window is read as its start ("between 1 and 6pm": after 1 PM)
+
+
+def _minutes_of(m: re.Match[str], n: int, meridiem: str) -> Optional[int]:
+    if m.group(f"n{n}"):
+        return 12 * 60
+    hours, minutes = int(m.group(f"h{n}")), int(m.group(f"m{n}") or 0)
+    ap = (m.group(f"ap{n}") or meridiem).lower()
+    if not ap:
+        return hours * 60 + minutes if 0 <= hours <= 23 and m.group(f"m{n}") else None
+    if not 1 <= hours <= 12:
+        return None
+    return (hours % 12 + (12 if ap.startswith("p") else 0)) * 60 + minutes
+
+
+def _window(m: re.Match[str]) -> Optional[str]:
+    """ "between 9 and 11am" -> "around 10:00" (its middle); a window wider than four hours -> "after" its start."""
+    end = _minutes_of(m, 2, "")
+    meridiem = m.group("ap2") or ("pm" if m.group("n2") else "")
+    start = _minutes_of(m, 1, meridiem)
+    if (
+        start is not None
+        and end is not None
+        and start > end
+        and not m.group("ap1")
+        and meridiem.lower().startswith("p")
+    ):
+        start -= 12 * 60  # "between 11 and 1pm": 11 AM
+    if start is None or end is None or not 0 < end - start <= 12 * 60:
+        return None
+    if end - start > _WIDE_WINDOW:
+        return f"after {start // 60:02d}:{start % 60:02d}"
+    mid = (start + end) // 2
+    return f"around {mid // 60:02d}:{mid % 60:02d}"
+
+
+def _windows_as_bounds(text: str) -> str:
+    """The text with each window of hours written as the bound it is read as ("around 10:00")."""
+    if "between" not in text.lower():
+        return text
+    return _BETWEEN.sub(lambda m: _window(m) or m.group(0), text)
 
 
 def read_clock_bounds(text: str) -> Dict[str, str]:
@@ -849,8 +908,10 @@ def read_clock_bounds(text: str) -> Dict[str, str]:
     "a 7am flight"), as ``{"time_out"|"time_return": "after 17:00"}``, and on arrival times ("land by
     6pm", "need to be in Chicago before noon", "don't want to land before 7am", "be home by 9pm"), as
     ``{"arrive_out"|"arrive_return": "before 18:00"}``. Times of other things ("check-in after 3pm",
-    "dinner at 8pm") are neither; an arrival "at 10am" is not a wish."""
+    "dinner at 8pm") are neither; an arrival "at 10am" is not a wish. A window ("between 9 and
+    11am") is a departure around its middle."""
     found: Dict[str, str] = {}
+    text = _windows_as_bounds(text)
     for m in _CLOCK_BOUND.finditer(text):
         bound = next(_BOUNDS[i][0] for i in range(len(_BOUNDS)) if m.group(f"b{i}"))
         at = None if _NOT_CLOCK_AFTER.match(text, m.end()) else _clock(m, bound)

@@ -71,6 +71,19 @@ def assign_places(
             roles[i], roles[i + 1], roles[i + 2] = ("origin", True), ("destination", True), ("skip", True)
     segments = [s for s in ((current.get("itinerary") or {}).get("segments") or []) if isinstance(s, dict)]
     first = segments[0] if segments else {}
+    home = {p.place["code"] for p, r in zip(places, roles, strict=True) if r == ("origin", True)}
+    for i in range(1, len(places)):
+        if not stay_mode and home and _BACK_TO.search(preceding[i]) and places[i].place["code"] in home:
+            roles[i] = ("skip", True)  # "I'm in Houston ... Austin wed then back to Houston fri": the way home
+    if not stay_mode and not first.get("origin") and not home:
+        # "home to austin dec 19, back to nyc jan 3": after the way there, "back to" names where the trip starts
+        for i in range(1, len(places)):
+            if (
+                _BACK_TO.search(preceding[i])
+                and any(r == ("destination", True) for r in roles[:i])
+                and places[i].place["code"] not in {p.place["code"] for p in places[:i]}
+            ):
+                roles[i] = ("origin", True)
     if (
         not stay_mode
         and len(places) == 2
@@ -130,6 +143,7 @@ _NOT_UNTIL = re.compile(
 )
 _CORRECTION = re.compile(r"\b(?:actually|instead|rather|change|switch|make\s+it|not|no|wrong|sorry|oops)\b", re.I)
 _TO = re.compile(r"\b(?:to|too|into|towards?|back\s+to|trip\s+to)\s*$", re.I)
+_BACK_TO = re.compile(r"\b(?:back|return(?:ing)?)\s+(?:home\s+)?to\s*$", re.I)
 
 
 def _town_name(place: Any) -> str:
@@ -292,6 +306,8 @@ def assign_dates(
         elif _NOT_UNTIL.search(preceding):  # "not checking in until the 10th", "not leaving till Friday"
             start = d.value
         elif end_cue.search(preceding):
+            if end is not None and start is None and not known[0] and ends and d.after(end) > end:
+                start = end  # "flying home on christmas day, back monday": two ends said, the first is the way out
             end, ends = d.value, [d]
         elif start_cue.search(preceding):
             if (

@@ -225,3 +225,21 @@ def test_asap_is_today_only_when_no_day_is_said():
     booked = {"itinerary": {"segments": [{"depart_date": "2027-01-12"}, {"depart_date": "2027-01-15"}]}}
     fields, _ = extract_fields(text="please hold it asap", today=TODAY, current=booked)
     assert fields["depart_date"] is None  # a trip with days: "asap" is soon, not a new day
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # bare weekdays said for a holiday fall around it
+        ("going home for thanksgiving, wed to sun", ("2027-11-24", "2027-11-28")),
+        ("flying home for christmas, thursday to monday", ("2026-12-24", "2026-12-28")),
+        # two days both said as the way back: the first is the way out ("home" is where they go)
+        ("flying home on christmas day from boston to denver, back monday", ("2026-12-25", "2026-12-28")),
+        # the days said around a holiday are the trip's
+        ("cabo from denver around valentine's day, maybe feb 12 to 16", ("2027-02-12", "2027-02-16")),
+        # "our 10th anniversary" counts years; it is no day
+        ("our 10th anniversary, nyc to aruba feb 3-10", ("2027-02-03", "2027-02-10")),
+    ],
+)
+def test_days_around_a_holiday(text, expected):
+    assert trip(text)[:2] == expected

@@ -171,3 +171,25 @@ def test_later_without_a_flight_named_chooses_nothing(words):
 )
 def test_late_and_early_afternoon_are_the_afternoon(text, out, back):
     assert read_times(text) == {"time_out": out, "time_return": back, "arrive_out": None, "arrive_return": None}
+
+
+@pytest.mark.parametrize(
+    ("text", "out", "back"),
+    [
+        # a window of hours: around its middle; one wider than four hours from its start
+        ("leave between 9 and 11am", "around 10:00", None),
+        ("coming back between 1:30 and 3 pm", None, "around 14:15"),
+        ("depart between 11 and 1pm", "around 12:00", None),
+        ("leave between noon and 6pm", "after 12:00", None),
+        ("dinner between 6 and 8pm", None, None),  # the dinner's hours, not a flight's
+        # "6ish": a bare hour said loosely, an afternoon hour up to 6
+        ("flight home around 6ish", None, "around 18:00"),
+        ("leaving 9ish", "around 09:00", None),
+        # "monday night" flights are the evening's; "late night" ones the night's
+        ("back monday night", None, "evening"),
+        ("a late night flight back", None, "night"),
+    ],
+)
+def test_windows_and_loose_hours(text, out, back):
+    times = read_times(text)
+    assert (times["time_out"], times["time_return"]) == (out, back)

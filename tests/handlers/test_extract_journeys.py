@@ -83,3 +83,12 @@ def test_leaving_from_home_is_not_the_way_back():
         ("CHI", "ROM", "2027-05-02"),
         ("MIL", "CHI", "2027-05-12"),
     ]
+
+
+def test_home_from_another_town_after_a_route_is_an_open_jaw():
+    # the towns between ("then florence") are by land; the flights are out to Rome and home from Milan
+    assert legs("nyc to rome march 5, then florence, fly home from milan march 15, 2 adults") == [
+        ("NYC", "ROM", "2027-03-05"),
+        ("MIL", "NYC", "2027-03-15"),
+    ]
+    assert legs("boston to denver jan 5, back from denver jan 9") == []  # the same town: a round trip

@@ -1,8 +1,11 @@
 """Places as travellers name them (handlers/extract/places.py): airports by their own name, shorthand,
 alternatives within one metro, countries that are not one place, a town named after its state."""
 
+from datetime import date
+
 import pytest
 
+from handlers.extract import extract_fields
 from handlers.extract.places import find_places, lookup
 from handlers.testing import Harness
 
@@ -188,3 +191,17 @@ def test_washington_state_leaves_the_destination_to_ask():
     turn = h.send("USER_MESSAGE", text="flights from boston to washington state jan 10-15, 2 adults", conversation=[])
     asked = _asked(turn)
     assert "destination" in asked
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        # after the way there, "back to" another town names where the trip starts
+        ("going home to austin dec 19, back to nyc jan 3", "NYC", "AUS"),
+        # ...and "back to" the town the traveller is in is the way home, not a new destination
+        ("I'm in Houston next week and need to get to Austin wed then back to Houston fri", "HOU", "AUS"),
+    ],
+)
+def test_back_to_a_town(text, origin, destination):
+    fields, _ = extract_fields(text=text, today=date(2026, 12, 1))
+    assert (fields["origin"]["code"], fields["destination"]["code"]) == (origin, destination)

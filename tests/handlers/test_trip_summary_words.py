@@ -37,3 +37,13 @@ def test_a_missing_destination_is_the_only_question_and_its_answer_places_the_ho
     assert "Assumed a hotel in Miami for the stay" in widget["assumptions"]
     assert not [a for a in widget["assumptions"] if "None" in a]
     assert not [m for m in turn["ui_messages"] if m.get("kind") == "status"], "an answer is not echoed as a change"
+
+
+def test_a_family_too_big_for_one_room_gets_two_and_is_told():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("2 adults and 3 kids (4, 7, 10) boston to orlando feb 13-20 with a hotel")
+    lodging = h.intent()["itinerary"]["lodging"]
+    assert (lodging["rooms"], lodging["guests_per_room"]) == (2, 3)
+    assert any("2 rooms for 5 guests" in a for a in h.intent()["status"]["assumptions"])
+    h.say("one room is fine")
+    assert h.intent()["itinerary"]["lodging"]["rooms"] == 1  # the traveller's say goes
