@@ -160,8 +160,9 @@ def extract_fields(
     # "no hotel", "already have a hotel": hotel words that do not make the message about a stay
     said_about_stay = mask(msg, [m.span() for rx in (NO_HOTEL, BAGS_CHECKED) for m in rx.finditer(msg)])
 
+    found = find_places(masked)  # read once: whether a route is named, and (mostly) the places themselves
     stay_mode = prefs["flights_needed"] is False or (
-        not names_route(masked) and stay_mode_of(said_about_stay, slots, current, conversation)
+        not names_route(masked, found=found) and stay_mode_of(said_about_stay, slots, current, conversation)
     )
     if stay_mode:
         slots = [STAY_SLOTS.get(s, s) for s in slots]
@@ -169,7 +170,8 @@ def extract_fields(
         slots = unfilled_first([s for s in slots if s != "hotel_location"], current)
     bare = len(msg.split()) <= _BARE_WORDS
     place_question = any(s in slots for s in ("origin", "destination", "hotel_location"))
-    places = find_places(masked, cue_all=bare and place_question, accented=accented_words(text))
+    cue_all, accented = bare and place_question, accented_words(text)
+    places = find_places(masked, cue_all=cue_all, accented=accented) if cue_all or accented else found
     chosen_town = [] if places else towns.other_town_named(msg, current, pending_question)
     places = places or chosen_town  # "maine" to "say if you meant Portland, Maine (PWM)"
 

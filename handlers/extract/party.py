@@ -199,6 +199,13 @@ _GROUP = re.compile(
 )
 
 
+_GROUP_NOUNS = ("guy", "gal", "lad", "dude", "fella", "men", "chaperone", "teacher", "coach", "couple", "girl", "boy")
+
+
+def _said(low: str, *nouns: str) -> bool:
+    return any(noun in low for noun in nouns)
+
+
 def _count(pattern: re.Pattern[str], text: str) -> Optional[int]:
     """The sum over every mention ("1 child ... and another 2 children")."""
     total = None
@@ -236,21 +243,21 @@ def read_party(text: str) -> Dict[str, Any]:
     Children of 2 and over count as children (they need a seat); under 2, or a baby of no
     stated age, as lap infants."""
     text = visited_masked(_form_counts(text))  # "visiting my sister and her kids": they stay home
-    adults = _count(_ADULTS, text)
-    adults = adults if adults is not None else _count(_ADULTS_AFTER, text)
-    children = _count(_CHILDREN, text)
-    children = children if children is not None else _count(_CHILDREN_AFTER, text)
-    grown_students, young_students = (
-        _students(text) if "tudent" in text or "rader" in text or "upil" in text else (0, 0)
-    )
+    low = text.lower()  # (the counting patterns run only where their nouns are: most messages name few)
+    adults = _count(_ADULTS, text) if _said(low, "adult", "grown", "senior") else None
+    adults = adults if adults is not None or "adult" not in low else _count(_ADULTS_AFTER, text)
+    kid_nouns = _said(low, "child", "kid", "minor", "teen")
+    children = _count(_CHILDREN, text) if kid_nouns else None
+    children = children if children is not None or not kid_nouns else _count(_CHILDREN_AFTER, text)
+    grown_students, young_students = _students(text) if _said(low, "tudent", "rader", "upil") else (0, 0)
     if young_students:
         children = (children or 0) + young_students
-    infants = _count(_INFANTS, text)
-    ages, infant_ages, grown_ages = _ages(text)
+    infants = _count(_INFANTS, text) if _said(low, "infant", "bab", "toddler") else None
+    ages, infant_ages, grown_ages = _ages(text) if any(c.isdigit() for c in text) else ([], [], [])
     companions, kids = _companions(text)
     grown_kin = min(len(grown_ages), max(0, kids - len(ages)))
     companions, kids = companions + grown_kin, kids - grown_kin  # "my daughter (she's 19)" is a grown-up
-    group = _GROUP.search(text)
+    group = _GROUP.search(text) if _said(low, *_GROUP_NOUNS) else None
     young = bool(group) and group.group("word").lower() in _YOUNG_GROUP_WORDS
     if group and adults is None and not (young and (children is not None or infants is not None or ages)):
         # "4 guys and 2 kids": the guys are the grown-ups; "6 girls" only when nobody else is counted
@@ -323,7 +330,7 @@ def read_party(text: str) -> Dict[str, Any]:
         "children": children,
         "infants": infants,
         "child_ages": ages or None,
-        "rooms": _first(_ROOMS, text) or (2 if _KIDS_ROOM.search(text) else None),
+        "rooms": (_first(_ROOMS, text) or (2 if _KIDS_ROOM.search(text) else None)) if "room" in low else None,
     }
 
 

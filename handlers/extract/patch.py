@@ -184,9 +184,18 @@ def _lodging(
     return new, derived, rooms_assumed
 
 
+def _copied(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (dicts, lists, scalars), several times cheaper than ``copy.deepcopy``."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    return copy.deepcopy(value) if isinstance(value, (set, tuple)) else value
+
+
 def _not_before(fields: Dict[str, Any], today: Optional[date]) -> Dict[str, Any]:
     """A copy of ``fields`` without dates in the past (a model may return one; the offline reader never does)."""
-    fields = copy.deepcopy(fields)
+    fields = _copied(fields)
     if today is None:
         return fields
     floor = today.isoformat()

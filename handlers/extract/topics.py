@@ -19,7 +19,7 @@ import re
 from typing import Any, Dict, List, NamedTuple, Optional
 
 from .cues import BAGS_CHECKED, DEST_CUE, FLIGHT_WORDS, HOTEL_WORDS, ORIGIN_CUE, before
-from .places import find_places
+from .places import Mention, find_places
 from .text import clean
 
 Place = Dict[str, str]
@@ -91,11 +91,12 @@ CAR_WORDS = re.compile(
 _ROUTE_GAP = re.compile(r"\s*(?:to|-)\s*", re.I)
 
 
-def names_route(text: str, homes: bool = True) -> bool:
+def names_route(text: str, homes: bool = True, found: Optional[List[Mention]] = None) -> bool:
     """ "Boston to Miami", "Denver from SLC", "a show in Vegas, leaving from Orlando": two places
     joined by "to", or two with one said as where the traveller leaves from or (``homes``) lives
-    ("I'm in Boston", "based in Denver"), are a journey, whatever else the message is about."""
-    found = find_places(text)
+    ("I'm in Boston", "based in Denver"), are a journey, whatever else the message is about.
+    ``found``: the places already read from ``text``."""
+    found = find_places(text) if found is None else found
     if len(found) < 2:
         return False
     if any(_ROUTE_GAP.fullmatch(text[a.end : b.start]) for a, b in zip(found, found[1:], strict=False)):
