@@ -24,6 +24,9 @@ from handlers.common import geo
 from .text import fold
 
 OUT = Path(__file__).with_name("data") / "gazetteer.json"
+# airportsdata files Puerto Rico and the US Virgin Islands under the US, the territory as the state
+# (GeoNames gives them countries of their own): "San Juan" is Puerto Rico's SJU as well as Argentina's
+_TERRITORIES = {"PR": "Puerto Rico", "VI": "Virgin Islands"}
 ALIAS_POPULATION = 150_000
 
 
@@ -52,6 +55,8 @@ def build() -> dict:
     towns = []
     for c in gc.get_cities().values():
         name, country = c["name"], c["countrycode"]
+        territory = _TERRITORIES.get(country)
+        country = "US" if territory else country
         lat, lon = c["latitude"], c["longitude"]
 
         def near(code: str, lat: float = lat, lon: float = lon) -> float:
@@ -66,7 +71,7 @@ def build() -> dict:
             codes = [a for a in by_city.get((fold(name), country), []) if near(a) < 40]
         if not codes:
             continue
-        region = states.get(c.get("admin1code"), "") if country == "US" else ""
+        region = territory or (states.get(c.get("admin1code"), "") if country == "US" else "")
         region = region or ""
         aliases = []
         if c["population"] >= ALIAS_POPULATION:

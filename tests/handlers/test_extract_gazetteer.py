@@ -56,3 +56,10 @@ def test_a_closed_airport_is_never_chosen(city, closed):
     (m,) = find_places(f"fly to {city}")
     assert m.place["code"] != closed
     assert closed not in geo.airports_for(m.place["code"])
+
+
+def test_towns_of_us_territories_are_us_towns():
+    # GeoNames files Puerto Rico under PR, airportsdata under the US: the gazetteer links them
+    found = find_places("newark to san juan")
+    assert found[1].place["code"] == "SJU" and "Argentina" in found[1].assumed
+    assert find_places("san juan, argentina to buenos aires")[0].place["code"] == "UAQ"
