@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import List, Optional, Tuple
 
+from .cues import RETURN_CUE
 from .text import NUMBER_RE, ORDINAL_WORDS, mask, to_int
 
 MONTHS = {
@@ -504,7 +505,7 @@ def _resolve(kind: str, m: re.Match[str], today: date, order: Optional[str] = "m
             return today + timedelta(days=7 - today.weekday() + target)
         ahead = (target - today.weekday()) % 7
         rel = (g.get("rel") or "").lower()
-        if ahead == 0 and rel in ("next", "coming", "on"):
+        if ahead == 0 and rel in ("next", "coming", "on", ""):  # "tuesday" said on a Tuesday: next week's
             ahead = 7
         elif rel == "next" and ahead <= NEXT_WITHIN and today.weekday() + ahead <= 6:
             ahead += 7  # "next Friday" said on a Thursday: not tomorrow but the Friday after
@@ -681,7 +682,8 @@ def find_dates(
                 )
         masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])
     found.sort(key=lambda d: d.start)
-    if any(not asap_said(d) for d in found):  # "asap, leaving jan 5": the day said
+    # "asap, leaving jan 5": the day said ("asap ... back in 3 days" still leaves today)
+    if any(not asap_said(d) and not RETURN_CUE.search(text[max(0, d.start - 40) : d.start]) for d in found):
         found = [d for d in found if not asap_said(d)]
     found = _event_day(text, _same_weekday(_weekdays_checked(text, found, doubts)), today)
     found = _days_in_the_month_said(found, today)

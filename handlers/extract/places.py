@@ -91,6 +91,7 @@ NICKNAMES: Dict[str, Tuple[str, str]] = {
     "disneyworld": ("MCO", "Orlando"),
     "walt disney world": ("MCO", "Orlando"),
     "disneyland": ("SNA", "Anaheim"),
+    "disney": ("MCO", "Orlando"),  # "take the kids to disney": Walt Disney World, unless they say Disneyland
     "malta": ("MLA", "Malta"),
     "saint martin": ("SXM", "St. Maarten"),
     "st martin": ("SXM", "St. Maarten"),
@@ -261,6 +262,7 @@ GATEWAYS = {
     "disneyworld": "Assumed Orlando (MCO) for Disney World",
     "walt disney world": "Assumed Orlando (MCO) for Disney World",
     "disneyland": "Assumed Orange County (SNA) for Disneyland; say if you would rather fly into Los Angeles (LAX)",
+    "disney": "Assumed Orlando (MCO) for Disney World; say if you meant Disneyland in California (SNA)",
     "st pete": "Assumed Tampa (TPA) for St. Pete; say if you meant St. Pete-Clearwater (PIE)",
     "st petersburg florida": "Assumed Tampa (TPA) for St. Petersburg; say if you meant St. Pete-Clearwater (PIE)",
 }
@@ -324,7 +326,10 @@ _LOWER_OK_CODES = frozenset(
 # cue ("from phl") or right before "to" ("phl to orlando"); codes that are words ("sea", "den") are left out.
 _LOWER_CUED_CODES = frozenset(
     "phl clt bna mco msy pdx slc bwi dca iad mdw fll rdu stl mci cle cmh smf sjc sna hnl tpa rsw buf abq okc "
-    "mke jax rno boi anc sju yyz yvr yul lhr cdg fra ams mad fco dub nrt hnd icn".split()
+    "mke jax rno boi anc sju yyz yvr yul lhr cdg fra ams mad fco dub nrt hnd icn "
+    # beach and holiday airports people write as codes ("dfw to cun for spring break", "lax to ogg")
+    "cun sjd pvr mbj puj nas aua bgi sxm stt stx ogg koa lih gdl mex pty sjo lim gru eze scl "
+    "yyc yeg yhz lis bcn mxp muc zrh gva cph arn osl hel ath ist dxb hkg bkk pvg kix tpe akl".split()
 )
 
 # Big airports whose codes are also words ("sea", "den", "aus"): read in lower case only as one end of

@@ -232,3 +232,13 @@ def test_a_day_counted_from_the_date_said_before_it(text, expected):
 )
 def test_a_month_or_week_said_from_today(text, expected):
     assert dates_in(text) == expected
+
+
+def test_a_bare_weekday_said_on_that_weekday_is_next_weeks():
+    assert [d.value for d in find_dates("tuesday", TODAY)[0]] == [date(2026, 12, 8)]
+    assert [d.value for d in find_dates("this tuesday", TODAY)[0]] == [TODAY]
+
+
+def test_asap_is_today_unless_a_day_out_is_said():
+    assert [d.value for d in find_dates("asap, back in 3 days", TODAY)[0]] == [TODAY, date(2026, 12, 4)]
+    assert [d.value for d in find_dates("asap, leaving jan 5", TODAY)[0]] == [date(2027, 1, 5)]
