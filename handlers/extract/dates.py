@@ -771,6 +771,8 @@ def _around_the_last(text: str, found: List[DateMention]) -> List[DateMention]:
         if last is None:
             continue
         direction = "after" if m.group("next") else (m.group("dir") or "").lower()
+        if direction in ("before", "prior"):  # "conference Jan 25-27, fly in the evening before": before the 25th
+            last = next((d for d in anchors if d.text == last.text and d.start < last.start), last)
         if m.group("wd"):
             name = m.group("wd").lower()
             weekday = WEEKDAYS.get(name, _WD_ABBR.get(name, 0))

@@ -52,6 +52,7 @@ FOR_ME = re.compile(
 _ADULT_KIN = (
     r"(?:mother|father|sister|brother)(?:-in-law|\s+in\s+law)|wife|husband|partner|spouse|girlfriend|boyfriend|gf|bf|fianc[eé]e?|friend|colleague|coworker|co-worker|"
     r"boss|mom|mother|dad|father|brother|sister|mum|roommate|assistant|manager|cousin|aunt|uncle|grandma|grandpa|buddy|buddie|pal|mate|"
+    r"vp|ceo|cfo|cto|coo|president|director|executive|exec|employee|intern|"
     r"grandmother|grandfather|teammate|client|mother-in-law|father-in-law|hubby|other\s+half|sister-in-law|brother-in-law|"
     r"mrs|missus|wifey|hubs|sis|bro|better\s+half|mother\s+in\s+law|father\s+in\s+law|bff|bestie"
 )
@@ -79,8 +80,20 @@ _JOINED_BEFORE = re.compile(
 # Booking for someone else: "booking for my wife and 2 kids", "book my parents", "it's for my boss",
 # "tickets for my son": they travel; the writer goes too only when the text says so ("for me and my wife").
 _FOR_OTHERS = re.compile(
-    r"\b(?:(?:book(?:ing)?|reserv(?:e|ing))(?:\s+(?:a\s+)?(?:flights?|tickets?|trip|seats?|hotel|it))?(?:\s+for)?"
+    r"\b(?:(?:book(?:ing)?|reserv(?:e|ing)|arrang(?:e|ing))(?:\s+(?:a\s+)?(?:flights?|tickets?|trip|seats?|hotel|it|travel))?(?:\s+for)?"
     r"|(?:it'?s|this\s+is|that'?s)\s+for|(?:flights?|tickets?|tix|seats?)\s+for)\s*$",
+    re.I,
+)
+# Booking for someone named ("book travel for our VP", "reserve a flight for my mom"), and words that
+# say the writer flies too ("for my wife and me", "us", "I'm going")
+_BOOKING_FOR = re.compile(
+    r"\b(?:book(?:ing)?|reserv(?:e|ing)|arrang(?:e|ing))\s+(?:(?:a|some)\s+)?(?:flights?|tickets?|trip|seats?|travel|it)?\s*"
+    r"for\s+(?:my|our|the|his|her|their)\b",
+    re.I,
+)
+_SELF_GOES = re.compile(
+    r"\b(?:me|myself|us)\b|\band\s+i\b|\bi'?m\s+(?:travell?ing|going|flying|coming|joining)\b"
+    r"|\bi\s+(?:will|'ll|am)\s+(?:also\s+)?(?:be\s+)?(?:fly|go|travel|com|join)",
     re.I,
 )
 # The person joins the trip: "my wife is coming too", "my sister wants to join", "my dad is tagging along"
@@ -305,6 +318,8 @@ def read_party(text: str) -> Dict[str, Any]:
         self_counted = 0 if _INCLUDING_ME.search(text) or not (_SELF.search(text) or _WITH.search(text)) else 1
         if ADDING.search(text):
             self_counted = 0  # "i need to add my daughter (5)": the ones already going stay as they are
+        elif _BOOKING_FOR.search(text) and not _SELF_GOES.search(text):
+            self_counted = 0  # "I need to book travel for our VP": the writer books, the VP flies
         adults = (self_counted + companions) or None  # "add a kid": the grown-ups stay as they are
     if (
         adults is None

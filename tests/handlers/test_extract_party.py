@@ -133,3 +133,16 @@ def test_children_listed_before_the_writer_travel_with_them():
 def test_students_are_grown_ups_unless_a_school_group(text, adults, children):
     party = read_party(text)
     assert (party["adults"], party["children"]) == (adults, children)
+
+
+@pytest.mark.parametrize(
+    ("text", "adults"),
+    [
+        ("Hi, I need to book travel for our VP: Chicago to NYC", 1),  # the writer books, the VP flies
+        ("I want to book a flight for my mom and dad", 2),
+        ("I need to book flights for my wife and me", 2),  # ...unless the writer says they go
+        ("I need to book a trip for my wife and I", 2),
+    ],
+)
+def test_booking_for_others(text, adults):
+    assert read_party(text)["adults"] == adults
