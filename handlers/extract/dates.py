@@ -1060,6 +1060,29 @@ def _weekend_days(text: str, found: List[DateMention]) -> List[DateMention]:
             ):
                 if weekend in out:
                     out.remove(weekend)
+    return _weekend_ends(text, out)
+
+
+_IN_A_MONTH = re.compile(rf"\s*(?:in|of|during)\s+(?:{_MONTH_WORDS})\b", re.I)
+
+
+def _weekend_ends(text: str, found: List[DateMention]) -> List[DateMention]:
+    """ "this weekend ... leaving Friday after work": the weekend is where the trip ends (its Sunday),
+    the Friday where it starts; "a long weekend in january" is some weekend of January (asked), not this one."""
+    weekend = next((d for d in found if d.until and _WEEKEND.search(d.text)), None)
+    if weekend is None or any(not d.weekday_only for d in found if d is not weekend):
+        return found  # "weekend in portland, flying out thu the 10th back sun": the days said
+    said = _IN_A_MONTH.match(text, weekend.end) if _A_WEEKEND.fullmatch(weekend.text.strip()) else None
+    if said and MONTHS[said.group(0).split()[-1].lower()] != weekend.value.month:
+        return [d for d in found if d is not weekend]
+    out = []
+    for d in found:
+        if d.weekday_only:  # "MLK weekend, leaving friday": the Friday of that weekend, not this week's
+            shift = (d.value.weekday() - weekend.value.weekday() + 3) % 7 - 3
+            d = replace(d, value=weekend.value + timedelta(days=shift), floating=False, weekday_only=False)
+        out.append(d)
+    if any(d.value < weekend.value for d in out if d is not weekend):
+        out = [replace(d, value=d.until, until=None, period=False) if d is weekend else d for d in out]  # its end
     return out
 
 

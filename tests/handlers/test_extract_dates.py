@@ -242,3 +242,9 @@ def test_a_bare_weekday_said_on_that_weekday_is_next_weeks():
 def test_asap_is_today_unless_a_day_out_is_said():
     assert [d.value for d in find_dates("asap, back in 3 days", TODAY)[0]] == [TODAY, date(2026, 12, 4)]
     assert [d.value for d in find_dates("asap, leaving jan 5", TODAY)[0]] == [date(2027, 1, 5)]
+
+
+def test_a_weekend_with_a_bare_weekday_and_a_weekend_of_another_month():
+    days = [d.value for d in find_dates("MLK weekend, leaving friday", TODAY)[0]]
+    assert days == [date(2027, 1, 18), date(2027, 1, 15)]  # the weekend ends the trip, its Friday starts it
+    assert find_dates("a long weekend in january", TODAY)[0] == []  # which one is asked
