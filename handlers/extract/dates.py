@@ -66,8 +66,8 @@ _FOREIGN_MONTHS = {
 MONTHS.update(_FOREIGN_MONTHS)
 WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
 _WD_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
-# Short days that are words too ("we wed in june", "the sun", "sat down"): days in lower case only beside
-# a cue; "fri", "thu", "tue" are days wherever they stand ("I'm in Houston and need Austin wed then back fri")
+# Short days that are words too ("we wed in june", "the sun", "sat down", "c'mon"): days in lower case only
+# beside a cue; "fri", "thu", "tue" are days wherever they stand
 _WORD_ABBR = frozenset({"wed", "sat", "sun", "mon"})
 # ...or beside another day of the week said ("Austin wed then back fri")
 _OTHER_DAY = re.compile(
