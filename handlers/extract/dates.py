@@ -625,6 +625,7 @@ def find_dates(
     """
     found: List[DateMention] = []
     doubts = doubts if doubts is not None else []
+    order = _order_said(text) or order  # "12/01 to 18/01": the 18th says the 12th is a day too
     masked = text
     for rx in (_MONTH_RANGE, _RANGE_MONTH):
         for m in rx.finditer(masked):
@@ -1084,6 +1085,24 @@ def _weekend_ends(text: str, found: List[DateMention]) -> List[DateMention]:
     if any(d.value < weekend.value for d in out if d is not weekend):
         out = [replace(d, value=d.until, until=None, period=False) if d is weekend else d for d in out]  # its end
     return out
+
+
+def _order_said(text: str) -> Optional[str]:
+    """ "dmy" or "mdy" when a numeric date in ``text`` can be read only one way ("18/01": day first)
+    and none only the other; else None (the locale says)."""
+    if "/" not in text:
+        return None
+    said = set()
+    for m in _NUMERIC.finditer(text):
+        a, b = int(m.group("a")), int(m.group("b"))
+        if a > 12 >= b:
+            said.add("dmy")
+        elif b > 12 >= a:
+            said.add("mdy")
+    return said.pop() if len(said) == 1 else None
+
+
+_NUMERIC = dict(_PATTERNS)["numeric"]
 
 
 def _ambiguous_order(m: re.Match[str]) -> bool:

@@ -248,3 +248,8 @@ def test_a_weekend_with_a_bare_weekday_and_a_weekend_of_another_month():
     days = [d.value for d in find_dates("MLK weekend, leaving friday", TODAY)[0]]
     assert days == [date(2027, 1, 18), date(2027, 1, 15)]  # the weekend ends the trip, its Friday starts it
     assert find_dates("a long weekend in january", TODAY)[0] == []  # which one is asked
+
+
+def test_a_date_that_reads_one_way_says_how_the_others_read():
+    assert [d.value for d in find_dates("12/01 to 18/01", TODAY)[0]] == [date(2027, 1, 12), date(2027, 1, 18)]
+    assert [d.value for d in find_dates("1/5 - 1/19", TODAY, order="dmy")[0]] == [date(2027, 1, 5), date(2027, 1, 19)]
