@@ -753,7 +753,9 @@ _DAY_AROUND = re.compile(
     rf"|(?P<wd>{'|'.join(sorted([*WEEKDAYS, *_WD_ABBR], key=len, reverse=True))})|day|night|evening|morning)\s+(?P<dir>before|after|prior)\b"
     r"(?!\s+(?:that|tomorrow|next|work|school|lunch|dinner|breakfast|brunch)\b)"
     r"(?(wd)(?=\s*(?:$|[,.;!?)&-]|(?:and|to|then|so|but|or|thru|through|until|til+)\b)))"
-    r"|same\s+(?:day|night|evening)\b|(?P<next>(?:next|following)\s+(?:day|morning|evening|night))\b)",
+    r"|same\s+(?:day|night|evening)\b|(?P<next>(?:next|following)\s+(?:day|morning|evening|night))\b"
+    # "leaving Saturday Jan 23, back the following Saturday": that weekday after the day said
+    rf"|following\s+(?P<fwd>{'|'.join(sorted(WEEKDAYS, key=len, reverse=True))})\b)",
     re.I,
 )
 
@@ -771,11 +773,11 @@ def _around_the_last(text: str, found: List[DateMention]) -> List[DateMention]:
         last = next((d for d in reversed(anchors) if d.end <= m.start()), None)
         if last is None:
             continue
-        direction = "after" if m.group("next") else (m.group("dir") or "").lower()
+        direction = "after" if m.group("next") or m.group("fwd") else (m.group("dir") or "").lower()
         if direction in ("before", "prior"):  # "conference Jan 25-27, fly in the evening before": before the 25th
             last = next((d for d in anchors if d.text == last.text and d.start < last.start), last)
-        if m.group("wd"):
-            name = m.group("wd").lower()
+        if m.group("wd") or m.group("fwd"):
+            name = (m.group("wd") or m.group("fwd")).lower()
             weekday = WEEKDAYS.get(name, _WD_ABBR.get(name, 0))
             if direction == "after":
                 days = (weekday - last.value.weekday() - 1) % 7 + 1

@@ -77,6 +77,11 @@ NICKNAMES: Dict[str, Tuple[str, str]] = {
     "htown": ("HOU", "Houston"),
     "h town": ("HOU", "Houston"),
     "pgh": ("PIT", "Pittsburgh"),
+    "indy": ("IND", "Indianapolis"),
+    "windy city": ("CHI", "Chicago"),
+    "motor city": ("DTT", "Detroit"),
+    "the motor city": ("DTT", "Detroit"),
+    "san antone": ("SAT", "San Antonio"),
     "cabo": ("SJD", "Los Cabos"),
     "los cabos": ("SJD", "Los Cabos"),
     "cabo san lucas": ("SJD", "Los Cabos"),
@@ -303,7 +308,8 @@ VENUE_WORDS = frozenset(
     """station depot terminal centre center stadium arena amphitheater amphitheatre theatre theater hall square
     street avenue ave road boulevard blvd drive lane inn suites lodge plaza mall museum university
     hostel resort motel apartments aerocity lot bungalow house cottage villa
-    college church club pier marina garden gardens bowl coliseum pavilion auditorium clinic hospital""".split()
+    college church club pier marina garden gardens bowl coliseum pavilion auditorium clinic hospital
+    500""".split()
 )
 # Words after which a place name is expected.
 CUES = frozenset(
@@ -932,6 +938,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                         and _place_after_to(words, i + 1, text, lower_text)
                     )
                     or (lower_text and _after_place_to(text, words, i, [m for m, _ in out[-1:]]))
+                    or (lower_text and _cued(words, i, _FROM_CUES))  # "leaving from reno", "out of mobile"
                     or (cued and _qualifier_words(text, words, i + 1) > 0)  # "to rome italy", "to Reno, NV"
                 )
             )
@@ -1140,6 +1147,7 @@ def _cued(words: List[Tuple[int, int, str]], i: int, cues: frozenset = CUES) -> 
 # Cues that also lead to what is not a place: a purpose ("for mardi gras", "for sxsw"), a time or a
 # landmark ("at noon", "near the beach"), a list ("and"): a known name after them is a place, a word
 # one typo from a town is not forgiven into one ("mardi" is not Maradi).
+_FROM_CUES = frozenset({"from", "of", "leaving", "departing"})  # "of": "out of"
 _TYPO_CUES = CUES - frozenset({"for", "at", "near", "around", "and", "than", "then", "book", "back", "stay", "staying"})
 
 
