@@ -53,7 +53,7 @@ def stays_of(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
 
     Explicit ``lodging.stays`` win; else one stay from ``lodging.check_in/check_out``; else one
     stay at each destination between consecutive flights (a round trip gives one, a three-leg
-    multi-city two); a hotel-only trip without dates gives one undated stay (asked for). A stay
+    multi-city two, a day trip none); a hotel-only trip without dates gives one undated stay (asked for). A stay
     without a place is in ``lodging.city`` (the hotel city) when the traveller named one, else
     at the first flight's destination. No lodging → none.
     """
@@ -82,6 +82,8 @@ def stays_of(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
             for a, b in zip(segs, segs[1:], strict=False)
             if _code(a.get("destination")) and _code(a.get("destination")) != _code(segs[0].get("origin"))
         ]
+    if flights_needed(doc):  # a day trip ("home same evening") has no night to stay
+        stays = [s for s in stays if not (s.get("check_in") and s.get("check_in") == s.get("check_out"))]
     per_room = max(1, int(lodging.get("guests_per_room") or 2))
     people = max(1, travellers(doc)["adults"] + travellers(doc)["children"])
     out = []

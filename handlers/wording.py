@@ -15,7 +15,7 @@ from .common.clock import day_text
 from .common.formats import money_text as money
 from .common.formats import party_text
 from .common.shape import arrival_text, budget_limit, time_wish_text, trip_details
-from .extract.patch import rooms_assumption
+from .extract.patch import hotel_assumption, rooms_assumption
 from .trip_read import segments_of, stays_of, travellers
 
 QUESTIONS: Dict[str, str] = {
@@ -141,11 +141,13 @@ def known_so_far(doc: Dict[str, Any], asked: Sequence[str]) -> List[str]:
 
 
 def assumptions_said(doc: Dict[str, Any]) -> List[str]:
-    """What was filled in for the traveller that still applies: rooms assumed for a trip with no hotel are kept
-    (a hotel added back brings them back) but not said."""
+    """What was filled in for the traveller that still applies: the hotel and rooms assumed for a trip with no
+    hotel (a day trip) are kept (a hotel added back brings them back) but not said."""
     lodging = (doc.get("itinerary") or {}).get("lodging") or {}
     hotel = lodging.get("needed", True) and bool(stays_of(doc))
-    return [a for a in doc["status"].get("assumptions") or [] if hotel or not rooms_assumption(a)]
+    return [
+        a for a in doc["status"].get("assumptions") or [] if hotel or not (rooms_assumption(a) or hotel_assumption(a))
+    ]
 
 
 def trip_summary(doc: Dict[str, Any], options: int) -> Dict[str, Any]:

@@ -26,6 +26,12 @@ ASSUMED_ROOMS_FOR_PARTY = (
 )
 
 
+def hotel_assumption(line: str) -> bool:
+    """Whether an assumption line says which hotel was assumed ("Assumed a hotel in Denver for the stay")."""
+    head, tail = HOTEL_ASSUMED.split("{}")
+    return line.startswith(head) and line.endswith(tail)
+
+
 def rooms_assumption(line: str) -> bool:
     """Whether an assumption line is one about how many rooms the party needs."""
     return line == ASSUMED_TWO_PER_ROOM or (line.startswith("Assumed ") and "(a room sleeps at most 4)" in line)
@@ -122,9 +128,9 @@ def _guess_dropped(assumption: str, used: set) -> bool:
 def _hotel_gone(assumption: str, lodging: Dict[str, Any]) -> bool:
     """An "Assumed a hotel in San Francisco" line for a stay the trip no longer has (the hotel was
     dropped, or the trip now goes to Chicago): not said again under the new trip."""
-    head, tail = HOTEL_ASSUMED.split("{}")
-    if not (assumption.startswith(head) and assumption.endswith(tail)):
+    if not hotel_assumption(assumption):
         return False
+    head, tail = HOTEL_ASSUMED.split("{}")
     place = assumption[len(head) : len(assumption) - len(tail)]
     stays = lodging.get("stays") or [] if lodging.get("needed") else []
     return place not in {s.get(k) for s in stays if isinstance(s, dict) for k in ("location_hint", "location_code")}

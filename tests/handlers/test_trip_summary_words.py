@@ -47,3 +47,13 @@ def test_a_family_too_big_for_one_room_gets_two_and_is_told():
     assert any("2 rooms for 5 guests" in a for a in h.intent()["status"]["assumptions"])
     h.say("one room is fine")
     assert h.intent()["itinerary"]["lodging"]["rooms"] == 1  # the traveller's say goes
+
+
+def test_a_day_trip_searches_no_hotel_and_a_longer_one_brings_it_back():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    turn = h.say("dc to nyc dec 9 back same day, 1 adult")
+    assert "no hotels" not in " ".join(m.get("text") or "" for m in turn["ui_messages"])
+    assert "no hotel" in summary(turn)[1] and "Assumed a hotel" not in summary(turn)[1]
+    h.say("actually come back dec 11")
+    stays = h.intent()["itinerary"]["lodging"]["stays"]
+    assert [(s["check_in"], s["check_out"]) for s in stays] == [("2026-12-09", "2026-12-11")]
