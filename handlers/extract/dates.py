@@ -625,7 +625,9 @@ def find_dates(
     """
     found: List[DateMention] = []
     doubts = doubts if doubts is not None else []
-    order = _order_said(text) or order  # "12/01 to 18/01": the 18th says the 12th is a day too
+    # "12/01 to 18/01" where the locale reads month first: the 18th says the 12th is a day too (with no
+    # locale to go by, the one that could be either is still asked)
+    order = (_order_said(text) or order) if order else order
     masked = text
     for rx in (_MONTH_RANGE, _RANGE_MONTH):
         for m in rx.finditer(masked):
