@@ -13,11 +13,11 @@ The devices are django-otp's (TOTP, static recovery codes) and django-otp-webaut
 (passkeys); enrolment and removal go through ``trips.services.twofactor``.
 """
 
+import functools
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Exists, OuterRef, Q
+from django.db import connection
 from django_otp import DEVICE_ID_SESSION_KEY, device_classes
 from django_otp.models import Device
 
@@ -37,17 +37,37 @@ def enrolled(user: AbstractBaseUser | AnonymousUser) -> bool:
     """Whether ``user`` has a confirmed device (of any kind): then every sign-in must prove it.
 
     One query for every device kind, asked once per request (the answer is kept on ``user``).
+    Every signed-in page and chat connection asks, so the statement is written once per process
+    (``_enrolled_sql``) instead of composed by the ORM each time (≈ 1.7 ms of CPU a request).
     """
     if not user.is_authenticated:
         return False
     cached = getattr(user, "_second_factor_enrolled", None)
     if cached is None:
-        has_device = Q()
-        for model in device_classes():
-            has_device |= Exists(model.objects.filter(user_id=OuterRef("pk"), confirmed=True))
-        cached = get_user_model().objects.filter(has_device, pk=user.pk).exists()
+        sql, kinds = _enrolled_sql(connection.vendor)
+        if not kinds:
+            cached = False
+        else:
+            with connection.cursor() as cursor:
+                cursor.execute(sql, [user.pk] * kinds)
+                cached = bool(cursor.fetchone()[0])
         user._second_factor_enrolled = cached
     return cached
+
+
+@functools.cache
+def _enrolled_sql(vendor: str) -> tuple[str, int]:
+    """``SELECT EXISTS (…) OR EXISTS (…)``: a confirmed device of the user's, one clause per device
+    kind; with how many times the user's id is passed (``vendor``: the cache's key per backend)."""
+    quote = connection.ops.quote_name
+    clauses = []
+    for model in device_classes():
+        meta = model._meta
+        clauses.append(
+            f"EXISTS (SELECT 1 FROM {quote(meta.db_table)} WHERE {quote(meta.get_field('user').column)} = %s"
+            f" AND {quote(meta.get_field('confirmed').column)})"
+        )
+    return "SELECT " + " OR ".join(clauses), len(clauses)
 
 
 def socket_verify(user: Any, session: Any) -> None:
