@@ -284,7 +284,7 @@ _CENTRAL = re.compile(
     r"|(?:city|town)\s+cent(?:er|re)|cent(?:er|re)\s+of\s+(?:town|the\s+city)|in\s+the\s+cent(?:er|re)\b"
     r"|in\s+central\s+(?!(?:time|park|station|america|standard|avenue|ave|st|street|florida|asia|europe|valley|coast)\b)[a-z]{3,}"
     # the hotel on screen is out of the way: "the hotel is too far out", "too far from everything"
-    r"|(?:hotel|it|that|place|stay)(?:'s|\s+is|\s+seems|\s+looks)?\s+(?:way\s+|a\s+bit\s+|kind\s+of\s+|kinda\s+)?too\s+far"
+    r"|(?:hotel|place|stay|location)(?:'s|\s+is|\s+seems|\s+looks)?\s+(?:way\s+|a\s+bit\s+|kind\s+of\s+|kinda\s+)?too\s+far"
     r"(?:\s+(?:out|away|off))?(?:\s+from\s+(?:everything|the\s+(?:cent(?:er|re)|city|action)|town))?\b)",
 )
 _NOT_CENTRAL = re.compile(
@@ -453,6 +453,8 @@ def _code_meant(text: str, m: re.Match[str], before: str, later: list) -> bool:
 _SOMEONES = r"(?:(?:my|our|his|her|their)\s+(?:[\w-]+(?:'s|s')\s+)?|an?\s+[\w-]+(?:'s|s')\s+)"
 # Saying no to a hotel, or that one is not needed.
 NO_HOTEL = re.compile(
+    # every way below starts with one of these letters: other places are passed over at once
+    r"(?=[abcdfghijlnorswABCDFGHIJLNORSW])(?:"
     # "no hotel needed", not "no hotels near the airport", "no hotel over 200", "no motels"
     r"\bno\s+(?:need\s+for\s+(?:a\s+)?)?(?:hotels?|accommodations?|lodging|place\s+to\s+stay)\b"
     r"(?!\s+(?:near|close|by|in\s+the|next|over|above|under|more|less|that|which|with|without|on|at|far|outside|further|farther"
@@ -460,7 +462,7 @@ NO_HOTEL = re.compile(
     r"\b(?:don'?t|do\s+not|won'?t|will\s+not|doesn'?t)\s+need\s+(?:a\s+|the\s+|any\s+)?(?:hotels?|room|accommodations?|lodging|place\s+to\s+stay)\b|"
     r"\bwithout\s+(?:a\s+)?hotel\b|"
     # "direct flights only", "morning flights only": a kind of flight, not a trip without a hotel
-    r"(?<!\bdirect\s)(?<!\bnonstop\s)(?<!\bnon-stop\s)(?<!\bmorning\s)(?<!\bevening\s)(?<!\bafternoon\s)(?<!\bnight\s)(?<!\brefundable\s)(?<!\beconomy\s)(?<!\bbusiness\s)(?<!\bclass\s)(?<!\bcabin\s)(?<!\bdelta\s)(?<!\bunited\s)(?<!\bamerican\s)(?<!\bjetblue\s)(?<!\balaska\s)(?<!\bsouthwest\s)(?<!\bairline\s)(?<!\bearly\s)(?<!\blate\s)(?<!\bcheap\s)(?<!\bcheaper\s)(?<!\blater\s)(?<!\bearlier\s)(?<!\bdaytime\s)\bflights?\s+only\b|\bflight[\s-]only\b|"
+    r"(?=flights?\s+only\b)(?<!\bdirect\s)(?<!\bnonstop\s)(?<!\bnon-stop\s)(?<!\bmorning\s)(?<!\bevening\s)(?<!\bafternoon\s)(?<!\bnight\s)(?<!\brefundable\s)(?<!\beconomy\s)(?<!\bbusiness\s)(?<!\bclass\s)(?<!\bcabin\s)(?<!\bdelta\s)(?<!\bunited\s)(?<!\bamerican\s)(?<!\bjetblue\s)(?<!\balaska\s)(?<!\bsouthwest\s)(?<!\bairline\s)(?<!\bearly\s)(?<!\blate\s)(?<!\bcheap\s)(?<!\bcheaper\s)(?<!\blater\s)(?<!\bearlier\s)(?<!\bdaytime\s)\bflights?\s+only\b|\bflight[\s-]only\b|"
     r"\bjust\s+(?:need\s+)?(?:the\s+)?flights?\b|\bonly\s+(?:need\s+)?(?:the\s+)?flights?\b|\bhotel\s+(?:is\s+)?not\s+needed\b|"
     r"\balready\s+(?:have|has|booked|got|found|sorted)\s+(?:a\s+|the\s+|my\s+|our\s+)?(?:hotel|room|place|accommodation|lodging)\b|"
     r"\b(?:i|we)\s+(?:have|has|'ve\s+got|got)\s+(?:a\s+)?place\s+to\s+stay\b|"
@@ -474,8 +476,9 @@ NO_HOTEL = re.compile(
     r"\b(?:heading|going|flying|coming)\s+(?:back\s+)?home\s+(?:for|to)\b|"
     r"\b(?:anything|nothing)\s+(?:but|except|other\s+than)\s+(?:the\s+)?flights?\b|"
     r"\b(?:booked|arranged|covered|sorted|reserved)\s+the\s+hotel\b|\bhotel\s+(?:is\s+)?(?:already\s+)?(?:booked|sorted|covered|taken\s+care\s+of|arranged)\b|"
-    r"(?<!\bcan\s)(?<!\bcould\s)(?<!\bto\s)\b(?:drop|cancel|remove|skip|forget|nix|lose|ditch|scrap|scratch|axe|cut)\s+(?:about\s+)?the\s+(?:hotel|room)\b|"
-    r"\bno\s+need\s+for\s+(?:the|a|any)\s+(?:hotel|room)\b",
+    r"\b(?=(?:drop|cancel|remove|skip|forget|nix|lose|ditch|scrap|scratch|axe|cut)\s)(?<!\bcan\s)(?<!\bcould\s)(?<!\bto\s)"
+    r"(?:drop|cancel|remove|skip|forget|nix|lose|ditch|scrap|scratch|axe|cut)\s+(?:about\s+)?the\s+(?:hotel|room)\b|"
+    r"\bno\s+need\s+for\s+(?:the|a|any)\s+(?:hotel|room)\b)",
     re.I,
 )
 # Flights the traveller already has: "already booked my flights", "flights are taken care of".

@@ -39,7 +39,7 @@ OTHER_WORDS = re.compile(
     r"|other|others|something|anything|up|non[\s-]?stops?|direct|flights?|hotels?|options?|prices?|results?)\b)|gigs?|festivals?|match|plays?|theat(?:er|re)|sports?|baseball|football|"
     r"basketball|hockey|soccer|attractions?|museums?|sightseeing|landmarks?|tours?|things\s+to\s+(?:do|see)|"
     # a meal as a time of day is the trip's: "back by lunch", "leave after dinner"
-    r"restaurants?|(?<!\bby\s)(?<!\bbefore\s)(?<!\bafter\s)(?<!\buntil\s)(?<!\btill\s)(?<!\baround\s)(?<!\bfor\s)"
+    r"restaurants?|(?=dinner|lunch|brunch|breakfast)(?<!\bby\s)(?<!\bbefore\s)(?<!\bafter\s)(?<!\buntil\s)(?<!\btill\s)(?<!\baround\s)(?<!\bfor\s)"
     r"(?:dinner|lunch|brunch|breakfast)(?!\s*time)|cuisine|movies?|films?|cinema|salon|haircut|doctor|dentist|"
     r"weather|forecast|temperatures?|humidity|rain(?:ing|y)?|snow(?:ing|y)?)\b",
     re.I,
