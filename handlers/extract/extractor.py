@@ -134,7 +134,11 @@ def extract_fields(
     anchor = _trip_start(current)
     if anchor:  # "actually make it the 9th", "fly out thursday instead": in the trip's month / week, not from today
         # ("book it asap" on a trip with days: soon, not a new day)
-        dates = [d.in_month_of(anchor, today).near(anchor, today) for d in dates if not asap_said(d)]
+        dates = [
+            _weekday_day_near(d.in_month_of(anchor, today).near(anchor, today), anchor, today)
+            for d in dates
+            if not asap_said(d)
+        ]
     for doubt in doubts:
         notes.append(f"'{doubt.text}' could be two different days; asked instead of guessed.")
     # places named for the weather, a bus ride or someone else's plans are not the trip's, nor is
@@ -618,6 +622,31 @@ def _fly_to_the_stay(stay_mode: bool, current: Dict[str, Any], fields: Dict[str,
     where.pop(fields["origin"].get("code"), None)
     if len(where) == 1:
         fields["destination"] = next(iter(where.values()))
+
+
+_WEEKDAY_DAY = re.compile(
+    r"^(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?$", re.I
+)
+
+
+def _weekday_day_near(d: DateMention, anchor: date, today: date) -> DateMention:
+    """ "leave thursday the 4th instead" about a trip from Fri Mar 5: the Thursday the 4th nearest the
+    trip (Mar 4), not the first one from today (Feb 4)."""
+    m = _WEEKDAY_DAY.match(d.text.strip())
+    if not m:
+        return d
+    found = []
+    for offset in (-1, 0, 1):
+        month = anchor.month + offset
+        year = anchor.year + (month - 1) // 12
+        try:
+            value = date(year, (month - 1) % 12 + 1, int(m.group("day")))
+        except ValueError:
+            continue
+        if value >= today and value.weekday() == d.value.weekday():
+            found.append(value)
+    best = min(found, key=lambda v: abs((v - anchor).days), default=None)
+    return d if best is None else DateMention(d.start, d.end, best, d.text)
 
 
 def _trip_start(current: Dict[str, Any]) -> Optional[date]:
