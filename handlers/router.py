@@ -62,7 +62,8 @@ FIRST_LIST_RE = re.compile(
     _BACK_LEAD
     + r"(?:(?:go|get|take\s+(?:me|us)|switch)\s+back\s+to|back\s+to|(?:show|give)\s+(?:me|us)|(?:can|could)\s+(?:i|we)\s+see"
     r"|let\s+me\s+see|bring\s+back|return\s+to)\s+(?:again\s+)?(?:the\s+|my\s+|our\s+|those\s+)?"
-    r"(?:first|original|initial|earlier|previous|old|very\s+first)\s+(?:list|options?|ones|results?|bundles?|choices?|search|set)"
+    r"(?:first|original|initial|earlier|previous|old|very\s+first)"
+    r"(?:\s+(?:five|5|few|ones|list|options?|results?|bundles?|choices?|search|set)|\s+(?:five|5|few)\s+(?:ones|options?))"
     r"(?:\s+(?:of\s+options|you\s+showed(?:\s+(?:me|us))?|from\s+before))?" + _BACK_TAIL
 )
 _SELECT_VERB = (

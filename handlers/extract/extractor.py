@@ -318,7 +318,7 @@ _WISHES = tuple(
 
 _OPTION_NAMED = re.compile(
     r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|last)\s+(?:ones?|options?|bundles?|choices?)\b"
-    r"|\b(?:first|top)\s+(?:two|three|2|3)\b(?!\s+(?:days?|nights?|weeks?|people|adults|stops?|of\b))"
+    r"|\b(?:first|top)\s+(?:two|three|four|five|few|2|3|4|5)\b(?!\s+(?:days?|nights?|weeks?|people|adults|stops?|of\b))"
     r"|\b(?:second|2nd|third|3rd)\s+(?:cheapest|fastest|best|quickest)\b",
     re.I,
 )
