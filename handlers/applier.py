@@ -227,6 +227,7 @@ class Applier:
             "considered": output.get("considered", len(bundles)),
             "ranked_at": iso(now) if now else None,
             "cheapest": _cheapest(bundles),
+            "shown": len(bundles),
             **({"was": was} if was else {}),
         }
         wm["risk_report"] = None

@@ -1149,7 +1149,7 @@ def _refundable(text: str) -> Optional[str]:
 # "stops are fine", "any airline", "no hotel cap": a hard filter the traveller lets go of (offered
 # when a search comes back empty because of one). Each name is a search filter.
 _OK = r"(?:are|is)\s+(?:fine|ok|okay|alright|all\s+right)"
-_DROP = r"(?:drop|forget|remove|lose|lift|skip|relax|no\s+need\s+for)"
+_DROP = r"(?:drop|forget|remove|lose|lift|skip|relax|undo|scrap|ditch|get\s+rid\s+of|no\s+need\s+for)"
 _RELAX = {
     "max_stops": re.compile(
         rf"(?<!\bone\s)(?<!\b1\s)(?<!\bsingle\s)(?<!\btwo\s)(?<!\b2\s)\b(?:stops?|connections?|layovers?)\s+{_OK}\b|\b{_DROP}\s+(?:the\s+)?(?:nonstop|non-stop|direct)(?:\s+(?:only|requirement|filter|preference))?\b|"

@@ -208,7 +208,11 @@ class Intake(DecisionBase):
         if empty:
             self._no_results(doc, empty)
             return
-        if (wm.get("ranking") or {}).get("key") != ranking_key(doc):
+        ranking = wm.get("ranking") or {}
+        # a change cleared the options and another put the trip back as it was ranked ("stops are
+        # fine" after "nonstop only" found nothing): the same ranking, but its options are gone
+        gone = ranking.get("shown") and not wm["ranked_bundles"]
+        if ranking.get("key") != ranking_key(doc) or gone:
             call = tool_call("trip_option_ranker", ranker_args(doc))
             if not failed_before(doc, call):
                 self.out["tool_calls"].append(call)
