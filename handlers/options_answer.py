@@ -306,7 +306,9 @@ TOPICS: List[tuple] = [
         "meals",
     ),
     (
-        r"\b(?:how\s+(?:far|close)|distance|walk(?:ing|able)?\s+(?:distance|to)|km|miles?|(?:close|near|far)\s+(?:to|from))\b",
+        # "miles" as a length ("2 miles from downtown", "how many miles"), not air miles ("earn miles on B2")
+        r"\b(?:how\s+(?:far|close)|distance|walk(?:ing|able)?\s+(?:distance|to)|km|(?:\d+(?:\.\d+)?\s*|how\s+many\s+)miles?"
+        r"|(?:close|near|far)\s+(?:to|from))\b",
         "distance",
     ),
     (r"\b(?:hotels?|rooms?|stars?|stay|where .* sleep|a night|per night|nightly)\b", "hotels"),
