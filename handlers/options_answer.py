@@ -787,7 +787,8 @@ _WHOLE_MESSAGE = {
         r"|how\s+does\s+(?:this|it)\s+work)(?:\s+(?:then|now))?\s*[?.!]*$"
     ),
     "more": re.compile(
-        r"^(?:(?:ok(?:ay)?|so|and|hmm+|um+|well|hey)[,.!]*\s+)*(?:(?:can|could)\s+(?:you|i|we)\s+(?:please\s+)?"
+        # "neither, show me something else", "none of those, anything else?": turned down, more asked for
+        r"^(?:(?:ok(?:ay)?|so|and|hmm+|um+|well|hey|neither|nah|no|none\s+of\s+(?:those|these|them)(?:\s+work)?)[,.!]*\s+)*(?:(?:can|could)\s+(?:you|i|we)\s+(?:please\s+)?"
         r"(?:show|see|get|have|give)(?:\s+(?:me|us))?\s+|(?:show|give)(?:\s+(?:me|us))?\s+|(?:are\s+there|do\s+you\s+have|got)\s+)?"
         r"(?:any(?:thing)?\s*|some(?:thing)?\s+|a\s+few\s+|a\s+couple\s+(?:of\s+)?|few\s+)?"
         r"(?:more|other|others|else|additional|different)"

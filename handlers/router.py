@@ -241,6 +241,9 @@ def _flight_minutes(bundle: Dict[str, Any]) -> float:
     return sum(float((f.get("summary") or {}).get("duration_minutes") or 0) for f in bundle.get("flights") or [])
 
 
+_NOT_ID = re.compile(r"\b(?:not|no|except|instead\s+of|rather\s+than|other\s+than|besides)\s+(?:the\s+)?b\d{1,2}\b")
+
+
 def _bundle_reference(text: str, bundles: List[Dict[str, Any]], pending_slots: set) -> Optional[str]:
     """The bundle id ``text`` names, as written (may be off screen), or None.
 
@@ -251,7 +254,7 @@ def _bundle_reference(text: str, bundles: List[Dict[str, Any]], pending_slots: s
     if m and (not pending_slots or EXPLICIT_ID_RE.search(text) or re.search(r"bundle|option|#", text)):
         return f"B{int(m.group(1))}"
     explicit = set(EXPLICIT_ID_RE.findall(text))
-    if m is None and len(explicit) == 1 and not is_question(text):
+    if m is None and len(explicit) == 1 and not is_question(text) and not _NOT_ID.search(text):
         return f"B{int(explicit.pop())}"
     m = ORDINAL_RE.match(text)
     if m and not (_DATE_SLOTS & pending_slots):
@@ -665,7 +668,7 @@ def _extreme_time(
 # patterns above read; ``_HOLD_PICK`` finds a hold asked for with the pick ("hold B2", "lets do B3
 # and hold it", "can you hold the cheapest for me"): the pick is checked, then held if it passes.
 _FILLER = (
-    r"(?:(?:hmm+|um+|uh+|ok(?:ay)?|k|yes|yeah|yep|yup|cool|great|perfect|nice|alright|all right|so|well|actually|right"
+    r"(?:(?:hmm+|um+|uh+|ok(?:ay)?|k|yes|yeah|yep|yup|cool|great|perfect|nice|alright|all right|so|well|actually|right|tbh|honestly"
     r"|sure|fine|then|oh|ah|wait|and|i think|i guess|i suppose|maybe|probably|eh)[,.!]*\s+)*"
 )
 _GOOD_TAIL = (
