@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Optional
 
 # Approval tokens TripDesk issues look like ``tdk_apv_<43 url-safe chars>``.
 TOKEN_RE = re.compile(r"tdk_apv_[A-Za-z0-9_\-]{8,}")
@@ -92,14 +92,21 @@ SENSITIVE_KEY_TEXTS = tuple(sorted(k for k in SENSITIVE_KEYS if not any(w in k f
 # ``#`` in a row wherever ``DIGIT_RUN_RE`` could match (one C pass instead of a regex trying every digit).
 DIGIT_RUN_MARKS = bytes(35 if chr(c) in "0123456789 -" else 46 for c in range(256))
 DIGIT_RUN_MARKED = b"#" * 13
+DIGIT_RUNS = re.compile(rb"#{13,}")  # in such marks, where a card number may be
 DEDUPE_ABOVE = 4096  # characters: below, splitting costs more than the searches it saves
 COMPACT = (",", ":")
 
 
 def _text_may_hold_secret(blob: str) -> bool:
-    """Whether a JSON text may hold something ``redact`` masks. JSON escapes none of the letters,
+    """Whether a JSON text may hold something ``redact`` masks (:func:`_secret_clue`)."""
+    return _secret_clue(blob) is not None
+
+
+def _secret_clue(blob: str) -> Optional[str]:
+    """What in a JSON text may be something ``redact`` masks: ``"word"`` (a word a secret needs,
+    or a sensitive key), ``"digits"`` (only a card-length run of digits), or None. JSON escapes none of the letters,
     digits, spaces, hyphens and underscores the patterns need, so every string of the value shows
-    here as it is: False means no string matches ``MAYBE_SECRET_RE`` (so ``redact_text`` leaves
+    here as it is: None means no string matches ``MAYBE_SECRET_RE`` (so ``redact_text`` leaves
     each as it is) and no key is a sensitive one, i.e. ``redact`` would change nothing.
 
     Substring tests on the case-folded text instead of one case-insensitive regex (ten times
@@ -120,10 +127,30 @@ def _text_may_hold_secret(blob: str) -> bool:
     if len(low) > DEDUPE_ABOVE:
         low = '"'.join(set(low.split('"')))
     if any(word in low for word in MAYBE_SECRET_WORDS) or any(key in low for key in SENSITIVE_KEY_TEXTS):
-        return True
+        return "word"
     if ascii_only and DIGIT_RUN_MARKED not in low.encode("ascii").translate(DIGIT_RUN_MARKS):
-        return False  # (``\d`` also matches other scripts' digits: those texts take the regex)
-    return DIGIT_RUN_RE.search(blob) is not None
+        return None  # (``\d`` also matches other scripts' digits: those texts take the regex)
+    return "digits" if DIGIT_RUN_RE.search(blob) is not None else None
+
+
+def _no_card_in(blob: str) -> bool:
+    """Whether ``redact`` leaves a JSON text's value as it is when the only clue is a run of
+    digits (``_secret_clue``): with no word a secret needs, only a card number is masked
+    (``CARD_RE``, when it passes the Luhn check, as ``_mask_card`` decides). An ASCII text without
+    escapes holds each string as it is between its quotes, and no card-length run crosses a quote,
+    so the text's runs are its strings' (and its numbers' and keys': any of those that passes
+    the check sends the value through ``redact``, as before). A supplier's ids hold thirteen
+    digits in a row now and then (hex ids: about one in a hundred): the whole search's offers
+    then no longer go through ``redact`` one string at a time."""
+    if not blob.isascii() or "\\" in blob:
+        return False
+    marked = blob.encode("ascii").translate(DIGIT_RUN_MARKS)
+    for run in DIGIT_RUNS.finditer(marked):  # only a run of 13 or more digits, spaces and hyphens holds a card
+        for match in CARD_RE.finditer(blob, run.start(), run.end() + 1):
+            digits = re.sub(r"\D", "", match.group(0))
+            if 13 <= len(digits) <= 19 and _luhn_ok(digits):
+                return False
+    return True
 
 
 def redact_json_text(value: Any) -> str:
@@ -143,7 +170,8 @@ def redact_json_text(value: Any) -> str:
         except (TypeError, ValueError):
             pass
         else:
-            if not _text_may_hold_secret(blob):
+            clue = _secret_clue(blob)
+            if clue is None or (clue == "digits" and _no_card_in(blob)):
                 return blob
     return json.dumps(redact(value), ensure_ascii=False, separators=COMPACT)
 

@@ -245,6 +245,25 @@ def test_a_secret_among_many_repeated_offers_is_still_found_and_masked():
             assert R.MASK in text, secret
 
 
+def test_ids_with_a_long_run_of_digits_are_stored_as_they_are_and_cards_still_masked():
+    """A run of thirteen digits or more with no word a secret needs is masked only as a card number
+    (Luhn); ids that merely hold such a run (hex ids now and then) keep the one-pass text."""
+    offers = [dict(CLEAN, offer_id=f"off_{i:04d}a1234567890123b") for i in range(300)]  # 13 digits inside a word
+    assert R._text_may_hold_secret(json.dumps(offers))
+    with mock.patch.object(R, "redact", side_effect=AssertionError("walked")):
+        assert R.redact_json_text(offers) == json.dumps(offers, ensure_ascii=False, separators=(",", ":"))
+    for value in [
+        {"offers": offers, "note": "card 4111 1111 1111 1111"},  # a card: masked
+        {"offers": offers, "ids": [4111111111111111]},  # a card-like number: through redact, kept
+        {"offers": offers, "4111111111111111": "key"},  # a card-like key: through redact, kept
+        {"offers": offers, "n": "4111111111111112 (no card: Luhn)"},
+        {"offers": offers, "n": "id 1234567890123 é"},  # not ASCII: through redact
+        {"offers": offers, "n": "line\n4111111111111111"},  # an escape: through redact
+    ]:
+        assert json.loads(R.redact_json_text(value)) == stored(R.redact(value))
+    assert R.MASK in R.redact_json_text({"offers": offers, "note": "card 4111 1111 1111 1111"})
+
+
 def test_card_numbers_are_found_by_the_byte_test_and_in_other_scripts_by_the_regex():
     for blob in ['{"n":"card 4111 1111 1111 1111"}', '{"n":"4111-1111-1111-1111"}', '{"ids":[4111111111111111]}']:
         assert R._text_may_hold_secret(blob), blob
