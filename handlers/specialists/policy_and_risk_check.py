@@ -179,6 +179,17 @@ def blocked_flags(
     checked once per distinct view of what the rules read (:func:`_blocking_view`, or ``views``
     when read already: :func:`flight_blocking_views`): a search's thousand offers are a few dozen
     durations, cabins and connections. A summary is read only for a view not seen before."""
+    if views is not None:
+        try:
+            # each distinct view's first item, then each item's flag: a dictionary's look-ups, in C
+            first = dict(zip(reversed(views), range(len(views) - 1, -1, -1), strict=True))
+        except TypeError:  # a view that cannot be a key: item by item, below
+            pass
+        else:
+            flag_of = {
+                view: bool(item_blocking(kind, {"summary": summaries[i]}, policy, now)) for view, i in first.items()
+            }
+            return list(map(flag_of.__getitem__, views))
     seen: Dict[Any, bool] = {}
     flags = []
     for i in range(len(summaries)):

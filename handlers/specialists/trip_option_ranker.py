@@ -26,7 +26,8 @@ from __future__ import annotations
 import heapq
 from datetime import datetime
 from decimal import Decimal
-from itertools import compress
+from itertools import compress, repeat
+from operator import add, gt, mul, ne, sub, truediv
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from handlers.common.defaults import DEFAULT_POLICY
@@ -35,7 +36,7 @@ from handlers.common.shape import budget_limit, carrier_allowed, carrier_rules, 
 from handlers.common.types import ok
 from handlers.supplier import summarize_offer, summarize_rate
 from handlers.supplier.columns import TableSummaries
-from handlers.supplier.money import amount, money
+from handlers.supplier.money import amount, money, moneys
 from handlers.supplier.summary import ranked_offers, ranked_positions
 from handlers.supplier.table import output_items
 from handlers.supplier.wire import collector_paused
@@ -63,15 +64,39 @@ OUT_OF_POLICY = 100.0
 
 
 class Candidate:
-    """One offer or rate with its per-component costs (price is filled in once the reference is known)."""
+    """One offer or rate with its per-component costs (price is filled in once the reference is known).
 
-    __slots__ = ("kind", "list_id", "item_id", "summary", "total", "costs", "cost", "blocked")
+    Its summary is read from ``summaries`` (at ``at``) when first asked for: a leg's pool has a
+    hundred candidates, of which the bundles read the summaries of a few (a search's table makes
+    each one when read: ``TableSummaries``)."""
 
-    def __init__(self, kind: str, list_id: str, item_id: str, summary: Dict[str, Any], costs: Dict[str, float]):
-        self.kind, self.list_id, self.item_id, self.summary = kind, list_id, item_id, summary
-        self.total = money(summary["total"])
+    __slots__ = ("kind", "list_id", "item_id", "_summary", "_summaries", "_at", "total", "costs", "cost", "blocked")
+
+    def __init__(
+        self,
+        kind: str,
+        list_id: str,
+        item_id: str,
+        summary: Optional[Dict[str, Any]],
+        costs: Dict[str, float],
+        *,
+        total: Optional[Decimal] = None,
+        summaries: Sequence[Dict[str, Any]] = (),
+        at: int = 0,
+    ):
+        """``summary``, or None to read it from ``summaries[at]`` when asked; ``total``: its total as
+        money, when read already."""
+        self.kind, self.list_id, self.item_id = kind, list_id, item_id
+        self._summary, self._summaries, self._at = summary, summaries, at
+        self.total = total if total is not None else money(self.summary["total"])
         self.costs, self.cost = costs, 0.0
         self.blocked = False  # whether the organisation's policy refuses this item on its own
+
+    @property
+    def summary(self) -> Dict[str, Any]:
+        if self._summary is None:
+            self._summary = self._summaries[self._at]
+        return self._summary
 
 
 # A candidate's costs but price, in the order they add up to its cost (price last).
@@ -141,11 +166,11 @@ class Leg:
     def price(self, weight: float, cheapest: Decimal) -> None:
         """Each item's price cost (``weight`` per 100 % of the cheapest bundle) and so its cost: its
         parts, then price, added in that order, and ``OUT_OF_POLICY`` if policy blocks it."""
-        self.prices = [weight * float(total / cheapest) for total in self.totals]
-        self.costs = [
-            sum(parts) + price + (OUT_OF_POLICY if blocked else 0.0)
-            for parts, price, blocked in zip(self.parts, self.prices, self.blocked, strict=True)
-        ]
+        # A column at a time (``map`` over C functions): the very sums, in the same order, per item.
+        self.prices = list(map(mul, repeat(weight), map(float, map(truediv, self.totals, repeat(cheapest)))))
+        self.costs = list(map(add, map(sum, self.parts), self.prices))
+        for i in compress(range(len(self.costs)), self.blocked):
+            self.costs[i] += OUT_OF_POLICY
 
     def unholdable(self) -> List[bool]:
         return [parts[-1] > 0 for parts in self.parts]
@@ -164,7 +189,14 @@ class Leg:
         made = self._made.get(i)
         if made is None:
             made = Candidate(
-                self.kind, self.list_id, self.ids[i], self.summaries[i], dict(zip(PARTS, self.parts[i], strict=True))
+                self.kind,
+                self.list_id,
+                self.ids[i],
+                None,
+                dict(zip(PARTS, self.parts[i], strict=True)),
+                total=self.totals[i],
+                summaries=self.summaries,
+                at=i,
             )
             made.costs["price"] = self.prices[i]
             made.cost, made.blocked = self.costs[i], self.blocked[i]
@@ -212,38 +244,39 @@ def _flight_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any
     leg = _flight_items(quote)
     ids, summaries, column = leg.ids, leg.summaries, leg.column
     carrier_of, stops, red_eyes = column("carrier"), column("stops"), column("red_eye")
-    cabins = column("cabin") if cabin else [None] * len(ids)
-    misses = [0] * len(ids)  # no flight wish: none missed
-    if preferred or not any_carrier or max_stops is not None or prefer_nonstop or cabin or avoid_red_eye:
-        misses = [
-            sum(
-                (
-                    bool(preferred) and carrier not in preferred,
-                    4 * (not (any_carrier or carrier_allowed(carrier, carriers))),  # dropped by the search
-                    max_stops is not None and n > max_stops,
-                    prefer_nonstop and n > 0,
-                    bool(cabin) and their_cabin != cabin,
-                    bool(avoid_red_eye) and red_eye,
-                )
-            )
-            for carrier, n, their_cabin, red_eye in zip(carrier_of, stops, cabins, red_eyes, strict=True)
-        ]
+    # each wish's misses, a column at a time, for the wishes the traveller has (what ``sum`` of all
+    # six per offer gave: the others miss nothing)
+    wishes: List[Sequence[Any]] = []
+    if preferred:
+        wishes.append([carrier not in preferred for carrier in carrier_of])
+    if not any_carrier:  # dropped by the search
+        wishes.append([4 * (not carrier_allowed(carrier, carriers)) for carrier in carrier_of])
+    if max_stops is not None:
+        wishes.append(list(map(gt, stops, repeat(max_stops))))
+    if prefer_nonstop:
+        wishes.append(list(map(gt, stops, repeat(0))))
+    if cabin:
+        wishes.append(list(map(ne, column("cabin"), repeat(cabin))))
+    if avoid_red_eye:
+        wishes.append(red_eyes)
+    misses: Sequence[Any] = [0] * len(ids)  # no flight wish: none missed
+    for wish in wishes:
+        misses = list(map(add, misses, wish))
     minutes = column("duration_minutes")
     fastest = min(minutes, default=1) or 1
-    parts = [
-        (
-            duration_w * (length / fastest - 1),
-            stops_w * n,
-            red_eye_w if red_eye else 0.0,
-            0.0 if refundable else refund_w,
-            0.0,
-            fit_w * missed,
-            0.0 if holdable else hold_w,
+    # each item's costs but price, a column at a time (``PARTS``' order)
+    parts = list(
+        zip(
+            list(map(mul, repeat(duration_w), map(sub, map(truediv, minutes, repeat(fastest)), repeat(1)))),
+            list(map(mul, repeat(stops_w), stops)),
+            [red_eye_w if red_eye else 0.0 for red_eye in red_eyes],
+            [0.0 if refundable else refund_w for refundable in column("refundable")],
+            [0.0] * len(ids),
+            list(map(mul, repeat(fit_w), misses)),
+            [0.0 if holdable else hold_w for holdable in leg.holdable()],
+            strict=True,
         )
-        for length, n, red_eye, refundable, missed, holdable in zip(
-            minutes, stops, red_eyes, column("refundable"), misses, leg.holdable(), strict=True
-        )
-    ]
+    )
     list_id = quote["segment_id"] if ids else quote.get("segment_id") or ""
     return Leg("flight", list_id, ids, summaries, parts, totals=leg.totals(), views=leg.views())
 
@@ -275,7 +308,7 @@ def _flight_items(quote: Dict[str, Any]) -> _FlightItems:
             kept,
             kept.column,
             lambda: kept.column("holdable"),
-            lambda: list(map(money, kept.column("total"))),
+            lambda: moneys(kept.column("total")),
             lambda: flight_blocking_views(kept.column, kept.connection_minutes()),
         )
     offers = output_items(quote, "offers")  # (a table of another make: read whole)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from datetime import datetime
 from itertools import chain, compress
 from operator import itemgetter
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .carriers import BY_CODE
 from .summary import _red_eye, compact_offer, summarize_offer
@@ -239,16 +239,24 @@ def _bags(passengers: List[Dict[str, Any]]) -> Dict[str, Any]:
 
 class TableSummaries(Sequence[Dict[str, Any]]):
     """The summaries of a search's offers kept as a table (``offers_table``), in order: each made
-    a document when first read (``summaries[i]``), and read a field at a time (:meth:`column`)
-    without making any. What the ranker reads of a leg of many offers: every offer's few fields it
-    scores by, and the summaries of the few it picks."""
+    a document when first read (``summaries[i]``, from its row alone), and read a field at a time
+    (:meth:`column`) without making any. What the ranker reads of a leg of many offers: every
+    offer's few fields it scores by, and the summaries of the few it picks; so a column is made
+    when first read (a field read from the legs, such as the flight numbers, is made for every
+    offer only when read for every offer), and :meth:`keep` picks only the columns read already."""
 
-    def __init__(self, ids: Sequence[Any], keys: List[str], columns: Dict[str, Column], records: Any) -> None:
-        self.ids, self.keys, self._columns, self._records = ids, keys, columns, records
-        self._in_order = [columns[k] for k in keys]
-        # the fields kept as records (connections), each with its records' keys
-        self._as_records = [(k, records[f"summary.{k}"]) for k in keys if f"summary.{k}" in records]
-        self._made: Dict[int, Dict[str, Any]] = {}
+    def __init__(
+        self,
+        ids: Sequence[Any],
+        keys: List[str],
+        read: Callable[[str], Column],
+        summary: Callable[[int], Dict[str, Any]],
+        records: Any,
+    ) -> None:
+        """``read(key)``: every offer's ``key``, as stored (records as lists of values);
+        ``summary(i)``: the ``i``-th offer's summary, made."""
+        self.ids, self.keys, self._read, self._summary, self._records = ids, keys, read, summary, records
+        self._columns: Dict[str, Column] = {}
 
     @classmethod
     def of(cls, table: Dict[str, Any]) -> Optional[TableSummaries]:
@@ -264,35 +272,61 @@ class TableSummaries(Sequence[Dict[str, Any]]):
             return None
         if derived - {f"summary.{n}" for n in DERIVED_FROM_LEGS} or (derived and "legs" not in records):
             return None
-        if any(type(row) is dict for row in rows):
+        if dict in set(map(type, rows)):
             return None
         n = len(rows)
         kept = [f for f in fields if f not in same and f not in derived]
         by_field: Dict[str, Column] = dict(zip(kept, zip(*rows, strict=True) if n else [()] * len(kept), strict=True))
+        legs = by_field.get("legs", ())
+        legs_keys = records.get("legs", [])
 
-        def column(field: str) -> Column:
+        def read(key: str) -> Column:
+            field = f"summary.{key}"
             if field in same:
                 return [same[field]] * n
             if field in derived:
-                return _from_legs(field[len("summary.") :], by_field["legs"], records["legs"])
+                return _from_legs(key, legs, legs_keys)
             return by_field[field]
 
+        def one(field: str) -> Callable[[int], Any]:
+            """The ``i``-th offer's ``field``, read from its row alone."""
+            if field in same:
+                return lambda i: same[field]
+            if field in derived:
+                return lambda i: _from_legs(field[len("summary.") :], [legs[i]], legs_keys)[0]
+            column = by_field[field]
+            if field in records:
+                entries = records[field]
+                return lambda i: [dict(zip(entries, e, strict=True)) for e in column[i]]
+            return column.__getitem__
+
         keys = [f[len("summary.") :] for f in names]
-        return cls(list(column("offer_id")), keys, {k: column(f) for k, f in zip(keys, names, strict=True)}, records)
+        getters = [one(f) for f in names]
+        made: Dict[int, Dict[str, Any]] = {}
+
+        def summary(i: int) -> Dict[str, Any]:
+            found = made.get(i)
+            if found is None:
+                found = made[i] = dict(zip(keys, [get(i) for get in getters], strict=True))
+            return found
+
+        ids = by_field["offer_id"] if "offer_id" in by_field else [same["offer_id"]] * n
+        return cls(list(ids), keys, read, summary, records)
 
     def __len__(self) -> int:
         return len(self.ids)
 
     def __getitem__(self, i: Any) -> Any:
-        made = self._made.get(i)
-        if made is None:
-            made = self._made[i] = dict(zip(self.keys, [column[i] for column in self._in_order], strict=True))
-            for key, entries in self._as_records:
-                made[key] = [dict(zip(entries, e, strict=True)) for e in made[key]]
-        return made
+        return self._summary(range(len(self.ids))[i])
+
+    def _column(self, key: str) -> Column:
+        column = self._columns.get(key)
+        if column is None:
+            column = self._columns[key] = self._read(key)
+        return column
 
     def _value(self, key: str, i: int) -> Any:
-        value = self._columns[key][i]
+        value = self._column(key)[i]
         entries = self._records.get(f"summary.{key}")
         return value if entries is None else [dict(zip(entries, e, strict=True)) for e in value]
 
@@ -300,23 +334,32 @@ class TableSummaries(Sequence[Dict[str, Any]]):
         """Every offer's ``key``, as its summary holds it (a field of records, made documents)."""
         if f"summary.{key}" in self._records:
             return [self._value(key, i) for i in range(len(self))]
-        return list(self._columns[key])
+        return list(self._column(key))
 
     def connection_minutes(self) -> List[Tuple[Any, ...]]:
         """Each offer's connections' ``minutes``, in order (what a policy's rules read of them)."""
         entries = self._records.get("summary.connections")
-        column = self._columns["connections"]
+        column = self._column("connections")
         if entries is None:
             return [tuple(c["minutes"] for c in value or []) for value in column]
         minutes = itemgetter(entries.index("minutes"))
-        return [tuple(map(minutes, value)) for value in column]
+        return [tuple(map(minutes, value)) if value else () for value in column]  # (most: nonstops)
 
     def keep(self, at: Sequence[int]) -> TableSummaries:
-        """Only the offers at these positions, in this order."""
+        """Only the offers at these positions, in this order (itself when that is all of them)."""
+        if len(at) == len(self.ids) and list(at) == list(range(len(at))):
+            return self
+        at = list(at)
         picked = itemgetter(*at) if len(at) > 1 else (lambda column: (column[at[0]],) if at else ())
-        return TableSummaries(
-            list(picked(self.ids)), self.keys, {k: list(picked(c)) for k, c in self._columns.items()}, self._records
+        kept = TableSummaries(
+            list(picked(self.ids)),
+            self.keys,
+            lambda key: list(picked(self._column(key))),
+            lambda i: self._summary(at[i]),
+            self._records,
         )
+        kept._columns = {key: list(picked(column)) for key, column in self._columns.items()}
+        return kept
 
 
 def _from_legs(name: str, legs: Column, keys: List[str]) -> List[Any]:

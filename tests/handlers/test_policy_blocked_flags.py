@@ -8,7 +8,7 @@ import random
 import pytest
 
 from handlers.specialists import SELF_TEST_NOW, self_test_deps
-from handlers.specialists.policy_and_risk_check import blocked_flags, item_blocking
+from handlers.specialists.policy_and_risk_check import _blocking_view, blocked_flags, item_blocking
 from handlers.supplier import summarize_offer, summarize_rate
 
 SEARCHES = {  # what the sandbox finds for one leg or stay, and how each is summarised
@@ -85,4 +85,8 @@ def test_the_flags_are_the_checks_own_verdicts(kind, seed):
         policy = _policy(rnd)
         expected = [bool(item_blocking(kind, {"summary": s}, policy, SELF_TEST_NOW)) for s in summaries]
         assert blocked_flags(kind, summaries, policy, SELF_TEST_NOW) == expected
+        views = [_blocking_view(kind, s) for s in summaries]  # as the ranker reads them of a table's columns
+        assert blocked_flags(kind, summaries, policy, SELF_TEST_NOW, views=views) == expected
+        unhashable = [[*view] for view in views]  # views that cannot be keys: item by item
+        assert blocked_flags(kind, summaries, policy, SELF_TEST_NOW, views=unhashable) == expected
         assert any(expected) or not policy["refundable_required"]
