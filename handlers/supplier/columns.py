@@ -21,7 +21,7 @@ from __future__ import annotations
 from datetime import datetime
 from itertools import chain, compress
 from operator import itemgetter
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from .carriers import BY_CODE
 from .summary import _red_eye, compact_offer, summarize_offer
@@ -77,21 +77,28 @@ SUMMARY = (  # ``summarize_offer``'s fields, in order (``_summary_columns`` make
 
 class OfferColumns(NamedTuple):
     """Offers as the columns of their compact documents' leaves (``fields``, in order), with the
-    supplier's ``offers`` they were read from, in the same order."""
+    supplier's ``offers`` they were read from, in the same order. The flight numbers (a list per
+    offer, which the table reads from the legs and no filter reads) are None: made from the legs
+    only when read (:meth:`column`)."""
 
     fields: List[str]
-    columns: List[Column]
+    columns: List[Optional[Column]]
     offers: List[Dict[str, Any]]
 
     def column(self, field: str) -> Column:
-        return self.columns[self.fields.index(field)]
+        column = self.columns[self.fields.index(field)]
+        if column is None:  # (the flight numbers)
+            return _from_legs(field[len("summary.") :], self.columns[-1] or (), list(LEG))
+        return column
 
     def keep(self, mask: Sequence[bool]) -> OfferColumns:
         """Only the offers whose ``mask`` is true, in order."""
         if all(mask):
             return self
         return OfferColumns(
-            self.fields, [list(compress(column, mask)) for column in self.columns], list(compress(self.offers, mask))
+            self.fields,
+            [None if column is None else list(compress(column, mask)) for column in self.columns],
+            list(compress(self.offers, mask)),
         )
 
     def table(self) -> Optional[Dict[str, Any]]:
@@ -118,7 +125,7 @@ def offer_columns(offers: List[Dict[str, Any]]) -> Optional[OfferColumns]:
             return None
         if subs[1] != (SUMMARY, None) or subs[2] is None:
             return None  # (a summary holding a document, or other fields: kept offer by offer)
-        columns: List[Column] = [list(map(_OFFER_ID, offers))]
+        columns: List[Optional[Column]] = [list(map(_OFFER_ID, offers))]
         segments = list(map(_SEGMENTS, map(_FIRST, map(_SLICES, offers))))
         columns += _summary_columns(offers, segments)
         conditions = _leaves(_conditions(offers), subs[2][1] or (None, None))
@@ -139,8 +146,9 @@ def _leaves(columns: Sequence[Column], subs: Sequence[Any]) -> Optional[List[Col
     return None if misfits else out
 
 
-def _summary_columns(offers: List[Dict[str, Any]], segments: List[List[Dict[str, Any]]]) -> List[List[Any]]:
-    """``summarize_offer``'s fields (``SUMMARY``), each for every offer (each of one slice: ``segments``)."""
+def _summary_columns(offers: List[Dict[str, Any]], segments: List[List[Dict[str, Any]]]) -> List[Optional[List[Any]]]:
+    """``summarize_offer``'s fields (``SUMMARY``), each for every offer (each of one slice: ``segments``);
+    the flight numbers None (made from the legs when read: ``OfferColumns``)."""
     slices = list(map(_FIRST, map(_SLICES, offers)))
     owners = list(map(_OWNER, offers))
     carriers = list(map(_IATA, owners))
@@ -156,7 +164,7 @@ def _summary_columns(offers: List[Dict[str, Any]], segments: List[List[Dict[str,
             owner.get("name") or getattr(BY_CODE.get(carrier), "name", carrier)
             for owner, carrier in zip(owners, carriers, strict=True)
         ],
-        [list(map(_FLIGHT_NUMBER, segs)) for segs in segments],
+        None,  # flight_numbers
         list(map(_ORIGIN, firsts)),
         list(map(_DESTINATION, lasts)),
         departs,
@@ -185,25 +193,44 @@ def _red_eyes_and_connections(
 ) -> Tuple[List[bool], List[Any]]:
     """``summarize_offer``'s ``red_eye`` and ``connections`` of each offer (``segments``: its
     flights; ``departs``, ``arrives``: its first departure and last arrival), the flights of all
-    offers with connections read together, each time parsed once."""
+    offers with connections read together. Each distinct time is parsed once (a search's thousand
+    offers are a few hundred departures and arrivals: every one is parsed, so a time that cannot be
+    read refuses the columns as before), and ``_red_eye`` is asked only of flights that leave late
+    at night (it is False for any other)."""
     sizes = list(map(len, segments))
-    red_eyes = list(map(_red_eye, map(_at, departs), map(_at, arrives)))  # a nonstop's; a connection's below
     connections: List[Any] = [[] for _ in sizes]
     several = [i for i, n in enumerate(sizes) if n > 1]
     flights = list(chain.from_iterable([segments[i] for i in several]))
-    leave, land = list(map(_at, map(_DEPART, flights))), list(map(_at, map(_ARRIVE, flights)))
-    late = list(map(_red_eye, leave, land))
+    leave, land = list(map(_DEPART, flights)), list(map(_ARRIVE, flights))
+    at = {text: _at(text) for text in {*departs, *arrives, *leave, *land}}
+    late = {text for text in {*departs, *leave} if _late(at[text])}
+    red_eyes = _red_eyes(departs, arrives, at, late)  # a nonstop's; a connection's below
+    flights_late = _red_eyes(leave, land, at, late)
     airports = list(map(_DESTINATION, flights))
-    at = 0
+    start = 0
     for i in several:
-        end = at + sizes[i]
-        red_eyes[i] = any(late[at:end])
+        end = start + sizes[i]
+        red_eyes[i] = any(flights_late[start:end])
         connections[i] = [
-            {"airport": airports[j], "minutes": int((leave[j + 1] - land[j]).total_seconds() // 60)}
-            for j in range(at, end - 1)
+            {"airport": airports[j], "minutes": int((at[leave[j + 1]] - at[land[j]]).total_seconds() // 60)}
+            for j in range(start, end - 1)
         ]
-        at = end
+        start = end
     return red_eyes, connections
+
+
+def _late(departure: datetime) -> bool:
+    """Whether ``_red_eye`` may be true of a flight leaving then (21:00–04:59 local)."""
+    return departure.hour >= 21 or departure.hour < 5
+
+
+def _red_eyes(departs: List[str], arrives: List[str], at: Dict[str, datetime], late: Set[str]) -> List[bool]:
+    """``_red_eye`` of each flight (leaving at ``departs``, landing at ``arrives``: times parsed in
+    ``at``), asked only of those leaving at a ``late`` time."""
+    red_eyes = [False] * len(departs)
+    for i in compress(range(len(departs)), map(late.__contains__, departs)):
+        red_eyes[i] = _red_eye(at[departs[i]], at[arrives[i]])
+    return red_eyes
 
 
 def _conditions(offers: List[Dict[str, Any]]) -> List[List[Any]]:

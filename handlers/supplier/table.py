@@ -237,7 +237,7 @@ def _table(items: List[Any]) -> Optional[Dict[str, Any]]:
 
 def columns_table(
     fields: List[str],
-    columns: List[Column],
+    columns: Sequence[Optional[Column]],
     regular: int,
     whole: Optional[Dict[int, Any]] = None,
     *,
@@ -250,17 +250,19 @@ def columns_table(
     columns itself (``handlers.supplier.columns``) hands them here, for the same table, and may
     say what it made so: ``derived``, the columns that are exactly what ``DERIVED`` reads from
     their source (not compared again), and ``records``, the columns made as records already (each
-    item's values in those keys' order), by position."""
-    same = {i for i, column in enumerate(columns) if _same(column)}
-    derived = derived - same if derived is not None else _derivable(fields, columns, same)
+    item's values in those keys' order), by position. A column of ``derived`` may be None (not made):
+    one whose values are lists, never kept as ``same`` (the flight numbers)."""
+    same = {i for i, column in enumerate(columns) if column is not None and _same(column)}
+    given: List[Column] = [() if column is None else column for column in columns]  # (one not made: never read)
+    derived = derived - same if derived is not None else _derivable(fields, given, same)
     kept = [i for i in range(len(fields)) if i not in same and i not in derived]
     made = records or {}
-    records = {i: keys for i in kept if (keys := made.get(i) or _record_keys(columns[i]))}
-    stored = [_as_records(columns[i], records[i]) if i in records and i not in made else columns[i] for i in kept]
+    records = {i: keys for i in kept if (keys := made.get(i) or _record_keys(given[i]))}
+    stored = [_as_records(given[i], records[i]) if i in records and i not in made else given[i] for i in kept]
     rows: List[Any] = list(zip(*stored, strict=True)) if stored else [()] * regular
     for n, item in sorted((whole or {}).items()):
         rows.insert(n, item)
-    table: Dict[str, Any] = {"fields": list(fields), "same": {fields[i]: columns[i][0] for i in sorted(same)}}
+    table: Dict[str, Any] = {"fields": list(fields), "same": {fields[i]: given[i][0] for i in sorted(same)}}
     if records:
         table["records"] = {fields[i]: list(keys) for i, keys in records.items()}
     if derived:
