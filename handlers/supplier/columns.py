@@ -19,8 +19,8 @@ its offers one by one, as before, so whatever a supplier sends is kept and refus
 from __future__ import annotations
 
 from datetime import datetime
-from itertools import chain, compress
-from operator import itemgetter
+from itertools import accumulate, chain, compress, repeat
+from operator import add, itemgetter, methodcaller, not_, sub
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from .carriers import BY_CODE
@@ -45,6 +45,25 @@ _DURATION, _PRICE, _EXPIRES, _HOLD = (
 )
 _TOTAL, _CURRENCY = itemgetter("total_amount"), itemgetter("currency")
 _OFFER_ID, _TYPE, _BAGS = itemgetter("offer_id"), itemgetter("type"), itemgetter("baggage")
+# what ``summarize_offer`` and ``compact_offer`` read with ``get`` (so with the same defaults)
+_NAME, _CABIN, _INSTANT, _SEATS = (
+    methodcaller("get", "name"),
+    methodcaller("get", "cabin"),
+    methodcaller("get", "requires_instant_payment"),
+    methodcaller("get", "seats_remaining"),
+)
+_CONDITIONS, _REFUND, _CHANGE, _ALLOWED = (
+    methodcaller("get", "conditions", {}),
+    methodcaller("get", "refund_before_departure"),
+    methodcaller("get", "change_before_departure"),
+    methodcaller("get", "allowed"),
+)
+_HOLDABLE, _MAX_HOLD, _GUARANTEE = (
+    itemgetter("holdable"),
+    methodcaller("get", "max_hold_minutes"),
+    methodcaller("get", "price_guarantee_minutes"),
+)
+CONNECTION = ("airport", "minutes")  # a summary's connection as a record (as the table keeps it)
 LEG = ("flight_number", "origin", "destination", "depart_at", "arrive_at", "duration_minutes")  # ``_legs``' fields
 _LEG = itemgetter(*LEG)
 # The summary's fields a table reads from an offer's legs (``handlers.supplier.table.DERIVED``): exactly
@@ -89,6 +108,8 @@ class OfferColumns(NamedTuple):
         column = self.columns[self.fields.index(field)]
         if column is None:  # (the flight numbers)
             return _from_legs(field[len("summary.") :], self.columns[-1] or (), list(LEG))
+        if field == "summary.connections":  # (kept as records)
+            return [[dict(zip(CONNECTION, record, strict=True)) for record in value] for value in column]
         return column
 
     def keep(self, mask: Sequence[bool]) -> OfferColumns:
@@ -107,7 +128,11 @@ class OfferColumns(NamedTuple):
             return None
         legs = len(self.fields) - 1
         derived = {self.fields.index(f"summary.{name}") for name in DERIVED_FROM_LEGS}
-        return columns_table(self.fields, self.columns, len(self.offers), derived=derived, records={legs: LEG})
+        records: Dict[int, Tuple[str, ...]] = {legs: LEG}
+        connections = self.fields.index("summary.connections")
+        if any(self.columns[connections] or ()):  # (none at all: kept as they are, empty lists)
+            records[connections] = CONNECTION
+        return columns_table(self.fields, self.columns, len(self.offers), derived=derived, records=records)
 
 
 def offer_columns(offers: List[Dict[str, Any]]) -> Optional[OfferColumns]:
@@ -127,8 +152,10 @@ def offer_columns(offers: List[Dict[str, Any]]) -> Optional[OfferColumns]:
             return None  # (a summary holding a document, or other fields: kept offer by offer)
         columns: List[Optional[Column]] = [list(map(_OFFER_ID, offers))]
         segments = list(map(_SEGMENTS, map(_FIRST, map(_SLICES, offers))))
-        columns += _summary_columns(offers, segments)
-        conditions = _leaves(_conditions(offers), subs[2][1] or (None, None))
+        rules = list(map(_CONDITIONS, offers))
+        refunds = list(map(_REFUND, rules))  # (a rule book that is not a document refuses the columns)
+        columns += _summary_columns(offers, segments, refunds)
+        conditions = _leaves([refunds, list(map(_CHANGE, rules))], subs[2][1] or (None, None))
         baggage = _baggage(offers, subs[3])
         legs = [list(map(_LEG, segs)) for segs in segments]  # as the table keeps them: records
     except (KeyError, IndexError, TypeError, AttributeError, ValueError):
@@ -146,58 +173,71 @@ def _leaves(columns: Sequence[Column], subs: Sequence[Any]) -> Optional[List[Col
     return None if misfits else out
 
 
-def _summary_columns(offers: List[Dict[str, Any]], segments: List[List[Dict[str, Any]]]) -> List[Optional[List[Any]]]:
-    """``summarize_offer``'s fields (``SUMMARY``), each for every offer (each of one slice: ``segments``);
-    the flight numbers None (made from the legs when read: ``OfferColumns``)."""
+def _summary_columns(
+    offers: List[Dict[str, Any]], segments: List[List[Dict[str, Any]]], refunds: List[Any]
+) -> List[Optional[List[Any]]]:
+    """``summarize_offer``'s fields (``SUMMARY``), each for every offer (each of one slice: ``segments``;
+    ``refunds``: each one's refund rule), read a column at a time (``map`` over C functions; a
+    value's fallback read only for the offers without one); the flight numbers None (made from the
+    legs when read: ``OfferColumns``) and the connections as records (``CONNECTION``)."""
+    n = len(offers)
     slices = list(map(_FIRST, map(_SLICES, offers)))
     owners = list(map(_OWNER, offers))
     carriers = list(map(_IATA, owners))
     firsts, lasts = list(map(_FIRST, segments)), list(map(_LAST, segments))
     departs, arrives = list(map(_DEPART, firsts)), list(map(_ARRIVE, lasts))
-    red_eyes, connections = _red_eyes_and_connections(segments, departs, arrives)
+    sizes = list(map(len, segments))
+    red_eyes, connections = _red_eyes_and_connections(segments, sizes, departs, arrives)
     prices = list(map(_PRICE, offers))
     holds = list(map(_HOLD, offers))
-    refunds = [offer.get("conditions", {}).get("refund_before_departure") or {} for offer in offers]
+    names = list(map(_NAME, owners))
+    for i in compress(range(n), map(not_, names)):
+        names[i] = getattr(BY_CODE.get(carriers[i]), "name", carriers[i])
+    if set(map(type, refunds)) == {dict}:
+        refundable = list(map(bool, map(_ALLOWED, refunds)))
+    else:
+        refundable = [bool((refund or {}).get("allowed")) for refund in refunds]
+    cabins = list(map(_CABIN, offers))
+    for i in compress(range(n), map(not_, cabins)):
+        cabins[i] = offers[i]["passengers"][0]["cabin"]
+    holdable = list(map(bool, map(_HOLDABLE, holds)))
+    instant = list(map(_INSTANT, offers))
+    if any(instant):
+        holdable = [may and not paid for may, paid in zip(holdable, instant, strict=True)]
     return [
         carriers,
-        [
-            owner.get("name") or getattr(BY_CODE.get(carrier), "name", carrier)
-            for owner, carrier in zip(owners, carriers, strict=True)
-        ],
+        names,
         None,  # flight_numbers
         list(map(_ORIGIN, firsts)),
         list(map(_DESTINATION, lasts)),
         departs,
         arrives,
-        [len(segs) - 1 for segs in segments],
+        list(map(sub, sizes, repeat(1))),  # stops
         connections,
         list(map(_DURATION, slices)),
         list(map(_TOTAL, prices)),
         list(map(_CURRENCY, prices)),
-        [bool(refund.get("allowed")) for refund in refunds],
+        refundable,
         red_eyes,
-        [offer.get("cabin") or offer["passengers"][0]["cabin"] for offer in offers],
+        cabins,
         list(map(_EXPIRES, offers)),
-        [
-            bool(hold["holdable"]) and not offer.get("requires_instant_payment")
-            for hold, offer in zip(holds, offers, strict=True)
-        ],
-        [hold.get("max_hold_minutes") for hold in holds],
-        [hold.get("price_guarantee_minutes") for hold in holds],
-        [offer.get("seats_remaining") for offer in offers],
+        holdable,
+        list(map(_MAX_HOLD, holds)),
+        list(map(_GUARANTEE, holds)),
+        list(map(_SEATS, offers)),
     ]
 
 
 def _red_eyes_and_connections(
-    segments: List[List[Dict[str, Any]]], departs: List[str], arrives: List[str]
+    segments: List[List[Dict[str, Any]]], sizes: List[int], departs: List[str], arrives: List[str]
 ) -> Tuple[List[bool], List[Any]]:
     """``summarize_offer``'s ``red_eye`` and ``connections`` of each offer (``segments``: its
-    flights; ``departs``, ``arrives``: its first departure and last arrival), the flights of all
-    offers with connections read together. Each distinct time is parsed once (a search's thousand
-    offers are a few hundred departures and arrivals: every one is parsed, so a time that cannot be
-    read refuses the columns as before), and ``_red_eye`` is asked only of flights that leave late
-    at night (it is False for any other)."""
-    sizes = list(map(len, segments))
+    flights, ``sizes`` of them; ``departs``, ``arrives``: its first departure and last arrival), the
+    connections as the table keeps them: records (``CONNECTION``, each a tuple). The flights of all
+    offers with connections are read together. Each distinct time is parsed once (a search's
+    thousand offers are a few hundred departures and arrivals: every one is parsed, so a time that
+    cannot be read refuses the columns as before), each distinct wait reckoned once, and
+    ``_red_eye`` asked only of flights that leave late at night (it is False for any other)."""
     connections: List[Any] = [[] for _ in sizes]
     several = [i for i, n in enumerate(sizes) if n > 1]
     flights = list(chain.from_iterable([segments[i] for i in several]))
@@ -206,16 +246,21 @@ def _red_eyes_and_connections(
     late = {text for text in {*departs, *leave} if _late(at[text])}
     red_eyes = _red_eyes(departs, arrives, at, late)  # a nonstop's; a connection's below
     flights_late = _red_eyes(leave, land, at, late)
-    airports = list(map(_DESTINATION, flights))
-    start = 0
-    for i in several:
-        end = start + sizes[i]
+    ends = list(accumulate([sizes[i] for i in several]))
+    changes = [True] * len(flights)  # a change of plane after each flight but an offer's last
+    for end in ends:
+        changes[end - 1] = False
+    before = list(compress(range(len(flights)), changes))
+    waits = list(zip(map(land.__getitem__, before), map(leave.__getitem__, map(add, before, repeat(1))), strict=True))
+    minutes = {wait: int((at[wait[1]] - at[wait[0]]).total_seconds() // 60) for wait in set(waits)}
+    records = list(
+        zip(map(_DESTINATION, map(flights.__getitem__, before)), map(minutes.__getitem__, waits), strict=True)
+    )
+    start = made = 0
+    for i, end in zip(several, ends, strict=True):
         red_eyes[i] = any(flights_late[start:end])
-        connections[i] = [
-            {"airport": airports[j], "minutes": int((at[leave[j + 1]] - at[land[j]]).total_seconds() // 60)}
-            for j in range(start, end - 1)
-        ]
-        start = end
+        connections[i] = records[made : made + end - start - 1]
+        start, made = end, made + end - start - 1
     return red_eyes, connections
 
 
@@ -231,12 +276,6 @@ def _red_eyes(departs: List[str], arrives: List[str], at: Dict[str, datetime], l
     for i in compress(range(len(departs)), map(late.__contains__, departs)):
         red_eyes[i] = _red_eye(at[departs[i]], at[arrives[i]])
     return red_eyes
-
-
-def _conditions(offers: List[Dict[str, Any]]) -> List[List[Any]]:
-    """``compact_offer``'s two fare conditions, each for every offer."""
-    rules = [offer.get("conditions") or {} for offer in offers]
-    return [[r.get("refund_before_departure") for r in rules], [r.get("change_before_departure") for r in rules]]
 
 
 def _baggage(offers: List[Dict[str, Any]], shape: Any) -> Optional[List[Column]]:
