@@ -29,22 +29,8 @@ from .table import Column, columns_table, fields_of, shape_of, sub_columns
 
 _at = datetime.fromisoformat
 _FIRST, _LAST = itemgetter(0), itemgetter(-1)
-_SLICES, _SEGMENTS, _OWNER, _IATA = (
-    itemgetter("slices"),
-    itemgetter("segments"),
-    itemgetter("owner"),
-    itemgetter("iata_code"),
-)
-_FLIGHT_NUMBER, _ORIGIN, _DESTINATION = itemgetter("flight_number"), itemgetter("origin"), itemgetter("destination")
-_DEPART, _ARRIVE = itemgetter("depart_at"), itemgetter("arrive_at")
-_DURATION, _PRICE, _EXPIRES, _HOLD = (
-    itemgetter("duration_minutes"),
-    itemgetter("price"),
-    itemgetter("expires_at"),
-    itemgetter("hold_policy"),
-)
-_TOTAL, _CURRENCY = itemgetter("total_amount"), itemgetter("currency")
-_OFFER_ID, _TYPE, _BAGS = itemgetter("offer_id"), itemgetter("type"), itemgetter("baggage")
+_SEGMENTS, _IATA, _DURATION = itemgetter("segments"), itemgetter("iata_code"), itemgetter("duration_minutes")
+_TYPE, _BAGS = itemgetter("type"), itemgetter("baggage")
 # what ``summarize_offer`` and ``compact_offer`` read with ``get`` (so with the same defaults)
 _NAME, _CABIN, _INSTANT, _SEATS = (
     methodcaller("get", "name"),
@@ -66,6 +52,10 @@ _HOLDABLE, _MAX_HOLD, _GUARANTEE = (
 CONNECTION = ("airport", "minutes")  # a summary's connection as a record (as the table keeps it)
 LEG = ("flight_number", "origin", "destination", "depart_at", "arrive_at", "duration_minutes")  # ``_legs``' fields
 _LEG = itemgetter(*LEG)
+_LEG_ORIGIN, _LEG_DESTINATION, _LEG_DEPART, _LEG_ARRIVE = itemgetter(1), itemgetter(2), itemgetter(3), itemgetter(4)
+# what every offer has (read as ``summarize_offer`` and ``compact_offer`` read it: a missing one refuses)
+_TOP = itemgetter("offer_id", "slices", "owner", "price", "hold_policy", "expires_at")
+_AMOUNT = itemgetter("total_amount", "currency")
 # The summary's fields a table reads from an offer's legs (``handlers.supplier.table.DERIVED``): exactly
 # what they are when an offer is one slice, as every offer made columns is.
 DERIVED_FROM_LEGS = ("flight_numbers", "origin", "destination", "depart_at", "arrive_at", "stops")
@@ -142,7 +132,8 @@ def offer_columns(offers: List[Dict[str, Any]]) -> Optional[OfferColumns]:
         return None
     try:
         template = shape_of(compact_offer(offers[0], summarize_offer(offers[0])))
-        if set(map(len, map(_SLICES, offers))) != {1}:
+        top = list(zip(*map(_TOP, offers), strict=True))  # each offer read once for its documents
+        if set(map(len, top[1])) != {1}:
             return None  # (round trips in one offer: their summary reads the first slice only)
         fields = fields_of(template)
         keys, subs = template
@@ -150,14 +141,16 @@ def offer_columns(offers: List[Dict[str, Any]]) -> Optional[OfferColumns]:
             return None
         if subs[1] != (SUMMARY, None) or subs[2] is None:
             return None  # (a summary holding a document, or other fields: kept offer by offer)
-        columns: List[Optional[Column]] = [list(map(_OFFER_ID, offers))]
-        segments = list(map(_SEGMENTS, map(_FIRST, map(_SLICES, offers))))
+        ids, all_slices, owners, prices, holds, expiry = top
+        slices = list(map(_FIRST, all_slices))
+        # every flight read once, as the table keeps it (records): the summary reads the legs
+        legs = [list(map(_LEG, segs)) for segs in map(_SEGMENTS, slices)]
         rules = list(map(_CONDITIONS, offers))
         refunds = list(map(_REFUND, rules))  # (a rule book that is not a document refuses the columns)
-        columns += _summary_columns(offers, segments, refunds)
+        columns: List[Optional[Column]] = [list(ids)]
+        columns += _summary_columns(offers, _Read(slices, owners, prices, holds, expiry, legs, refunds))
         conditions = _leaves([refunds, list(map(_CHANGE, rules))], subs[2][1] or (None, None))
         baggage = _baggage(offers, subs[3])
-        legs = [list(map(_LEG, segs)) for segs in segments]  # as the table keeps them: records
     except (KeyError, IndexError, TypeError, AttributeError, ValueError):
         return None  # what the offer by offer path reads the same way, and refuses as it did
     if conditions is None or baggage is None:
@@ -173,23 +166,31 @@ def _leaves(columns: Sequence[Column], subs: Sequence[Any]) -> Optional[List[Col
     return None if misfits else out
 
 
-def _summary_columns(
-    offers: List[Dict[str, Any]], segments: List[List[Dict[str, Any]]], refunds: List[Any]
-) -> List[Optional[List[Any]]]:
-    """``summarize_offer``'s fields (``SUMMARY``), each for every offer (each of one slice: ``segments``;
-    ``refunds``: each one's refund rule), read a column at a time (``map`` over C functions; a
-    value's fallback read only for the offers without one); the flight numbers None (made from the
-    legs when read: ``OfferColumns``) and the connections as records (``CONNECTION``)."""
+class _Read(NamedTuple):
+    """What ``offer_columns`` read of each offer once, for its summary's columns."""
+
+    slices: List[Dict[str, Any]]  # its (one) slice
+    owners: Sequence[Dict[str, Any]]
+    prices: Sequence[Dict[str, Any]]
+    holds: Sequence[Dict[str, Any]]
+    expiry: Sequence[Any]
+    legs: List[List[Tuple[Any, ...]]]  # its flights, each as ``LEG``'s values
+    refunds: List[Any]  # its refund rule
+
+
+def _summary_columns(offers: List[Dict[str, Any]], read: _Read) -> List[Optional[List[Any]]]:
+    """``summarize_offer``'s fields (``SUMMARY``), each for every offer (each of one slice), read a
+    column at a time (``map`` over C functions; a value's fallback read only for the offers without
+    one), the flights' from their legs (``read.legs``); the flight numbers None (made from the legs
+    when read: ``OfferColumns``) and the connections as records (``CONNECTION``)."""
     n = len(offers)
-    slices = list(map(_FIRST, map(_SLICES, offers)))
-    owners = list(map(_OWNER, offers))
+    owners, holds, refunds = read.owners, read.holds, read.refunds
     carriers = list(map(_IATA, owners))
-    firsts, lasts = list(map(_FIRST, segments)), list(map(_LAST, segments))
-    departs, arrives = list(map(_DEPART, firsts)), list(map(_ARRIVE, lasts))
-    sizes = list(map(len, segments))
-    red_eyes, connections = _red_eyes_and_connections(segments, sizes, departs, arrives)
-    prices = list(map(_PRICE, offers))
-    holds = list(map(_HOLD, offers))
+    firsts, lasts = list(map(_FIRST, read.legs)), list(map(_LAST, read.legs))
+    departs, arrives = list(map(_LEG_DEPART, firsts)), list(map(_LEG_ARRIVE, lasts))
+    sizes = list(map(len, read.legs))
+    red_eyes, connections = _red_eyes_and_connections(read.legs, sizes, departs, arrives)
+    totals, currencies = zip(*map(_AMOUNT, read.prices), strict=True)
     names = list(map(_NAME, owners))
     for i in compress(range(n), map(not_, names)):
         names[i] = getattr(BY_CODE.get(carriers[i]), "name", carriers[i])
@@ -208,19 +209,19 @@ def _summary_columns(
         carriers,
         names,
         None,  # flight_numbers
-        list(map(_ORIGIN, firsts)),
-        list(map(_DESTINATION, lasts)),
+        list(map(_LEG_ORIGIN, firsts)),
+        list(map(_LEG_DESTINATION, lasts)),
         departs,
         arrives,
         list(map(sub, sizes, repeat(1))),  # stops
         connections,
-        list(map(_DURATION, slices)),
-        list(map(_TOTAL, prices)),
-        list(map(_CURRENCY, prices)),
+        list(map(_DURATION, read.slices)),
+        list(totals),
+        list(currencies),
         refundable,
         red_eyes,
         cabins,
-        list(map(_EXPIRES, offers)),
+        list(read.expiry),
         holdable,
         list(map(_MAX_HOLD, holds)),
         list(map(_GUARANTEE, holds)),
@@ -229,10 +230,10 @@ def _summary_columns(
 
 
 def _red_eyes_and_connections(
-    segments: List[List[Dict[str, Any]]], sizes: List[int], departs: List[str], arrives: List[str]
+    legs: List[List[Tuple[Any, ...]]], sizes: List[int], departs: List[str], arrives: List[str]
 ) -> Tuple[List[bool], List[Any]]:
-    """``summarize_offer``'s ``red_eye`` and ``connections`` of each offer (``segments``: its
-    flights, ``sizes`` of them; ``departs``, ``arrives``: its first departure and last arrival), the
+    """``summarize_offer``'s ``red_eye`` and ``connections`` of each offer (``legs``: its
+    flights, as ``LEG``'s values, ``sizes`` of them; ``departs``, ``arrives``: its first departure and last arrival), the
     connections as the table keeps them: records (``CONNECTION``, each a tuple). The flights of all
     offers with connections are read together. Each distinct time is parsed once (a search's
     thousand offers are a few hundred departures and arrivals: every one is parsed, so a time that
@@ -240,8 +241,8 @@ def _red_eyes_and_connections(
     ``_red_eye`` asked only of flights that leave late at night (it is False for any other)."""
     connections: List[Any] = [[] for _ in sizes]
     several = [i for i, n in enumerate(sizes) if n > 1]
-    flights = list(chain.from_iterable([segments[i] for i in several]))
-    leave, land = list(map(_DEPART, flights)), list(map(_ARRIVE, flights))
+    flights = list(chain.from_iterable([legs[i] for i in several]))
+    leave, land = list(map(_LEG_DEPART, flights)), list(map(_LEG_ARRIVE, flights))
     at = {text: _at(text) for text in {*departs, *arrives, *leave, *land}}
     late = {text for text in {*departs, *leave} if _late(at[text])}
     red_eyes = _red_eyes(departs, arrives, at, late)  # a nonstop's; a connection's below
@@ -254,7 +255,7 @@ def _red_eyes_and_connections(
     waits = list(zip(map(land.__getitem__, before), map(leave.__getitem__, map(add, before, repeat(1))), strict=True))
     minutes = {wait: int((at[wait[1]] - at[wait[0]]).total_seconds() // 60) for wait in set(waits)}
     records = list(
-        zip(map(_DESTINATION, map(flights.__getitem__, before)), map(minutes.__getitem__, waits), strict=True)
+        zip(map(_LEG_DESTINATION, map(flights.__getitem__, before)), map(minutes.__getitem__, waits), strict=True)
     )
     start = made = 0
     for i, end in zip(several, ends, strict=True):
