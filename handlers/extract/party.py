@@ -60,11 +60,20 @@ _PAIR_KIN = r"parents|grandparents|in-laws|folks"
 _CHILD_KIN = (
     r"kids?|children|child|sons?|daughters?|boys?|girls?|toddlers?|babies|baby|infants?|little\s+ones?|newborn|"
     r"grandkids?|grandchild(?:ren)?|grandsons?|granddaughters?|twins|triplets|teens?|teenagers?"
+    r"|\d{1,2}[- ]?(?:years?|yrs?|yr|y/?o|months?|mos?)[- ]olds?"  # "my 2 yr old": a child named by age
 )
 # Children who come as more than one: "our twins (6)"
 _MULTIPLES = {"twins": 2, "triplets": 3}
 # A word between "my" and the person: "my elderly father", "our little ones", "my best friend"
-_KIN_ADJECTIVES = r"(?:elderly|old|older|younger|little|big|baby|teenage|grown|best|youngest|oldest|eldest|step|lovely)"
+_KIN_ADJECTIVES = r"(?:elderly|old|older|younger|little|big|baby|teenage|grown(?:[- ]up)?|adult|best|youngest|oldest|eldest|step|lovely)"
+# "my grown son", "our adult daughter": a grown-up, though named by a word for a child
+_GROWN_CHILD = re.compile(r"\b(?:grown|adult)\b", re.I)
+# The writer says they stay behind: "for my parents (not me)", "I'm not going"
+_NOT_ME = re.compile(
+    r"\b(?:not|except|without)\s+(?:me|myself)\b|\bi(?:'m|\s+am)\s+not\s+(?:going|travell?ing|flying|coming)\b"
+    r"|\bi\s+(?:won'?t|will\s+not|don'?t|do\s+not)\s+(?:be\s+)?(?:go|fly|travel|come|going|flying|travell?ing|coming)\b",
+    re.I,
+)
 # "my wife", "her parents", "two friends", "three colleagues", "her two boys"
 _AGE_ADJECTIVE = r"(?:\d{1,2}[- ]?(?:years?|yrs?|yr|y/?o|months?|mos?)(?:[- ]old)?\s+)"
 _COMPANION = re.compile(
@@ -320,6 +329,8 @@ def read_party(text: str) -> Dict[str, Any]:
             self_counted = 0  # "i need to add my daughter (5)": the ones already going stay as they are
         elif _BOOKING_FOR.search(text) and not _SELF_GOES.search(text):
             self_counted = 0  # "I need to book travel for our VP": the writer books, the VP flies
+        elif ("not" in low or "n't" in low or "out" in low) and _NOT_ME.search(text):
+            self_counted = 0  # "for my parents (not me)", "I'm not going": the writer stays home
         adults = (self_counted + companions) or None  # "add a kid": the grown-ups stay as they are
     if (
         adults is None
@@ -566,7 +577,7 @@ def _companions(text: str) -> Tuple[int, int]:
         last_end = m.end()
         if m.group("pair"):
             adults += 2 * (n or 1)
-        elif m.group("adult"):
+        elif m.group("adult") or _GROWN_CHILD.search(m.group(0)):
             adults += n or 1
         else:
             kids += n or _MULTIPLES.get(m.group("child").lower(), 1)

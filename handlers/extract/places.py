@@ -66,6 +66,8 @@ NICKNAMES: Dict[str, Tuple[str, str]] = {
     "singapore": ("SIN", "Singapore"),
     "nola": ("MSY", "New Orleans"),
     "nawlins": ("MSY", "New Orleans"),
+    "minneapolis st paul": ("MSP", "Minneapolis"),
+    "minneapolis saint paul": ("MSP", "Minneapolis"),
     "big easy": ("MSY", "New Orleans"),
     "sin city": ("LAS", "Las Vegas"),
     "beantown": ("BOS", "Boston"),
@@ -249,6 +251,36 @@ DESTINATIONS: Dict[str, Tuple[str, str, str, str]] = {
     "smoky mountains": ("TYS", "Knoxville", "the Smoky Mountains", ""),
     "vail": ("EGE", "Eagle County", "Vail", "Denver (DEN)"),
     "scotland": ("EDI", "Edinburgh", "Scotland", "Glasgow (GLA)"),
+    # towns whose own airfield (the one airportsdata and GeoNames give them) has no airline service, or
+    # whose airport is filed under another town: the airport their travellers fly from, when it is near
+    # enough for the hotel too (a town farther out, such as Boulder, keeps its own place: its hotel is there)
+    "hartford": ("BDL", "Hartford", "Hartford", ""),
+    "ann arbor": ("DTW", "Detroit", "Ann Arbor", ""),
+    "scranton": ("AVP", "Wilkes-Barre/Scranton", "Scranton", ""),
+    "fort worth": ("DFW", "Dallas/Fort Worth", "Fort Worth", ""),
+    "ft worth": ("DFW", "Dallas/Fort Worth", "Fort Worth", ""),
+    "st paul": ("MSP", "Minneapolis", "St. Paul", ""),
+    "saint paul": ("MSP", "Minneapolis", "St. Paul", ""),
+    "scottsdale": ("PHX", "Phoenix", "Scottsdale", ""),
+    "tacoma": ("SEA", "Seattle", "Tacoma", ""),
+    "akron": ("CAK", "Akron-Canton", "Akron", ""),
+    "clearwater": ("TPA", "Tampa", "Clearwater", "St. Pete-Clearwater (PIE)"),
+    "sarasota": ("SRQ", "Sarasota", "Sarasota", "Tampa (TPA)"),
+    "west palm": ("PBI", "West Palm Beach", "West Palm Beach", ""),
+    "palm beach": ("PBI", "West Palm Beach", "Palm Beach", ""),
+    "destin": ("VPS", "Destin-Fort Walton Beach", "Destin", ""),
+    "kissimmee": ("MCO", "Orlando", "Kissimmee", ""),
+    "palo alto": ("SFO", "San Francisco", "Palo Alto", "San Jose (SJC)"),
+    "berkeley": ("OAK", "Oakland", "Berkeley", "San Francisco (SFO)"),
+    "santa monica": ("LAX", "Los Angeles", "Santa Monica", ""),
+    "pasadena": ("BUR", "Burbank", "Pasadena", "Los Angeles (LAX)"),
+    "chapel hill": ("RDU", "Raleigh/Durham", "Chapel Hill", ""),
+    "champaign": ("CMI", "Champaign", "Champaign", ""),
+    "annapolis": ("BWI", "Baltimore", "Annapolis", ""),
+    "brooklyn": ("NYC", "New York", "Brooklyn", ""),
+    "coventry": ("BHX", "Birmingham", "Coventry", ""),
+    "cannes": ("NCE", "Nice", "Cannes", ""),
+    "monaco": ("NCE", "Nice", "Monaco", ""),
 }
 
 
@@ -1013,7 +1045,10 @@ def _twin_towns(text: str, found: List[Mention]) -> List[Mention]:
         last = out[-1] if out else None
         if last is not None and _TWIN_JOIN.fullmatch(text[last.end : m.start]):
             apart = geo.distance_km(last.place["code"], m.place["code"])
-            if apart is not None and apart < _TWIN_KM and last.place["code"] != m.place["code"]:
+            # one airport for both ("Dallas/Fort Worth": DFW twice) is one place too, but not a name said twice
+            same = last.place["code"] == m.place["code"]
+            said_twice = same and fold(text[last.start : last.end]) == fold(text[m.start : m.end])
+            if apart is not None and apart < _TWIN_KM and not said_twice:
                 out[-1] = Mention(last.start, m.end, last.place, last.assumed)
                 continue
         out.append(m)

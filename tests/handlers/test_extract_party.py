@@ -146,3 +146,33 @@ def test_students_are_grown_ups_unless_a_school_group(text, adults, children):
 )
 def test_booking_for_others(text, adults):
     assert read_party(text)["adults"] == adults
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children"),
+    [
+        ("me and my grown son, phoenix to chicago", 2, None),  # a grown child is a grown-up
+        ("my wife, our adult daughter and I", 3, None),
+        ("me and my son, phoenix to chicago", 1, 1),  # a son of no stated age stays a child
+    ],
+)
+def test_grown_children_are_grown_ups(text, adults, children):
+    party = read_party(text)
+    assert (party["adults"], party["children"]) == (adults, children)
+
+
+def test_a_child_named_by_age_starts_the_list_of_who_comes():
+    party = read_party("flying w/ my 2 yr old and husband to phoenix")
+    assert (party["adults"], party["children"], party["child_ages"]) == (2, 1, [2])
+
+
+@pytest.mark.parametrize(
+    ("text", "adults"),
+    [
+        ("trip for my parents (not me): tampa to boston", 2),
+        ("flights for my wife and my sister, I'm not going", 2),
+        ("flights for my wife and my sister and me", 3),
+    ],
+)
+def test_the_writer_who_stays_home_is_not_counted(text, adults):
+    assert read_party(text)["adults"] == adults

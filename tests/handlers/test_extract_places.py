@@ -139,3 +139,23 @@ def test_codes_that_are_words_count_only_beside_a_code(text, codes):
 )
 def test_the_region_said_picks_the_town(text, expected):
     assert [m.place["code"] for m in find_places(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "told"),
+    [
+        ("from Hartford to Orlando", "BDL", "BDL"),  # not Hartford-Brainard, a field with no airline service
+        ("scranton to orlando", "AVP", "AVP"),  # filed under "Wilkes-Barre/Scranton"
+        ("Fort Worth to Denver", "DFW", "DFW"),
+        ("flying out of St. Paul to Boston", "MSP", "MSP"),
+    ],
+)
+def test_a_town_flies_from_the_airport_that_serves_it_and_says_so(text, code, told):
+    first = find_places(text)[0]
+    assert first.place["code"] == code
+    assert told in first.assumed
+
+
+def test_a_twin_town_name_with_one_airport_is_one_place():
+    assert [m.place["code"] for m in find_places("dallas/fort worth to atlanta")] == ["DFW", "ATL"]
+    assert [m.place["code"] for m in find_places("DFW-DFW")] == ["DFW", "DFW"]  # one name said twice is no twin
