@@ -519,12 +519,24 @@ def adults_leaving(text: str, going: int) -> Optional[int]:
     return going - n
 
 
+# The people who live where the writer goes, and those the writer stays with: "my family is in tulsa",
+# "my parents live in Omaha", "staying with her" (they are not travelling)
+_LIVING_THERE = re.compile(
+    rf"\b(?:my|our)\s+(?:(?:whole|entire|extended)\s+)?(?:family|{_KIN_WORD})\s+(?:is|are|'s|'re|lives?|still\s+lives?)\s+"
+    r"(?:(?:still|all|now|out|down|up|back|over)\s+)*in\b|\b(?:stay(?:ing)?\s+with|visit(?:ing)?|see(?:ing)?|surprise)\s+(?:him|her|them)\b",
+    re.I,
+)
+
+
 def visited_masked(text: str) -> str:
-    """The text without the people the writer visits ("visiting my parents"): they are not travelling."""
+    """The text without the people the writer visits ("visiting my parents") or who live where the writer
+    goes ("my family is in tulsa"): they are not travelling."""
     low = text.lower()
-    if not any(w in low for w in ("visit", "see", "surprise", "stay", "spend")):
-        return text
-    return _VISITED_PEOPLE.sub(lambda m: " " * len(m.group(0)), text)
+    if any(w in low for w in ("visit", "see", "surprise", "stay", "spend")):
+        text = _VISITED_PEOPLE.sub(lambda m: " " * len(m.group(0)), text)
+    if " in " in low or any(w in low for w in (" him", " her", " them")):
+        text = _LIVING_THERE.sub(lambda m: " " * len(m.group(0)), text)
+    return text
 
 
 _BARE_AFTER_ME = re.compile(

@@ -467,13 +467,13 @@ NO_HOTEL = re.compile(
     r"\balready\s+(?:have|has|booked|got|found|sorted)\s+(?:a\s+|the\s+|my\s+|our\s+)?(?:hotel|room|place|accommodation|lodging)\b|"
     r"\b(?:i|we)\s+(?:have|has|'ve\s+got|got)\s+(?:a\s+)?place\s+to\s+stay\b|"
     r"\bstay(?:ing)?\s+(?:with|at)\s+(?:a\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?(?:friends?|family|relatives|parents|in-laws|folks|mom|dad|mum|"
-    r"sister|brother|son|daughter|kids|cousin|aunt|uncle|grand(?:parents|ma|pa|mother|father)|girlfriend|boyfriend|partner|them|him)\b|"
+    r"sister|brother|son|daughter|kids|cousin|aunt|uncle|grand(?:parents|ma|pa|mother|father)|girlfriend|boyfriend|partner|them|him|her)\b(?!'s)|"
     # where a bed already waits: "staying at my brother's apartment", "crash at their place", "we have a timeshare there"
     rf"\bstay(?:ing)?\s+(?:with|at|in)\s+{_SOMEONES}(?:place|house|home|apartment|flat|condo|cabin|couch)\b|"
     rf"\b(?:crash(?:ing)?|sleep(?:ing)?)\s+(?:at|on|with|in)\s+(?:them|him|{_SOMEONES})|"
     r"\b(?:we|i)(?:\s+(?:have|own|got|have\s+got)|'ve\s+got|'ve)\s+(?:a\s+|our\s+|my\s+)?(?:timeshare|condo|vacation\s+home|beach\s+house|cabin|apartment|flat)\s+(?:there|in)\b|"
     # going home ("heading home for christmas", "flying home to cleveland"); "heading home jan 9" is a return
-    r"\b(?:heading|going|flying|coming)\s+(?:back\s+)?home\s+(?:for|to)\b|"
+    r"\b(?:head(?:ing)?|go(?:ing)?|fly(?:ing)?|com(?:e|ing))\s+(?:back\s+)?home\s+(?:for|to)\b|"
     r"\b(?:anything|nothing)\s+(?:but|except|other\s+than)\s+(?:the\s+)?flights?\b|"
     r"\b(?:booked|arranged|covered|sorted|reserved)\s+the\s+hotel\b|\bhotel\s+(?:is\s+)?(?:already\s+)?(?:booked|sorted|covered|taken\s+care\s+of|arranged)\b|"
     r"\b(?=(?:drop|cancel|remove|skip|forget|nix|lose|ditch|scrap|scratch|axe|cut)\s)(?<!\bcan\s)(?<!\bcould\s)(?<!\bto\s)"
@@ -642,12 +642,39 @@ def read_preferences(text: str, money_text: Optional[str] = None, money: Optiona
     }
 
 
+# A red-eye wanted, not only allowed: "I want the red-eye", "back on the red-eye", "red-eye home please"
+# (not "red-eye is fine", "no red-eyes", "are any of them red-eyes?"): that leg leaves late at night
+_RED_EYE_WANTED = re.compile(
+    r"\b(?:want|wants|take|taking|book|booking|prefer|like|love|catch|catching|on|do|doing|grab)\s+(?:the|a|an)\s+"
+    r"(?:late\s+)?red[\s-]?eyes?(?:\s+flight)?\b(?!\s+(?:is|are|would\s+be|works?)\b)"
+    r"|\bred[\s-]?eyes?\s+(?:flight\s+)?(?:out|back|home|there|please|pls|preferred|if\s+possible|ideally|works\s+best)\b",
+    re.I,
+)
+RED_EYE_HOURS = "after 21:00"  # a red-eye leaves late at night and lands the next morning
+
+
+def _red_eye_wanted(text: str) -> Dict[str, str]:
+    """{"time_out" or "time_return": RED_EYE_HOURS} for the leg a red-eye is wanted on."""
+    if "eye" not in text.lower() or _RED_EYE.search(text):
+        return {}
+    out: Dict[str, str] = {}
+    for m in _RED_EYE_WANTED.finditer(text):
+        clause_start = max(text.rfind(c, 0, m.start()) for c in ".;!?,")
+        around = text[clause_start + 1 : m.start()] + m.group(0) + re.split(r"[,.;!?]", text[m.end() : m.end() + 12])[0]
+        if _BOTH_WAYS.search(around):
+            out["time_out"] = out["time_return"] = RED_EYE_HOURS
+        else:
+            out["time_return" if _RETURN_CONTEXT.search(around) else "time_out"] = RED_EYE_HOURS
+    return out
+
+
 def read_times(text: str) -> Dict[str, Optional[str]]:
     """Departure-time wishes for the outbound and return flights ("morning out, evening back",
     "after 5pm", "the earliest flight out") and arrival bounds ("land by 6pm")."""
     out: Dict[str, Optional[str]] = {"time_out": None, "time_return": None, "arrive_out": None, "arrive_return": None}
     clock = {**_event_hours(text), **read_clock_bounds(text)}  # more exact than a time of day: it wins for its leg
     clock = {**read_superlatives(text), **clock}  # "the first flight in the morning": the first, not any morning one
+    clock = {**_red_eye_wanted(text), **clock}
     if not _FLIGHT_TALK.search(text):
         return {**out, **clock}
     last = 0

@@ -193,3 +193,19 @@ def test_late_and_early_afternoon_are_the_afternoon(text, out, back):
 def test_windows_and_loose_hours(text, out, back):
     times = read_times(text)
     assert (times["time_out"], times["time_return"]) == (out, back)
+
+
+@pytest.mark.parametrize(
+    ("text", "out", "back"),
+    [
+        ("I want the red-eye from SFO to Boston on jan 5, back jan 9", "after 21:00", None),
+        ("Seattle to Boston Jan 20, return Jan 23 on the red-eye", None, "after 21:00"),
+        ("take the red-eye both ways", "after 21:00", "after 21:00"),
+        ("a red-eye is fine", None, None),  # allowed, not wished
+        ("no red eyes please, I'd rather not take the red-eye", None, None),
+        ("are any of them red-eyes?", None, None),
+    ],
+)
+def test_a_red_eye_wished_leaves_late_at_night_on_its_leg(text, out, back):
+    times = read_times(text)
+    assert (times["time_out"], times["time_return"]) == (out, back)

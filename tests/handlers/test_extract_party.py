@@ -1,8 +1,10 @@
 """Who travels (handlers/extract/party.py): booking for others, group words, kin and ages."""
 
+import re
+
 import pytest
 
-from handlers.extract.party import couple_trip, family_unsplit, read_party
+from handlers.extract.party import couple_trip, family_unsplit, read_party, visited_masked
 
 
 @pytest.mark.parametrize(
@@ -176,3 +178,17 @@ def test_a_child_named_by_age_starts_the_list_of_who_comes():
 )
 def test_the_writer_who_stays_home_is_not_counted(text, adults):
     assert read_party(text)["adults"] == adults
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my family is in tulsa and i want to go home for xmas",
+        "visiting my daughter in raleigh, staying with her",
+        "my brother is in denver so I'm flying out to see him",
+    ],
+)
+def test_the_people_who_live_there_do_not_travel(text):
+    masked = visited_masked(text)
+    assert read_party(masked)["adults"] is None
+    assert not re.search(r"\b(?:family|him|her)\b", masked)
