@@ -148,6 +148,10 @@ def test_from_the_email_to_a_granted_request_in_two_clicks(new_page, base_url, l
     approver.goto(f"{base_url}/admin/trips/approvalrequest/?status=all")
     expect(approver.locator("#result_list")).to_contain_text(amount)
     screenshot(approver, "23-approver-queue-1280")
+    queue_filters = approver.locator("#changelist-filter").bounding_box()
+    for column in ("request_link", "amount", "policy", "deadline", "traveller", "route", "status"):
+        box = approver.locator(f"#result_list th.column-{column}").bounding_box()
+        assert box and box["x"] + box["width"] <= queue_filters["x"], f"the queue's {column} is hidden at 1280 px"
     approver.set_viewport_size({"width": 390, "height": 844})
     screenshot(approver, "24-approver-queue-390")
     # On a phone each request is a card that fits the width (the table ran off to the right).

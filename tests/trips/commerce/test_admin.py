@@ -9,6 +9,7 @@ from django.urls import reverse
 from tests.factories import passengers_name, sign_in, trip_make
 from tests.trips.commerce.helpers import RecordingSupplier, hold_for
 from trips.models import ApprovalRequest, AuditEvent, ChatMessage, Hold
+from trips.sheets import dates_text, party_text, route_text
 
 QUEUE = reverse("admin:trips_approvalrequest_changelist")
 
@@ -53,8 +54,15 @@ def test_the_queue_opens_on_pending_soonest_deadline_first_with_the_triage_colum
     page = client.get(QUEUE).content.decode()
     assert page.index(page_of(soon)) < page.index(page_of(late)), "the soonest deadline comes first"
     assert "Old trip" not in page and f'href="{page_of(ApprovalRequest.objects.get(trip=denied))}"' not in page
-    for column in ("traveller", "route", "dates", "party", "amount", "deadline"):
+    for column in ("traveller", "route", "amount", "deadline", "status"):
         assert f"column-{column}" in page
+    row = page[page.index(page_of(soon)) :]
+    row = row[: row.index("</tr>")]
+    # who travels under the traveller, when under where: one line each, in the same cell
+    snapshot = soon.snapshot
+    party, where, when = party_text(snapshot.get("travelers")), route_text(snapshot), dates_text(snapshot)
+    assert f'field-traveller">bob<small class="queue-line">{party}</small>' in row, row
+    assert f'field-route">{where}<small class="queue-line">{when}</small>' in row, row
     assert "$1,030.00" in page and "bob" in page and "alice" in page
     assert "Wed Dec 2, 9:00 AM EST" in page  # the traveller's zone, named
     everything = client.get(QUEUE + "?status=all").content.decode()
