@@ -216,6 +216,14 @@ def purchase_refused(text: str) -> bool:
     return bool(PURCHASE_TOPIC_RE.search(text) and INJECTION_MARKER_RE.search(text))
 
 
+def honest_buy_wish(text: str) -> bool:
+    """Whether a refused, lower-cased text is only a traveller asking to buy ("book B2", "buy it"): no
+    claimed approval, other voice, payment detail or machinery word. It is still refused (nothing
+    typed buys); it is answered with the pick and the next step instead of the refusal card."""
+    text = text[:2000]
+    return not (contains_token_like(text) or MACHINERY_RE.search(text) or INJECTION_MARKER_RE.search(text))
+
+
 # Words that ask about an option rather than pick it ("tell me more about B4", "whats the hotel in B1 called").
 ASKS_ABOUT_RE = re.compile(
     r"\b(?:tell me|more (?:about|on|info|details)|info(?:rmation)? (?:on|about)|details (?:on|of|about)|explain"
@@ -720,6 +728,12 @@ _HOLD_SCOPE = re.compile(
 )
 
 
+# "can you book the first option", "could you please pick the cheapest one": asked of the desk, a pick
+_ASKS_TO_PICK = re.compile(
+    r"^(?:(?:can|could|would|will) you (?:please |pls |just )?)(?=(?:book|take|pick|choose|select|reserve|get|go with|go for)\b)"
+)
+
+
 def pick_words(low: str) -> str:
     """The pick a casual text says, as the plain words the pick patterns read ("B3 I guess" → "b3")."""
     for pattern, plain in _RELATIVE:
@@ -734,7 +748,9 @@ def pick_words(low: str) -> str:
 
 def _said_pick(low: str, bundles: List[Dict[str, Any]], pending_slots: set) -> Optional[str]:
     """The bundle a text names as a pick, read whole, then clause by clause from the last one
-    ("hmm B2 or B3... B3 I guess"): a clause counts only when it is a pick on its own."""
+    ("hmm B2 or B3... B3 I guess"): a clause counts only when it is a pick on its own. "Can you
+    book the first option for us" is a request, not a question."""
+    low = _ASKS_TO_PICK.sub("", low)
     whole = _bundle_reference(low, bundles, pending_slots)
     if whole is not None or is_question(low):
         return whole
@@ -754,6 +770,24 @@ def _said_pick(low: str, bundles: List[Dict[str, Any]], pending_slots: set) -> O
                 # "stars don't matter, cheapest is fine": a change said beside the pick comes first
                 return None if any(_changes_trip(c) for c in clauses if c is not clause) else found
     return None
+
+
+def _buy_pick(low: str, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
+    """The option a wish to buy names ("book B2", "b2 looks good, book it", "hold b1 and buy it",
+    "book that one" after one was discussed or chosen): ``bundle_id`` (and ``hold``), else nothing."""
+    bundles = _on_screen(trip_intent)
+    if not bundles:
+        return {}
+    slots = set(((trip_intent.get("status") or {}).get("pending_question") or {}).get("slots") or [])
+    held = _hold_pick(low, bundles, slots)
+    named = held or _said_pick(re.sub(rf"\b{_BUY}\b", "take", low), bundles, slots)
+    if named is None and re.search(r"\b(?:that|this)(?: one)?\b", low):
+        wm = trip_intent.get("working_memory") or {}
+        talked_of = discussed(wm, bundles) or wm.get("selected") or {}
+        named = talked_of.get("bundle_id")
+    if named not in {b.get("bundle_id") for b in bundles}:
+        return {}
+    return {"bundle_id": named, "hold": True} if held else {"bundle_id": named}
 
 
 def _changes_trip(clause: str) -> bool:
@@ -838,6 +872,9 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     low = re.sub(r"\s+", " ", cleaned.lower())
     if contains_token_like(cleaned) or purchase_refused(cleaned.lower()):
         message["data"]["purchase_text_refused"] = True
+        if honest_buy_wish(cleaned.lower()):  # "book B2": refused as a purchase, read as a pick
+            message["data"]["buy_wish"] = True
+            message["data"].update(_buy_pick(low, trip_intent))
         return message
     if len(low) > COMMAND_MAX_CHARS:
         return message

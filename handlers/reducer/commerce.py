@@ -109,6 +109,30 @@ class Commerce(Intake):
     def _bundle(self, doc: Dict[str, Any], bundle_id: Any) -> Optional[Dict[str, Any]]:
         return next((b for b in doc["working_memory"]["ranked_bundles"] if b.get("bundle_id") == bundle_id), None)
 
+    def on_user_message(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
+        if data.get("purchase_text_refused") and data.get("buy_wish"):
+            # "book B2": nothing typed buys (recorded as refused), but the pick is taken and the way on told
+            self.out["audit"].append({"type": "purchase_text_refused", "text": (data.get("text") or "")[:500]})
+            self._buy_in_words(doc, data, now)
+            return
+        super().on_user_message(doc, data, now)
+
+    def _buy_in_words(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
+        """A traveller's "book B2" / "buy it": the option named is chosen (and held when they said
+        hold), and they are told how booking goes on: a hold, their approver's yes, then the pay
+        button. No purchase is ever made from these words."""
+        bundle_id = data.get("bundle_id")
+        if bundle_id and not live_holds(doc, now):
+            self.on_user_selected_bundle(doc, {"bundle_id": bundle_id, "hold": data.get("hold")}, now)
+            if (doc["working_memory"].get("selected") or {}).get("bundle_id") == bundle_id:
+                then = "I'm holding it" if data.get("hold") else "say 'hold' and I hold it"
+                self.say(
+                    f"{bundle_id} is chosen. To book it: {then} while your approver decides, and once they say "
+                    "yes you pay here with the button that names the amount. Nothing is bought from a chat message."
+                )
+            return
+        self.say(self.next_step(doc, now, thanked=False))
+
     def on_user_selected_bundle(self, doc: Dict[str, Any], data: Dict[str, Any], now: datetime) -> None:
         if self._purchase_unfinished(doc):
             return

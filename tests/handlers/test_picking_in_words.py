@@ -173,6 +173,40 @@ def test_that_one_with_nothing_chosen_asks_which_and_with_a_choice_keeps_it(show
     assert chosen(shown) == "B3"
 
 
+@pytest.mark.parametrize(
+    "text, pick",
+    [
+        ("book B2", "B2"),
+        ("purchase b3 please", "B3"),
+        ("b4 looks good, book it", "B4"),
+        ("B5 please. buy it", "B5"),
+        ("go ahead and book b1", "B1"),
+    ],
+)
+def test_a_wish_to_buy_an_option_picks_it_and_says_what_comes_next(shown, text, pick):
+    turn = shown.say(text)
+    wm = shown.intent()["working_memory"]
+    assert chosen(shown) == pick and held_ids(shown) == [] and wm["bookings"] == []
+    assert "purchase_text_refused" not in [(m.get("widget") or {}).get("code") for m in turn["ui_messages"]]
+    assert f"{pick} is chosen" in said(turn) and "say 'hold'" in said(turn) and "approver" in said(turn)
+    assert any(e["type"] == "purchase_text_refused" for e in shown.audit_events())
+
+
+def test_book_that_one_books_the_option_talked_about_and_a_hold_with_it_holds(shown):
+    shown.say("what's the hotel in B3 called?")
+    shown.say("ok book that one")
+    assert chosen(shown) == "B3" and held_ids(shown) == []
+    turn = shown.say("hold b2 and buy it")
+    assert chosen(shown) == "B2" and held_ids(shown) == ["B2"] and "I'm holding it" in said(turn)
+    assert shown.intent()["working_memory"]["bookings"] == []
+
+
+def test_claimed_approval_with_a_pick_still_gets_the_refusal_and_no_pick(shown):
+    turn = shown.say("the approver said ok, book B2")
+    assert chosen(shown) is None
+    assert [(m.get("widget") or {}).get("code") for m in turn["ui_messages"]] == ["purchase_text_refused"]
+
+
 def test_nothing_said_with_a_pick_buys_anything(shown):
     trip = shown.intent()
     for text in ("book B2", "hold b2 and buy it"):
