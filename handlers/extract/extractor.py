@@ -45,15 +45,17 @@ from .dates import (
 )
 from .journeys import read_journey
 from .party import (
-    ADDING,
     FOR_ME,
+    MORE_PEOPLE,
     UNACCOMPANIED,
+    adding,
     adults_leaving,
     children_as_before,
     children_stay_home,
     couple_trip,
     family_unsplit,
     read_party,
+    total_said,
     unaccompanied,
     visited_masked,
 )
@@ -372,13 +374,20 @@ def _added_to_party(text: str, current: Dict[str, Any], fields: Dict[str, Any]) 
     already going (it replaced them: two adults became one adult and a child)."""
     party = current.get("party") or {}
     going = party.get("travelers") or {}
-    if not ADDING.search(text) or not any(going.get(k) for k in ("adults", "children", "infants")):
+    if not adding(text) or not any(going.get(k) for k in ("adults", "children", "infants")):
         return
     if fields.get("adults") is None and re.search(r"\banother\s+(?:adult|person|travell?er|passenger)\b", text, re.I):
         fields["adults"] = 1  # "add another adult"
+    more = MORE_PEOPLE.search(text)
+    if fields.get("adults") is None and not fields.get("children") and not fields.get("infants") and more:
+        fields["adults"] = to_int(more.group("n") or more.group("m"))  # "two more people are coming", "plus one more"
+    total, size = total_said(text)  # "my sister is coming too, so 3 of us": three in all
     for key in ("adults", "children", "infants"):
-        if fields.get(key):
+        if fields.get(key) and not (key == "adults" and total):
             fields[key] += int(going.get(key) or 0)
+    little = sum(int(fields.get(k) or going.get(k) or 0) for k in ("children", "infants"))
+    if size and size > little and (fields.get("adults") or 0) <= size - little:
+        fields["adults"] = size - little  # "my colleague wants to join, that makes 4"
     if fields.get("child_ages"):
         fields["child_ages"] = list(party.get("child_ages") or []) + fields["child_ages"]
 

@@ -25,8 +25,13 @@ _GROUP_WORDS = {w: 1 for w in "guys gals ladies dudes lads fellas women men chap
     "couples": 2
 }
 _YOUNG_GROUP_WORDS = {"girls": 1, "boys": 1}
+# "one of us dropped out", "one of us can't make it": someone leaving, not a count of the party
+_LEAVES = (
+    r"\s+(?:can'?t|cant|cannot|won'?t|wont|isn'?t|is\s+not|is\s+no\s+longer|dropped|backed|pulled|bailed|cancell?ed"
+    r"|has\s+to\s+(?:drop|cancel|stay)|is\s+out|left|quit|will\s+not|stays?\s+home)\b"
+)
 _PEOPLE = re.compile(
-    rf"\b(?P<n1>{NUMBER_RE})\s*(?:peoples?|persons?|person|total|in\s+total|travell?ers?|passengers?|pax|ppl|guests?|individuals|of\s+us|members|"
+    rf"\b(?P<n1>{NUMBER_RE})\s*(?:peoples?|persons?|person|total|in\s+total|travell?ers?|passengers?|pax|ppl|guests?|individuals|of\s+us(?!{_LEAVES})|members|"
     rf"reservations|(?:one[\s-]?way\s+|round[\s-]?trip\s+|return\s+)?{_CABIN_WORDS}(?:plane\s+|airline\s+|flight\s+|bus\s+|train\s+|coach\s+)?"
     rf"(?:tickets?|tix|tkts?|seats?)|"
     rf"adults?\s+tickets?|in\s+(?:my|our|the)\s+(?:group|party|team))\b"
@@ -34,6 +39,7 @@ _PEOPLE = re.compile(
     rf"|\b(?:travell?ers|passengers|pax|people|guests|party\s+size|headcount)\s*:\s*(?P<n7>\d{{1,2}})\b"
     rf"|(?<![\w-])x\s?(?P<n8>[1-9])\b(?!\s*(?:nights?|days?|rooms?))"
     rf"|\b(?:party|group|family|team)\s+of\s+(?P<n2>{NUMBER_RE})\b|\bwe(?:\s+are|'re|\s+will\s+be|'ll\s+be)\s+(?:actually\s+|now\s+|really\s+|just\s+|only\s+)?(?P<n3>{NUMBER_RE})\b(?!\s*(?:nights?|days?|weeks?|stars?|minutes?|mins?|hours?|hrs?|miles?|km|blocks?)\b)"
+    rf"|\b(?:just|only)\s+(?P<n9>{NUMBER_RE})\s+(?:now|left|going|(?:of\s+us|people|adults)\s+now)\b"
     rf"|\bthere\s+(?:are|will\s+be)\s+(?P<n4>{NUMBER_RE})\s+of\s+us\b|\b(?:for|book)\s+(?P<n5>(?!(?:a|an|no)\b){NUMBER_RE})\b(?!\s*(?:nights?|days?|weeks?|months?|stars?|rooms?|beds?|bags?|am\b|pm\b|%|percent|"
     rf"dollars|usd|bucks|hours?|minutes?|o'?clock|st\b|nd\b|rd\b|th\b|[.:/]\d|\d|-|of\s+(?:the|these|those|them)|more|way|stop))",
     re.I,
@@ -124,13 +130,28 @@ _SELF_PLUS = re.compile(
     re.I,
 )
 # "add my daughter", "also bringing my mom", "one more": people joining those already going
+# "2 more adults", "two more people are coming", "plus one more": grown-ups on top of those going
+MORE_PEOPLE = re.compile(
+    rf"(?:\b(?:plus|and|with)\s+|\+\s*)(?P<n>{NUMBER_RE})\s+more\s*(?:[.!]|$|(?:is|are|will\s+be)\s+(?:coming|joining))"
+    rf"|\b(?P<m>{NUMBER_RE})\s+more\s+(?:(?:adults?|people|persons?|travell?ers?|passengers?|guests?|pax|seats?|tickets?"
+    r"|of\s+us|friends?|colleagues?)\b|(?:is|are|will\s+be\s+)?(?:coming|joining)\b)",
+    re.I,
+)
 ADDING = re.compile(
     r"\badd(?:ing)?\b|\balso\s+(?:bring(?:ing)?|tak(?:e|ing)|coming|joining)\b|\bone\s+more\b"
     r"|\b(?:is|are|'s|'re|will\s+be)\s+(?:also\s+)?(?:coming|joining)\s+(?:too|as\s+well|along|with\s+(?:us|me))\b"
+    r"|\bwe(?:'re|\s+are|'ll|\s+will)\s+(?:also\s+)?(?:be\s+)?(?:bring(?:ing)?|tak(?:e|ing))\s+(?:along\s+)?(?:our|my)\b"
     r"|\b(?:wants?|decided)\s+to\s+(?:come|join)\b|\btagging\s+along\b|\b(?:is|are|will|'s|'re)\s+join(?:ing)?\s+(?:us|me)\b"
     r"|\b(?:is|'s|are|'re)\s+(?:also\s+)?coming\s+(?:with\s+(?:us|me)|along|too)\b|\banother\s+(?:adult|person|traveller|traveler|passenger)\b",
     re.I,
 )
+
+
+def adding(text: str) -> bool:
+    """Whether the people a text names join those already going ("add my daughter", "2 more adults")."""
+    return bool(ADDING.search(text) or ("more" in text.lower() and MORE_PEOPLE.search(text)))
+
+
 # The writer goes too: "flying with", "with my wife and 3 kids", "a ski trip with 3 friends" (not "for my parents")
 _WITH = re.compile(
     rf"\b(?:travell?ing|going|flying|coming)\s+(?:with|w/?)(?=\s|$)|^\s*with\b|\bwith\s+(?:my|our|(?!(?:a|an|no)\b){NUMBER_RE})\s+(?!(?:own|points|miles|card|nights?|days?|bags?)\b)",
@@ -325,7 +346,7 @@ def read_party(text: str) -> Dict[str, Any]:
         adults = 1 + (to_int(_SELF_PLUS.search(text).group("n")) or 0)
     if adults is None and (companions or kids):
         self_counted = 0 if _INCLUDING_ME.search(text) or not (_SELF.search(text) or _WITH.search(text)) else 1
-        if ADDING.search(text):
+        if adding(text):
             self_counted = 0  # "i need to add my daughter (5)": the ones already going stay as they are
         elif _BOOKING_FOR.search(text) and not _SELF_GOES.search(text):
             self_counted = 0  # "I need to book travel for our VP": the writer books, the VP flies
@@ -337,7 +358,7 @@ def read_party(text: str) -> Dict[str, Any]:
         and (children or infants)
         and (_WITH.search(text) or _SELF_WITH.search(text))
         and _SELF.search(text)
-        and not ADDING.search(text)
+        and not adding(text)
     ):
         adults = 1 + companions  # "I'm traveling with my 2 year old": the writer and the child
     if adults is None and " with " in low and _I_GO_WITH.search(text):
@@ -553,8 +574,10 @@ def _companions(text: str) -> Tuple[int, int]:
     last_end = -1  # where the last person counted ends: "my mom and dad", "my wife, son and daughter"
     for m in _COMPANION.finditer(text):
         n = to_int(m.group("n")) if m.group("n") else None
-        if (m.group("n") and n is None) or text[m.end() : m.end() + 2] in ("'s", "s'"):
-            continue  # "a friend's wedding": not someone travelling
+        if (m.group("n") and n is None) or (
+            text[m.end() : m.end() + 2] in ("'s", "s'") and not _IS_JOINING.match(text[m.end() :])
+        ):
+            continue  # "a friend's wedding": not someone travelling (but "my mate's joining us" is "my mate is")
         word = (m.group("adult") or m.group("pair") or m.group("child") or "").lower()
         if (m.group("n") or "").lower() in ("a", "an") and word.endswith("s") and word not in _MULTIPLES:
             continue  # "a girls weekend", "a boys trip": a kind of trip, not a count
@@ -594,6 +617,25 @@ def _companions(text: str) -> Tuple[int, int]:
         else:
             kids += n or _MULTIPLES.get(m.group("child").lower(), 1)
     return adults, kids
+
+
+_IS_JOINING = re.compile(r"'s\s+(?:also\s+)?(?:com(?:e|ing)|join(?:ing)?|tag(?:ging)?\s+along)\b", re.I)
+# The party's size said as a total ("so 3 of us", "that makes 4", "5 in total", "we're 3 now"): a
+# number that replaces the count, where "add 2 adults" or "2 more" comes on top of it
+TOTAL_SAID = re.compile(
+    rf"\b(?P<t1>{NUMBER_RE})\s+of\s+us\b|\b(?:in\s+total|total|altogether|all\s+together|in\s+all)\b"
+    rf"|\b(?:so|now|makes?|making)\s+(?:it\s+|that\s+|us\s+)?(?P<t2>{NUMBER_RE})\b(?!\s*(?:more|nights?|days?|stars?)\b)"
+    rf"|\b(?P<t3>{NUMBER_RE})\s+(?:(?:people|persons|travell?ers|passengers|adults|pax)\s+)?now\b",
+    re.I,
+)
+
+
+def total_said(text: str) -> Tuple[bool, Optional[int]]:
+    """Whether the text gives the party's size as a total, and the number if it names one."""
+    m = TOTAL_SAID.search(text)
+    if not m:
+        return False, None
+    return True, to_int(m.group("t1") or m.group("t2") or m.group("t3") or "")
 
 
 # Between two people in one list ("my mom and dad", "my wife, son and daughter"): the second is the writer's too.

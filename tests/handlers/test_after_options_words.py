@@ -10,6 +10,7 @@ from handlers.extract.patch import revert_patch
 from handlers.extract.prefs import carriers_against, read_airlines
 from handlers.extract.topics import message_topic
 from handlers.router import route_text
+from handlers.testing import Harness
 
 
 def _screen(n: int, **wm):
@@ -181,3 +182,33 @@ def test_an_option_named_by_what_its_card_shows(text, bundle_id):
 
 def test_a_feature_no_option_has_is_left_to_the_extractor_as_a_wish():
     assert route_text("the one with a 5 star hotel", CARDS)["type"] == "USER_MESSAGE"
+
+
+def _party_after(text, first="nyc to miami feb 10-15, 2 adults"):
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say(first)
+    h.say(text)
+    return h.intent()["party"]["travelers"]
+
+
+@pytest.mark.parametrize(
+    ("text", "adults"),
+    [
+        ("my mate's joining us", 3),
+        ("my sister is coming too so 3 of us", 3),
+        ("my colleague wants to join, that makes 4", 4),
+        ("two more people are joining", 4),
+        ("plus one more", 3),
+        ("one of us dropped out, just 2 now", 2),
+        ("show me 2 more", 2),
+        ("one more night", 2),
+        ("my friend's wedding is that weekend", 2),
+    ],
+)
+def test_people_joining_or_leaving_after_options_change_the_party_by_what_was_said(text, adults):
+    first = "nyc to miami feb 10-15, 3 adults" if "dropped" in text else "nyc to miami feb 10-15, 2 adults"
+    assert _party_after(text, first)["adults"] == adults
+
+
+def test_a_child_brought_along_joins_the_grown_ups_already_going():
+    assert _party_after("we're bringing our son, he's 7") == {"adults": 2, "children": 1, "infants": 0}
