@@ -221,7 +221,18 @@ def honest_buy_wish(text: str) -> bool:
     claimed approval, other voice, payment detail or machinery word. It is still refused (nothing
     typed buys); it is answered with the pick and the next step instead of the refusal card."""
     text = text[:2000]
-    return not (contains_token_like(text) or MACHINERY_RE.search(text) or INJECTION_MARKER_RE.search(text))
+    return not (
+        contains_token_like(text)
+        or MACHINERY_RE.search(text)
+        or INJECTION_MARKER_RE.search(text)
+        or _PAYMENT_WORDS.search(text)
+    )
+
+
+# Payment details: "pay with my visa", "book it using the company card" get the refusal card as they are.
+_PAYMENT_WORDS = re.compile(
+    r"\b(?:visa|cards?|credit|debit|paypal|amex|mastercard|apple\s+pay|google\s+pay|venmo|iban)\b"
+)
 
 
 # Words that ask about an option rather than pick it ("tell me more about B4", "whats the hotel in B1 called").
