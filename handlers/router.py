@@ -25,12 +25,28 @@ from .quotes import items as quote_items
 COMMAND_MAX_CHARS = 80
 
 _POLITE = r"(?:(?:ok(?:ay)?|yes|great|perfect|sure)[,!.]?\s+)?(?:please\s+)?"
-_TAIL = r"(?:\s+please)?[.!]*"
+_TAIL = r"(?:\s+(?:please|pls|plz))?[.!]*"
 
 RETRY_RE = re.compile(rf"^{_POLITE}(?:try (?:it |that )?again|retry|try once more)(?: now)?{_TAIL}$")
 HOLD_RE = re.compile(
     rf"^{_POLITE}(?:hold|hold (?:it|this|that|them)|hold (?:this|that|the) (?:one|bundle|option|trip)"
-    rf"|place (?:a |the )?holds?|put (?:it|this|that|them) on hold|reserve (?:it|this|that)|hold please){_TAIL}$"
+    rf"|place (?:a |the )?holds?|put (?:it|this|that|them) on hold|reserve (?:it|this|that)|hold please"
+    rf"|lock (?:it|this|that|them) in){_TAIL}$"
+)
+# A hold asked as the approval it starts: "send it to my manager for approval", "B2 and submit it for
+# sign-off", "get B3 approved", "request approval", "ask my boss to approve it". The hold is what puts
+# an option before the approver; nothing here approves anything.
+_APPROVER = r"(?:my|our|the)\s+(?:boss|manager|approver|supervisor|line\s+manager|travel\s+(?:manager|desk|team)|finance(?:\s+team)?)"
+_FOR_APPROVAL = r"for\s+(?:(?:their|his|her|an?)\s+)?(?:approval|sign[- ]?off|ok|okay)"
+APPROVAL_ASK_RE = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|great|perfect|sure|cool|right|so)[,!.]?\s+)*(?:(?P<pick>.{1,40}?)(?:\s*(?:,|\band\b|&|\bthen\b|\+))+\s*)?"
+    r"(?:(?:please|pls|can\s+you|could\s+you|would\s+you|let'?s|go\s+ahead\s+and|i'?d\s+like\s+to|i\s+want\s+to|we'?d\s+like\s+to)\s+)*"
+    r"(?:(?:send|submit|forward|pass|put)\s+(?:(?P<what>b\d{1,2}|it|this|that|them|this\s+one|that\s+one|the\s+\w+(?:\s+one)?)\s+)?"
+    rf"(?:(?:(?:up\s+|over\s+|through\s+)?to\s+{_APPROVER}(?:\s+{_FOR_APPROVAL})?)|{_FOR_APPROVAL})"
+    r"|get\s+(?P<what2>b\d{1,2}|it|this|that|them|this\s+one|that\s+one|the\s+\w+(?:\s+one)?)\s+(?:approved|signed\s+off)"
+    r"|request\s+(?:an?\s+)?approval(?:\s+(?:for|on)\s+(?P<what3>b\d{1,2}|it|this|that|them|the\s+\w+(?:\s+one)?))?"
+    rf"|ask\s+{_APPROVER}\s+(?:to\s+(?:approve|sign\s+off(?:\s+on)?)(?:\s+(?P<what4>b\d{{1,2}}|it|this|that|them|the\s+\w+(?:\s+one)?))?|{_FOR_APPROVAL}))"
+    r"(?:\s+(?:please|pls|now|for\s+(?:me|us)))*\s*[.!?]*$"
 )
 # "cancel the hold", "never mind, release them", "we'd like to drop the reservations": give held space back.
 # "it"/"them" count only after cancel/release/drop, and only before anything is bought (``route_text``).
@@ -697,12 +713,14 @@ _GOOD_TAIL = (
 )
 _RELATIVE = [
     (
-        r"\b(?:the )?one (?:that |which )?(?:comes? back|returns?|gets? back|flies back|flies home|gets home)\s+(?:the )?"
+        r"\b(?:(?:the )?one|whichever(?: one)?) (?:that |which )?(?:is |'s )?(?:comes? back|coming back|returns?|returning|gets? back"
+        r"|getting back|flies back|flying back|flies home|flying home|gets home|getting home)\s+(?:the )?"
         r"(earliest|latest|first|last)\b",
         r"the \1 flight back",
     ),
     (
-        r"\b(?:the )?one (?:that |which )?(?:leaves|departs|goes out|flies out|takes off|leaves home)\s+(?:the )?"
+        r"\b(?:(?:the )?one|whichever(?: one)?) (?:that |which )?(?:is |'s )?(?:leaves|leaving|departs|departing|goes out|going out"
+        r"|flies out|flying out|takes off|taking off|leaves home)\s+(?:the )?"
         r"(earliest|latest|first|last)\b",
         r"the \1 flight out",
     ),
@@ -710,6 +728,11 @@ _RELATIVE = [
         r"\b(?:the )?one (?:that |which )?(?:lands|arrives|gets (?:in|there))\s+(?:the )?(earliest|first)\b",
         r"the fastest",
     ),
+    (
+        r"\b(?:the )?one with (?:the )?(earliest|latest) (?:flight|departure)(?: out| there)?\b(?! back| home)",
+        r"the \1 flight out",
+    ),
+    (r"\b(?:the )?one with (?:the )?(earliest|latest) (?:flight|departure) (?:back|home)\b", r"the \1 flight back"),
     (r"\bwhichever(?: one)? (?:is|'?s|has) (?:the )?", r"the "),
     (r"\b(?:the )?one (?:that|which) (?:is|'?s|has) (?:the )?", r"the "),
     (
@@ -799,6 +822,24 @@ def _buy_pick(low: str, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     if named not in {b.get("bundle_id") for b in bundles}:
         return {}
     return {"bundle_id": named, "hold": True} if held else {"bundle_id": named}
+
+
+def _approval_hold(
+    asked: re.Match[str], low: str, trip_intent: Dict[str, Any], message: Dict[str, Any]
+) -> Dict[str, Any]:
+    """ "send B2 to my manager for approval": pick (if named) and hold, which asks the approver."""
+    bundles = _on_screen(trip_intent)
+    said = [asked.group(k) for k in ("pick", "what", "what2", "what3", "what4") if asked.group(k)]
+    named = [w for w in said if not re.fullmatch(r"it|this|that|them|(?:this|that) one", w)]
+    if not named:
+        return {"type": "USER_REQUEST_HOLD", "data": {}}
+    slots = set(((trip_intent.get("status") or {}).get("pending_question") or {}).get("slots") or [])
+    picked = _said_pick(pick_words(named[0]), bundles, slots) if bundles else None
+    if picked in {b.get("bundle_id") for b in bundles}:
+        return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": picked, "hold": True}}
+    if picked:
+        message["data"]["unknown_bundle_id"] = picked
+    return message
 
 
 def _changes_trip(clause: str) -> bool:
@@ -893,6 +934,9 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
         return {"type": "USER_RETRY", "data": {}}
     if HOLD_RE.match(low):
         return {"type": "USER_REQUEST_HOLD", "data": {}}
+    asked = APPROVAL_ASK_RE.match(low)
+    if asked:
+        return _approval_hold(asked, low, trip_intent, message)
     if RELEASE_RE.match(low) and _unbooked(trip_intent):
         return {"type": "USER_RELEASE_HOLDS", "data": {}}
     if UNDO_RE.match(low) or FIRST_LIST_RE.match(low):

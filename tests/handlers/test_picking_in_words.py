@@ -214,3 +214,48 @@ def test_nothing_said_with_a_pick_buys_anything(shown):
     for text in ("book B2", "hold b2 and buy it", "pay for the cheapest", "hold the cheapest and pay"):
         shown.say(text)
         assert shown.intent()["working_memory"]["bookings"] == [], text
+
+
+@pytest.mark.parametrize(
+    ("text", "pick"),
+    [
+        ("B2 and send it to my manager for approval", "B2"),
+        ("submit b3 for sign-off please", "B3"),
+        ("get B4 approved", "B4"),
+        ("ask my boss to approve b1", "B1"),
+        ("the cheapest one, then send it to the approver", "B4"),
+    ],
+)
+def test_asking_for_approval_of_an_option_picks_and_holds_it(shown, text, pick):
+    shown.say(text)
+    assert chosen(shown) == pick and held_ids(shown) == [pick]
+    assert shown.intent()["working_memory"]["bookings"] == []
+
+
+@pytest.mark.parametrize("text", ["send it to my manager for approval", "lock it in", "request approval"])
+def test_asking_for_approval_of_the_chosen_option_holds_it_and_with_none_chosen_asks_for_a_pick(shown, text):
+    turn = shown.say(text)
+    assert held_ids(shown) == [] and "Pick a bundle first" in said(turn)
+    shown.say("B3")
+    shown.say(text)
+    assert held_ids(shown) == ["B3"]
+
+
+@pytest.mark.parametrize(
+    ("text", "quality"),
+    [
+        ("the one leaving earliest", "earliest_out"),
+        ("whichever leaves first", "earliest_out"),
+        ("the one with the earliest flight", "earliest_out"),
+        ("the one coming back latest", "latest_ret"),
+        ("whichever one is flying back latest", "latest_ret"),
+    ],
+)
+def test_an_option_picked_by_when_its_flight_leaves(shown, text, quality):
+    turn = shown.say(text)
+    leg = "outbound" if quality.endswith("out") else "return"
+    times = [leg_departure(b, leg) for b in shown.intent()["working_memory"]["ranked_bundles"]]
+    mine = leg_departure(
+        next(b for b in shown.intent()["working_memory"]["ranked_bundles"] if b["bundle_id"] == chosen(shown)), leg
+    )
+    assert mine == (min(times) if quality.startswith("earliest") else max(times)), said(turn)
