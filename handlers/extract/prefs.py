@@ -115,6 +115,10 @@ _CABINS = [
             r"\bbusiness[\s-]+(?:class|cabin)\b|\bbusiness\s+or\s+first\b|\bfirst\s+or\s+business\b"
             rf"|\b(?:fly(?:ing)?|in|sit\s+in|book|{_MOVE_TO}|go|make\s+it|let'?s\s+do|rather|prefer)\s+(?:business|biz|j)\b(?!\s+trip)"
             rf"|\b(?:business|biz)(?={_IF_PRICE})"
+            r"|\b(?:how\s+much|what(?:'?s|\s+is|\s+would|\s+does|\s+will)?|price|cost|quote|what\s+about|how\s+about)\b"
+            r"[^.?!]{0,25}?\b(?:for|in|about|with|to)\s+(?:business|biz)\b(?!\s+(?:trips?|travel|purposes?|meetings?|reasons?|hours?))"
+            r"|\b(?:how\s+much|what(?:'?s|\s+is|\s+would|\s+does|\s+will)?|price|cost|quote)\b[^.?!]{0,25}?"
+            r"\b(?:business|biz)\b(?=\s*(?:class|cabin|be\b|cost|seats?|fares?|instead|then|[?.!]|$))"
             r"|\bbiz\s+class\b|(?<=pax|ppl|adt)\s+biz\b|\b(?:pax|ppl|adults?|people|tickets?)\s+biz\b|\blie[\s-]?flat\b|\bflat[\s-]?bed\b|\bpolaris\b|\bdelta\s+one\b|\bbusiness\s+(?:pls|please|seats?|fares?|instead|then)\b",
             re.I,
         ),

@@ -238,3 +238,17 @@ def test_one_way_in_other_words(text, one_way):
 
 def test_set_on_flights_means_a_hotel_alone():
     assert read("we're set on flights, need a hotel in tulsa feb 3-5")["flights_needed"] is False
+
+
+@pytest.mark.parametrize(
+    ("text", "cabin"),
+    [
+        ("how much more for business", "business"),
+        ("what would it cost in business?", "business"),
+        ("what about biz", "business"),
+        ("how much is a business trip to denver", None),
+        ("what's the price for business travel", None),
+    ],
+)
+def test_a_price_asked_for_business_is_business_searched(text, cabin):
+    assert read(text)["cabin"] == cabin
