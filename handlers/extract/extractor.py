@@ -216,8 +216,10 @@ def extract_fields(
         assign_dates(msg, dates, slots, dates_of_stay, known, fields, doubts)
         if replaced:
             _instead(msg, replaced, places, dates, current, known, dates_of_stay, fields)
+        said_end = _end_said(fields, known, dates_of_stay)
         for moved in (shift, again):
-            if moved:
+            # "return on the 17th and add a night": the day said is the return, not a day after it
+            if moved and not (moved[0] == "end" and said_end):
                 _shift(moved, known, dates_of_stay, fields)
         if not dates and not shift:
             _month_moved(masked, known, today, dates_of_stay, fields)
@@ -721,6 +723,13 @@ def _month_moved(msg: str, known: Tuple[Any, Any, bool], today: date, stay: bool
     if new_start is None:
         return
     _set_dates(fields, stay, new_start, new_start + (end - start) if end else None)
+
+
+def _end_said(fields: Dict[str, Any], known: Tuple[Any, Any, bool], stay: bool) -> bool:
+    """Whether the message named a new last day for the trip (a return or check-out date of its own)."""
+    said = ((fields.get("stays") or [{}])[0] or {}).get("check_out") if stay else fields.get("return_date")
+    end = known[1]
+    return bool(said) and (end is None or said != end.isoformat())
 
 
 def _shift(

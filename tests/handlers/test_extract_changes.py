@@ -90,3 +90,17 @@ def test_a_bus_asked_on_its_own_is_an_errand_not_the_trip():
     # keeps its places for a later "a flight there", see test_extract_topics.py)
     f = read("a bus from Fresno to Sacramento on March 3", current={})
     assert (f["origin"], f["destination"], f["depart_date"]) == (None, None, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "depart", "ret"),
+    [
+        ("return on the 15th and add a night", None, "2027-03-15"),
+        ("come back on the 14th, one more night", None, "2027-03-14"),
+        ("return on the 15th and leave a day earlier", "2027-03-08", "2027-03-15"),
+        ("add a night", None, "2027-03-13"),
+    ],
+)
+def test_a_return_day_said_beside_a_night_more_is_the_return(text, depart, ret):
+    f = read(text)
+    assert (f["depart_date"], f["return_date"]) == (depart, ret)
