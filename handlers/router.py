@@ -24,8 +24,8 @@ from .quotes import items as quote_items
 # Texts longer than this are never commands (a pasted page is a message, not "hold").
 COMMAND_MAX_CHARS = 80
 
-_POLITE = r"(?:(?:ok(?:ay)?|yes|great|perfect|sure)[,!.]?\s+)?(?:please\s+)?"
-_TAIL = r"(?:\s+(?:please|pls|plz))?[.!]*"
+_POLITE = r"(?:(?:ok(?:ay)?|yes|yep|yeah|yup|great|perfect|sure|cool|alright)[,!.]?\s+)?(?:please\s+)?"
+_TAIL = r"(?:\s+for\s+(?:me|us))?(?:\s+(?:please|pls|plz))?[.!]*"
 
 RETRY_RE = re.compile(rf"^{_POLITE}(?:try (?:it |that )?again|retry|try once more)(?: now)?{_TAIL}$")
 HOLD_RE = re.compile(
@@ -704,7 +704,7 @@ def _extreme_time(
 # and hold it", "can you hold the cheapest for me"): the pick is checked, then held if it passes.
 _FILLER = (
     r"(?:(?:hmm+|um+|uh+|ok(?:ay)?|k|yes|yeah|yep|yup|cool|great|perfect|nice|alright|all right|so|well|actually|right|tbh|honestly"
-    r"|sure|fine|then|oh|ah|wait|and|i think|i guess|i suppose|maybe|probably|eh)[,.!]*\s+)*"
+    r"|sure|fine|then|oh|ah|wait|and|i think|i guess|i suppose|maybe|probably|eh|i mean|i meant|make that|sorry|oops)[,.!]*\s+)*"
 )
 _GOOD_TAIL = (
     r"(?:\s*[,.!-]*\s*(?:i guess|i think|then|please|pls|plz|thanks|thank you|thx|ty|for (?:me|us)"
@@ -733,7 +733,7 @@ _RELATIVE = [
         r"the \1 flight out",
     ),
     (r"\b(?:the )?one with (?:the )?(earliest|latest) (?:flight|departure) (?:back|home)\b", r"the \1 flight back"),
-    (r"\bwhichever(?: one)? (?:is|'?s|has) (?:the )?", r"the "),
+    (r"\bwhichever(?: one)?(?: is| has|'s| 's) (?:the )?", r"the "),
     (r"\b(?:the )?one (?:that|which) (?:is|'?s|has) (?:the )?", r"the "),
     (
         r"\b(?:the )?one with (?:the )?(?:shortest|quickest|least) (?:flights?|flying time|travel(?:l?ing)? time|journey)\b",
@@ -743,7 +743,9 @@ _RELATIVE = [
 _NOT_THAT = re.compile(
     rf"\s*,?\s*(?:and |but )?(?:not|instead of|rather than) (?:the )?(?:b\d{{1,2}}|(?:{'|'.join(ORDINALS)}|last|{_QUALITY})(?: one)?|\w+ one)\b"
 )
-_CLAUSE = re.compile(r"\s*(?:\.\.+|…|[.;!,]|\s-+\s|—)\s*")
+_CLAUSE = re.compile(
+    r"\s*(?:\.\.+|…|[.;!,]|\s-+\s|—)\s*|\s+(?:no|nah|oops|sorry)?[,.]?\s*(?:wait|i mean|make that|i meant)[,.]?\s+"
+)
 _HOLD_VERB = r"(?:hold|reserve|lock in|lock|put (?:a )?hold on|place (?:a )?hold on|grab)"
 _HOLD_PICK = [
     re.compile(
@@ -814,7 +816,12 @@ def _buy_pick(low: str, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
         return {}
     slots = set(((trip_intent.get("status") or {}).get("pending_question") or {}).get("slots") or [])
     held = _hold_pick(low, bundles, slots)
-    named = held or _said_pick(re.sub(rf"\b{_BUY}\b", "take", low), bundles, slots)
+    plain = re.sub(r"\b(?:proceed|go ahead) with (?:the )?(?:booking|purchase|buying|order)(?: of)?\b", "take", low)
+    plain = re.sub(rf"\b{_BUY}(?:ing)?\b", "take", plain)
+    named = held or _said_pick(plain, bundles, slots)
+    if named is None:  # "the refundable one and book it please": the pick in its own clause
+        clauses = [c for c in re.split(r"\s*(?:,|\band\b|\bthen\b|&)\s*", plain) if c.strip()]
+        named = next((p for p in (_said_pick(c, bundles, slots) for c in clauses) if p), None)
     if named is None and re.search(r"\b(?:that|this)(?: one)?\b", low):
         wm = trip_intent.get("working_memory") or {}
         talked_of = discussed(wm, bundles) or wm.get("selected") or {}

@@ -127,7 +127,7 @@ _BOTH_WORDS = re.compile(r"\b(?:everything|it|all|trip|dates|both|whole|thing|sh
 _N_NIGHTS = rf"(?:{NUMBER_RE}|an?|one|another)"
 _MORE_NIGHTS = re.compile(
     rf"\b(?:add(?:ing)?|tack\s+on|plus)\s+(?:on\s+)?{_N_NIGHTS}\s+(?:more\s+|extra\s+|additional\s+)?nights?\b"
-    rf"|\b{_N_NIGHTS}\s+(?:more|extra|additional)\s+nights?\b"
+    rf"|\b{_N_NIGHTS}\s+(?:more|extra|additional)\s+nights?\b|\b(?:an?\s+)?(?:extra|additional)\s+{_N_NIGHTS}\s+nights?\b"
     rf"|\bstay\s+{_N_NIGHTS}\s+(?:more\s+)?nights?\s+(?:longer|more|extra)\b"
     r"|\banother\s+night\b"
     rf"|\b(?:lengthen|stretch)\s+(?:\w+\s+){{0,3}}?by\s+{_N_NIGHTS}\s+(?:days?|nights?)\b"
@@ -148,8 +148,8 @@ def _nights_changed(msg: str) -> Optional[Tuple[str, int, Tuple[int, int]]]:
         m = rx.search(msg)
         if m is None:
             continue
-        said = re.search(rf"\b(?:{NUMBER_RE})\b", m.group(0), re.I)
-        raw = said.group(0).lower() if said else "a"
+        said = re.findall(rf"\b(?:{NUMBER_RE})\b", m.group(0), re.I)  # "an extra 2 nights": the last, 2
+        raw = said[-1].lower() if said else "a"
         n = 1 if raw in ("a", "an", "one", "another") else to_int(raw)
         if n and n <= 30:
             return "end", sign * n, m.span()

@@ -99,6 +99,8 @@ def test_a_bus_asked_on_its_own_is_an_errand_not_the_trip():
         ("come back on the 14th, one more night", None, "2027-03-14"),
         ("return on the 15th and leave a day earlier", "2027-03-08", "2027-03-15"),
         ("add a night", None, "2027-03-13"),
+        ("stay an extra 2 nights", None, "2027-03-14"),
+        ("an additional night please", None, "2027-03-13"),
     ],
 )
 def test_a_return_day_said_beside_a_night_more_is_the_return(text, depart, ret):

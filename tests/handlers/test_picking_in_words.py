@@ -259,3 +259,26 @@ def test_an_option_picked_by_when_its_flight_leaves(shown, text, quality):
         next(b for b in shown.intent()["working_memory"]["ranked_bundles"] if b["bundle_id"] == chosen(shown)), leg
     )
     assert mine == (min(times) if quality.startswith("earliest") else max(times)), said(turn)
+
+
+@pytest.mark.parametrize(
+    ("text", "pick"),
+    [("B1 no wait, B3", "B3"), ("the second one, i mean the fourth", "B4"), ("b2 sorry make that b5", "B5")],
+)
+def test_a_pick_corrected_in_the_same_breath_is_the_last_one(shown, text, pick):
+    shown.say(text)
+    assert chosen(shown) == pick
+
+
+@pytest.mark.parametrize(
+    ("text", "pick"), [("the second one and book it please", "B2"), ("please proceed with booking option 1", "B1")]
+)
+def test_a_wish_to_buy_with_the_pick_in_its_own_clause_picks_it(shown, text, pick):
+    turn = shown.say(text)
+    assert chosen(shown) == pick and held_ids(shown) == [] and "say 'hold'" in said(turn)
+
+
+def test_a_hold_said_for_us_holds_the_chosen_option(shown):
+    shown.say("B4")
+    shown.say("yep hold that for us please")
+    assert held_ids(shown) == ["B4"]
