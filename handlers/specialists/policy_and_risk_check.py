@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from decimal import Decimal
+from itertools import count
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from handlers.common.clock import iso, local_time_text
@@ -180,16 +181,15 @@ def blocked_flags(
     when read already: :func:`flight_blocking_views`): a search's thousand offers are a few dozen
     durations, cabins and connections. A summary is read only for a view not seen before."""
     if views is not None:
+        first: Dict[Any, int] = {}
         try:
-            # each distinct view's first item, then each item's flag: a dictionary's look-ups, in C
-            first = dict(zip(reversed(views), range(len(views) - 1, -1, -1), strict=True))
+            # each item's view's first item (each view hashed once, in C), then each item's flag
+            at = list(map(first.setdefault, views, count()))
         except TypeError:  # a view that cannot be a key: item by item, below
             pass
         else:
-            flag_of = {
-                view: bool(item_blocking(kind, {"summary": summaries[i]}, policy, now)) for view, i in first.items()
-            }
-            return list(map(flag_of.__getitem__, views))
+            flag_of = {i: bool(item_blocking(kind, {"summary": summaries[i]}, policy, now)) for i in first.values()}
+            return list(map(flag_of.__getitem__, at))
     seen: Dict[Any, bool] = {}
     flags = []
     for i in range(len(summaries)):

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import heapq
 from datetime import datetime
-from decimal import Decimal
+from decimal import Decimal, getcontext
 from itertools import compress, repeat
-from operator import add, gt, mul, ne, sub, truediv
+from operator import add, gt, itemgetter, le, mul, ne, sub, truediv
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from handlers.common.defaults import DEFAULT_POLICY
@@ -36,7 +36,7 @@ from handlers.common.shape import budget_limit, carrier_allowed, carrier_rules, 
 from handlers.common.types import ok
 from handlers.supplier import summarize_offer, summarize_rate
 from handlers.supplier.columns import TableSummaries
-from handlers.supplier.money import amount, money, moneys
+from handlers.supplier.money import amount, from_cents, in_cents, money, moneys
 from handlers.supplier.summary import ranked_offers, ranked_positions
 from handlers.supplier.table import output_items
 from handlers.supplier.wire import collector_paused
@@ -101,6 +101,7 @@ class Candidate:
 
 # A candidate's costs but price, in the order they add up to its cost (price last).
 PARTS = ("duration", "stops", "red_eye", "refundability", "stars", "preference_fit", "holdability")
+_LAST = itemgetter(-1)  # (of an item's parts: holdability)
 
 
 class Leg:
@@ -121,6 +122,7 @@ class Leg:
         "summaries",
         "parts",
         "totals",
+        "in_cents",
         "views",
         "blocked",
         "prices",
@@ -137,12 +139,18 @@ class Leg:
         parts: List[Tuple[float, ...]],
         *,
         totals: Optional[List[Decimal]] = None,
+        cents: Optional[List[int]] = None,
         views: Optional[List[Any]] = None,
     ) -> None:
-        """``totals``: the items' totals as money, when read already; ``views``: what policy's
-        rules read of each item (``blocked_flags``), when read a column at a time."""
+        """``totals``: the items' totals as money, when read already, or ``cents``: in cents
+        (``in_cents``), compared and divided as whole numbers, made money only for a candidate
+        (``totals`` then holds them); ``views``: what policy's rules read of each item
+        (``blocked_flags``), when read a column at a time."""
         self.kind, self.list_id, self.ids, self.summaries, self.parts = kind, list_id, ids, summaries, parts
-        self.totals = totals if totals is not None else [money(s["total"]) for s in summaries]
+        self.in_cents = cents is not None
+        self.totals: List[Any] = (
+            cents if cents is not None else totals if totals is not None else [money(s["total"]) for s in summaries]
+        )
         self.views = views
         self.blocked = [False] * len(ids)
         self.prices: List[float] = []
@@ -167,13 +175,24 @@ class Leg:
         """Each item's price cost (``weight`` per 100 % of the cheapest bundle) and so its cost: its
         parts, then price, added in that order, and ``OUT_OF_POLICY`` if policy blocks it."""
         # A column at a time (``map`` over C functions): the very sums, in the same order, per item.
-        self.prices = list(map(mul, repeat(weight), map(float, map(truediv, self.totals, repeat(cheapest)))))
+        shares = _shares(self.totals, cheapest) if self.in_cents else None
+        if shares is None:
+            totals = list(map(from_cents, self.totals)) if self.in_cents else self.totals
+            shares = list(map(float, map(truediv, totals, repeat(cheapest))))
+        self.prices = list(map(mul, repeat(weight), shares))
         self.costs = list(map(add, map(sum, self.parts), self.prices))
         for i in compress(range(len(self.costs)), self.blocked):
             self.costs[i] += OUT_OF_POLICY
 
+    def total(self, i: int) -> Decimal:
+        """The ``i``-th item's total, as money."""
+        return from_cents(self.totals[i]) if self.in_cents else self.totals[i]
+
+    def least_total(self) -> Decimal:
+        return from_cents(min(self.totals)) if self.in_cents else min(self.totals)
+
     def unholdable(self) -> List[bool]:
-        return [parts[-1] > 0 for parts in self.parts]
+        return list(map(gt, map(_LAST, self.parts), repeat(0)))
 
     def column(self, field: str) -> List[Any]:
         if isinstance(self.summaries, TableSummaries):
@@ -194,7 +213,7 @@ class Leg:
                 self.ids[i],
                 None,
                 dict(zip(PARTS, self.parts[i], strict=True)),
-                total=self.totals[i],
+                total=self.total(i),
                 summaries=self.summaries,
                 at=i,
             )
@@ -204,11 +223,34 @@ class Leg:
         return made
 
     def best(self, pool: int) -> List[Candidate]:
-        """The ``pool`` least costly items, by cost then id, ties in list order (``heapq.nsmallest``)."""
-        return [
-            self.candidate(i)
-            for _, _, i in heapq.nsmallest(pool, zip(self.costs, self.ids, range(len(self)), strict=True))
-        ]
+        """The ``pool`` least costly items, by cost then id, ties in list order (``heapq.nsmallest``).
+
+        Of a thousand offers, only those costing no more than the ``pool``-th lowest cost can be
+        among them: found by sorting the costs alone (floats, in C), the others never compared."""
+        costs, ids = self.costs, self.ids
+        at: Sequence[int] = range(len(costs))
+        if len(costs) > pool > 0 and (total := sum(costs)) == total:  # (no cost is NaN: floats then order)
+            bound = sorted(costs)[pool - 1]
+            at = list(compress(at, map(le, costs, repeat(bound))))
+        ranked = zip(map(costs.__getitem__, at), map(ids.__getitem__, at), at, strict=True)
+        return [self.candidate(i) for _, _, i in heapq.nsmallest(pool, ranked)]
+
+
+def _shares(cents: List[int], cheapest: Decimal) -> Optional[List[float]]:
+    """``float(total / cheapest)`` of each total given in cents (``in_cents``: below 10**14), the very
+    floats, as quotients of whole numbers (``int / int`` rounds correctly, as ``float`` of a Decimal
+    does). The Decimal quotient has 28 digits (the context's precision, at least): within 1e-27 of
+    the exact quotient, relatively. A quotient of cents below 2**47 by cents below 2**33 is never
+    a float's midpoint (that would take 2**53 cents) and lies more than 6e-27 (relatively) from any,
+    so the Decimal quotient and the exact one round to the same float. None when ``cheapest`` is not
+    such an amount (a fraction of a cent, too large, not above zero) or the context less precise."""
+    if not cheapest.is_finite() or getcontext().prec < 28:
+        return None
+    numerator, denominator = cheapest.as_integer_ratio()
+    whole, rest = divmod(numerator * 100, denominator)
+    if rest or not 0 < whole < 2**33:
+        return None
+    return list(map(truediv, cents, repeat(whole)))
 
 
 def _weights(preferences: Dict[str, Any]) -> Dict[str, float]:
@@ -278,7 +320,9 @@ def _flight_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any
         )
     )
     list_id = quote["segment_id"] if ids else quote.get("segment_id") or ""
-    return Leg("flight", list_id, ids, summaries, parts, totals=leg.totals(), views=leg.views())
+    cents = leg.cents()
+    totals = leg.totals() if cents is None else None
+    return Leg("flight", list_id, ids, summaries, parts, totals=totals, cents=cents, views=leg.views())
 
 
 class _FlightItems(NamedTuple):
@@ -290,6 +334,7 @@ class _FlightItems(NamedTuple):
     column: Callable[[str], List[Any]]
     holdable: Callable[[], List[Any]]
     totals: Callable[[], Optional[List[Decimal]]]
+    cents: Callable[[], Optional[List[int]]]  # the totals in cents, when all are plain amounts (``in_cents``)
     views: Callable[[], Optional[List[Any]]]
 
 
@@ -301,7 +346,7 @@ def _flight_items(quote: Dict[str, Any]) -> _FlightItems:
         total = read.column("total")
         carriers, departs, arrives = read.column("carrier"), read.column("depart_at"), read.column("arrive_at")
         # each offer's carrier and times, as ranked_offers joins them
-        firsts = [f"{c}|{d}|{a}" for c, d, a in zip(carriers, departs, arrives, strict=True)]
+        firsts = list(zip(carriers, departs, arrives, strict=True))
         kept = read.keep(ranked_positions(read.ids, firsts, read.__getitem__, lambda i: money(total[i])))
         return _FlightItems(
             kept.ids,
@@ -309,6 +354,7 @@ def _flight_items(quote: Dict[str, Any]) -> _FlightItems:
             kept.column,
             lambda: kept.column("holdable"),
             lambda: moneys(kept.column("total")),
+            lambda: in_cents(kept.column("total")),
             lambda: flight_blocking_views(kept.column, kept.connection_minutes()),
         )
     offers = output_items(quote, "offers")  # (a table of another make: read whole)
@@ -319,6 +365,7 @@ def _flight_items(quote: Dict[str, Any]) -> _FlightItems:
         summaries,
         lambda field: [s[field] for s in summaries],
         lambda: [s.get("holdable", True) for s in summaries],
+        lambda: None,
         lambda: None,
         lambda: None,
     )
@@ -418,7 +465,7 @@ def rank(
         considered *= len(leg)
     if not legs or considered == 0:
         return {"bundles": [], "considered": 0}
-    cheapest = sum(min(leg.totals) for leg in legs) or Decimal(1)
+    cheapest = sum(leg.least_total() for leg in legs) or Decimal(1)
     pool = top_k * POOL_PER_RANK
     for leg in legs:
         leg.price(w["price"], cheapest)

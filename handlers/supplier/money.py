@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, List, Sequence
+from operator import methodcaller
+from typing import Any, List, Optional, Sequence
 
 CENT = Decimal("0.01")
 
@@ -30,6 +31,25 @@ def moneys(values: Sequence[Any]) -> List[Decimal]:
     if set(map(type, values)) <= {str} and _AS_SENT.fullmatch("\n".join([*values, ""])):
         return list(map(Decimal, values))
     return list(map(money, values))
+
+
+# Amounts as suppliers send them in plain digits ("911.08"), one a line: what ``in_cents`` reads.
+_PLAIN = re.compile(r"(?:[0-9]{1,12}\.[0-9][0-9]\n)*")
+_NO_POINT = methodcaller("replace", ".", "")
+
+
+def in_cents(values: Sequence[Any]) -> Optional[List[int]]:
+    """Each amount as a whole number of cents, when every one is an amount in plain digits with two
+    places ("911.08"; ``money`` reads it as exactly that many hundredths, and ``from_cents`` gives
+    that Decimal back, digits and exponent); None otherwise. Read without a Python step per amount."""
+    if set(map(type, values)) <= {str} and _PLAIN.fullmatch("\n".join([*values, ""])):
+        return list(map(int, map(_NO_POINT, values)))
+    return None
+
+
+def from_cents(cents: int) -> Decimal:
+    """``money`` of an amount ``in_cents`` read."""
+    return Decimal(cents).scaleb(-2)
 
 
 def amount(value: Any) -> str:

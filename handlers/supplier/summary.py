@@ -274,13 +274,14 @@ def ranked_offers(
 
 def ranked_positions(
     ids: List[str],
-    firsts: List[str],
+    firsts: List[Any],
     summary: Callable[[int], Dict[str, Any]],
     price: Callable[[int], Decimal],
     keep: int = SAME_FARE_KEPT,
 ) -> List[int]:
     """:func:`ranked_offers` of a leg read a column at a time: the positions of the offers it keeps,
-    in order. ``firsts``: each offer's carrier and times as ``ranked_offers`` joins them;
+    in order. ``firsts``: each offer's carrier and times (as ``ranked_offers`` joins them, or as a
+    tuple: any key that offers of one summary share);
     ``summary(i)`` and ``price(i)``: an offer's summary and its total, asked for only where more
     than ``keep`` offers share their first (a leg of a search's table makes few summaries)."""
 

@@ -182,9 +182,16 @@ def _record_keys(column: Column) -> Optional[Tuple[str, ...]]:
 
 
 def _same(column: Column) -> bool:
+    """Whether every value is the first, of its kind (a scalar). The last is looked at first: most
+    columns that differ (ids, prices, times) differ there, and are never scanned."""
     first = column[0]
     kind = type(first)
-    return kind in SCALARS and column.count(first) == len(column) and set(map(type, column)) == {kind}
+    return (
+        kind in SCALARS
+        and column[-1] == first
+        and column.count(first) == len(column)
+        and set(map(type, column)) == {kind}
+    )
 
 
 def _exactly(a: Any, b: Any) -> bool:

@@ -3,7 +3,7 @@ exponent, whether every amount is as suppliers send it or some are not."""
 
 import pytest
 
-from handlers.supplier.money import money, moneys
+from handlers.supplier.money import from_cents, in_cents, money, moneys
 
 COLUMNS = [
     ["911.08", "1.00", "-3.50", " 12.30", "123456789012.34"],  # as sent: read without rounding
@@ -29,3 +29,26 @@ def test_an_amount_money_refuses_is_refused_in_a_column():
         moneys(["1.00", "abc.12"])
     with pytest.raises(ArithmeticError):
         moneys(["1.00\n2.00", "3.00"])  # (two amounts as sent on two lines: one value)
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        ["911.08", "1.00", "0.05", "007.50", "0.00", "999999999999.99"],
+        ["911.08", "-3.50"],  # a sign
+        ["911.08", " 12.30"],  # a space
+        ["911.08", "1.0"],  # one place
+        ["911.08", 12],
+        ["1234567890123.45"],  # too long
+        [],
+    ],
+)
+def test_plain_amounts_in_cents_are_money_in_hundredths(column):
+    cents = in_cents(column)
+    plain = bool(column) and all(type(v) is str and v.replace(".", "", 1).isdigit() and v[-3] == "." for v in column)
+    if cents is None:
+        assert column and not (plain and all(len(v) < 16 for v in column))
+        return
+    made = [from_cents(c) for c in cents]
+    assert made == [money(v) for v in column]
+    assert [m.as_tuple() for m in made] == [money(v).as_tuple() for v in column]
