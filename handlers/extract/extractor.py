@@ -417,7 +417,9 @@ _I_TRAVEL = re.compile(
     r"|\b(?:flights?|tickets?|seats?|trip)\s+for\s+(?:me|myself)\b"
     # a trip only the writer makes: "business trip", "for work", "flying home", "visiting my parents"
     r"|\b(?:business|work)\s+trip\b|^\W*(?:a\s+|the\s+)?(?:conference|convention|trade\s*show|training)\s+(?:in|at)\b|\b(?:client|business|sales|board)\s+(?:meeting|visit|dinner|presentation|pitch)\b|\bfor\s+(?:work|business|an?\s+(?:conference|meeting|interview|job\s+interview))\b"
-    r"|\b(?:flying|heading|going|coming)\s+(?:back\s+)?home\b|\b(?:visit(?:ing)?|see(?:ing)?)\s+my\b|^\s*need\s+to\s+(?:get|fly|go|be)\b",
+    r"|\b(?:flying|heading|going|coming)\s+(?:back\s+)?home\b|\b(?:visit(?:ing)?|see(?:ing)?)\s+my\b|^\s*need\s+to\s+(?:get|fly|go|be)\b"
+    # the writer's own appointment: "I have a job interview in Charlotte", "I've got a conference in Denver"
+    r"|\bi(?:\s+have|'ve\s+got|\s+got|'ve)\s+an?\s+(?:job\s+)?(?:interview|conference|exam|training|appointment|work\s+meeting)\b",
     re.I,
 )
 _OTHERS = re.compile(

@@ -46,7 +46,8 @@ _PEOPLE = re.compile(
 )
 _SOLO = re.compile(
     r"\bme\s*(?:\+|&|and|with|plus|n|w/)\s*(?:my|our|the)\s+(?:dog|cat|pet|puppy)\b"
-    r"|\b(?:just\s+(?:be\s+)?me|only\s+(?:be\s+)?me|solo\s+trip|me\s+alone|just\s+myself|by\s+myself|on\s+my\s+own|travell?ing\s+alone|alone|solo|one\s+person)\b",
+    r"|\b(?:just\s+(?:be\s+)?me|only\s+(?:be\s+)?me|solo\s+trip|me\s+alone|just\s+myself|by\s+myself|on\s+my\s+own|travell?ing\s+alone|alone|solo|one\s+person"
+    r"|(?:me|myself)\s+only|only\s+myself)\b",
     re.I,
 )
 # "jan 15-17 for me": alone, when it closes a trip request (``solo_request``), not "that works for me"
@@ -58,7 +59,7 @@ FOR_ME = re.compile(
 _ADULT_KIN = (
     r"(?:mother|father|sister|brother)(?:-in-law|\s+in\s+law)|wife|husband|partner|spouse|girlfriend|boyfriend|gf|bf|fianc[eé]e?|friend|colleague|coworker|co-worker|"
     r"boss|mom|mother|dad|father|brother|sister|mum|roommate|assistant|manager|cousin|aunt|uncle|grandma|grandpa|buddy|buddie|pal|mate|"
-    r"vp|ceo|cfo|cto|coo|president|director|executive|exec|employee|intern|"
+    r"vp|ceo|cfo|cto|coo|president|director|executive|exec|employee|intern|(?:sales\s+)?reps?|engineer|consultant|analyst|staffer|"
     r"grandmother|grandfather|teammate|client|mother-in-law|father-in-law|hubby|other\s+half|sister-in-law|brother-in-law|"
     r"mrs|missus|wifey|hubs|sis|bro|better\s+half|mother\s+in\s+law|father\s+in\s+law|bff|bestie"
 )
@@ -70,6 +71,7 @@ _CHILD_KIN = (
 )
 # Children who come as more than one: "our twins (6)"
 _MULTIPLES = {"twins": 2, "triplets": 3}
+_TWIN_KIDS = re.compile(r"\b(twin|triplet)\s+(?:boys|girls|sons|daughters|brothers|sisters|babies|kids)\b", re.I)
 # A word between "my" and the person: "my elderly father", "our little ones", "my best friend"
 _KIN_ADJECTIVES = r"(?:elderly|old|older|younger|little|big|baby|teenage|grown(?:[- ]up)?|adult|best|youngest|oldest|eldest|step|lovely)"
 # "my grown son", "our adult daughter": a grown-up, though named by a word for a child
@@ -286,6 +288,8 @@ def read_party(text: str) -> Dict[str, Any]:
     Children of 2 and over count as children (they need a seat); under 2, or a baby of no
     stated age, as lap infants."""
     text = visited_masked(_form_counts(text))  # "visiting my sister and her kids": they stay home
+    if "twin" in text.lower() or "triplet" in text.lower():
+        text = _TWIN_KIDS.sub(lambda m: m.group(1) + "s", text)  # "my twin boys (10)": "my twins (10)"
     low = text.lower()  # (the counting patterns run only where their nouns are: most messages name few)
     adults = _count(_ADULTS, text) if _said(low, "adult", "grown", "senior") else None
     adults = adults if adults is not None or "adult" not in low else _count(_ADULTS_AFTER, text)
@@ -639,7 +643,9 @@ def total_said(text: str) -> Tuple[bool, Optional[int]]:
 
 
 # Between two people in one list ("my mom and dad", "my wife, son and daughter"): the second is the writer's too.
-_LISTED = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|\+\s*|n\s+)", re.I)
+_LISTED = re.compile(
+    r"\s*(?:\(\s*\d{1,2}[^()]{0,12}\)\s*)?(?:,\s*(?:and\s+)?|and\s+|&\s*|\+\s*|n\s+)", re.I
+)  # "(10) + grandma"
 _CLAUSE_START = re.compile(r"(?:^|[.!?;:,]\s*)$")
 # Another grown-up named right after, in the same list: "mom and dad", "my grandma & my grandpa"
 # (not "my wife and kids": whether the writer comes too is asked)

@@ -507,7 +507,10 @@ def _index() -> Dict[str, List[_Entry]]:
     for alias, (code, name) in {**NICKNAMES, **ISLANDS}.items():
         add(alias, _Entry(code, "city", name, 90))
     for alias, (code, name, _place, _other) in DESTINATIONS.items():
-        add(alias, _Entry(code, "city", name, 90))
+        served = geo.place(code) or {}
+        main = geo.airports().get(served.get("airport") or code) or {}
+        # the served airport's state or country, so that "Hartford, CT" still finds Bradley
+        add(alias, _Entry(code, "city", name, 90, f"{fold(main.get('subd') or '')} {fold(main.get('country') or '')}"))
     for alias, code in AIRPORT_NAMES.items():
         a = geo.airports()[code]
         city = airport_city(code)
@@ -920,8 +923,13 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
         if state:  # "washington state" is not Washington, DC: no place, so the city is asked
             i += state
             continue
-        cued = cue_all or _cued(words, i)
-        route = not cued and _before_to(words, i)
+        # "Amsterdam - Lisbon": a name right after a place and a dash or an arrow is the route's other end
+        cued = (
+            cue_all
+            or _cued(words, i)
+            or bool(out and out[-1][0].end == words[i - 1][1] and _dash_before(text, words, i))
+        )
+        route = not cued and (_before_to(words, i) or _dash_after(text, words, i))
         hit = None
         hit_key = ""
         for n in range(min(_MAX_WORDS, len(words) - i), 0, -1):
@@ -1111,6 +1119,18 @@ def _before_to(words: List[Tuple[int, int, str]], i: int) -> bool:
 
 
 _ROUTE_WORDS = frozenset({"to", "from"})
+_DASH = re.compile(
+    r"\s+(?:-|–|—|->|→|>|➡️?)\s+|\s*(?:–|—|->|→|➡️?)\s*"
+)  # a route's dash or arrow, not "Minneapolis-St. Paul"
+
+
+def _dash_before(text: str, words: List[Tuple[int, int, str]], i: int) -> bool:
+    return i > 0 and _DASH.fullmatch(text[words[i - 1][1] : words[i][0]]) is not None
+
+
+def _dash_after(text: str, words: List[Tuple[int, int, str]], i: int) -> bool:
+    """A dash or an arrow after word ``i`` or one of the three words after it (a name of up to four words)."""
+    return any(_dash_before(text, words, j) for j in range(i + 1, min(len(words), i + 5)))
 
 
 _FILLERS = frozenset({"the", "city", "of", "town", "airport", "beautiful", "sunny", "lovely", "main", "in"})
@@ -1120,8 +1140,11 @@ def _place_after_to(words: List[Tuple[int, int, str]], i: int, text: str = "", l
     """ "Malaga to London", "lisbon from newark": the "to" (or "from") after word ``i`` leads to a known city, so a name that is also a
     dictionary word ("malaga", a wine; "faro", a card game) starts a route; "Nice to meet you" does not.
     A city that is also a word counts only written as a name ("Nice to Rome", not "nice to have")."""
-    for j in range(i, min(len(words), i + 4)):
-        if fold(words[j][2]) not in _ROUTE_WORDS:
+    for j in range(i - 1, min(len(words), i + 4)):
+        if j < i:  # "Amsterdam - Lisbon": a dash or an arrow right after the name leads on as "to" does
+            if not (text and 0 < i < len(words) and _dash_before(text, words, i)):
+                continue
+        elif fold(words[j][2]) not in _ROUTE_WORDS:
             continue
         for n in range(min(_MAX_WORDS, len(words) - j - 1), 0, -1):
             span = words[j + 1 : j + 1 + n]

@@ -192,3 +192,17 @@ def test_the_people_who_live_there_do_not_travel(text):
     masked = visited_masked(text)
     assert read_party(masked)["adults"] is None
     assert not re.search(r"\b(?:family|him|her)\b", masked)
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children", "ages"),
+    [
+        ("me and my twin boys (10) + grandma", 2, 2, [10, 10]),  # the twins are two, grandma comes too
+        ("my daughter (5), my wife and me", 2, 1, [5]),
+        ("Munich to Vienna on the 5th of March, myself only", 1, None, None),
+        ("Need flights for our 3 sales reps", 3, None, None),
+    ],
+)
+def test_twins_staff_and_lists_after_ages(text, adults, children, ages):
+    party = read_party(text)
+    assert (party["adults"], party["children"], party["child_ages"]) == (adults, children, ages)

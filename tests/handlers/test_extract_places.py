@@ -159,3 +159,16 @@ def test_a_town_flies_from_the_airport_that_serves_it_and_says_so(text, code, to
 def test_a_twin_town_name_with_one_airport_is_one_place():
     assert [m.place["code"] for m in find_places("dallas/fort worth to atlanta")] == ["DFW", "ATL"]
     assert [m.place["code"] for m in find_places("DFW-DFW")] == ["DFW", "DFW"]  # one name said twice is no twin
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Amsterdam - Lisbon, 02/04 till 09/04", ["AMS", "LIS"]),  # names that are dictionary entries too
+        ("Warsaw -> Copenhagen 3 March", ["WAW", "CPH"]),
+        ("Hartford CT to Fort Lauderdale", ["BDL", "FLL"]),  # the state said still finds the airport that serves it
+        ("it was nice - really", []),
+    ],
+)
+def test_a_dash_or_an_arrow_between_two_cities_is_a_route(text, expected):
+    assert [m.place["code"] for m in find_places(text)] == expected

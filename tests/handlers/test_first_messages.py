@@ -182,3 +182,18 @@ def test_a_day_said_with_its_time_of_day_is_that_flights_time(text, out, back):
 def test_an_events_time_is_not_a_flights_time(text):
     fields, _ = read(text)
     assert (fields["time_out"], fields["time_return"]) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "adults"),
+    [
+        ("I have a job interview in Charlotte on Dec 10, I'm in Pittsburgh", 1),
+        ("I've got a conference in Austin Feb 22-24, flying from Nashville", 1),
+        ("We have a conference in Austin Feb 22-24, flying from Nashville", None),  # who "we" are is asked
+        ("my family is in tulsa and i want to go home for xmas, leaving from denver dec 22", 1),
+    ],
+)
+def test_the_writers_own_errand_is_a_trip_alone(text, adults):
+    fields, assumptions = read(text)
+    assert fields["adults"] == adults
+    assert (ASSUMED_ALONE in assumptions) == (adults == 1)
