@@ -33,6 +33,17 @@ HOLD_RE = re.compile(
     rf"|place (?:a |the )?holds?|put (?:it|this|that|them) on hold|reserve (?:it|this|that)|hold please"
     rf"|lock (?:it|this|that|them) in){_TAIL}$"
 )
+# A hold asked as a request or for a while: "can u put it on hold til tmrw", "could you hold this one
+# for us until friday", "please hold it for 24 hours", "can we keep it on hold overnight". The time is
+# the traveller's wish; the hold lasts as long as the supplier allows, and the reply says until when.
+HOLD_ASK_RE = re.compile(
+    rf"^{_POLITE}(?:(?:can|could|would|will)\s+(?:you|u|we)\s+(?:please\s+|pls\s+|just\s+)?|please\s+|pls\s+"
+    r"|(?:i|we)'?d\s+like\s+to\s+|let'?s\s+|go\s+ahead\s+and\s+)?"
+    r"(?:hold\s+(?:it|this|that|them)(?:\s+one)?(?:\s+on\s+hold)?|reserve\s+(?:it|this|that|them)(?:\s+one)?"
+    r"|(?:put|keep|place)\s+(?:it|this|that|them)(?:\s+one)?\s+on\s+hold)"
+    r"(?:\s+for\s+(?:me|us))?(?:\s+(?:until|till|til|thru|through|for|over)\s+[\w:]+(?:\s+[\w:]+){0,2}|\s+overnight)?"
+    r"(?:\s+for\s+(?:me|us))?(?:\s+(?:please|pls|plz))?\s*[?.!]*$"
+)
 # A hold asked as the approval it starts: "send it to my manager for approval", "B2 and submit it for
 # sign-off", "get B3 approved", "request approval", "ask my boss to approve it". The hold is what puts
 # an option before the approver; nothing here approves anything.
@@ -939,7 +950,7 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
         return message
     if RETRY_RE.match(low):
         return {"type": "USER_RETRY", "data": {}}
-    if HOLD_RE.match(low):
+    if HOLD_RE.match(low) or HOLD_ASK_RE.match(low):
         return {"type": "USER_REQUEST_HOLD", "data": {}}
     asked = APPROVAL_ASK_RE.match(low)
     if asked:

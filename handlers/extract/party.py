@@ -462,7 +462,10 @@ _MULTIPLE_AGE = re.compile(
 
 # Someone the trip is for seeing, not someone travelling along: "to visit a friend", "meeting my colleague".
 _VISITED = re.compile(
-    r"\b(?:visit(?:ing)?|see(?:ing)?|meet(?:ing)?|surprise|stay(?:ing)?\s+with|staying\s+at)\s+(?:(?:my|our|a|an|some|his|her)\s+)?$",
+    r"\b(?:visit(?:ing)?|see(?:ing)?|meet(?:ing)?|surprise|stay(?:ing)?\s+with|staying\s+at"
+    # someone asked, not someone travelling: "checking with my boss", "run it by my wife", "clear it with my manager"
+    r"|(?:check(?:ing)?|confirm(?:ing)?|talk(?:ing)?|speak(?:ing)?|consult(?:ing)?|(?:discuss(?:ing)?|clear(?:ing)?|ok(?:ing)?)\s+(?:it|this|that)"
+    r"|run(?:ning)?\s+(?:it|this|that)\s+(?:past|by))(?:\s+(?:it|this|that))?(?:\s+(?:with|to|by))?)\s+(?:(?:my|our|a|an|some|his|her)\s+)?$",
     re.I,
 )
 _KIN_WORD = rf"(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN}|{_PAIR_KIN}|{_CHILD_KIN})s?"

@@ -212,3 +212,11 @@ def test_people_joining_or_leaving_after_options_change_the_party_by_what_was_sa
 
 def test_a_child_brought_along_joins_the_grown_ups_already_going():
     assert _party_after("we're bringing our son, he's 7") == {"adults": 2, "children": 1, "infants": 0}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["hold on till monday, checking with my boss", "let me run it by my wife", "need to clear it with my manager"],
+)
+def test_someone_asked_about_the_trip_does_not_join_it(text):
+    assert _party_after(text)["adults"] == 2

@@ -282,3 +282,21 @@ def test_a_hold_said_for_us_holds_the_chosen_option(shown):
     shown.say("B4")
     shown.say("yep hold that for us please")
     assert held_ids(shown) == ["B4"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["can u put it on hold til tmrw", "could you hold this one for us until friday", "please hold it for 24 hours"],
+)
+def test_a_hold_asked_for_a_while_holds_the_chosen_option_and_moves_no_date(shown, text):
+    shown.say("B2")
+    before = shown.intent()["itinerary"]
+    turn = shown.say(text)
+    assert held_ids(shown) == ["B2"] and "until" in said(turn)
+    assert shown.intent()["itinerary"] == before
+
+
+def test_hold_on_for_a_while_is_no_hold(shown):
+    shown.say("B2")
+    shown.say("hold on till tomorrow, need to ask my wife")
+    assert held_ids(shown) == []
