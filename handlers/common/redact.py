@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Optional
+from typing import Any, Iterator, Optional, Tuple
 
 import orjson
 
@@ -148,22 +148,29 @@ def _ascii_secret_clue(blob: str) -> Optional[str]:
     between quotes are a hundred or so instead of thousands (a 1,000-offer table: 2.5 → 1.7 ms).
     Taking digits out may join letters into a word that was not there (the value then goes
     through ``redact``, which finds nothing to mask); it never hides one. Card-length runs are
-    found as in :func:`_no_card_in` and confirmed by ``DIGIT_RUN_RE`` (a run starts with a digit)."""
+    found by :func:`_digit_runs` and confirmed by ``DIGIT_RUN_RE`` (a run starts with a digit)."""
     raw = blob.encode("ascii")
     low = raw.lower().translate(None, DIGITS)
     if len(low) > DEDUPE_ABOVE:
         low = b'"'.join(set(low.split(b'"')))
     if any(needle in low for needle in SECRET_NEEDLES):
         return "word"
+    runs = _digit_runs(raw)
+    return "digits" if any(DIGIT_RUN_RE.search(blob, start, end) for start, end in runs) else None
+
+
+def _digit_runs(raw: bytes) -> Iterator[Tuple[int, int]]:
+    """Where an ASCII text (``raw``: its bytes) has 13 or more digits, spaces and hyphens in a row,
+    each run as (start, end): ``bytes.find`` on the marks (``DIGIT_RUN_MARKS``), from one run's end
+    to the next run. A search's offers are two-fifths digits, hyphens and spaces, and a regex trying
+    ``#{13,}`` at each of them took fifteen times as long (a 1,000-offer table: 3.2 → 0.2 ms)."""
     marked = raw.translate(DIGIT_RUN_MARKS)
     start = marked.find(DIGIT_RUN_MARKED)
     while start >= 0:
         end = marked.find(b".", start)
         end = len(marked) if end < 0 else end
-        if DIGIT_RUN_RE.search(blob, start, end):
-            return "digits"
+        yield start, end
         start = marked.find(DIGIT_RUN_MARKED, end)
-    return None
 
 
 def _no_card_in(blob: str) -> bool:
@@ -174,23 +181,14 @@ def _no_card_in(blob: str) -> bool:
     so the text's runs are its strings' (and its numbers' and keys': any of those that passes
     the check sends the value through ``redact``, as before). A supplier's ids hold thirteen
     digits in a row now and then (hex ids: about one in a hundred): the whole search's offers
-    then no longer go through ``redact`` one string at a time.
-
-    The runs are found with ``bytes.find`` on the marks (``DIGIT_RUN_MARKS``), from one run's end
-    to the next run: a search's offers are two-fifths digits, hyphens and spaces, and a regex
-    trying ``#{13,}`` at each of them took fifteen times as long (a 1,000-offer table: 3.2 → 0.2 ms)."""
+    then no longer go through ``redact`` one string at a time. Runs: :func:`_digit_runs`."""
     if not blob.isascii() or "\\" in blob:
         return False
-    marked = blob.encode("ascii").translate(DIGIT_RUN_MARKS)
-    start = marked.find(DIGIT_RUN_MARKED)
-    while start >= 0:  # only a run of 13 or more digits, spaces and hyphens holds a card
-        end = marked.find(b".", start)
-        end = len(marked) if end < 0 else end
+    for start, end in _digit_runs(blob.encode("ascii")):  # only such a run holds a card
         for match in CARD_RE.finditer(blob, start, end + 1):
             digits = re.sub(r"\D", "", match.group(0))
             if 13 <= len(digits) <= 19 and _luhn_ok(digits):
                 return False
-        start = marked.find(DIGIT_RUN_MARKED, end)
     return True
 
 
@@ -276,12 +274,9 @@ def _finite(value: Any) -> Any:
 
 
 def redact_json(value: Any) -> Any:
-    """What ``redact(value)`` stores in a JSON column, as a fresh copy (``redact_json_text`` decoded)."""
-    text = redact_json_text(value)
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)  # (what json wrote and orjson refuses: a lone surrogate)
+    """What ``redact(value)`` stores in a JSON column, as a fresh copy (``redact_json_text`` decoded
+    by json: orjson would read an integer beyond 64 bits, which json wrote, as a float)."""
+    return json.loads(redact_json_text(value))
 
 
 def redact(value: Any) -> Any:

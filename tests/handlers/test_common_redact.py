@@ -462,3 +462,10 @@ def test_a_search_of_many_offers_is_encoded_once_without_json():
         text = R.redact_json_text(offers)
     assert text == json.dumps(offers, ensure_ascii=False, separators=R.COMPACT)
     assert R.redact_json(offers) == offers
+
+
+def test_integers_beyond_64_bits_read_back_exactly():
+    """json writes them (orjson cannot); reading the text back must not turn them into floats."""
+    value = {"n": [2**70, -(2**63) - 1, 2**64 - 1]}
+    assert R.redact_json(value) == value
+    assert all(type(n) is int for n in R.redact_json(value)["n"])
