@@ -146,7 +146,13 @@ def echo_lines(changes: List[Dict[str, Any]], after: Dict[str, Any], *, options_
             ages = ", ".join(str(a) for a in (after.get("party") or {}).get("child_ages") or [])
             add("ages", f"Children's ages: {ages}" if ages else "Children's ages cleared")
         elif change["path"] == "preferences.flight.cabin":
-            add("cabin", f"Cabin now {CABIN_WORDS.get(str(new), str(new))}")
+            back = CABIN_WORDS.get(str(old or "economy"), str(old or "economy"))
+            undo = (
+                f" (say 'switch back to {back}' to undo)"
+                if options_on_screen and new not in (None, "economy", old)
+                else ""
+            )
+            add("cabin", f"Cabin now {CABIN_WORDS.get(str(new), str(new))}{undo}")
         elif change["path"] == "preferences.flight.max_stops":
             add("stops", _stops_line(new, (after.get("preferences") or {}).get("flight") or {}))
         elif change["path"] == "preferences.flight.prefer_nonstop":

@@ -735,18 +735,30 @@ def nothing_cheaper(part: str, bundle: Bundle) -> str:
 
 # "thanks!", "great", "sounds good", "go ahead": an acknowledgement, answered with the next step
 # (``Intake.next_step``), not the options again under "Nothing changed.".
+# "perfect, go ahead", "yes please proceed", "great do it 👍", "sgtm lets go": a go-ahead is an
+# acknowledgement too; it never buys (what it moves toward is the hold, said by ``next_step``).
+_THANKS = r"thanks?(?:\s+you)?(?:\s+so\s+much|\s+a\s+lot|\s+again)?|thankyou|thnx|thnks|thanx|thx|tx|ty|tysm|cheers|much\s+appreciated|appreciate\s+it"
 _ACKNOWLEDGED = re.compile(
-    r"^(?:(?:ok(?:ay)?|k|great|perfect|awesome|cool|nice|good|lovely|super|excellent|fine|alright|all\s+right|sure|"
-    r"yes|yep|yeah|sounds\s+(?:good|great|perfect)|looks\s+(?:good|great)|that\s+works|works\s+for\s+me|"
-    r"go\s+ahead|let'?s\s+do\s+(?:it|that)|thanks?(?:\s+you)?(?:\s+so\s+much|\s+a\s+lot)?|thx|ty|cheers|"
-    r"much\s+appreciated|appreciate\s+it)[\s,.!]*)+(?::\)|🙏|👍)?\s*$",
+    r"^(?:(?:ok(?:ay|ie)?|k|kk|great|perfect|awesome|cool|nice|good|lovely|super|excellent|fine|alright|alrighty|all\s+right"
+    r"|sure|yes|yep|yup|yeah|ya|yess+|absolutely|definitely|deal|done|wonderful|brilliant|amazing|fab|fantastic|sweet"
+    r"|(?:sounds|looks|seems)\s+(?:good|great|perfect|fine|right|ok(?:ay)?)(?:\s+to\s+me)?|sgtm|lgtm"
+    r"|(?:that\s+|this\s+)?works(?:\s+for\s+(?:me|us))?|that'?s\s+(?:fine|great|perfect|good|it)"
+    r"|(?:(?:please|pls)\s+)?(?:go\s+ahead|proceed|go\s+for\s+it|do\s+it|carry\s+on|make\s+it\s+happen)"
+    r"|let'?s\s+(?:do\s+(?:it|that|this)|go(?:\s+(?:with\s+it|for\s+it))?)|yes\s+please|please|pls"
+    rf"|{_THANKS})[\s,.!]*)+(?::\)|:-\)|[^\w\s]|\s)*$",
     re.I,
 )
+_THANKED = re.compile(rf"\b(?:{_THANKS})\b", re.I)
 
 
 def acknowledged(text: str) -> bool:
     """The whole message only acknowledges ("thanks!", "great, thank you", "go ahead", "sounds good")."""
     return _ACKNOWLEDGED.match((text or "").strip()) is not None
+
+
+def thanked(text: str) -> bool:
+    """The message thanks ("ok thx", "great, thank you"): only then is it answered "You're welcome"."""
+    return _THANKED.search(text or "") is not None
 
 
 # "nah none of these work", "i dont like any of these": the options are turned down as a whole, so

@@ -97,7 +97,8 @@ _SELECT_VERB = (
     r"(?:(?:i'?ll|ill|i will|we'?ll|we will|let'?s|lets) (?:take|go with|go for|pick|do|book|get)"
     r"|(?:i|we)(?:'?d| would) (?:like to (?:book|take|go with|get|do|pick|choose|reserve|have)|like|prefer|take|go with)"
     r"|(?:i|we) (?:want|choose|pick|prefer)(?: to (?:book|take|go with|get|do))?"
-    r"|go with|go for|select|choose|pick|take|book(?: me| us)?|reserve|do)\s+"
+    r"|go with|go for|select|choose|pick|take|book(?: me| us)?|reserve|do"
+    r"|(?:switch|change|swap|move)(?: it| over| that)? to)\s+"
 )
 ORDINALS = {
     "first": 1,
@@ -297,7 +298,7 @@ def _bundle_reference(text: str, bundles: List[Dict[str, Any]], pending_slots: s
     3rd"), so only an explicit "B2" / "bundle 2" counts then.
     """
     m = BUNDLE_ID_RE.match(text)
-    if m and (not pending_slots or EXPLICIT_ID_RE.search(text) or re.search(r"bundle|option|#", text)):
+    if m and (not pending_slots or EXPLICIT_ID_RE.search(text) or re.search(r"bundle|option|number|#", text)):
         return f"B{int(m.group(1))}"
     explicit = set(EXPLICIT_ID_RE.findall(text))
     if m is None and len(explicit) == 1 and not is_question(text) and not _NOT_ID.search(text):
@@ -775,14 +776,32 @@ _HOLD_SCOPE = re.compile(
 )
 
 
-# "can you book the first option", "could you please pick the cheapest one": asked of the desk, a pick
+# "can you book the first option", "could you please pick the cheapest one", "can we switch to the third
+# one": asked of the desk, a pick
 _ASKS_TO_PICK = re.compile(
-    r"^(?:(?:can|could|would|will) you (?:please |pls |just )?)(?=(?:book|take|pick|choose|select|reserve|get|go with|go for)\b)"
+    r"^(?:(?:can|could|would|will|shall) (?:you|u|we|i) (?:please |pls |just )?)"
+    r"(?=(?:book|take|pick|choose|select|reserve|get|go with|go for|do|(?:switch|change|swap|move)(?: it| over| that)? to)\b)"
 )
+# How people write an option's number: "number three", "option two", "no. 3", "2nd 1" (one), "go w/ #3"
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+}  # fmt: skip
+_NUMBERED = re.compile(
+    rf"(?:\b(?:number|option|bundle|choice|no\.|nr\.?|num\.?)|#)\s*({'|'.join(_NUMBER_WORDS)}|\d{{1,2}})\b"
+)
+_ORDINAL_ONE = re.compile(rf"\b({'|'.join(ORDINALS)}|last) 1\b(?!\s*(?:st|am|pm|:|\d|/|-|of\b))")
+
+
+def _numbers_plain(low: str) -> str:
+    """An option's number as the pick patterns read it ("go w/ #three" → "go with #3", "2nd 1" → "2nd one")."""
+    low = re.sub(r"\bw/\s*", "with ", low)
+    low = _NUMBERED.sub(lambda m: f"number {_NUMBER_WORDS.get(m.group(1), m.group(1))}", low)
+    return _ORDINAL_ONE.sub(r"\1 one", low)
 
 
 def pick_words(low: str) -> str:
     """The pick a casual text says, as the plain words the pick patterns read ("B3 I guess" → "b3")."""
+    low = _numbers_plain(low)
     for pattern, plain in _RELATIVE:
         low = re.sub(pattern, plain, low)
     low = _NOT_THAT.sub("", low)

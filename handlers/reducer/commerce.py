@@ -17,8 +17,9 @@ from .intake import Intake
 class Commerce(Intake):
     """Commerce steps of a Reducer pass: they build on quoting (an expired offer is searched again)."""
 
-    def _show_risk(self, report: Dict[str, Any], *, holding: bool = False) -> None:
-        """The policy check's card; ``holding``: the traveller asked to hold it too, which follows."""
+    def _show_risk(self, report: Dict[str, Any], *, holding: bool = False, buying: bool = False) -> None:
+        """The policy check's card; ``holding``: the traveller asked to hold it too, which follows;
+        ``buying``: they asked to book it ("book B2"), so the card says how booking goes on, once."""
         widget = {"type": "risk", **{k: report.get(k) for k in ("bundle_id", "ok", "blocking", "warnings")}}
         if report.get("ok"):
             # The card lists what is worth knowing (the terminal chat prints the same list under
@@ -27,7 +28,15 @@ class Commerce(Intake):
             before = "on the card" if holding else "before you hold it"
             worth = f", with {notes} thing{'s' if notes != 1 else ''} worth knowing {before}" if notes else ""
             then = "Holding it now." if holding else "Say 'hold' to hold it."
-            text = f"{report.get('bundle_id')} is within policy{worth}. {then}"
+            if buying and holding:
+                then = "I'm holding it now, which is how booking starts; nothing is bought from a chat message."
+            elif buying:
+                then = (
+                    "To book it: say 'hold' and I hold it while your approver decides; once they say yes, you pay "
+                    "here with the button that names the amount. Nothing is bought from a chat message."
+                )
+            chosen = " is chosen and" if buying else ""
+            text = f"{report.get('bundle_id')}{chosen} is within policy{worth}. {then}"
         else:
             blocking = findings(report.get("blocking"))
             text = f"{report.get('bundle_id')} can't be held: {blocking}. Pick another bundle or change the trip."
@@ -122,14 +131,16 @@ class Commerce(Intake):
         hold), and they are told how booking goes on: a hold, their approver's yes, then the pay
         button. No purchase is ever made from these words."""
         bundle_id = data.get("bundle_id")
-        if bundle_id and not live_holds(doc, now):
+        held = live_holds(doc, now)
+        chosen = (doc["working_memory"].get("selected") or {}).get("bundle_id")
+        if bundle_id and held and bundle_id != chosen:
+            # "book B3" while B1 is held: B3 replaces B1 (said), and is held in its place
+            self.on_user_selected_bundle(doc, {"bundle_id": bundle_id, "hold": True}, now)
+            return
+        if bundle_id and not held:
+            # the policy check's card says how booking goes on (one answer, not a second "say 'hold'")
+            doc["working_memory"]["buy_after_check"] = bundle_id
             self.on_user_selected_bundle(doc, {"bundle_id": bundle_id, "hold": data.get("hold")}, now)
-            if (doc["working_memory"].get("selected") or {}).get("bundle_id") == bundle_id:
-                then = "I'm holding it" if data.get("hold") else "say 'hold' and I hold it"
-                self.say(
-                    f"{bundle_id} is chosen. To book it: {then} while your approver decides, and once they say "
-                    "yes you pay here with the button that names the amount. Nothing is bought from a chat message."
-                )
             return
         self.say(self.next_step(doc, now, thanked=False))
 
@@ -154,9 +165,18 @@ class Commerce(Intake):
         stale = [h for h in wm["holds"] if h.get("status") == "held"]
         if stale and wm["selected"].get("bundle_id") != bundle_id:
             wm["holds"] = [h for h in wm["holds"] if h not in stale]
-            wm["approval"] = None
+            asked, wm["approval"] = bool(wm.get("approval")), None
             self.call(
                 "reservation_hold_release", {"hold_ids": [h["hold_id"] for h in stale], "reason": "selection_changed"}
+            )
+            # a switch is said with what it gives up: "B3 instead of B1: released B1's hold on the 2 flights…"
+            was = str(wm["selected"].get("bundle_id") or "")
+            self.say(
+                (f"{bundle_id} instead of {was}: released {was}'s hold on " if was else "Released the hold on ")
+                + f"{describe_items(stale)}; nothing was bought"
+                + (" and the approval asked for it is withdrawn" if asked else "")
+                + (f". Say 'hold {was}' to go back to it." if was else "."),
+                kind="status",
             )
         wm["selected"] = {
             "bundle_id": bundle_id,
@@ -180,7 +200,8 @@ class Commerce(Intake):
         """The policy check's card, then the hold the traveller asked for with the pick (if it passed)."""
         wm = doc["working_memory"]
         holding = wm.pop("hold_after_check", None) == report.get("bundle_id") and bool(report.get("ok"))
-        self._show_risk(report, holding=holding)
+        buying = wm.pop("buy_after_check", None) == report.get("bundle_id")
+        self._show_risk(report, holding=holding, buying=buying)
         if holding:
             self.on_user_request_hold(doc, {}, now)
 

@@ -34,7 +34,7 @@ class Decision(Commerce):
         elif tool == "reservation_hold_release":
             args = (data.get("call") or {}).get("arguments") or {}
             n = len(args.get("hold_ids") or [])
-            if args.get("reason") != "traveller_released":  # the traveller's own release was said when asked
+            if args.get("reason") not in ("traveller_released", "selection_changed"):  # said when asked
                 self.say(f"Released {n} hold{'s' if n != 1 else ''} at the supplier.", kind="status")
         elif tool == "booking_confirm_and_purchase":
             booking = output.get("booking") or {}

@@ -31,6 +31,7 @@ from ..options_answer import (
     referent,
     rejects_options,
     remember_discussed,
+    thanked,
     whole_message,
 )
 from ..patcher import value_at
@@ -324,7 +325,8 @@ class Intake(DecisionBase):
             self.say(about_hold)  # "has my manager approved yet?", "approve it", "how long do we have?"
             return
         if applied.get("understood") is False and bundles and acknowledged(text):
-            self.say(self.next_step(doc, now))  # "thanks!", "go ahead": what happens next, not the options again
+            # "thanks!", "go ahead": what happens next, not the options again ("You're welcome" only for thanks)
+            self.say(self.next_step(doc, now, thanked=thanked(text)))
             return
         if applied.get("understood") is False and asks_about_me(text):
             self.say(ABOUT_ME)  # "who are you? a real person?"

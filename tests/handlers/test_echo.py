@@ -72,7 +72,10 @@ def echo(patch, doc=None):
             {"preferences": {"flight": {"max_stops": 0, "time_of_day": {"outbound": "morning"}}}},
             "Nonstop only; outbound in the morning.",
         ),
-        ({"preferences": {"flight": {"cabin": "premium_economy"}}}, "Cabin now premium economy."),
+        (
+            {"preferences": {"flight": {"cabin": "premium_economy"}}},
+            "Cabin now premium economy (say 'switch back to economy' to undo).",
+        ),
     ],
 )
 def test_each_change_is_said_in_one_line(patch, line):

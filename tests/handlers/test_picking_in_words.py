@@ -300,3 +300,67 @@ def test_hold_on_for_a_while_is_no_hold(shown):
     shown.say("B2")
     shown.say("hold on till tomorrow, need to ask my wife")
     assert held_ids(shown) == []
+
+
+@pytest.mark.parametrize(
+    "text, pick",
+    [
+        ("2nd 1 pls thx", "B2"),
+        ("the 3rd 1", "B3"),
+        ("number three", "B3"),
+        ("number 4 please", "B4"),
+        ("go w/ #2", "B2"),
+        ("option two", "B2"),
+        ("lets go with no. 5", "B5"),
+        ("can we switch to the third one", "B3"),
+        ("could we change to b4", "B4"),
+    ],
+)
+def test_an_option_number_written_the_way_people_type_it_picks_it(shown, text, pick):
+    before = shown.intent()["itinerary"]["segments"][0]["depart_date"]
+    shown.say(text)
+    assert chosen(shown) == pick and held_ids(shown) == []
+    assert shown.intent()["itinerary"]["segments"][0]["depart_date"] == before  # "2nd" is no date here
+
+
+def test_a_number_that_names_no_option_is_not_read_as_one():
+    assert pick_words("2nd 1 pls") == "2nd one"
+    assert pick_words("leave the 2nd 10am") == "leave the 2nd 10am"
+    assert pick_words("go w/ #three") == "number 3"
+
+
+@pytest.mark.parametrize("text", ["yes please proceed", "great do it 👍", "perfect, go ahead", "ok lets go", "sgtm"])
+def test_a_go_ahead_after_a_pick_says_how_to_hold_it_and_buys_nothing(shown, text):
+    shown.say("b2")
+    turn = shown.say(text)
+    assert chosen(shown) == "B2" and held_ids(shown) == [] and shown.intent()["working_memory"]["bookings"] == []
+    assert "B2 is chosen. Say 'hold'" in said(turn) and "welcome" not in said(turn)
+
+
+def test_a_go_ahead_with_nothing_chosen_asks_for_a_pick_and_only_thanks_get_you_are_welcome(shown):
+    turn = shown.say("sounds good lets do it")
+    assert chosen(shown) is None and "welcome" not in said(turn) and "Pick one" in said(turn)
+    assert "You're welcome" in said(shown.say("great thanks"))
+
+
+def test_one_answer_to_book_b2(shown):
+    turn = shown.say("book B2")
+    replies = [m for m in turn["ui_messages"] if m.get("kind") == "message"]
+    assert len(replies) == 1 and said(turn).count("say 'hold'") == 1
+    assert "B2 is chosen and is within policy" in replies[0]["text"]
+
+
+@pytest.mark.parametrize("text", ["actually book B3", "can we switch to the third one", "b3 instead"])
+def test_another_option_while_one_is_held_says_what_was_released(shown, text):
+    shown.say("hold b1")
+    assert held_ids(shown) == ["B1"]
+    turn = shown.say(text)
+    assert chosen(shown) == "B3" and shown.intent()["working_memory"]["bookings"] == []
+    assert "B3 instead of B1: released B1's hold" in said(turn) and "Say 'hold B1' to go back" in said(turn)
+    assert "Released 3 holds at the supplier" not in said(turn)  # said once, naming the option
+
+
+def test_book_another_option_while_one_is_held_holds_it_in_its_place(shown):
+    shown.say("hold b1")
+    shown.say("actually book B3")
+    assert held_ids(shown) == ["B3"] and shown.intent()["working_memory"]["bookings"] == []
