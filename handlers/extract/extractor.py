@@ -259,6 +259,7 @@ def extract_fields(
                 assumptions.append(ASSUMED_HOTEL_ONLY)
         elif not legs:
             _flights_for_the_stay(current, fields)  # "a family trip to Orlando ... a hotel near Disney"
+    town_stay = _stay_in_the_town(places, fields)  # (a stay only the town's airport made is no wish for a hotel)
     if assumptions is not None:
         used = _codes_used(fields)
         assumptions.extend(m.assumed for m in places if m.assumed and m.place["code"] in used)
@@ -283,9 +284,32 @@ def extract_fields(
         if said_class and fields["hotel_min_stars"] == said_class[1]:
             assumptions.append(f'Took "{said_class[0]}" as {said_class[1]}★ or better; say the stars you want')
     complete_stay(fields)
-    if fields["stays"] and fields["hotel_needed"] is None:
+    if fields["stays"] and fields["hotel_needed"] is None and not town_stay:
         fields["hotel_needed"] = True
     return fields, notes
+
+
+def _stay_in_the_town(places: Sequence[Any], fields: Dict[str, Any]) -> bool:
+    """A town flown to through another town's airport ("Boulder": Denver) keeps its hotel in the town:
+    a stay said there moves to it, and a trip there that has a hotel gets it there. True when the stay
+    was added only for that."""
+    plain = {m.place["code"] for m in places if not m.stay}  # "Denver or Boulder?": Denver's own DEN is Denver
+    towns = {m.place["code"]: m.stay for m in places if m.stay and m.place["code"] not in plain}
+    if not towns or fields.get("hotel_needed") is False:
+        return False
+    for stay in fields["stays"] or []:
+        code = (stay.get("location") or {}).get("code")
+        if code in towns:
+            stay["location"] = dict(towns[code])
+    destination = (fields.get("destination") or {}).get("code")
+    if destination not in towns or (fields.get("one_way") and not fields.get("hotel_needed")):
+        return False
+    if not fields["stays"]:
+        fields["stays"] = [{"location": dict(towns[destination]), "check_in": None, "check_out": None}]
+        return True
+    if not fields["stays"][0].get("location"):
+        fields["stays"][0]["location"] = dict(towns[destination])
+    return False
 
 
 # A yes/no question about what is on screen ("are any of these refundable?", "is the second one

@@ -241,8 +241,6 @@ DESTINATIONS: Dict[str, Tuple[str, str, str, str]] = {
     "amalfi coast": ("NAP", "Naples", "the Amalfi Coast", ""),
     "amalfi": ("NAP", "Naples", "Amalfi", ""),
     "tuscany": ("FLR", "Florence", "Tuscany", "Pisa (PSA)"),
-    "lake tahoe": ("RNO", "Reno", "Lake Tahoe", "Sacramento (SMF)"),
-    "tahoe": ("RNO", "Reno", "Lake Tahoe", "Sacramento (SMF)"),
     "marthas vineyard": ("MVY", "Martha's Vineyard", "Martha's Vineyard", ""),
     "nantucket": ("ACK", "Nantucket", "Nantucket", ""),
     "cape cod": ("HYA", "Hyannis", "Cape Cod", "Boston (BOS)"),
@@ -284,6 +282,66 @@ DESTINATIONS: Dict[str, Tuple[str, str, str, str]] = {
 }
 
 
+# Resort towns and areas with no airline service of their own, flown to through the airport that serves
+# them while the hotel stays in the town: alias -> (airport flown to, its place, the town, the code the
+# town's hotels are searched under ("" when it has none: they are searched around the airport), other
+# airports to offer). "Napa" is SFO with a hotel in Napa, not Napa County's airfield.
+SERVED: Dict[str, Tuple[str, str, str, str, str]] = {
+    "napa": ("SFO", "San Francisco", "Napa", "APC", "Oakland (OAK) or Sonoma County (STS)"),
+    "napa valley": ("SFO", "San Francisco", "Napa", "APC", "Oakland (OAK) or Sonoma County (STS)"),
+    "boulder": ("DEN", "Denver", "Boulder", "WBU", ""),
+    "sedona": ("PHX", "Phoenix", "Sedona", "SDX", "Flagstaff (FLG)"),
+    "park city": ("SLC", "Salt Lake City", "Park City", "", ""),
+    "breckenridge": ("DEN", "Denver", "Breckenridge", "", "Eagle County (EGE)"),
+    "estes park": ("DEN", "Denver", "Estes Park", "", ""),
+    "lake tahoe": ("RNO", "Reno", "Lake Tahoe", "TVL", "Sacramento (SMF)"),
+    "tahoe": ("RNO", "Reno", "Lake Tahoe", "TVL", "Sacramento (SMF)"),
+    "south lake tahoe": ("RNO", "Reno", "South Lake Tahoe", "TVL", "Sacramento (SMF)"),
+    "steamboat": ("HDN", "Hayden", "Steamboat Springs", "SBS", "Denver (DEN)"),
+    "steamboat springs": ("HDN", "Hayden", "Steamboat Springs", "SBS", "Denver (DEN)"),
+    "telluride": ("MTJ", "Montrose", "Telluride", "TEX", ""),
+    "big sky": ("BZN", "Bozeman", "Big Sky", "", ""),
+    "carmel": ("MRY", "Monterey", "Carmel", "", "San Jose (SJC)"),
+    "carmel by the sea": ("MRY", "Monterey", "Carmel", "", "San Jose (SJC)"),
+    "big sur": ("MRY", "Monterey", "Big Sur", "", "San Jose (SJC)"),
+    "pebble beach": ("MRY", "Monterey", "Pebble Beach", "", "San Jose (SJC)"),
+    "yosemite": ("FAT", "Fresno", "Yosemite", "", "San Francisco (SFO)"),
+    "zion": ("LAS", "Las Vegas", "Zion", "", "St. George (SGU)"),
+    "zion national park": ("LAS", "Las Vegas", "Zion", "", "St. George (SGU)"),
+    "grand canyon": ("FLG", "Flagstaff", "the Grand Canyon", "GCN", "Phoenix (PHX) or Las Vegas (LAS)"),
+    "moab": ("GJT", "Grand Junction", "Moab", "CNY", "Salt Lake City (SLC)"),
+    "hamptons": ("ISP", "Islip", "the Hamptons", "HTO", "New York (JFK)"),
+    "the hamptons": ("ISP", "Islip", "the Hamptons", "HTO", "New York (JFK)"),
+    "east hampton": ("ISP", "Islip", "East Hampton", "HTO", "New York (JFK)"),
+    "montauk": ("ISP", "Islip", "Montauk", "MTP", "New York (JFK)"),
+    "stowe": ("BTV", "Burlington", "Stowe", "MVL", ""),
+    "lake placid": ("ALB", "Albany", "Lake Placid", "LKP", "Burlington (BTV)"),
+    "bar harbor": ("BGR", "Bangor", "Bar Harbor", "BHB", "Portland, Maine (PWM)"),
+    "kennebunkport": ("PWM", "Portland", "Kennebunkport", "", ""),
+    "cape may": ("ACY", "Atlantic City", "Cape May", "WWD", "Philadelphia (PHL)"),
+    "poconos": ("AVP", "Wilkes-Barre/Scranton", "the Poconos", "", "Allentown (ABE)"),
+    "the poconos": ("AVP", "Wilkes-Barre/Scranton", "the Poconos", "", "Allentown (ABE)"),
+    "berkshires": ("ALB", "Albany", "the Berkshires", "", "Hartford (BDL)"),
+    "the berkshires": ("ALB", "Albany", "the Berkshires", "", "Hartford (BDL)"),
+    "whistler": ("YVR", "Vancouver", "Whistler", "", ""),
+    "banff": ("YYC", "Calgary", "Banff", "YBA", ""),
+    "lake louise": ("YYC", "Calgary", "Lake Louise", "YBA", ""),
+    "playa del carmen": ("CUN", "Cancun", "Playa del Carmen", "", ""),
+    "lake como": ("MXP", "Milan", "Lake Como", "", "Milan Linate (LIN)"),
+    "cinque terre": ("PSA", "Pisa", "Cinque Terre", "", "Genoa (GOA)"),
+    "positano": ("NAP", "Naples", "Positano", "", ""),
+    "cotswolds": ("LHR", "London", "the Cotswolds", "", "Birmingham (BHX)"),
+    "the cotswolds": ("LHR", "London", "the Cotswolds", "", "Birmingham (BHX)"),
+    "chamonix": ("GVA", "Geneva", "Chamonix", "", ""),
+}
+
+
+def _served_note(code: str, name: str, town: str, _stay: str, other: str) -> str:
+    """ "Flying into Sedona's nearest airline airport: Phoenix (PHX); say if you would rather fly into Flagstaff (FLG)"."""
+    said = f"Flying into {name} ({code}) for {town}, which has no airline airport of its own"
+    return f"{said}; say if you would rather fly into {other}" if other else said
+
+
 def _destination_note(code: str, name: str, place: str, other: str) -> str:
     """ "Assumed Montego Bay (MBJ) for Jamaica; say if you meant Kingston (KIN)"."""
     said = f"Assumed {name} ({code}) for {place}" if name != place else f"Assumed {place}'s main airport ({code})"
@@ -304,6 +362,7 @@ GATEWAYS = {
     "st petersburg florida": "Assumed Tampa (TPA) for St. Petersburg; say if you meant St. Pete-Clearwater (PIE)",
 }
 GATEWAYS.update({alias: _destination_note(*entry) for alias, entry in DESTINATIONS.items()})
+GATEWAYS.update({alias: _served_note(*entry) for alias, entry in SERVED.items()})
 # Nicknames that are too short to trust in lower case ("la" is also French, "ny" a typo).
 _CASE_SENSITIVE_NICKNAMES = {"ny", "la", "sf", "sd", "dc", "kl", "l a", "d c", "kc"}
 
@@ -353,7 +412,7 @@ CUES = frozenset(
 _NOT_CODES = frozenset(
     "THE AND YOU ANY ALL CAN NOT OUT FOR BUT ARE HOW WHO WHY YES USA USD EUR GBP CAD AUD JPY VIP ASAP "
     "HEY HI OK OKAY PLS AM PM TBD FYI ETA BTW LOL OMG ONE TWO SUN MON TUE WED THU FRI SAT JAN FEB MAR APR "
-    "MAY JUN JUL AUG SEP OCT NOV DEC NEW OLD BIG TOP MAX MIN PER NON RED EYE".split()
+    "MAY JUN JUL AUG SEP OCT NOV DEC NEW OLD BIG TOP MAX MIN PER NON RED EYE CHF MXN NZD SEK NOK DKK INR".split()
 )
 # Airport codes people also write in lower case.
 _LOWER_OK_CODES = frozenset(
@@ -387,6 +446,8 @@ class Mention:
     place: Place
     # for a name several towns share ("Columbus"), the assumption to tell the traveller
     assumed: str = ""
+    # a town flown to through another town's airport ("Boulder": DEN): where its hotel is
+    stay: Optional[Place] = None
 
 
 @dataclass(frozen=True)
@@ -432,9 +493,21 @@ def _towns() -> Dict[str, List[Town]]:
         town = Town(name, country, region, population, tuple(codes), fold(name))
         for key in {town.key, *aliases}:
             out.setdefault(key, []).append(town)
-    for towns in out.values():
-        towns.sort(key=lambda t: -t.population)
+    for short, (full, country) in _SHORT_NAMES.items():
+        town = next((t for t in out.get(fold(full)) or [] if t.country == country), None)
+        if town:
+            out.setdefault(short, []).append(replace(town, name=short.title(), key=short))
+    for key, towns in out.items():
+        towns.sort(key=lambda t: (t.country != _MEANT_FIRST.get(key), -t.population))
     return out
+
+
+# Towns people call by a shorter name GeoNames does not list: short name -> (GeoNames name, country).
+_SHORT_NAMES = {"newcastle": ("Newcastle upon Tyne", "GB")}
+# A name several big towns share whose most populous town (by GeoNames' count of the town proper) is not
+# the one most travellers mean: the country of the one meant first (the other is still offered, and taken
+# when the route's other end is in its country): "Newcastle" is England's NCL unless Australia is said.
+_MEANT_FIRST = {"newcastle": "GB"}
 
 
 def _rival(key: str) -> Optional[Tuple[Town, Town]]:
@@ -506,11 +579,17 @@ def _index() -> Dict[str, List[_Entry]]:
         add(fold(metro["name"]), _Entry(code, "city", metro["name"], 100, region))
     for alias, (code, name) in {**NICKNAMES, **ISLANDS}.items():
         add(alias, _Entry(code, "city", name, 90))
-    for alias, (code, name, _place, _other) in DESTINATIONS.items():
+    destinations = {**DESTINATIONS, **{alias: (c, n, t, o) for alias, (c, n, t, _s, o) in SERVED.items()}}
+    for alias, (code, name, _place, _other) in destinations.items():
         served = geo.place(code) or {}
         main = geo.airports().get(served.get("airport") or code) or {}
+        # a served town whose name is also a word ("boulder", "steamboat") needs a cue or a capital, as before
+        score = 35 if alias in SERVED and " " not in alias and alias in _words() else 90
         # the served airport's state or country, so that "Hartford, CT" still finds Bradley
-        add(alias, _Entry(code, "city", name, 90, f"{fold(main.get('subd') or '')} {fold(main.get('country') or '')}"))
+        add(
+            alias,
+            _Entry(code, "city", name, score, f"{fold(main.get('subd') or '')} {fold(main.get('country') or '')}"),
+        )
     for alias, code in AIRPORT_NAMES.items():
         a = geo.airports()[code]
         city = airport_city(code)
@@ -544,6 +623,15 @@ def _index() -> Dict[str, List[_Entry]]:
         # spelling far more people mean than the small town of that name ("Pittsburg")
         # an alias is read where a place is expected (after a cue, before "to"): "the Hanover Hotel" is not Hannover
         add(key, _town_entry(top, 70 if entries else 35, index))
+    for key, (code, *_rest) in SERVED.items():  # the town's own airfield, which has no airline service, is not flown to
+        index[key] = [e for e in index.get(key) or [] if e.code == code] + [
+            e
+            for e in index.get(key) or []
+            if e.code != code and e.region not in {x.region for x in index[key] if x.code == code}
+        ]
+    for key in _MEANT_FIRST:  # the other towns of the name are still found when their country or state is said
+        codes = {c for t in _towns().get(key) or [] for c in t.codes}
+        index[key] = [replace(e, score=max(e.score, 0)) if e.code in codes else e for e in index.get(key) or []]
     for entries in index.values():
         entries.sort(key=lambda e: (-e.score, e.code))
     for key in _countries_not_places(index):
@@ -781,6 +869,7 @@ def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
         # "london, on to vancouver", "portland, me." (not "london, on the 5th", "portland, me and my wife")
         code = code or (comma and following[:2].islower() and _CODE_ENDS.match(following[2:]) is not None)
         said = _STATE_CODES[tail[0]].split() if code and tail[0] in _STATE_CODES else None
+        said = _PROVINCES[tail[0]].split() if tail[0] in _PROVINCES else said  # "newcastle nsw"
         for entry in entries:
             region = entry.region.split()
             if not region or entry.score <= -20:
@@ -931,7 +1020,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
         )
         route = not cued and (_before_to(words, i) or _dash_after(text, words, i))
         hit = None
-        hit_key = ""
+        hit_key = served = ""
         for n in range(min(_MAX_WORDS, len(words) - i), 0, -1):
             span = words[i : i + n]
             # names do not run across sentence punctuation (but "St. Louis" is one name, and "Turks & Caicos"
@@ -1002,6 +1091,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                 name = _with_region(name, entry.region)  # "Paris, Texas": not the Paris one expects
             hit = (n, {"type": entry.type, "code": entry.code, "name": name}, assumed)
             hit_key = key if assumed and not qualified else ""
+            served = key if key in SERVED and entry.code == SERVED[key][0] else ""
             break
         if hit is None:
             raw = words[i][2]
@@ -1017,7 +1107,9 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
         if hit:
             n, place, assumed = hit
             n += _qualifier_words(text, words, i + n) or _country_words(words, i + n, place["code"])
-            out.append((Mention(words[i][0], words[i + n - 1][1], place, assumed), hit_key))
+            town = SERVED.get(served)
+            stay = {"type": "city", "code": town[3], "name": town[2]} if town and town[3] else None
+            out.append((Mention(words[i][0], words[i + n - 1][1], place, assumed, stay), hit_key))
             i += n
         else:
             i += 1
@@ -1259,6 +1351,13 @@ REGION_NAMES = frozenset(
 
 
 # The postal codes people write after a city ("Portland, ME", "Kansas City MO"), as the regions are named.
+# Australian states as people shorten them ("Newcastle NSW", "Perth WA" is left to the postal code reader).
+_PROVINCES: Dict[str, str] = {
+    "nsw": "new south wales",
+    "qld": "queensland",
+    "vic": "victoria",
+    "tas": "tasmania",
+}
 _STATE_CODES: Dict[str, str] = {
     "al": "alabama",
     "ak": "alaska",

@@ -233,10 +233,15 @@ _COUNTED = re.compile(
     r"of\s+us|am|pm|years?|yrs?|months?|hours?|hrs?|minutes?|mins?|ppl|pax|bags?|colleagues|friends|(?:st|nd|rd|th)\b)\b",
     re.I,
 )
+# What people write for a currency, beside an amount ("2000 euros", "C$300", "150 CHF a night") or on its
+# own ("prices in CAD", "in pounds please"): word -> ISO 4217 code.
 _CURRENCY = {
     "$": "USD",
+    "us$": "USD",
     "dollars": "USD",
     "usd": "USD",
+    "bucks": "USD",
+    "us dollars": "USD",
     "€": "EUR",
     "eur": "EUR",
     "euro": "EUR",
@@ -244,10 +249,62 @@ _CURRENCY = {
     "£": "GBP",
     "gbp": "GBP",
     "pounds": "GBP",
-    "cad": "CAD",
-    "bucks": "USD",
     "quid": "GBP",
+    "sterling": "GBP",
+    "pounds sterling": "GBP",
+    "cad": "CAD",
+    "c$": "CAD",
+    "ca$": "CAD",
+    "cdn": "CAD",
+    "canadian": "CAD",
+    "canadian dollars": "CAD",
+    "aud": "AUD",
+    "a$": "AUD",
+    "au$": "AUD",
+    "australian dollars": "AUD",
+    "aussie dollars": "AUD",
+    "nzd": "NZD",
+    "nz$": "NZD",
+    "chf": "CHF",
+    "swiss francs": "CHF",
+    "francs": "CHF",
+    "mxn": "MXN",
+    "pesos": "MXN",
+    "mexican pesos": "MXN",
+    "jpy": "JPY",
+    "yen": "JPY",
+    "¥": "JPY",
+    "sek": "SEK",
+    "nok": "NOK",
+    "dkk": "DKK",
+    "inr": "INR",
+    "rupees": "INR",
 }
+# the written forms after an amount, longest first ("canadian dollars" before "canadian")
+_CURRENCY_WORDS = "|".join(
+    re.escape(w).replace(r"\ ", r"\s+") for w in sorted(_CURRENCY, key=len, reverse=True) if w[-1].isalpha()
+)
+# A currency asked for without an amount: "prices in CAD", "quote me in euros", "show everything in GBP",
+# "in canadian dollars please", "currency: EUR".
+_CURRENCY_SAID = re.compile(
+    r"\b(?:prices?|pricing|quotes?|quoted|costs?|fares?|totals?|amounts?|everything|budget|show(?:\s+me)?|quote\s+me"
+    r"|display(?:ed)?|list(?:ed)?|paying|pay|numbers|figures|rates?)\s+(?:(?:\w+\s+){0,2}?)in\s+"
+    rf"(?P<cur>{_CURRENCY_WORDS})\b"
+    rf"|\bin\s+(?P<cur2>{_CURRENCY_WORDS})\s+(?:please|pls|plz|if\s+possible|thanks|thx)\b"
+    rf"|\bcurrency\s*(?:is|:|=|-)?\s*(?P<cur3>{_CURRENCY_WORDS})\b",
+    re.I,
+)
+
+
+def currency_said(text: str) -> Optional[str]:
+    """The currency ``text`` asks prices in without naming an amount ("prices in CAD"), else None."""
+    m = _CURRENCY_SAID.search(text)
+    if not m:
+        return None
+    word = re.sub(r"\s+", " ", (m.group("cur") or m.group("cur2") or m.group("cur3")).lower())
+    return _CURRENCY.get(word)
+
+
 # "refundable", and what people say for it: "flexible tickets", "changeable fares", "free cancellation",
 # "cancellable", "something I can cancel"; not "non-refundable", "no free cancellation needed".
 _REFUNDABLE = re.compile(
@@ -1012,8 +1069,8 @@ def read_superlatives(text: str) -> Dict[str, str]:
 
 
 _MONEY = re.compile(
-    r"(?P<cur1>[$\u20ac\u00a3])?\s*(?<![\d.,])(?P<amount>\d{1,3}(?:,\d{3})+|\d+)(?P<dec>\.\d{1,2})?(?!\s*[/.]\d)"
-    r"\s*(?P<k>k\b|grand\b|thousand\b)?\s*(?P<cur2>dollars|usd|bucks|eur|euros?|gbp|pounds|quid|cad)?(?:\b|(?=p\.?p\b|pn\b))",
+    r"(?P<cur1>(?:\b(?:US|CA|AU|NZ|C|A))?[$\u20ac\u00a3\u00a5])?\s*(?<![\d.,])(?P<amount>\d{1,3}(?:,\d{3})+|\d+)(?P<dec>\.\d{1,2})?(?!\s*[/.]\d)"
+    rf"\s*(?P<k>k\b|grand\b|thousand\b)?\s*(?P<cur2>{_CURRENCY_WORDS})?(?:\b|(?=p\.?p\b|pn\b))",
     re.I,
 )
 # "a grand", "two grand", "a thousand bucks": the amount in words, read as digits of the same length
@@ -1097,6 +1154,8 @@ def read_budgets(
     for key, amount, currency, _ in money_mentions(text) if mentions is None else mentions:
         out[key] = amount
         out["currency"] = currency or out["currency"]
+    if out["currency"] is None or out["currency"] == "USD" and "$" in text:
+        out["currency"] = currency_said(text) or out["currency"]  # "prices in CAD", "$300 a night, in CAD please"
     return out
 
 
@@ -1114,7 +1173,8 @@ def money_mentions(text: str) -> List[Tuple[str, float, Optional[str], Tuple[int
         amount = float(m.group("amount").replace(",", "") + (m.group("dec") or ""))
         if m.group("k"):
             amount *= 1000
-        cur = (m.group("cur1") or m.group("cur2") or "").lower()
+        # "$2000 CAD": the code after the amount says which dollars
+        cur = re.sub(r"\s+", " ", (m.group("cur2") or m.group("cur1") or "").lower())
         before = text[max(start, m.start() - 60) : m.start()]
         after = text[m.end() : m.end() + 30]
         if _COUNTED.match(text, m.end()) or amount <= 0:

@@ -209,7 +209,11 @@ def test_a_country_after_a_town_and_a_region_by_its_airport(text, expected):
 
 def test_a_region_flown_to_by_a_nearby_airport_is_told():
     (tahoe, _) = find_places("lake tahoe from la")
-    assert tahoe.assumed == "Assumed Reno (RNO) for Lake Tahoe; say if you meant Sacramento (SMF)"
+    assert tahoe.assumed == (
+        "Flying into Reno (RNO) for Lake Tahoe, which has no airline airport of its own; "
+        "say if you would rather fly into Sacramento (SMF)"
+    )
+    assert tahoe.stay == {"type": "city", "code": "TVL", "name": "Lake Tahoe"}  # the hotel stays at the lake
 
 
 @pytest.mark.parametrize("later", ["the kid is staying with grandma, so just us two", "we're going without the kids"])
