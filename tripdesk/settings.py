@@ -186,9 +186,10 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     # socket_timeout=None: channels_redis blocks up to 5 s reading a websocket's queue, and redis-py 8's
     # own 5 s read timeout would race it and drop idle connections (close 1011) under load.
+    # channels_redis's layer with fewer round trips per message (tripdesk/channel_layer.py says which).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "tripdesk.channel_layer.RedisChannelLayer",
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
         }
     }
