@@ -286,6 +286,7 @@ def extract_fields(
     complete_stay(fields)
     if fields["stays"] and fields["hotel_needed"] is None and not town_stay:
         fields["hotel_needed"] = True
+    _same_day_trip(msg, fields)
     return fields, notes
 
 
@@ -310,6 +311,21 @@ def _stay_in_the_town(places: Sequence[Any], fields: Dict[str, Any]) -> bool:
     if not fields["stays"][0].get("location"):
         fields["stays"][0]["location"] = dict(towns[destination])
     return False
+
+
+# "a day trip to DC", "back the same evening", "there and back in a day": home again the day it leaves
+SAME_DAY = re.compile(
+    r"\b(?:(?:a\s+)?(?:same[\s-]?day|day)\s+trip|(?:back|home|return(?:ing)?)\s+(?:on\s+)?the\s+same\s+(?:day|evening|night)"
+    r"|there\s+and\s+back\s+(?:in\s+(?:a|one)\s+day|the\s+same\s+day))\b",
+    re.I,
+)
+
+
+def _same_day_trip(msg: str, fields: Dict[str, Any]) -> None:
+    """ "day trip boston to dc jan 6", "there and back in a day": the way home on the day out (a
+    trip of no night then searches no hotel, and brings it back when it grows: ``handlers.extract.patch``)."""
+    if fields.get("depart_date") and not fields.get("return_date") and SAME_DAY.search(msg):
+        fields["return_date"] = fields["depart_date"]
 
 
 # A yes/no question about what is on screen ("are any of these refundable?", "is the second one

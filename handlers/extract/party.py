@@ -40,6 +40,8 @@ _PEOPLE = re.compile(
     rf"|(?<![\w-])x\s?(?P<n8>[1-9])\b(?!\s*(?:nights?|days?|rooms?))"
     rf"|\b(?:party|group|family|team)\s+of\s+(?P<n2>{NUMBER_RE})\b|\bwe(?:\s+are|'re|\s+will\s+be|'ll\s+be)\s+(?:actually\s+|now\s+|really\s+|just\s+|only\s+)?(?P<n3>{NUMBER_RE})\b(?!\s*(?:nights?|days?|weeks?|stars?|minutes?|mins?|hours?|hrs?|miles?|km|blocks?)\b)"
     rf"|\b(?:just|only)\s+(?P<n9>{NUMBER_RE})\s+(?:now|left|going|(?:of\s+us|people|adults)\s+now)\b"
+    # "..., avoid Spirit pls, just 1": a count closing a clause of a trip request is the party
+    rf"|\b(?:just|only)\s+(?P<n10>(?!(?:a|an|no)\b){NUMBER_RE})\s*(?=[,;.!)]|$)"
     rf"|\bthere\s+(?:are|will\s+be)\s+(?P<n4>{NUMBER_RE})\s+of\s+us\b|\b(?:for|book)\s+(?P<n5>(?!(?:a|an|no)\b){NUMBER_RE})\b(?!\s*(?:nights?|days?|weeks?|months?|stars?|rooms?|beds?|bags?|am\b|pm\b|%|percent|"
     rf"dollars|usd|bucks|hours?|minutes?|o'?clock|st\b|nd\b|rd\b|th\b|[.:/]\d|\d|-|of\s+(?:the|these|those|them)|more|way|stop))",
     re.I,
@@ -101,11 +103,15 @@ _FOR_OTHERS = re.compile(
     r"|(?:it'?s|this\s+is|that'?s)\s+for|(?:flights?|tickets?|tix|seats?)\s+for)\s*$",
     re.I,
 )
+# A grown-up flown somewhere by the writer: "need to get my dad from Tampa", "fly my mom to Denver"
+_FLOWN = re.compile(r"\b(?:get(?:ting)?|fly(?:ing)?)\s*$", re.I)
 # Booking for someone named ("book travel for our VP", "reserve a flight for my mom"), and words that
 # say the writer flies too ("for my wife and me", "us", "I'm going")
 _BOOKING_FOR = re.compile(
     r"\b(?:book(?:ing)?|reserv(?:e|ing)|arrang(?:e|ing))\s+(?:(?:a|some)\s+)?(?:flights?|tickets?|trip|seats?|travel|it)?\s*"
-    r"for\s+(?:my|our|the|his|her|their)\b",
+    r"for\s+(?:my|our|the|his|her|their)\b"
+    # "I need to get my dad from Tampa to Pittsburgh", "fly my mom home": someone else flown somewhere
+    r"|\b(?:get(?:ting)?|fly(?:ing)?)\s+(?:my|our|his|her|their)\s+[\w\s-]{2,30}?\b(?:from|to|home|back|out\s+(?:to|of|here))\b",
     re.I,
 )
 _SELF_GOES = re.compile(
@@ -185,7 +191,7 @@ _AGES = re.compile(
     rf"|\b(?:son|daughter|kid|child|boy|girl|grandson|granddaughter)(?:'s|\s+is)\s+(?:only\s+|just\s+)?(?P<kid_is>\d{{1,2}})\b"
     rf"(?!\s*(?:months?|mos?|%|am\b|pm\b|[/:\d-]|\.\d|nights?|days?|weeks?|hours?|minutes?))"
     rf"|\b(?:kids|children|sons|daughters|boys|girls|little\s+ones|grandkids|grandchildren|teens|teenagers)"
-    rf"(?:\s+(?:are|aged?))?\s*[,:]?\s*(?P<kin>\d{{1,2}}(?:\s*(?:,|and|&)\s*\d{{1,2}})+)\b"
+    rf"(?:\s+(?:are|aged?))?\s*[,:\-\u2013\u2014]?\s*(?P<kin>\d{{1,2}}(?:\s*(?:,|and|&)\s*\d{{1,2}})+)\b"
     rf"(?!\s*(?:months?|mos?|nights?|days?|weeks?|rooms?|stars?|adults?|people|persons?|pax|bags?|am\b|pm\b|[/:\d-]|\.\d))"
     r"|\b(?P<one>\d{1,2})[- ]?(?:years?|yrs?|yr|y/?o)(?:[- ]old)?\b"
     r"|\b(?P<months>\d{1,2})\s*(?:months?|mos?)(?:[- ]old)?\b",
@@ -612,6 +618,7 @@ def _companions(text: str) -> Tuple[int, int]:
             or _JOINED_AFTER.match(text[m.end() :])
             or (not child and _KIN_AFTER.match(text[m.end() :]))
             or _FOR_OTHERS.search(before)
+            or (not child and _FLOWN.search(before))
             or _JOINS_AFTER.match(text[m.end() :])
         )
         if not joined or _VISITED.search(text[max(0, m.start() - 30) : m.start()]):

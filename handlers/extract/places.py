@@ -1425,6 +1425,7 @@ _STATE_CODES: Dict[str, str] = {
 
 _AIRPORT_WORDS = frozenset({"airport", "international", "intl", "airfield"})
 _FLIGHT_CUES = frozenset({"from", "to", "into", "via", "through", "out"})
+_PREFERENCE_CUES = frozenset({"prefer", "preferably", "ideally"})
 
 
 def _airport_named(words: List[Tuple[int, int, str]], i: int, n: int, text: str = "") -> bool:
@@ -1437,7 +1438,8 @@ def _airport_named(words: List[Tuple[int, int, str]], i: int, n: int, text: str 
     opens_route = (after == "to" or dashed) and (
         i == 0 or before in _ROUTE_OPENERS or bool(text[words[i - 1][1] : words[i][0]].strip())
     )
-    return after in _AIRPORT_WORDS or before in _FLIGHT_CUES or out_of or opens_route
+    wished = before in _PREFERENCE_CUES or after == "preferred"  # "prefer laguardia", "midway preferred"
+    return after in _AIRPORT_WORDS or before in _FLIGHT_CUES or out_of or opens_route or wished
 
 
 # Words right before a route's first end ("flights heathrow to jfk").

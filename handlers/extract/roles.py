@@ -98,6 +98,8 @@ def assign_places(
         if not _strong(roles[i]) and not stay_mode:
             # "i meant portland maine" on a trip from Portland, Oregon: the other town of that name
             roles[i] = _same_name_end(m, first) or roles[i]
+    if not stay_mode:
+        _airports_of_ends(places, roles)
     taken = {r[0] for r in roles if r and r[1]}
     final: List[str] = []
     for role in roles:
@@ -144,6 +146,32 @@ _NOT_UNTIL = re.compile(
 _CORRECTION = re.compile(r"\b(?:actually|instead|rather|change|switch|make\s+it|not|no|wrong|sorry|oops)\b", re.I)
 _TO = re.compile(r"\b(?:to|too|into|towards?|back\s+to|trip\s+to)\s*$", re.I)
 _BACK_TO = re.compile(r"\b(?:back|return(?:ing)?)\s+(?:home\s+)?to\s*$", re.I)
+
+
+def _airports_of_ends(places: List[Mention], roles: List[Optional[Tuple[str, bool]]]) -> None:
+    """ "…to Washington DC. Reagan airport if possible", "NYC to Chicago, prefer Midway": an airport
+    named without a cue of its own is the airport of the trip's end it serves (a town or metro area
+    named with a cue, within ``_SAME_TOWN_KM``), which it then stands for; the town's mention is
+    skipped. One that serves neither end of a route already said ("Boston to Denver, ideally
+    Gatwick") changes nothing. ``roles`` is changed in place."""
+    for i, m in enumerate(places):
+        if _strong(roles[i]) or m.place.get("type") != "airport":
+            continue
+        ends = {
+            j: role[0]
+            for j, role in enumerate(roles)
+            if j != i and role and role[1] and role[0] in ("origin", "destination")
+        }
+        for j, end in ends.items():
+            if places[j].place.get("code") == m.place.get("code"):
+                break  # (the very airport, named twice)
+            apart = geo.distance_km(str(places[j].place.get("code")), str(m.place.get("code")))
+            if apart is not None and apart <= _SAME_TOWN_KM:
+                roles[i], roles[j] = (end, True), ("skip", True)
+                break
+        else:
+            if set(ends.values()) == {"origin", "destination"}:
+                roles[i] = ("skip", True)
 
 
 def _town_name(place: Any) -> str:
