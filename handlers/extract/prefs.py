@@ -910,6 +910,13 @@ _CLOCK_BOUND = re.compile(
     r"\b(?:" + "|".join(f"(?P<b{i}>{rx})" for i, (_, rx) in enumerate(_BOUNDS)) + rf")\s+{_CLOCK}",
     re.I,
 )
+# "by Monday Jan 11 at noon", "by the 11th at 9am": a day, then the time it is a bound of
+_DAY_WORDS = (
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
+    r"|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?"
+    r"|nov(?:ember)?|dec(?:ember)?|the|of|on|today|tomorrow|\d{1,2}(?:st|nd|rd|th)?|\d{1,2}/\d{1,2}(?:/\d{2,4})?"
+)
+_BY_DAY_AT = re.compile(rf"\bby\s+(?:(?:{_DAY_WORDS})\.?,?\s+){{1,4}}at\s+(?=\d|noon|midnight|mid-?day)", re.I)
 _ARRIVAL = re.compile(r"\b(?:arriv\w*|land\w*|get\s+(?:in|there|back)|be\s+(?:there|in|back|home))\b[^.;!?]*$", re.I)
 _NOT_FLIGHT_TIME = re.compile(
     r"\b(?:check[\s-]?(?:in|out)|checkout|hotel|room|dinner|meeting|lunch|breakfast)\b[^.;!?]*$", re.I
@@ -1003,6 +1010,8 @@ def read_clock_bounds(text: str) -> Dict[str, str]:
     11am") is a departure around its middle."""
     found: Dict[str, str] = {}
     text = _windows_as_bounds(text)
+    if "by " in text.lower():
+        text = _BY_DAY_AT.sub("by ", text)  # "be in SF by Monday Jan 11 at noon": by noon (that day is read as a date)
     for m in _CLOCK_BOUND.finditer(text):
         bound = next(_BOUNDS[i][0] for i in range(len(_BOUNDS)) if m.group(f"b{i}"))
         at = None if _NOT_CLOCK_AFTER.match(text, m.end()) else _clock(m, bound)

@@ -8,6 +8,7 @@ import pytest
 
 from handlers.extract import extract_fields
 from handlers.extract.party import read_party
+from handlers.extract.prefs import read_clock_bounds
 from handlers.testing import Harness
 
 TODAY = date(2026, 12, 1)
@@ -125,3 +126,20 @@ def test_a_day_trip_searches_flights_only_and_shows_options():
     assert [s["depart_date"] for s in segments] == ["2027-01-06", "2027-01-06"]
     assert "hotel_quote_search" not in h.tools_run()
     assert h.widgets("bundles"), "the day trip's flights are on screen"
+
+
+@pytest.mark.parametrize(
+    "text, key, bound",
+    [
+        ("need to be in San Francisco by Monday Jan 11 at noon for a meeting", "arrive_out", "before 12:00"),
+        ("need to be there by the 11th at 9am", "arrive_out", "before 09:00"),
+        ("have to be home by sunday at 8pm", "arrive_return", "before 20:00"),
+    ],
+)
+def test_a_day_then_its_time_bounds_the_arrival(text, key, bound):
+    assert read_clock_bounds(text) == {key: bound}
+
+
+@pytest.mark.parametrize("text", ["book it by friday at 5pm please", "by the way at 5pm I have dinner"])
+def test_a_time_of_something_else_is_no_flight_bound(text):
+    assert read_clock_bounds(text) == {}
