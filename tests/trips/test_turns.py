@@ -30,15 +30,16 @@ def frozen(monkeypatch):
     return clock
 
 
-# Scenario 1 runs 5 tools, prints 7 messages and records its audit events: 30 statements on the
+# Scenario 1 runs 5 tools, prints 7 messages and records its audit events: 29 statements on the
 # host's connection when measured, 8 of them BEGIN/COMMIT: four transactions (the message; the
 # claim; the TripIntent's save with every tool run, the searches' offers and the rows it implies;
 # the turn's end). The save's UPDATE also numbers the turn's events and messages; the tool runs go
 # in one INSERT; a TripIntent with no holds, bookings or approvals replacing another reads no hold
-# or approval rows, and the turn's end hands the lease back in the UPDATE that numbers its events.
+# or approval rows, and the turn's end hands the lease back in the UPDATE that numbers its events
+# (it reads the queued messages only when its read of the locked row found some).
 # The sandbox's searches run in-process on the turn's thread (``LocalShc``'s ``inline``), so their
 # three supplier reads are on this connection too; their writes wait for the TripIntent's save.
-SCENARIO_1_MAX_QUERIES = 30
+SCENARIO_1_MAX_QUERIES = 29
 SCENARIO_1_MAX_COMMITS = 4
 
 
@@ -306,6 +307,19 @@ def test_a_turn_pushes_every_message_then_the_status(trip, traveller, frozen):
     }
 
 
+def test_a_hold_sent_again_after_the_choice_changed_returns_what_the_first_saved(trip, traveller):
+    """A frame sent again after a reconnect (same ``client_id``) is the same press, not a new one:
+    it returns the message the first saved, even when its card's option is no longer selected."""
+    intent = {**trip.intent, "working_memory": {**trip.intent["working_memory"], "selected": {"bundle_id": "B1"}}}
+    Trip.objects.filter(pk=trip.pk).update(intent=intent)
+    first = turn_submit(trip=trip, user=traveller, action={"type": "hold", "bundle_id": "B1"}, client_id="card-1")
+    intent["working_memory"]["selected"] = {"bundle_id": "B2"}
+    Trip.objects.filter(pk=trip.pk).update(intent=intent)
+    again = turn_submit(trip=trip, user=traveller, action={"type": "hold", "bundle_id": "B1"}, client_id="card-1")
+    assert again.pk == first.pk
+    assert ChatMessage.objects.filter(trip=trip, role="user").count() == 1
+
+
 def test_a_hold_pressed_on_an_older_options_card_holds_nothing(trip, traveller):
     """Issue 12: "Hold these" acts on its own card's option or not at all (never on the newer choice)."""
     from django.core.exceptions import ValidationError
@@ -317,3 +331,27 @@ def test_a_hold_pressed_on_an_older_options_card_holds_nothing(trip, traveller):
     assert not ChatMessage.objects.filter(trip=trip).exists()
     held = turn_submit(trip=trip, user=traveller, action={"type": "hold", "bundle_id": "B2"}, client_id="new-card")
     assert held.event["type"] == "USER_REQUEST_HOLD"
+
+
+def test_the_turns_end_runs_what_was_queued_meanwhile_under_the_same_lease(trip, traveller, frozen, monkeypatch):
+    """The last turn of a lease looks for messages queued while it ran, with the trip's row
+    locked: found, they come back under a renewed lease; none, the lease is given back."""
+    from datetime import timedelta
+
+    from trips.services import dispatch
+    from trips.services.turns import turn_complete
+
+    monkeypatch.setitem(dispatch._senders, "turn", lambda trip_id, message_id: None)  # nothing runs by itself
+    running = turn_submit(trip=trip, user=traveller, text="I'm going to San Francisco")
+    later = turn_submit(trip=trip, user=traveller, text="for 2 people")
+    lease = frozen() + timedelta(seconds=30)
+    Trip.objects.filter(pk=trip.pk).update(turn_lease_until=lease)
+    result = {"success": True, "output": {}}
+    claim = turn_complete(trip_id=trip.pk, message_id=running.pk, result=result, lease_until=lease, now=frozen())
+    assert [m.pk for m in claim.messages] == [later.pk]
+    renewed = Trip.objects.get(pk=trip.pk).turn_lease_until
+    assert claim.lease_until == renewed and renewed > lease
+    claim = turn_complete(trip_id=trip.pk, message_id=later.pk, result=result, lease_until=renewed, now=frozen())
+    assert claim.messages == [] and claim.lease_until is None
+    assert Trip.objects.get(pk=trip.pk).turn_lease_until is None
+    assert set(ChatMessage.objects.filter(role="user").values_list("turn_status", flat=True)) == {"done"}

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, QuerySet
 from django.db.models.fields.json import KT
 from django.utils import timezone
 
@@ -100,10 +101,11 @@ def turn_submit(
 ) -> ChatMessage:
     """Save what the traveller said or pressed and run the turn after commit.
 
-    A repeated ``client_id`` returns the message already saved and enqueues nothing. A purchase
-    is not taken here (``action_event`` refuses it): it carries an approval token, checked at the
-    purchase service's door and never stored (``actions.traveller_act`` sends it there). Only the
-    trip's traveller writes (``may_write_in``).
+    A repeated ``client_id`` returns the message already saved and enqueues nothing (unless its
+    turn was lost: ``_turn_resend_if_lost``). A purchase is not taken here (``action_event``
+    refuses it): it carries an approval token, checked at the purchase service's door and never
+    stored (``actions.traveller_act`` sends it there). Only the trip's traveller writes
+    (``may_write_in``).
     """
     if not may_write_in(user, trip):
         raise PermissionDenied("Only the traveller can write in this trip.")
@@ -114,17 +116,21 @@ def turn_submit(
         event = {"type": "USER_MESSAGE", "data": {"text": text or ""}}
         shown, kind, widget = text or "", ChatMessage.Kind.MESSAGE, None
     client_id = (client_id or "")[:64]
-    if client_id:
-        existing = ChatMessage.objects.filter(trip=trip, client_id=client_id).first()
-        if existing is not None:
-            _turn_resend_if_lost(existing)
-            return existing
-    # A card's button acts on what that card shows (checked after the resend above: a frame sent
-    # again after a reconnect returns what the first one saved, not a refusal).
-    if action is not None and action.get("type") == "hold":
-        hold_matches_selection(trip=trip, bundle_id=action.get("bundle_id"))
-    if action is not None and action.get("type") == "release_holds":
-        release_matches_holds(trip=trip, hold_id=action.get("hold_id"))
+    # A card's button acts on what that card shows; a frame sent again after a reconnect returns
+    # what the first one saved, not a refusal.
+    try:
+        if action is not None and action.get("type") == "hold":
+            hold_matches_selection(trip=trip, bundle_id=action.get("bundle_id"))
+        if action is not None and action.get("type") == "release_holds":
+            release_matches_holds(trip=trip, hold_id=action.get("hold_id"))
+    except ValidationError:
+        existing = _sent_before(trip=trip, client_id=client_id)
+        if existing is None:
+            raise
+        return existing
+    # A repeated ``client_id`` is found by the unique constraint it breaks, not by a read before
+    # every send: the transaction rolls back (its sequence numbers with it) and the first send's
+    # message is returned.
     try:
         with transaction.atomic(durable=True):
             seqs = Trip.objects.counters_next(
@@ -152,10 +158,21 @@ def turn_submit(
             )
             turn_enqueue_on_commit(trip.pk, message.pk)
     except IntegrityError:
-        if not client_id:
+        existing = _sent_before(trip=trip, client_id=client_id)
+        if existing is None:
             raise
-        return ChatMessage.objects.get(trip=trip, client_id=client_id)  # the same send, raced in from another tab
+        return existing  # the same send again (a reconnect), or raced in from another tab
     return message
+
+
+def _sent_before(*, trip: Trip, client_id: str) -> Optional[ChatMessage]:
+    """The message already saved for this ``client_id`` (its turn sent again if it was lost), or None."""
+    if not client_id:
+        return None
+    existing = ChatMessage.objects.filter(trip=trip, client_id=client_id).first()
+    if existing is not None:
+        _turn_resend_if_lost(existing)
+    return existing
 
 
 def _turn_resend_if_lost(message: ChatMessage) -> None:
@@ -213,8 +230,12 @@ def turn_claim(*, trip_id: int, now: datetime) -> Claim:
         return Claim(pending, trip.turn_lease_until, trip)
 
 
+def _queued_messages(trip_id: Any) -> QuerySet[ChatMessage]:
+    return ChatMessage.objects.filter(trip_id=trip_id, turn_status=ChatMessage.TurnStatus.QUEUED)
+
+
 def _queued(trip_id: int) -> list[ChatMessage]:
-    return list(ChatMessage.objects.filter(trip_id=trip_id, turn_status=ChatMessage.TurnStatus.QUEUED).order_by("seq"))
+    return list(_queued_messages(trip_id).order_by("seq"))
 
 
 def turns_stalled(*, now: datetime, after: timedelta) -> dict[int, int]:
@@ -253,12 +274,18 @@ def turn_next(*, trip_id: int, lease_until: datetime, now: datetime) -> Claim:
         return _lease_follow(trip, lease_until=lease_until, now=now)
 
 
-def _lease_follow(trip: Optional[Trip], *, lease_until: datetime, now: datetime, save: bool = True) -> Claim:
+def _lease_follow(
+    trip: Optional[Trip], *, lease_until: datetime, now: datetime, save: bool = True, queued: Optional[bool] = None
+) -> Claim:
     """``turn_next`` on the trip's row, locked by the caller's transaction. ``save=False``: the
-    caller stores ``trip.turn_lease_until`` itself (with the turn's sequence numbers)."""
+    caller stores ``trip.turn_lease_until`` itself (with the turn's sequence numbers). ``queued``:
+    whether the caller's read of the locked row found messages queued (None: not asked).
+
+    A message whose send commits after that read has its own task, which finds the lease given
+    back (or waits for it): it is never left behind."""
     if trip is None or trip.turn_lease_until != lease_until:
         return Claim([], None)  # the lease lapsed and another worker holds it now: its turns are its own
-    pending = _queued(trip.pk)
+    pending = _queued(trip.pk) if queued is not False else []
     trip.turn_lease_until = now + timedelta(seconds=settings.TRIPDESK["TURN_LEASE_SECONDS"]) if pending else None
     if save:
         trip.save(update_fields=["turn_lease_until"])
@@ -314,7 +341,11 @@ def turn_complete(
     with atomic_with(writes):
         ChatMessage.objects.filter(pk=message_id).update(turn_status=ChatMessage.TurnStatus.DONE)
         trips = Trip.objects.only("pk", "phase", "state", "version", "turn_lease_until")
-        trip = (trips.select_for_update() if lease_until is not None else trips).get(pk=trip_id)
+        if lease_until is not None:
+            # Whether anything was queued meanwhile, read with the row's lock: the messages
+            # themselves are read only when something was (``_lease_follow``).
+            trips = trips.select_for_update().annotate(queued_after=Exists(_queued_messages(OuterRef("pk"))))
+        trip = trips.get(pk=trip_id)
         audit_record(
             trip_id=trip_id,
             type="turn.completed" if result.get("success") else "turn.failed",
@@ -334,7 +365,9 @@ def turn_complete(
         following, lease = Claim([], None), None
         if lease_until is not None:
             ours = trip.turn_lease_until == lease_until
-            following = _lease_follow(trip, lease_until=lease_until, now=now or timezone.now(), save=False)
+            following = _lease_follow(
+                trip, lease_until=lease_until, now=now or timezone.now(), save=False, queued=trip.queued_after
+            )
             if ours:
                 lease = {"turn_lease_until": trip.turn_lease_until}
         # The lease's hand-back (or renewal) takes the turn's sequence numbers in the same UPDATE.

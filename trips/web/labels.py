@@ -14,6 +14,7 @@ from handlers.trip_read import segments_of, stays_of
 from handlers.wording import place_label
 from trips.models import Phase, Trip
 from trips.services.chat import trip_status_frame
+from trips.services.intents import implies_rows
 
 PHASE_LABELS: dict[str, str] = {
     Phase.INTAKE: "Planning",
@@ -99,5 +100,8 @@ def trip_label(trip: Trip) -> str:
 
 
 def trip_status_titled(trip: Trip) -> dict[str, Any]:
-    """The ``status`` frame with the trip's name (``title``): the header and sidebar follow it live."""
-    return {**trip_status_frame(trip), "title": trip_label(trip)}
+    """The ``status`` frame with the trip's name (``title``): the header and sidebar follow it live.
+
+    A TripIntent that implies no hold, approval or booking rows has no approval to pay with, so
+    none is looked for (a chat opened on a trip before anything is held: every new trip's)."""
+    return {**trip_status_frame(trip, no_approvals=not implies_rows(trip.intent)), "title": trip_label(trip)}

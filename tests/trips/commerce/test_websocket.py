@@ -9,7 +9,7 @@ re-issues a token to the owner. A token (the approver's copy) still works in the
 import pytest
 from asgiref.sync import sync_to_async
 
-from tests.factories import passengers_name
+from tests.factories import passengers_name, trip_make
 from tests.trips.chat.conftest import SCENARIO_1, frames_until, socket, turn_frames
 from trips.models import ApprovalRequest, Booking, ChatMessage
 from trips.services.approvals import approval_grant
@@ -81,6 +81,23 @@ async def test_the_pay_button_buys_with_the_approval_it_names(traveller, approve
         after = await frames_until(ws, lambda f: f["type"] == "status")
     assert bought[-1]["widget"]["booking"]["booking_id"] == (await sync_to_async(Booking.objects.get)()).booking_id
     assert after[-1]["purchase"] is None, "nothing more to pay for: the pay action goes"
+
+
+async def test_a_chat_opened_after_the_grant_offers_to_pay_and_one_on_a_new_trip_does_not(
+    traveller, approver, card, trip, frozen, acme
+):
+    """The status a chat opens with carries the purchase offer the trip's rows hold, and none
+    before anything is held (that trip's TripIntent implies no rows, so none are read)."""
+    async with socket(traveller, trip.pk) as ws:
+        await hold_and_get_token(ws, approver, frozen, trip)
+    approval = await sync_to_async(ApprovalRequest.objects.get)(kind="purchase", status="granted")
+    async with socket(traveller, trip.pk) as again:
+        opened = await frames_until(again, lambda f: f["type"] == "status")
+    assert opened[-1]["purchase"]["approval_id"] == approval.pk
+    fresh = await sync_to_async(trip_make)(owner=traveller, organisation=acme)
+    async with socket(traveller, fresh.pk) as other:
+        first = await frames_until(other, lambda f: f["type"] == "status")
+    assert first[-1]["purchase"] is None
 
 
 async def test_scenario_7_words_are_not_approval(traveller, approver, card, trip, frozen):
