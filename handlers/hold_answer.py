@@ -39,7 +39,18 @@ def held_answer(
 ) -> Optional[str]:
     """What the holds and the approval request say about ``text``; None when it is not about them."""
     low = re.sub(r"\s+", " ", (text or "").strip().lower())
-    if not held or not low:
+    if not low:
+        return None
+    if not held:  # "has my boss approved it yet?" before anything is held: nothing went to the approver
+        if (
+            _ASKS_TO_APPROVE.search(low)
+            or _APPROVAL.search(low)
+            and re.search(r"\b(?:approv\w*|sign[- ]?off|signed\s+off)\b", low)
+        ):
+            return (
+                "Nothing is on hold yet, so nothing has gone to your approver. Pick an option and say 'hold': "
+                "the hold is what asks your approver, and once they say yes you pay here."
+            )
         return None
     deadline = local(earliest_deadline(held))
     approval = doc["working_memory"].get("approval") or {}

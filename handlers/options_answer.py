@@ -677,6 +677,16 @@ def choice_line(because: Dict[str, Any], chosen: Bundle, before: Any) -> str:
             f"Chose {name}{instead}: its {leg} flight leaves at {_leaves(chosen, leg)}, the {first} on screen "
             f"({_price(chosen)} in all)."
         )
+    if why == "mixed":  # "B1's flights with B2's hotel" and an option on screen is that pair
+        hotel = (_hotels(chosen) or [{}])[0].get("hotel_name") or "hotel"
+        flights_from, hotel_from = because.get("flights_from"), because.get("hotel_from")
+        if chosen.get("bundle_id") == flights_from:
+            has = f"already has {hotel_from}'s hotel ({hotel}) with its own flights"
+        elif chosen.get("bundle_id") == hotel_from:
+            has = f"already has {flights_from}'s flights with its own hotel ({hotel})"
+        else:
+            has = f"has {flights_from}'s flights and {hotel_from}'s hotel ({hotel})"
+        return f"{name} {has}, so I chose it: {_price(chosen)} in all."
     if not isinstance(before, dict):
         return f"Chose {name}, {_price(chosen)} in all."
     if why == "cheaper_hotel":
@@ -743,7 +753,7 @@ _ACKNOWLEDGED = re.compile(
     r"|sure|yes|yep|yup|yeah|ya|yess+|absolutely|definitely|deal|done|wonderful|brilliant|amazing|fab|fantastic|sweet"
     r"|(?:sounds|looks|seems)\s+(?:good|great|perfect|fine|right|ok(?:ay)?)(?:\s+to\s+me)?|sgtm|lgtm"
     r"|(?:that\s+|this\s+)?works(?:\s+for\s+(?:me|us))?|that'?s\s+(?:fine|great|perfect|good|it)"
-    r"|(?:(?:please|pls)\s+)?(?:go\s+ahead|proceed|go\s+for\s+it|do\s+it|carry\s+on|make\s+it\s+happen)"
+    r"|(?:(?:please|pls)\s+)?(?:go\s+ahead|proceed|go\s+for\s+it|do\s+(?:it|that|this)|carry\s+on|make\s+it\s+happen|confirm(?:ed)?)"
     r"|let'?s\s+(?:do\s+(?:it|that|this)|go(?:\s+(?:with\s+it|for\s+it))?)|yes\s+please|please|pls"
     rf"|{_THANKS})[\s,.!]*)+(?::\)|:-\)|[^\w\s]|\s)*$",
     re.I,
@@ -781,6 +791,27 @@ REJECTED = (
 )
 
 
+# "youre not very helpful", "this is useless", "thats not what i asked for": a complaint about the desk,
+# answered with an apology and what can change (never "Nothing changed." and the same options again)
+_COMPLAINT = re.compile(
+    r"\b(?:(?:you'?re|youre|ur|you\s+are)\s+(?:not\s+(?:very\s+|really\s+|being\s+)?(?:helpful|listening|getting\s+it|understanding)"
+    r"|(?:so\s+|really\s+|pretty\s+)?(?:useless|unhelpful|terrible|awful|hopeless|no\s+help|a\s+joke|stupid|dumb))"
+    r"|(?:this|that|it)(?:'?s|\s+is)\s+(?:so\s+|really\s+|pretty\s+)?(?:useless|unhelpful|frustrating|annoying|a\s+joke|not\s+helpful|not\s+working|hopeless)"
+    r"|(?:that'?s|thats|this\s+is|that\s+is)\s+not\s+what\s+(?:i|we)\s+(?:asked|said|wanted|meant)"
+    r"|not\s+what\s+(?:i|we)\s+(?:asked\s+for|wanted)|(?:you|u)\s+(?:didn'?t|did\s+not|don'?t|do\s+not)\s+(?:listen|understand|get\s+it)"
+    r"|(?:waste\s+of\s+(?:my\s+|our\s+)?time))\b"
+)
+COMPLAINED = (
+    "Sorry about that. Tell me what isn't right and I'll fix it: the price, flight times, stops, airline, "
+    "the hotel or the dates. Or pick an option ('B2') and say 'hold'; nothing is bought from a chat message."
+)
+
+
+def complains(text: str) -> bool:
+    """The message complains about the desk ("youre not very helpful", "thats not what i asked for")."""
+    return _COMPLAINT.search((text or "").lower()) is not None
+
+
 def rejects_options(text: str) -> bool:
     """The message turns the options down as a whole ("none of these work")."""
     low = (text or "").strip().lower()
@@ -795,7 +826,8 @@ _WHOLE_MESSAGE = {
         r"^(?:(?:ok(?:ay)?|k|so|and|cool|great|alright|right|hmm+|um+|perfect|nice)[,.!]*\s+)*"
         r"(?:what(?:'?s|\s+is|\s+happens|\s+do\s+(?:i|we)\s+do|\s+should\s+(?:i|we)\s+do)?\s+(?:now|next)"
         r"|now\s+what|what(?:'?s|\s+is|\s+are)\s+the\s+next\s+steps?|next\s+steps?"
-        r"|how\s+do\s+(?:i|we)\s+(?:book|proceed|continue|go\s+on|get\s+(?:it|this)\s+booked)(?:\s+(?:this|it|that|one))?"
+        r"|how\s+(?:do|can|should)\s+(?:i|we)\s+(?:book|proceed|continue|go\s+on|get\s+(?:it|this)\s+booked|pay|buy|purchase|check\s*out)"
+        r"(?:\s+(?:for\s+)?(?:this|it|that|one|them))?"
         r"|how\s+does\s+(?:this|it)\s+work)(?:\s+(?:then|now))?\s*[?.!]*$"
     ),
     "more": re.compile(
@@ -824,7 +856,7 @@ _PAUSE = (
     r"|(?:i|we)\s+(?:need|have|want)\s+to\s+(?:talk|speak|check)\s+(?:to|with)\s+(?:my\s+|our\s+|the\s+)?[a-z]+(?:\s+first)?)"
 )
 _WHOLE_MESSAGE["pause"] = re.compile(
-    r"^(?:(?:ok(?:ay)?|k|cool|hmm+|um+|sure|alright|right|thanks?|ty)[,.!]*\s+)*"
+    r"^(?:(?:ok(?:ay)?|k|cool|hmm+|um+|sure|alright|right|thanks?|thank\s+you|thx|ty|cheers)[,.!]*\s+)*"
     rf"{_PAUSE}(?:[,.!…-]*\s+{_PAUSE})*(?:[,.!]*\s+(?:please|pls|thanks|first|ok\??))*\s*[.!?…]*$"
 )
 PAUSED = "Take your time: nothing is held or bought until you say so, and the options stay here."
@@ -849,3 +881,58 @@ def asks_about_me(text: str) -> bool:
 def whole_message(kind: str, text: str) -> bool:
     """The whole message is one of ``_WHOLE_MESSAGE``'s kinds ("next_step", "more")."""
     return _WHOLE_MESSAGE[kind].match((text or "").strip().lower()) is not None
+
+
+def mix_answer(parts: Dict[str, str], bundles: List[Bundle]) -> str:
+    """No option on screen has one option's flights with another's hotel: said, with what is closest
+    (the options with those flights, with that hotel) and what the traveller can do."""
+    by_id = {b.get("bundle_id"): b for b in bundles}
+    flights_from, hotel_from = parts.get("flights"), parts.get("hotel")
+    missing = [b for b in (flights_from, hotel_from) if b not in by_id]
+    on_screen = ", ".join(str(b.get("bundle_id")) for b in bundles)
+    if missing:
+        return (
+            f"{' and '.join(map(str, missing))} isn't one of the options on screen ({on_screen}), so nothing changed."
+        )
+    if not by_id[hotel_from].get("hotels") or not by_id[flights_from].get("flights"):
+        return f"{hotel_from if not by_id[hotel_from].get('hotels') else flights_from} has no {'hotel' if not by_id[hotel_from].get('hotels') else 'flights'} to take, so nothing changed. {HINT}"
+
+    def same(part: str, ref: Bundle) -> List[str]:
+        key = "flights" if part == "flights" else "hotels"
+        items = [i.get("offer_id") or i.get("rate_id") for i in ref.get(key) or []]
+        return [
+            str(b.get("bundle_id"))
+            for b in bundles
+            if b is not ref and [i.get("offer_id") or i.get("rate_id") for i in b.get(key) or []] == items
+        ]
+
+    hotel = (_hotels(by_id[hotel_from]) or [{}])[0].get("hotel_name") or "its hotel"
+    closest = [
+        f"{' and '.join(ids)} {'have' if len(ids) > 1 else 'has'} {what}"
+        for ids, what in (
+            (same("flights", by_id[flights_from]), f"{flights_from}'s flights"),
+            (same("hotel", by_id[hotel_from]), f"{hotel_from}'s hotel"),
+        )
+        if ids
+    ]
+    return (
+        f"No option on screen has {flights_from}'s flights with {hotel_from}'s hotel ({hotel}), and I can't put parts "
+        "of two options together myself: each option is priced, checked and held as a whole, so nothing changed. "
+        + (f"Closest: {'; '.join(closest)}. " if closest else "")
+        + f"Pick {flights_from} or {hotel_from}, or tell me what to change (a nicer hotel, other flight times) and I'll "
+        "search again."
+    )
+
+
+def unseen_answer(what: str, bundles: List[Bundle]) -> str:
+    """ "the one with the marriott" and no option shows it: which hotels the options have, and what helps."""
+    hotels: Dict[str, List[str]] = {}
+    for b in bundles:
+        for h in _hotels(b):
+            hotels.setdefault(str(h.get("hotel_name") or "a hotel"), []).append(str(b.get("bundle_id")))
+    listed = "; ".join(f"{name} ({', '.join(ids)})" for name, ids in hotels.items())
+    there = f" The hotels on screen: {listed}." if listed else ""
+    return (
+        f'No option on screen has "{what}", so nothing is chosen.{there} I can\'t search for a hotel by its name or '
+        "brand; tell me what you like about it (stars, area, price) and I'll search again, or pick one of these."
+    )

@@ -18,7 +18,7 @@ from .common.question_form import is_question
 from .common.redact import contains_token_like, redact_text
 from .common.shape import leg_departure
 from .common.types import EVENT_TYPES, fail, guarded, ok
-from .extract.prefs import read_airlines, read_preferences, read_relax
+from .extract.prefs import read_airlines, read_preferences, read_relax, unsearchable_hotel_features
 from .quotes import items as quote_items
 
 # Texts longer than this are never commands (a pasted page is a message, not "hold").
@@ -29,8 +29,8 @@ _TAIL = r"(?:\s+for\s+(?:me|us))?(?:\s+(?:please|pls|plz))?[.!]*"
 
 RETRY_RE = re.compile(rf"^{_POLITE}(?:try (?:it |that )?again|retry|try once more)(?: now)?{_TAIL}$")
 HOLD_RE = re.compile(
-    rf"^{_POLITE}(?:hold|hold (?:it|this|that|them)|hold (?:this|that|the) (?:one|bundle|option|trip)"
-    rf"|place (?:a |the )?holds?|put (?:it|this|that|them) on hold|reserve (?:it|this|that)|hold please"
+    rf"^{_POLITE}(?:go ahead and |pls |just )?(?:hold|hold (?:it|this|that|them)|hold (?:this|that|the) (?:one|bundle|option|trip)|reserve"
+    rf"|place (?:a |the )?holds?|put (?:it|this|that|them) on hold|(?:put|place) (?:a |the )?hold on (?:it|this|that|them)|reserve (?:it|this|that)|hold please"
     rf"|lock (?:it|this|that|them) in){_TAIL}$"
 )
 # A hold asked as a request or for a while: "can u put it on hold til tmrw", "could you hold this one
@@ -62,7 +62,8 @@ APPROVAL_ASK_RE = re.compile(
 # "cancel the hold", "never mind, release them", "we'd like to drop the reservations": give held space back.
 # "it"/"them" count only after cancel/release/drop, and only before anything is bought (``route_text``).
 RELEASE_RE = re.compile(
-    rf"^(?:(?:never ?mind|actually|no|sorry|hmm+|change of plans?)[,!.]?\s+)*{_POLITE}"
+    rf"^(?:(?:never ?mind|nvm|actually|no|nah|sorry|hmm+|change of plans?|scratch that|forget (?:it|that)|on second thought|(?:we|i)(?:'ve)? changed (?:our|my) minds?"
+    rf"|changed (?:our|my) minds?)[,!.]?\s+)*{_POLITE}"
     r"(?:(?:can|could) you |(?:i|we) (?:want to |wanna |need to |would like to )|(?:i|we)'?d like to |let'?s |just )?"
     r"(?:(?:cancel|release|drop|remove|let go of|free up|give up|undo|scrap|ditch)\s+"
     r"(?:the |my |our |these |those |both |all (?:the |of (?:the |my |our |them))?)?"
@@ -97,7 +98,7 @@ _SELECT_VERB = (
     r"(?:(?:i'?ll|ill|i will|we'?ll|we will|let'?s|lets) (?:take|go with|go for|pick|do|book|get)"
     r"|(?:i|we)(?:'?d| would) (?:like to (?:book|take|go with|get|do|pick|choose|reserve|have)|like|prefer|take|go with)"
     r"|(?:i|we) (?:want|choose|pick|prefer)(?: to (?:book|take|go with|get|do))?"
-    r"|go with|go for|select|choose|pick|take|book(?: me| us)?|reserve|do"
+    r"|go with|go for|select|choose|pick|take|book(?: me| us)?|reserve|do|gimme|give me|get me|(?:i'?ll|ill|we'?ll) have"
     r"|(?:switch|change|swap|move)(?: it| over| that)? to)\s+"
 )
 ORDINALS = {
@@ -204,7 +205,8 @@ _SHOWN = (
 )
 BUY_SHOWN_RE = re.compile(
     # "please don't book them" (an airline said no to) is no command to buy
-    rf"^\s*(?:{_BUY}|buy now|book it)\s*[.!]*\s*$|(?<!\bdon't\s)(?<!\bdont\s)(?<!\bnot\s)(?<!\bnever\s)\b{_BUY}\s+{_SHOWN}"
+    rf"^\s*(?:(?:ok(?:ay)?|yes|yep|yeah|great|perfect|sure|cool|alright|so|then|now)[,!.]?\s+)*(?:please\s+|pls\s+)?"
+    rf"(?:{_BUY}|buy now|book it|finali[sz]e(?: it| this| that| the (?:trip|booking))?)(?:\s+(?:please|pls|now|asap|right away|today|for (?:me|us)))*\s*[.!]*\s*$|(?<!\bdon't\s)(?<!\bdont\s)(?<!\bnot\s)(?<!\bnever\s)\b{_BUY}\s+{_SHOWN}"
     r"|\b(?:confirm|complete|finali[sz]e|proceed with|go ahead with) (?:the |my )?(?:purchase|payment|booking|order|checkout)\b"
     r"|\bproceed to (?:payment|checkout)\b|\bgo ahead and (?:buy|purchase|book|pay)\b|\bcharge (?:my|the) card\b"
     r"|\bconfirm (?:and|&) (?:buy|purchase|book|pay)\b|\b(?:pay|buy|purchase|book)(?: it| this| that| them)?"
@@ -236,11 +238,22 @@ INJECTION_MARKER_RE = re.compile(
 )
 
 
+# "has my boss approved it yet", "did the manager approve it?": asked about the approval, never a claim of one
+APPROVAL_STATUS_RE = re.compile(
+    r"^(?:(?:so|and|hey|hi|ok(?:ay)?|any\s+news|just\s+checking)[,.!]*\s+)*(?:has|have|did|is|was)\s+(?:my|our|the)\s+"
+    r"(?:boss|manager|approver|supervisor|line\s+manager|travel\s+manager|finance(?:\s+team)?)\s+"
+    r"(?:approved|approve|signed\s+off|ok'?d|okayed)(?:\s+(?:it|this|that|them|the\s+trip|the\s+hold|b\d{1,2}))?"
+    r"(?:\s+(?:yet|already|now))?\s*[?.!]*$"
+)
+
+
 def purchase_refused(text: str) -> bool:
     """Whether a lower-cased chat text (lines kept: a "system:" voice starts one) gets the purchase refusal."""
     text = text[:2000]
     if BUY_SHOWN_RE.search(text) or MACHINERY_RE.search(text):
         return True
+    if APPROVAL_STATUS_RE.match(text.strip()):
+        return False  # a question about the approval: answered from the holds (``hold_answer``)
     return bool(PURCHASE_TOPIC_RE.search(text) and INJECTION_MARKER_RE.search(text))
 
 
@@ -265,7 +278,10 @@ _PAYMENT_WORDS = re.compile(
 
 # Words that ask about an option rather than pick it ("tell me more about B4", "whats the hotel in B1 called").
 ASKS_ABOUT_RE = re.compile(
-    r"\b(?:tell me|more (?:about|on|info|details)|info(?:rmation)? (?:on|about)|details (?:on|of|about)|explain"
+    r"^(?:(?:and|so|ok(?:ay)?|hmm+)[,.!]*\s+)*(?:the\s+)?(?:price|prices|cost|costs|total|totals|fares?|details|info|layovers?"
+    r"|connections?|stops|bags?|baggage|luggage|duration|flight\s+times?|departure\s+times?|arrival\s+times?|distance"
+    r"|cancellation|refund\s+policy)\b(?!\s+(?:is|are)\s+(?:fine|ok|good|great))"
+    r"|\b(?:tell me|more (?:about|on|info|details)|info(?:rmation)? (?:on|about)|details (?:on|of|about)|explain"
     r"|describe|compare|difference|differences|called|named|how (?:far|long|much|many|close|good)|what(?:'?s| is| are)"
     r"|which (?:airline|hotel|one has))\b"
 )
@@ -337,6 +353,20 @@ def _bundle_reference(text: str, bundles: List[Dict[str, Any]], pending_slots: s
         found = bundle_by_quality(quality, bundles)
         return str(found.get("bundle_id")) if found else None
     return None
+
+
+def _unseen_feature(plain: str) -> Optional[str]:
+    """What "the one with the marriott" names when no option shows it and it is no airline, star
+    rating, meal or wish for the trip (then a hotel's name or brand), else None."""
+    m = FEATURE_RE.match(plain)
+    what = ((m.group(1) or m.group(2) or "") if m else "").strip()
+    if len(what) < 4 or re.search(r"\d|★|\*|\b(?:breakfast|meals?|stops?|stars?|one|option|bundle)\b", what):
+        return None
+    if what in _QUALITIES or AIRLINES.get(what) or read_airlines(what)[0].get("airlines") or _changes_trip(what):
+        return None
+    if unsearchable_hotel_features(f"a hotel with {what}"):  # "the one with a pool": answered as amenities are
+        return None
+    return what
 
 
 def bundle_items(bundle: Dict[str, Any]) -> List[Any]:
@@ -716,11 +746,13 @@ def _extreme_time(
 # and hold it", "can you hold the cheapest for me"): the pick is checked, then held if it passes.
 _FILLER = (
     r"(?:(?:hmm+|um+|uh+|ok(?:ay)?|k|yes|yeah|yep|yup|cool|great|perfect|nice|alright|all right|so|well|actually|right|tbh|honestly"
-    r"|sure|fine|then|oh|ah|wait|and|i think|i guess|i suppose|maybe|probably|eh|i mean|i meant|make that|sorry|oops)[,.!]*\s+)*"
+    r"|sure|fine|then|oh|ah|wait|and|i think|i guess|i suppose|maybe|probably|eh|i mean|i meant|make that|sorry|oops"
+    r"|(?:no|nah|nope)(?=[,.!]*\s+(?:the|b\d|number|option|#|wait|actually|i mean|make that|lets|let's|i'll|ill)\b))[,.!]*\s+)*"
 )
 _GOOD_TAIL = (
     r"(?:\s*[,.!-]*\s*(?:i guess|i think|then|please|pls|plz|thanks|thank you|thx|ty|for (?:me|us)"
-    r"|(?:looks|sounds|seems) (?:good|great|best|perfect|fine|right)|(?:is|'?s) (?:good|great|perfect|fine)"
+    r"|(?:looks|sounds|seems) (?:good|great|best|better|perfect|fine|right|decent|ok(?:ay)?)"
+    r"|(?:is|'?s) (?:good|great|perfect|fine|(?:the )?best|better|decent|ok(?:ay)?)"
     r"|works(?: for (?:me|us))?|it is|lets do it|let'?s do (?:it|that)|go for it|do it|instead))*[.!]*$"
 )
 _RELATIVE = [
@@ -766,7 +798,7 @@ _HOLD_PICK = [
         r"(?: for (?:me|us)| now| please| pls| plz| then)*\s*[?.!]*$"
     ),
     re.compile(
-        rf"^(?P<rest>.+?)\s*(?:[,.;!]|\band\b|&|\+|\bthen\b)+\s*(?:please |pls |go ahead and |can you |could you )?"
+        rf"^(?P<rest>.+?)\s*(?:[,.;!]|\band\b|&|\+|\bthen\b)+\s*(?:please |pls |go ahead and |(?:can|could|would|will) (?:you|u|we) (?:please |pls )?)?"
         rf"(?:{_HOLD_VERB}|put (?:it|that|this|them) on hold)(?: (?:it|that|this|them|that one|it in|them in))?"
         r"(?: in)?(?: for (?:me|us)| now| please| pls| plz)*\s*[?.!]*$"
     ),
@@ -787,14 +819,15 @@ _NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
 }  # fmt: skip
 _NUMBERED = re.compile(
-    rf"(?:\b(?:number|option|bundle|choice|no\.|nr\.?|num\.?)|#)\s*({'|'.join(_NUMBER_WORDS)}|\d{{1,2}})\b"
+    rf"(?:\b(?:number|option|opt\.?|bundle|choice|no\.|nr\.?|num\.?)\s*#?|#)\s*({'|'.join(_NUMBER_WORDS)}|\d{{1,2}})\b"
 )
 _ORDINAL_ONE = re.compile(rf"\b({'|'.join(ORDINALS)}|last) 1\b(?!\s*(?:st|am|pm|:|\d|/|-|of\b))")
 
 
 def _numbers_plain(low: str) -> str:
     """An option's number as the pick patterns read it ("go w/ #three" → "go with #3", "2nd 1" → "2nd one")."""
-    low = re.sub(r"\bw/\s*", "with ", low)
+    low = re.sub(r"\bw/\s*|\bw\s+(?=the\b|b\d|#|number\b|option\b)", "with ", low)
+    low = re.sub(rf"\b(?:that|this)\s+(?=(?:{'|'.join(ORDINALS)}|last)\s+(?:one|option|bundle)\b)", "the ", low)
     low = _NUMBERED.sub(lambda m: f"number {_NUMBER_WORDS.get(m.group(1), m.group(1))}", low)
     return _ORDINAL_ONE.sub(r"\1 one", low)
 
@@ -877,6 +910,68 @@ def _approval_hold(
     if picked:
         message["data"]["unknown_bundle_id"] = picked
     return message
+
+
+# "B1's flights with B2's hotel", "flights from option 2 but the hotel from option 1", "b2 but with the
+# hotel from b4": parts of two options put together. The option on screen that is that pair is chosen;
+# with none, the Reducer says what the desk can do (each option is priced and held as a whole).
+_FLIGHT_PART = r"(?:flights?|fares?|planes?|airfares?|air)"
+_HOTEL_PART = r"(?:hotels?|rooms?|stays?|accommodations?|lodging)"
+_PART_OF = [
+    re.compile(rf"\bb(\d{{1,2}})(?:'?s)?\s+(?:(?P<f>{_FLIGHT_PART})|(?P<h>{_HOTEL_PART}))\b"),
+    re.compile(
+        rf"\b(?:(?P<f>{_FLIGHT_PART})|(?P<h>{_HOTEL_PART}))\s+(?:from|of|in|on|that\s+(?:comes?|goes)\s+with)\s+"
+        rf"(?:the\s+)?(?:one\s+(?:in|of)\s+)?b(\d{{1,2}})\b(?!'?s?\s+(?:{_FLIGHT_PART}|{_HOTEL_PART})\b)"
+    ),
+]
+_ORDINAL_PICK = re.compile(rf"\b(?:the\s+)?({'|'.join(ORDINALS)})(?:\s+(?:one|option|bundle))?\b")
+
+
+def mixed_parts(low: str) -> Optional[Dict[str, str]]:
+    """The option each part comes from when a text puts two options' parts together
+    (``{"flights": "B1", "hotel": "B2"}``), else None."""
+    text = _numbers_plain(low)
+    text = re.sub(r"\bnumber (\d{1,2})\b", r"b\1", text)
+    text = _ORDINAL_PICK.sub(lambda m: f"b{ORDINALS[m.group(1)]}", text)
+    parts: Dict[str, str] = {}
+    for pattern in _PART_OF:
+        for m in pattern.finditer(text):
+            n = next(g for g in m.groups() if g and g.isdigit())
+            kind = "flights" if m.group("f") else "hotel"
+            if parts.get(kind, f"B{int(n)}") != f"B{int(n)}":
+                return None  # "compare b1's hotel with b2's hotel": two of one part, no pair
+            parts[kind] = f"B{int(n)}"
+    named = [f"B{int(n)}" for n in re.findall(r"\bb(\d{1,2})\b", text)]
+    if len(parts) == 1:  # "b2 but with the hotel from b4": the other part from the other option named
+        others = {b for b in named if b not in parts.values()}
+        if len(others) == 1:
+            parts["hotel" if "flights" in parts else "flights"] = others.pop()
+    if len(parts) != 2 or parts["flights"] == parts["hotel"]:
+        return None
+    return parts
+
+
+def _mix(parts: Dict[str, str], bundles: List[Dict[str, Any]], message: Dict[str, Any]) -> Dict[str, Any]:
+    """The option on screen that has one option's flights and another's hotel, else the message, marked."""
+    by_id = {b.get("bundle_id"): b for b in bundles}
+    flights_from, hotel_from = by_id.get(parts["flights"]), by_id.get(parts["hotel"])
+    if flights_from is None or hotel_from is None or not hotel_from.get("hotels") or not flights_from.get("flights"):
+        message["data"]["mix"] = parts
+        return message
+    pair = next(
+        (
+            b
+            for b in bundles
+            if _items(b, "flights") == _items(flights_from, "flights")
+            and _items(b, "hotel") == _items(hotel_from, "hotel")
+        ),
+        None,
+    )
+    if pair is None:
+        message["data"]["mix"] = parts
+        return message
+    because = {"why": "mixed", "flights_from": parts["flights"], "hotel_from": parts["hotel"]}
+    return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": pair["bundle_id"], "because": because}}
 
 
 def _changes_trip(clause: str) -> bool:
@@ -1000,15 +1095,25 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
             return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": chosen}}
         message["data"]["which_one"] = True
         return message
+    parts = mixed_parts(low)
+    if parts:
+        return _mix(parts, bundles, message)
     slots = set(pending.get("slots") or [])
     than = _THAN.search(low) if CHEAPER_RE.match(low.strip()) else None  # "cheaper than B2" names no pick
     held = None if than or is_question(low) and ASKS_ABOUT_RE.search(low) else _hold_pick(low, bundles, slots)
     if held in {b.get("bundle_id") for b in bundles}:
         return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": held, "hold": True}}
     asks_about = ASKS_ABOUT_RE.search(low) and (
-        is_question(low) or re.match(r"(?:tell me|more |info|details|explain|describe|compare)", low)
+        is_question(low)
+        or re.match(r"(?:tell me|more |info|details|explain|describe|compare)", low)
+        or ASKS_ABOUT_RE.match(low)
     )
     named = None if than or asks_about else _said_pick(low, bundles, slots)
+    if named is None and not is_question(low):
+        unseen = _unseen_feature(pick_words(low.strip()))
+        if unseen:  # "the one with the marriott" and no hotel on screen is one: said, with those there are
+            message["data"]["not_on_screen"] = unseen
+            return message
     if named is None:
         plain = pick_words(low.strip())
         if plain != low.strip() and not is_question(low):  # "the one that comes back latest"

@@ -127,6 +127,7 @@ _BOTH_WORDS = re.compile(r"\b(?:everything|it|all|trip|dates|both|whole|thing|sh
 _N_NIGHTS = rf"(?:{NUMBER_RE}|an?|one|another)"
 _MORE_NIGHTS = re.compile(
     rf"\b(?:add(?:ing)?|tack\s+on|plus)\s+(?:on\s+)?{_N_NIGHTS}\s+(?:more\s+|extra\s+|additional\s+)?nights?\b"
+    rf"|\b(?:stay|extend(?:\s+(?:it|the\s+trip|the\s+stay))?)\s+(?:for\s+)?(?:an?\s+)?{_N_NIGHTS}\s+(?:more|extra|additional)\s+(?:days?|nights?)\b"
     rf"|\b{_N_NIGHTS}\s+(?:more|extra|additional)\s+nights?\b|\b(?:an?\s+)?(?:extra|additional)\s+{_N_NIGHTS}\s+nights?\b"
     rf"|\bstay\s+{_N_NIGHTS}\s+(?:more\s+)?nights?\s+(?:longer|more|extra)\b"
     r"|\banother\s+night\b"

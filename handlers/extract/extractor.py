@@ -47,6 +47,7 @@ from .journeys import read_journey
 from .party import (
     FOR_ME,
     MORE_PEOPLE,
+    PLUS_PEOPLE,
     UNACCOMPANIED,
     adding,
     adults_leaving,
@@ -420,7 +421,7 @@ def _added_to_party(text: str, current: Dict[str, Any], fields: Dict[str, Any]) 
         return
     if fields.get("adults") is None and re.search(r"\banother\s+(?:adult|person|travell?er|passenger)\b", text, re.I):
         fields["adults"] = 1  # "add another adult"
-    more = MORE_PEOPLE.search(text)
+    more = MORE_PEOPLE.search(text) or PLUS_PEOPLE.match(text)
     if fields.get("adults") is None and not fields.get("children") and not fields.get("infants") and more:
         fields["adults"] = to_int(more.group("n") or more.group("m"))  # "two more people are coming", "plus one more"
     total, size = total_said(text)  # "my sister is coming too, so 3 of us": three in all

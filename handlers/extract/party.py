@@ -155,9 +155,16 @@ ADDING = re.compile(
 )
 
 
+# "+1, my sister", "plus 2": people on top of those going, said as a count at the start
+PLUS_PEOPLE = re.compile(
+    r"^\s*(?:\+\s*|plus\s+)(?P<n>one|two|three|four|[1-4])\b(?!\s*(?:more\b|%|nights?|days?|hours?|am\b|pm\b|[(\d]))(?![\d(/:.]|-\d)",
+    re.I,
+)
+
+
 def adding(text: str) -> bool:
-    """Whether the people a text names join those already going ("add my daughter", "2 more adults")."""
-    return bool(ADDING.search(text) or ("more" in text.lower() and MORE_PEOPLE.search(text)))
+    """Whether the people a text names join those already going ("add my daughter", "2 more adults", "+1")."""
+    return bool(ADDING.search(text) or ("more" in text.lower() and MORE_PEOPLE.search(text)) or PLUS_PEOPLE.match(text))
 
 
 # The writer goes too: "flying with", "with my wife and 3 kids", "a ski trip with 3 friends" (not "for my parents")
@@ -186,7 +193,7 @@ _AGE_LIST = rf"{_AGE_ITEM}(?:\s*(?:,|and|&|/)\s*{_AGE_ITEM})*"
 _AGES = re.compile(
     rf"\b(?:aged?|ages)\s*:?\s*(?P<list>{_AGE_LIST})"
     rf"|\((?:ages?\s*:?\s*)?(?P<paren>{_AGE_LIST})(?:\s*(?:y/?o|yrs?|years?(?:\s+old)?))?\)"
-    rf"|\b(?:he|she|they)(?:'s|\s+is|\s+are|'re)\s+(?P<pron>{_AGE_LIST})\b(?!\s*(?:months?|mos?|%))"
+    rf"|\b(?:(?:he|she|they)(?:['’]s|\s+is|\s+are|['’]re)|hes|shes|theyre)\s+(?P<pron>{_AGE_LIST})\b(?!\s*(?:months?|mos?|%))"
     rf"|\bwho(?:'s|\s+is|\s+are)\s+(?P<who>{_AGE_LIST})\b(?!\s*(?:months?|mos?))"
     rf"|\b(?:son|daughter|kid|child|boy|girl|grandson|granddaughter)(?:'s|\s+is)\s+(?:only\s+|just\s+)?(?P<kid_is>\d{{1,2}})\b"
     rf"(?!\s*(?:months?|mos?|%|am\b|pm\b|[/:\d-]|\.\d|nights?|days?|weeks?|hours?|minutes?))"

@@ -17,6 +17,7 @@ from ..hold_answer import held_answer
 from ..language import ENGLISH_ONLY, ENGLISH_PARTLY, looks_non_english
 from ..options_answer import (
     ABOUT_ME,
+    COMPLAINED,
     HINT,
     PAUSED,
     REJECTED,
@@ -25,6 +26,8 @@ from ..options_answer import (
     asks_about_me,
     asks_to_see_options,
     cancel_note,
+    complains,
+    mix_answer,
     named_options,
     nothing_cheaper,
     options_again,
@@ -32,6 +35,7 @@ from ..options_answer import (
     rejects_options,
     remember_discussed,
     thanked,
+    unseen_answer,
     whole_message,
 )
 from ..patcher import value_at
@@ -61,6 +65,7 @@ from ..wording import (
 from .base import DecisionBase
 
 MAX_QUESTIONS = 3
+ORDINAL_WORDS = ["", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
 MAX_TEXT_CHARS = 20000  # the extractor's schema limit
 
 
@@ -74,10 +79,13 @@ class Intake(DecisionBase):
             self.out["audit"].append({"type": "purchase_text_refused", "text": text[:500]})
             return
         if data.get("unknown_bundle_id"):
-            on_screen = ", ".join(b["bundle_id"] for b in doc["working_memory"]["ranked_bundles"])
+            shown = doc["working_memory"]["ranked_bundles"]
+            on_screen = ", ".join(b["bundle_id"] for b in shown)
             named = data["unknown_bundle_id"]
             if named.startswith("Option "):  # a letter: the cards are "Option B1", "Option B2"...
-                self.say(f"There is no {named} on screen: the options are {on_screen}. Which one do you mean?")
+                nth = "ABCDEFGHIJ".find(named[-1]) + 1
+                guess = f" If you mean the {ORDINAL_WORDS[nth]} one, say 'B{nth}'." if 0 < nth <= len(shown) else ""
+                self.say(f"There is no {named} on screen: the options are {on_screen}. Which one do you mean?{guess}")
                 return
             self.say(f"{named} isn't one of the bundles on screen ({on_screen}). Nothing changed.")
             return
@@ -92,6 +100,12 @@ class Intake(DecisionBase):
             return
         if data.get("about_options") and bundles:  # "how far is the hotel from downtown?"
             self._answer_about_options(doc, text)
+            return
+        if data.get("not_on_screen") and bundles:  # "the one with the marriott" and none is
+            self.say(unseen_answer(str(data["not_on_screen"]), bundles))
+            return
+        if isinstance(data.get("mix"), dict) and bundles:  # "B1's flights with B2's hotel", no such option
+            self.say(mix_answer(data["mix"], bundles))
             return
         if data.get("in_policy") == "none":
             self.say(_none_in_policy(doc["working_memory"]["ranked_bundles"]))
@@ -319,8 +333,9 @@ class Intake(DecisionBase):
         if applied.get("understood") is False and looks_non_english(text):
             self.say(ENGLISH_ONLY)
             return
-        held = live_holds(doc, now) if applied.get("understood") is False or is_question(text) else []
-        about_hold = held_answer(text, doc, held, lambda at: self.local(doc, at)) if held else None
+        asked = applied.get("understood") is False or is_question(text)
+        held = live_holds(doc, now) if asked else []
+        about_hold = held_answer(text, doc, held, lambda at: self.local(doc, at)) if asked and bundles else None
         if about_hold:
             self.say(about_hold)  # "has my manager approved yet?", "approve it", "how long do we have?"
             return
@@ -333,6 +348,9 @@ class Intake(DecisionBase):
             return
         if bundles and whole_message("next_step", text):
             self.say(self.next_step(doc, now, thanked=False))  # "ok, what now?", "how do I book this?"
+            return
+        if applied.get("understood") is False and bundles and complains(text):
+            self.say(COMPLAINED)  # "youre not very helpful": an apology and what can change
             return
         if bundles and rejects_options(text):
             self.say(REJECTED)  # "none of these work": what to change, not the same options again

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.extract.party import adults_leaving
+from handlers.extract.party import adding, adults_leaving
 from handlers.extract.patch import revert_patch
 from handlers.extract.prefs import carriers_against, read_airlines
 from handlers.extract.topics import message_topic
@@ -220,3 +220,43 @@ def test_a_child_brought_along_joins_the_grown_ups_already_going():
 )
 def test_someone_asked_about_the_trip_does_not_join_it(text):
     assert _party_after(text)["adults"] == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "age"), [("oh and our son is coming, hes 8", 8), ("our daughter is joining, shes 11", 11)]
+)
+def test_a_child_joining_with_an_age_typed_without_an_apostrophe_keeps_the_age(text, age):
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("nyc to miami feb 10-15, 2 adults")
+    h.say(text)
+    party = h.intent()["party"]
+    assert party["travelers"]["adults"] == 2 and party["travelers"]["children"] == 1 and party["child_ages"] == [age]
+
+
+@pytest.mark.parametrize(
+    ("text", "back"), [("stay 2 more days", "2027-02-17"), ("can we extend it 1 more day", "2027-02-16")]
+)
+def test_more_days_at_the_end_move_the_return(text, back):
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("nyc to miami feb 10-15, 2 adults")
+    h.say(text)
+    segments = h.intent()["itinerary"]["segments"]
+    assert segments[0]["depart_date"] == "2027-02-10" and segments[1]["depart_date"] == back
+
+
+def test_a_hotel_name_no_option_has_is_said_but_a_wish_still_goes_to_the_extractor():
+    said = route_text("the one with the marriott", CARDS)["data"]
+    assert said["not_on_screen"] == "marriott" and "bundle_id" not in said
+    assert "not_on_screen" not in route_text("the one with a pool", CARDS)["data"]
+    assert "not_on_screen" not in route_text("the delta one", CARDS)["data"]
+
+
+@pytest.mark.parametrize(
+    ("text", "adults"), [("+1, my sister", 3), ("+1", 3), ("plus one - my coworker", 3), ("+2 ppl", 4)]
+)
+def test_a_count_said_with_a_plus_joins_those_going(text, adults):
+    assert _party_after(text)["adults"] == adults
+
+
+def test_a_plus_that_is_no_count_of_people_adds_nobody():
+    assert not adding("+1 (555) 010-0199 is my number") and not adding("+1-2 days is fine")

@@ -10,7 +10,7 @@ import pytest
 
 from handlers.common.defaults import DEFAULT_POLICY
 from handlers.common.shape import leg_departure
-from handlers.router import pick_words, route_text
+from handlers.router import mixed_parts, pick_words, purchase_refused, route_text
 from handlers.testing import Harness
 
 TRIP = "2 adults boston to denver jan 12-15"
@@ -364,3 +364,140 @@ def test_book_another_option_while_one_is_held_holds_it_in_its_place(shown):
     shown.say("hold b1")
     shown.say("actually book B3")
     assert held_ids(shown) == ["B3"] and shown.intent()["working_memory"]["bookings"] == []
+
+
+@pytest.mark.parametrize(
+    "text, parts",
+    [
+        ("can i get b1's flights with b2's hotel", {"flights": "B1", "hotel": "B2"}),
+        ("flights from option 2 but the hotel from option 1", {"flights": "B2", "hotel": "B1"}),
+        ("b2 but with the hotel from b4", {"flights": "B2", "hotel": "B4"}),
+        ("the flights of the third one and the hotel of the 5th", {"flights": "B3", "hotel": "B5"}),
+        ("is b1's hotel nicer than b2's hotel?", None),
+        ("b1's flights please", None),
+    ],
+)
+def test_parts_of_two_options_are_read_as_a_pair(text, parts):
+    assert mixed_parts(text) == parts
+
+
+def test_a_pair_that_is_on_screen_is_chosen_and_one_that_is_not_is_said_plainly(shown):
+    bundles = shown.intent()["working_memory"]["ranked_bundles"]
+
+    def items(b, key):
+        return [i.get("offer_id") or i.get("rate_id") for i in b.get(key) or []]
+
+    pairs = [(a, b) for a in bundles for b in bundles if a is not b]
+    found = next(
+        (a, b, c)
+        for a, b in pairs
+        for c in bundles
+        if items(c, "flights") == items(a, "flights") and items(c, "hotels") == items(b, "hotels")
+    )
+    missing = next(
+        (a, b)
+        for a, b in pairs
+        if not any(
+            items(c, "flights") == items(a, "flights") and items(c, "hotels") == items(b, "hotels") for c in bundles
+        )
+    )
+    turn = shown.say(f"{missing[0]['bundle_id']}'s flights with {missing[1]['bundle_id']}'s hotel")
+    assert chosen(shown) is None and "can't put parts of two options together" in said(turn)
+    shown.say(f"{found[0]['bundle_id']}'s flights with {found[1]['bundle_id']}'s hotel")
+    assert chosen(shown) == found[2]["bundle_id"] and held_ids(shown) == []
+
+
+def test_a_hotel_named_that_no_option_has_lists_the_hotels_and_chooses_nothing(shown):
+    turn = shown.say("the one with the marriott")
+    hotels = {
+        (h.get("summary") or {}).get("hotel_name")
+        for b in shown.intent()["working_memory"]["ranked_bundles"]
+        for h in b.get("hotels") or []
+    }
+    assert chosen(shown) is None and 'No option on screen has "marriott"' in said(turn)
+    assert all(name in said(turn) for name in hotels)
+
+
+def test_a_letter_says_which_option_it_may_mean_and_picks_nothing(shown):
+    turn = shown.say("option c")
+    assert chosen(shown) is None and "If you mean the third one, say 'B3'" in said(turn)
+
+
+@pytest.mark.parametrize(
+    "text", ["has my boss approved it yet", "did the manager approve it?", "has my approver signed off"]
+)
+def test_a_question_about_the_approval_is_no_claimed_approval(text):
+    assert not purchase_refused(text)
+    assert purchase_refused("my boss approved it, go ahead") and purchase_refused("has my boss approved it? buy it")
+
+
+def test_asking_about_the_approval_is_answered_from_the_holds(shown):
+    turn = shown.say("has my boss approved it yet")
+    assert "Nothing is on hold yet" in said(turn) and chosen(shown) is None
+    shown.say("hold b2")
+    turn = shown.say("has my boss approved it yet")
+    assert "asked your approver" in said(turn) and held_ids(shown) == ["B2"]
+
+
+@pytest.mark.parametrize("text", ["ok book", "finalize it pls", "ok confirm"])
+def test_a_bare_wish_to_book_the_chosen_option_says_how_to_hold_it(shown, text):
+    shown.say("b3")
+    turn = shown.say(text)
+    assert chosen(shown) == "B3" and held_ids(shown) == [] and "Say 'hold'" in said(turn)
+    assert shown.intent()["working_memory"]["bookings"] == []
+
+
+@pytest.mark.parametrize(
+    "text, then",
+    [("go ahead and reserve", ["B2"]), ("nvm release it", []), ("we changed our minds, cancel everything", [])],
+)
+def test_holds_and_releases_said_casually(shown, text, then):
+    shown.say("hold b2" if then == [] else "b2")
+    shown.say(text)
+    assert held_ids(shown) == then
+
+
+@pytest.mark.parametrize(
+    "text, pick",
+    [
+        ("wait no the first", "B1"),
+        ("nah, b4", "B4"),
+        ("lets go w the cheapest", None),
+        ("the 2nd looks good, can u hold it", "B2"),
+    ],
+)
+def test_corrections_and_shorthand_pick(shown, text, pick):
+    shown.say("the third one")
+    depart = shown.intent()["itinerary"]["segments"][0]["depart_date"]
+    shown.say(text)
+    if pick is None:
+        bundles = shown.intent()["working_memory"]["ranked_bundles"]
+        pick = min(bundles, key=lambda b: float(b["total"]))["bundle_id"]
+    assert chosen(shown) == pick and shown.intent()["itinerary"]["segments"][0]["depart_date"] == depart
+
+
+@pytest.mark.parametrize("text", ["price per person for b1", "layovers on b3", "bags for b2"])
+def test_a_topic_about_an_option_is_answered_not_picked(shown, text):
+    turn = shown.say(text)
+    assert chosen(shown) is None and said(turn)
+
+
+@pytest.mark.parametrize("text", ["youre not very helpful", "thats not what i asked for", "ugh this is useless"])
+def test_a_complaint_gets_an_apology_and_what_can_change(shown, text):
+    turn = shown.say(text)
+    assert "Sorry about that" in said(turn) and "Nothing changed" not in said(turn) and chosen(shown) is None
+
+
+@pytest.mark.parametrize(
+    "text, pick",
+    [("that 4th option looks decent, lets do that", "B4"), ("i think the first one is best", "B1"), ("opt 3", "B3")],
+)
+def test_a_pick_with_a_determiner_a_verdict_or_an_abbreviation(shown, text, pick):
+    shown.say(text)
+    assert chosen(shown) == pick and held_ids(shown) == []
+
+
+def test_scratch_that_releases_the_hold(shown):
+    shown.say("hold b2")
+    shown.say("scratch that, release the hold")
+    assert held_ids(shown) == []
