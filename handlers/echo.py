@@ -182,7 +182,10 @@ def echo_lines(changes: List[Dict[str, Any]], after: Dict[str, Any], *, options_
         elif change["path"] == "constraints.budget_per_person":
             add("budget_pp", f"Budget {money(new, currency)} per person" if new else "No per-person budget")
         elif change["path"] == "constraints.refundable_preference":
-            add("refund", f"Refundable: {REFUNDABLE_WORDS.get(str(new), new)}")
+            undo = (
+                " (say 'non-refundable is fine' to undo)" if options_on_screen and new not in (None, "either") else ""
+            )
+            add("refund", f"Refundable: {REFUNDABLE_WORDS.get(str(new), new)}{undo}")
     return out
 
 

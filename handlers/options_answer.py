@@ -604,6 +604,72 @@ def cancel_note(text: str) -> str:
     return f'Nothing is booked yet; to leave the {part} out of the trip, say "no {part}".'
 
 
+# "whats the cheapest nonstop", "which is the fastest refundable one?": a superlative among the options
+# that have a quality, answered from the screen (never a nonstop-only search for a question)
+COMBINED_RE = re.compile(
+    r"\b(?P<most>cheapest|least\s+expensive|lowest[- ]priced|fastest|quickest|shortest)\s+"
+    r"(?P<kind>non-?stop|direct|refundable|flexible|cancell?able)\b"
+)
+
+
+def combined_answer(low: str, bundles: List[Bundle]) -> Optional[str]:
+    """The answer to "the cheapest nonstop" from the options on screen, else None (no such words)."""
+    m = COMBINED_RE.search(low)
+    if not m or not bundles:
+        return None
+    nonstop = m.group("kind").startswith(("non", "direct"))
+    kind = "nonstop" if nonstop else "refundable"
+
+    def has(b: Bundle) -> bool:
+        if nonstop:
+            flights = _flights(b)
+            return bool(flights) and all(int(f.get("stops") or 0) == 0 for f in flights)
+        return bool(b.get("refundable"))
+
+    fitting = [b for b in bundles if has(b)]
+    if not fitting:
+        again = "'nonstop only'" if nonstop else "'refundable only'"
+        return f"None of the options on screen is {kind}. Say {again} and I'll search again."
+    cheap = m.group("most").startswith(("cheap", "least", "lowest"))
+    best = min(
+        fitting,
+        key=lambda b: (
+            float(b.get("total") or "inf") if cheap else sum(int(f.get("duration_minutes") or 0) for f in _flights(b))
+        ),
+    )
+    most = "cheapest" if cheap else "fastest"
+    others = [str(b.get("bundle_id")) for b in fitting if b is not best]
+    also = f" ({', '.join(others)} {'are' if len(others) > 1 else 'is'} {kind} too)" if others else ""
+    return f"The {most} {kind} option on screen is {_name(best)}, {_price(best)} in all{also}. Say '{best.get('bundle_id')}' to choose it."
+
+
+# "which one would you pick", "what do you recommend", "which is best": the desk's own pick, with why
+RECOMMEND_RE = re.compile(
+    r"\b(?:recommend\w*|suggest(?:ion)?s?|would\s+you\s+(?:pick|choose|go\s+(?:with|for)|take|book|do)"
+    r"|(?:your|ur)\s+(?:pick|choice|recommendation|advice|vote)|which\s+(?:one\s+)?should\s+(?:i|we)\s+(?:pick|choose|go\s+(?:with|for)|take|book|get)"
+    r"|which\s+(?:one\s+)?(?:is|'?s)\s+(?:the\s+)?(?:best|better)(?:\s+(?:one|option|deal|value))?\s*\??$"
+    r"|what\s+(?:would|do)\s+you\s+(?:do|pick|choose|think))\b"
+)
+
+
+_ABOUT_TOWN = re.compile(
+    r"\b(?:restaurants?|food|eat|bars?|sights?|things\s+to\s+do|activit\w+|tours?|museums?|neighbou?rhoods?|area\s+to"
+    r"|shows?|clubs?|beach(?:es)?|cafes?|coffee)\b"
+)
+
+
+def recommendation(low: str, bundles: List[Bundle]) -> Optional[str]:
+    """The desk's pick when asked for one: the best-ranked option on screen and why, and the cheapest
+    as the alternative when price matters most; None when the text asks no such thing."""
+    if not RECOMMEND_RE.search(low) or not bundles or _ABOUT_TOWN.search(low):
+        return None
+    best = next((b for b in bundles if b.get("label") == "Best overall"), bundles[0])
+    why = " ".join(str(w) for w in (best.get("why") or [])[:2]) or "the best balance of price, time and comfort."
+    cheapest = min(bundles, key=lambda b: float(b.get("total") or "inf"))
+    alt = f" If price matters most, {_name(cheapest)} is {_price(cheapest)} in all." if cheapest is not best else ""
+    return f"I'd pick {_name(best)}, {_price(best)} in all: {why}{alt} Say '{best.get('bundle_id')}' to choose it."
+
+
 def answer_about_options(
     text: str,
     bundles: List[Bundle],
@@ -624,6 +690,9 @@ def answer_about_options(
     the options the question is about when it names none ("is that refundable?": ``referent``). How
     to pick (``HINT``) closes an answer only while nothing is chosen and the question was about them all."""
     low = (text or "").strip().lower()
+    combined = combined_answer(low, bundles) or recommendation(low, bundles)
+    if combined:
+        return combined
     focus = named_options(low, bundles) or list(focus)
     shown = focus or bundles
     answers: List[str] = []

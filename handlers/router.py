@@ -454,7 +454,8 @@ _ASK = (
     r"(?:(?:can|could|would)\s+(?:you|i|we)\s+(?:please\s+)?(?:find|get|show|see|have|try|pick|choose|go\s+with|do|book|take)"
     r"(?:\s+(?:me|us))?\s+|(?:show|find|get|give|pick|choose)\s+(?:me\s+|us\s+)?|i(?:'d|\s+would)\s+(?:like|prefer|rather\s+have)\s+"
     r"|i\s+(?:want|need)\s+|(?:do\s+you\s+)?(?:have|got)\s+|(?:is|are)\s+there\s+|(?:how|what)\s+about\s+"
-    r"|let'?s\s+(?:try|find|get|see|do)\s+|maybe\s+|go\s+for\s+|any\s+chance\s+of\s+)?"
+    r"|let'?s\s+(?:try|find|get|see|do)\s+|maybe\s+|go\s+for\s+|any\s+chance\s+of\s+"
+    r"|any\s+(?:of\s+(?:these|them|those)|options?|ones?)\s+(?:with|that\s+(?:has|have))\s+)?"
     r"(?:a\s+|an\s+|some\s+|something\s+|anything\s+|any\s+|one\s+)?(?:(?:a\s+)?(?:bit|little|lot|much)\s+)?"
 )
 # "…but keep the same flights", "…and the same hotel": the other part kept, as it is where it can be anyway
@@ -1043,6 +1044,12 @@ def asks_about_cancelling(low: str) -> bool:
     return is_question(low) and (CANCEL_TERMS_RE.search(low) is not None or CAN_CANCEL_RE.match(low) is not None)
 
 
+# "whats the cheapest nonstop": asked of the options on screen (``options_answer.combined_answer``)
+_COMBINED = re.compile(
+    r"\b(?:cheapest|least\s+expensive|lowest[- ]priced|fastest|quickest|shortest)\s+(?:non-?stop|direct|refundable|flexible|cancell?able)\b"
+)
+
+
 def _unbooked(trip_intent: Dict[str, Any]) -> bool:
     """Nothing bought yet: "cancel it" after a purchase is about the booking, not a hold."""
     return not (trip_intent.get("working_memory") or {}).get("bookings")
@@ -1084,6 +1091,8 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
         or WORLD_QUESTION_RE.match(low)
         or asks_about_cancelling(low)
         and _unbooked(trip_intent)
+        or is_question(low)
+        and _COMBINED.search(low)
     ):
         message["data"]["about_options"] = True
         return message

@@ -76,6 +76,10 @@ def echo(patch, doc=None):
             {"preferences": {"flight": {"cabin": "premium_economy"}}},
             "Cabin now premium economy (say 'switch back to economy' to undo).",
         ),
+        (
+            {"constraints": {"refundable_preference": "all"}},
+            "Refundable: everything (say 'non-refundable is fine' to undo).",
+        ),
     ],
 )
 def test_each_change_is_said_in_one_line(patch, line):

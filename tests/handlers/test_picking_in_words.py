@@ -501,3 +501,28 @@ def test_scratch_that_releases_the_hold(shown):
     shown.say("hold b2")
     shown.say("scratch that, release the hold")
     assert held_ids(shown) == []
+
+
+def test_the_cheapest_nonstop_asked_is_answered_from_the_screen_and_changes_nothing(shown):
+    bundles = shown.intent()["working_memory"]["ranked_bundles"]
+    nonstop = [b for b in bundles if all((f["summary"].get("stops") or 0) == 0 for f in b["flights"])]
+    turn = shown.say("whats the cheapest nonstop")
+    flight = shown.intent()["preferences"]["flight"]
+    assert chosen(shown) is None and flight.get("max_stops") is None
+    if nonstop:
+        best = min(nonstop, key=lambda b: float(b["total"]))["bundle_id"]
+        assert f"The cheapest nonstop option on screen is {best}" in said(turn)
+    else:
+        assert "None of the options on screen is nonstop" in said(turn)
+
+
+@pytest.mark.parametrize("text", ["which one would you pick", "what do you recommend", "ok which should i book"])
+def test_asked_for_a_pick_the_desk_names_its_own_and_chooses_nothing(shown, text):
+    bundles = shown.intent()["working_memory"]["ranked_bundles"]
+    best = next((b for b in bundles if b.get("label") == "Best overall"), bundles[0])["bundle_id"]
+    turn = shown.say(text)
+    assert f"I'd pick {best}" in said(turn) and chosen(shown) is None and held_ids(shown) == []
+
+
+def test_a_recommendation_asked_about_the_town_is_no_pick(shown):
+    assert "I'd pick" not in said(shown.say("any restaurant recommendations near the hotel?"))
