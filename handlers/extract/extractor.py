@@ -9,7 +9,7 @@ invented: a field the message does not speak to stays ``None``.
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..common import geo
@@ -30,6 +30,7 @@ from .context import (
     trip_has_stays,
     unfilled_first,
 )
+from .corrections import self_corrected
 from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS
 from .dates import (
     MONTHS,
@@ -43,7 +44,7 @@ from .dates import (
     next_weekday_said,
     order_for,
 )
-from .journeys import read_journey
+from .journeys import read_journey, towns_left_out
 from .party import (
     FOR_ME,
     MORE_PEOPLE,
@@ -76,6 +77,7 @@ from .prefs import (
 from .questions import pending_slots
 from .roles import assign_dates, assign_places, complete_stay, hotels_named, read_legs
 from .schema import FIELD_NAMES, empty_fields
+from .stays import apply_partial_stay, hotel_days, partial_stay
 from .text import MAX_CHARS, NUMBER_RE, accented_words, clean, mask, to_int
 from .topics import conversation_places, message_topic, names_route
 
@@ -84,6 +86,7 @@ _BARE_NUMBER = re.compile(
     re.I,
 )
 _BARE_WORDS = 7
+_NEXT_MONTH = re.compile(r"\bnext\s+month\b", re.I)
 
 
 def extract_fields(
@@ -109,8 +112,8 @@ def extract_fields(
     notes: List[str] = []
     if isinstance(text, str) and len(text) > MAX_CHARS:
         notes.append(f"Only the first {MAX_CHARS} characters were read.")
-    msg = clean(text)
-    if not msg:
+    msg = self_corrected(clean(text))  # "Jan 8 - sorry, Jan 9": read as "Jan 9"
+    if not msg.strip():
         return fields, notes
     relax, relax_spans = read_relax(msg)
     msg = mask(msg, relax_spans)  # "drop the nonstop", "no hotel cap": not read again as wishes
@@ -135,6 +138,11 @@ def extract_fields(
     # "does the 2nd one have a layover", "compare the first two": options named, never a day of the month
     dates, masked = find_dates(mask(msg, _options_named(msg)), today, order=order_for(locale), doubts=doubts)
     anchor = _trip_start(current)
+    if not anchor and dates and _NEXT_MONTH.search(msg):
+        # "next month, the 14th to 17th", "the 14th to 17th of next month": days of next month, not the next 14th
+        month = (today.replace(day=1) + timedelta(days=32)).replace(day=1)
+        if all(d.day_only or (d.value.year, d.value.month) == (month.year, month.month) for d in dates):
+            dates = [d.in_month_of(month, today) for d in dates]
     if anchor:  # "actually make it the 9th", "fly out thursday instead": in the trip's month / week, not from today
         # ("book it asap" on a trip with days: soon, not a new day)
         dates = [
@@ -150,7 +158,11 @@ def extract_fields(
     money = money_mentions(mask(masked, asides))
     # "what's the total for the refundable one": an option named by its label, not a wish
     named = [m.span() for m in _LABEL_NAMED.finditer(msg)]
-    prefs = read_preferences(mask(msg, asides + named), money=money)  # amounts from the text without its dates
+    part_stay = partial_stay(msg)  # "hotel only for the first 3 nights": no "hotel only", no 3-night trip
+    part_span = [part_stay[3]] if part_stay else []
+    prefs = read_preferences(
+        mask(msg, asides + named + part_span), money=money
+    )  # amounts from the text without its dates
     if not prefs.get("hotel_near"):  # "hotel on South Beach": a part of town, not a town of its own
         prefs["hotel_near"] = hotel_area(mask(msg, asides), lambda name: lookup(name) is not None)
     dates = [d for d in dates if not any(a <= d.start < b for a, b in asides)]
@@ -162,7 +174,7 @@ def extract_fields(
     again = again if again and shift and again[0] not in (shift[0], "both") else None
     replaced = instead_of(msg)
     masked = mask(masked, asides + ([shift[2]] if shift else []) + ([again[2]] if again else []))
-    durations = find_durations(masked)
+    durations = find_durations(mask(masked, part_span))
     masked = mask(masked, airline_spans + [(d.start, d.end) for d in durations])
     # "no hotel", "already have a hotel": hotel words that do not make the message about a stay
     said_about_stay = mask(msg, [m.span() for rx in (NO_HOTEL, BAGS_CHECKED) for m in rx.finditer(msg)])
@@ -214,7 +226,12 @@ def extract_fields(
         # "check in on the 10th" is about the hotel even on a trip with flights
         dates_of_stay = stay_mode or _checks_in_or_out(msg)
         known = known_dates(current, dates_of_stay)
-        assign_dates(msg, dates, slots, dates_of_stay, known, fields, doubts)
+        stay_days = [] if dates_of_stay else hotel_days(msg, dates)  # "jan 20-25, hotel jan 20-23"
+        assign_dates(msg, [d for d in dates if d not in stay_days], slots, dates_of_stay, known, fields, doubts)
+        if stay_days:
+            first = (fields["stays"] or [{"location": None}])[0]
+            first["check_in"], first["check_out"] = (d.value.isoformat() for d in stay_days)
+            fields["stays"] = [first] + (fields["stays"] or [])[1:]
         if replaced:
             _instead(msg, replaced, places, dates, current, known, dates_of_stay, fields)
         said_end = _end_said(fields, known, dates_of_stay)
@@ -260,11 +277,16 @@ def extract_fields(
                 assumptions.append(ASSUMED_HOTEL_ONLY)
         elif not legs:
             _flights_for_the_stay(current, fields)  # "a family trip to Orlando ... a hotel near Disney"
+    apply_partial_stay(part_stay, fields, current)
     town_stay = _stay_in_the_town(places, fields)  # (a stay only the town's airport made is no wish for a hotel)
     if assumptions is not None:
         used = _codes_used(fields)
         assumptions.extend(m.assumed for m in places if m.assumed and m.place["code"] in used)
         assumptions.extend(_weekdays_read(dates, fields))
+        if fields.get("hotel_needed") is not False:
+            stays = fields["stays"] or []
+            first = (stays[0] if stays else {}).get("location") or ((fields["legs"] or [{}])[0].get("destination"))
+            assumptions.extend(towns_left_out(msg, places, used, stays, first or fields["destination"]))
         assumptions.extend(
             f'Took "{phrase}" as {"arriving" if key.startswith("arrive") else "leaving"} {time_wish_text(wish)}; '
             "say the time if it is another"

@@ -94,6 +94,39 @@ def _open_jaw(msg: str, places: Sequence[Mention]) -> Optional[List[Tuple[Dict[s
         )
         if route is not None and out not in route:
             home, into = route
+    if into is None and home is not None and out is not None:
+        # "a few days in lisbon then porto, flying home from porto, from nyc": the first town between is the way in
+        into = next(
+            (p for p in places if p.start < out.start and _code(p.place) not in (_code(home.place), _code(out.place))),
+            None,
+        )
     if not (into and out and home) or len({_code(into.place), _code(out.place), _code(home.place)}) < 3:
         return None
     return [(home.place, into.place), (out.place, home.place)]
+
+
+# A town visited after another: "lisbon then porto", "rome and then florence", "a few days in X, then Y"
+THEN = re.compile(
+    r"\b(?:then|and\s+then|after\s+that|followed\s+by|on\s+to|onward\s+to)\s+"
+    r"(?:(?:train|drive|driving|bus|ferry|head(?:ing)?|go(?:ing)?|take\s+the\s+train|by\s+(?:train|car|bus))\s+)?(?:(?:on\s+)?to\s+)?"
+    r"(?:(?:a\s+)?(?:few|couple(?:\s+of)?|\d+|two|three|four|five)\s+(?:more\s+)?(?:days|nights)\s+in\s+)?$",
+    re.I,
+)
+
+
+def towns_left_out(msg: str, places: Sequence[Mention], used: set, stays: Sequence[Any], first: Any) -> List[str]:
+    """What to tell of towns the traveller goes on to ("lisbon then porto") that the trip does not hold
+    as a place to sleep: the first stay (at ``first``, a place) takes every night until the way home."""
+    stay_codes = {_code(s.get("location")) for s in stays if isinstance(s, dict)}
+    out: List[str] = []
+    for p in places:
+        code = _code(p.place)
+        if code in stay_codes or not THEN.search(msg[max(0, p.start - 45) : p.start]):
+            continue
+        name = p.place.get("name") or code
+        if code in used and isinstance(first, dict) and _code(first) != code:
+            where = first.get("name") or _code(first)
+            out.append(f"The hotel is in {where} for every night; say how many nights in {name} to add a hotel there")
+        elif code not in used:
+            out.append(f"{name} is not in this search yet; say the day you go there to add it")
+    return out

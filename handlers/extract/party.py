@@ -69,6 +69,8 @@ _PAIR_KIN = r"parents|grandparents|in-laws|folks"
 _CHILD_KIN = (
     r"kids?|children|child|sons?|daughters?|boys?|girls?|toddlers?|babies|baby|infants?|little\s+ones?|newborn|"
     r"grandkids?|grandchild(?:ren)?|grandsons?|granddaughters?|twins|triplets|teens?|teenagers?"
+    # young relatives whose ages, when given, say whether they are children ("my 2 nephews (14, 16)")
+    r"|nephews?|nieces?|godsons?|goddaughters?|godchild(?:ren)?|stepsons?|stepdaughters?|stepkids?"
     r"|\d{1,2}[- ]?(?:years?|yrs?|yr|y/?o|months?|mos?)[- ]olds?"  # "my 2 yr old": a child named by age
 )
 # Children who come as more than one: "our twins (6)"
@@ -282,16 +284,32 @@ _FORM_LETTERS = re.compile(
 )
 
 
+# The same typed short, in either case, touching or not: "2a", "1a1c", "2a 2c", "2a+1c+1i"; not a seat,
+# a gate or a flat ("seat 2a", "terminal 1a"), nor "2 a night".
+_FORM_SHORT = re.compile(
+    r"(?<![\w$\u20ac\u00a3.,/:-])(?P<a>[1-9])a(?:\s*[+&,]?\s*(?P<c>[1-9])c)?(?:\s*[+&,]?\s*(?P<i>[1-9])i)?(?![\w'])",
+    re.I,
+)
+_FORM_PLACE = re.compile(
+    r"\b(?:seats?|gates?|terminals?|term|flat|apt|apartment|suite|unit|room|row|platform|zone|group|boarding)\s*$", re.I
+)
+
+
 def _form_counts(text: str) -> str:
     """The text with form counts written out: "2A 1C (7yo)" -> "2 adults 1 children (7yo)"."""
 
     def letters(m: re.Match[str]) -> str:
-        said = [f"{m.group('a')} adults", f"{m.group('c')} children"]
+        said = [f"{m.group('a')} adults"] + ([f"{m.group('c')} children"] if m.group("c") else [])
         return " ".join(said + ([f"{m.group('i')} infants"] if m.group("i") else []))
+
+    def short(m: re.Match[str]) -> str:
+        return m.group(0) if _FORM_PLACE.search(text[max(0, m.start() - 20) : m.start()]) else letters(m)
 
     if not any(c.isdigit() for c in text):
         return text
     text = _FORM_LETTERS.sub(letters, text)
+    if "a" in text.lower():
+        text = _FORM_SHORT.sub(short, text)
     return _FORM.sub(lambda m: f"{m.group('n')} {_FORM_WORDS[m.group('word').lower()]}", text)
 
 
@@ -717,7 +735,9 @@ _LAP_BABY = re.compile(
 _PLUS_AFTER = re.compile(r"\s*(?:\+|plus\b|&|and\s+(?:a|an|one|our|my)\b|with\s+(?:a|an|one|our|my)\b)", re.I)
 # A couple travelling: "a couple, nyc to paris", "we're a couple" (not "a couple of days")
 _A_COUPLE = re.compile(
-    r"(?:^|[,;:.!]\s*|\bwe(?:'re|\s+are)\s+|\bfor\s+)(?:a|one)\s+couple\b(?!\s+(?:of|more|nights?|days?|weeks?|hours?))",
+    r"(?:^|[,;:.!]\s*|\bwe(?:'re|\s+are)\s+|\bfor\s+)(?:a|one)\s+couple\b(?!\s+(?:of|more|nights?|days?|weeks?|hours?))"
+    # "couple + toddler", "married couple w/ 2 kids": a couple opening the message with others joined on
+    r"|(?:^|[,;:.!]\s*)(?:(?:married|young|retired|older|senior)\s+)?couple\s*(?:\+|&|and\b|with\b|w/|plus\b)",
     re.I,
 )
 

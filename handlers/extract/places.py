@@ -426,7 +426,14 @@ _LOWER_CUED_CODES = frozenset(
     "mke jax rno boi anc sju yyz yvr yul lhr cdg fra ams mad fco dub nrt hnd icn "
     # beach and holiday airports people write as codes ("dfw to cun for spring break", "lax to ogg")
     "cun sjd pvr mbj puj nas aua bgi sxm stt stx ogg koa lih gdl mex pty sjo lim gru eze scl "
-    "yyc yeg yhz lis bcn mxp muc zrh gva cph arn osl hel ath ist dxb hkg bkk pvg kix tpe akl".split()
+    "yyc yeg yhz lis bcn mxp muc zrh gva cph arn osl hel ath ist dxb hkg bkk pvg kix tpe akl "
+    # other airports people write short ("bos-chs", "den to las", "jfk>lgw"); codes that are words
+    # ("man", "bud", "nap", "sun", "can", "per", "cos", "doh") are left out
+    "las chs ric orf bdl pvd alb syr roc bhm sdf cvg dsm gsp pwm btv msn grr tys bzn jac ege psp ont lgb geg "
+    "ict dal hou myr hhh ilm avl cak mry sba sbp pbi srq pns vps ecp tlh gnv dab mlb cae gso tri hsv shv bil "
+    "fca cid fsd bis gjt mtj hdn rdm eug mfr lgw edi gla bhx brs ncl bfs ory nce lys mrs ber dus str vie prg "
+    "waw krk kef opo fao agp pmi svq vlc vce flr tlv auh jnb cpt nbo bom blr kul hkt cgk dps mnl pek icn "
+    "syd mel bne adl chc yow ywg yqb mty gdl mde scl eze gru".split()
 )
 
 # Big airports whose codes are also words ("sea", "den", "aus"): read in lower case only as one end of

@@ -358,7 +358,22 @@ _ONE_WAY = re.compile(
     r"|\b(?:don'?t|do\s+not|won'?t)\s+need\s+(?:a\s+)?return\b|\bnot\s+(?:coming|flying)\s+back\b",
     re.I,
 )
-_ROUND_TRIP = re.compile(r"\bround[\s-]?trips?\b|\breturn\s+(?:flights?|tickets?|trip)\b|\bthere\s+and\s+back\b", re.I)
+_ROUND_TRIP = re.compile(
+    r"\bround[\s-]?trips?\b|\breturn\s+(?:flights?|tickets?|trip)\b|\bthere\s+and\s+back\b|(?<![\w'])(?:rt|r/t)(?![\w'])",
+    re.I,
+)
+# Booking shorthand beside a route or a date: "PHX>SEA ow 12/9", "lax-jfk OW", "ow jan 5" (not "ow, that hurts")
+_SHORT_ONE_WAY = re.compile(
+    r"(?:(?<=\d)|\b[a-z]{3}\s*(?:-|>|->|\u2192|/|to)\s*[a-z]{3})\s+ow(?![\w'!?])"
+    r"|(?<![\w'])ow\s+(?=\d{1,2}[/.-]\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s*\d)",
+    re.I,
+)
+# "1a biz", "2 pax biz", "jfk-lhr biz": business class typed short (not "biz trip", "for biz")
+_SHORT_BUSINESS = re.compile(
+    r"(?<!\bfor\s)(?<!\bon\s)(?<!\bmy\s)(?<!\bour\s)(?<!\bof\s)(?<!\ba\s)(?<![\w'])biz(?![\w'])"
+    r"(?!\s+(?:trip|travel|meeting|dinner|lunch|purposes?|reasons?|conference|stuff|thing|dev|card))",
+    re.I,
+)
 
 
 def read_airlines(text: str) -> Tuple[Dict[str, Optional[List[str]]], List[Tuple[int, int]]]:
@@ -668,6 +683,8 @@ def read_preferences(text: str, money_text: Optional[str] = None, money: Optiona
     dropped = _CABIN_DROPPED.search(text)
     cabin_text = text[: dropped.start()] + " " * len(dropped.group(0)) + text[dropped.end() :] if dropped else text
     cabin = next((name for name, rx in _CABINS if rx.search(cabin_text)), "economy" if dropped else None)
+    if cabin is None and "biz" in cabin_text.lower() and _SHORT_BUSINESS.search(cabin_text):
+        cabin = "business"
     # "nonstop if possible, otherwise 1 stop": the stop allowed is the limit, the nonstop a wish
     soft_nonstop = _SOFT_NONSTOP.search(text) is not None
     max_stops = 2 if _TWO_STOPS.search(text) else 1 if _ONE_STOP.search(text) else None
@@ -679,7 +696,9 @@ def read_preferences(text: str, money_text: Optional[str] = None, money: Optiona
         stars = said_class[1]
     near = _NEAR.search(text)
     by_the_water = _BY_THE_WATER.search(text)
-    one_way = True if _ONE_WAY.search(text) else False if _ROUND_TRIP.search(text) else None
+    one_way = (
+        True if _ONE_WAY.search(text) or _SHORT_ONE_WAY.search(text) else False if _ROUND_TRIP.search(text) else None
+    )
     no_hotel = NO_HOTEL.search(text)
     hotel_needed = False if no_hotel else True if _HOTEL.search(text) else None
     flights_needed = False if no_flights(text) else True if _FLIGHT_NEEDED.search(text) else None

@@ -35,6 +35,7 @@ from .cues import (
     before,
 )
 from .dates import DateMention, Doubt
+from .journeys import THEN
 from .places import Mention
 
 _LEG_SPLIT = re.compile(r"[;,]|\bthen\b|\band\s+then\b|\bafter\s+that\b", re.I)
@@ -69,6 +70,22 @@ def assign_places(
             and places[i].place["code"] == places[i + 2].place["code"] != places[i + 1].place["code"]
         ):
             roles[i], roles[i + 1], roles[i + 2] = ("origin", True), ("destination", True), ("skip", True)
+    for i in range(1, len(places)):
+        # "nyc to barcelona april 2-12, a few days in barcelona then madrid": the destination named again is
+        # still the destination, not the other end
+        same = [j for j in range(i) if places[j].place["code"] == places[i].place["code"]]
+        if not stay_mode and not _strong(roles[i]) and any(roles[j] == ("destination", True) for j in same):
+            roles[i] = ("skip", True)
+    for i in range(1, len(places)):
+        # "boston to rome mar 3-12, a few days in rome then florence": a town gone on to from the destination
+        # (by land) is no new destination; the traveller is told it is not in the search (``towns_left_out``)
+        if (
+            not stay_mode
+            and THEN.search(msg[max(0, places[i].start - 45) : places[i].start])
+            and any(r == ("destination", True) for r in roles[:i])
+            and places[i].place["code"] not in {p.place["code"] for p in places[:i]}
+        ):
+            roles[i] = ("skip", True)
     segments = [s for s in ((current.get("itinerary") or {}).get("segments") or []) if isinstance(s, dict)]
     first = segments[0] if segments else {}
     home = {p.place["code"] for p, r in zip(places, roles, strict=True) if r == ("origin", True)}

@@ -87,7 +87,11 @@ NUMBER_RE = r"(?:\d{1,3}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True
 
 
 # Arrows people type between two places ("cleveland->nashville", "BOS → DEN", "Boston ✈️ Denver").
-_ARROW = re.compile(r"\s*(?:-+>|=+>|[\u2192\u27f6\u21d2\u2794\u279c\u27a1\u2708]\ufe0f?)\s*")
+_ARROW = re.compile(
+    r"\s*(?:-+>|=+>|[\u2192\u27f6\u21d2\u21e8\u2794\u279c\u279d\u279e\u27a1\u2b95\u2708\U0001f449]\ufe0f?)\s*"
+)
+# a plane that opens the message or a line ("✈️ Philly ➡️ San Juan") decorates it: no "to" before the origin
+_OPENING_PLANE = re.compile(r"(?:^|(?<=[\n.!?:]))(?:\s*(?:\u2708|\U0001f6eb|\U0001f6ec)\ufe0f?)+")
 _BARE_ARROW = re.compile(r"(?<=[A-Za-z])\s*>\s*(?=[A-Za-z])")  # "BOS>DEN", unless the text has tags
 _DASHES = re.compile(r"[\u2010-\u2015\u2212]")
 _QUOTES = {"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"'}
@@ -125,6 +129,7 @@ def clean(text: object) -> str:
         return ""
     text = unicodedata.normalize("NFC", text[: MAX_CHARS * 2])
     text = _CONTROL.sub(" ", text)
+    text = _OPENING_PLANE.sub(" ", text)
     text = _ARROW.sub(" to ", text)
     if "<" not in text:
         text = _BARE_ARROW.sub(" to ", text)
