@@ -1096,7 +1096,10 @@ def read_superlatives(text: str) -> Dict[str, str]:
     return found
 
 
+# A currency's code before its amount: "budget CAD 1200", "EUR 180 per night", "gbp 150"
+_CODES_BEFORE = "|".join(sorted({code.lower() for code in _CURRENCY.values()}))
 _MONEY = re.compile(
+    rf"(?:\b(?P<cur0>{_CODES_BEFORE})\s?(?=\d))?"
     r"(?P<cur1>(?:\b(?:US|CA|AU|NZ|C|A))?[$\u20ac\u00a3\u00a5])?\s*(?<![\d.,])(?P<amount>\d{1,3}(?:,\d{3})+|\d+)(?P<dec>\.\d{1,2})?(?!\s*[/.]\d)"
     rf"\s*(?P<k>k\b|grand\b|thousand\b)?\s*(?P<cur2>{_CURRENCY_WORDS})?(?:\b|(?=p\.?p\b|pn\b))",
     re.I,
@@ -1202,7 +1205,7 @@ def money_mentions(text: str) -> List[Tuple[str, float, Optional[str], Tuple[int
         if m.group("k"):
             amount *= 1000
         # "$2000 CAD": the code after the amount says which dollars
-        cur = re.sub(r"\s+", " ", (m.group("cur2") or m.group("cur1") or "").lower())
+        cur = re.sub(r"\s+", " ", (m.group("cur2") or m.group("cur1") or m.group("cur0") or "").lower())
         before = text[max(start, m.start() - 60) : m.start()]
         after = text[m.end() : m.end() + 30]
         if _COUNTED.match(text, m.end()) or amount <= 0:

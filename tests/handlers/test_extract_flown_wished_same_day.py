@@ -8,7 +8,7 @@ import pytest
 
 from handlers.extract import extract_fields
 from handlers.extract.party import read_party
-from handlers.extract.prefs import read_clock_bounds
+from handlers.extract.prefs import money_mentions, read_clock_bounds
 from handlers.testing import Harness
 
 TODAY = date(2026, 12, 1)
@@ -143,3 +143,19 @@ def test_a_day_then_its_time_bounds_the_arrival(text, key, bound):
 @pytest.mark.parametrize("text", ["book it by friday at 5pm please", "by the way at 5pm I have dinner"])
 def test_a_time_of_something_else_is_no_flight_bound(text):
     assert read_clock_bounds(text) == {}
+
+
+@pytest.mark.parametrize(
+    "text, key, amount, currency",
+    [
+        ("Vancouver to Calgary Jan 21-24 with a hotel, budget CAD 1200 total", "budget_total", 1200.0, "CAD"),
+        ("hotel max EUR 180 per night", "hotel_max_per_night", 180.0, "EUR"),
+        ("gbp 150 a night", "hotel_max_per_night", 150.0, "GBP"),
+    ],
+)
+def test_a_currency_code_before_the_amount_is_its_currency(text, key, amount, currency):
+    assert money_mentions(text)[0][:3] == (key, amount, currency)
+
+
+def test_a_flight_number_is_no_amount():
+    assert money_mentions("flight AC 123 at 9am") == []
