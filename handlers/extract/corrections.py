@@ -2,7 +2,7 @@
 "march 2-5, wait no, march 3-6", "2 adults ... actually make that 3 adults".
 
 The message is rewritten before it is read: the corrected day, place or count takes the place of the
-one it corrects, and the correction itself is blanked, so every reader sees one trip. A correction
+one it corrects, and the correction itself is taken out, so every reader sees one trip. A correction
 corrects the same kind of thing written just before it (a day, a place, or a count of people); for
 "i meant" / "make that" the last one of its kind anywhere before it. Nothing else is changed."""
 
@@ -34,6 +34,7 @@ _MARKER = re.compile(
     re.I,
 )
 _CUE = re.compile(rf"{_SLIP}|{_MEANT}", re.I)
+_MONTH_AFTER = re.compile(rf"[\s,-]*of\s+{_MONTH}", re.I)
 # what may stand before the right value: "sorry, to Portland", "I meant from Providence"
 _LEADS = frozenset({"", "to", "from", "in", "into", "on", "for"})
 _GAP = re.compile(r"[\s,;.:!-]*$")
@@ -88,6 +89,8 @@ def _one_correction(msg: str) -> Optional[str]:
             if wrong is None:
                 continue
             value = after[right[0] : right[1]]
-            blank = " " * (marker.end() - marker.start() + right[1])
-            return before[: wrong[0]] + value + before[wrong[1] :] + blank + after[right[1] :]
+            rest = after[right[1] :]
+            if _MONTH_AFTER.match(rest):  # "the 9th - i mean the 10th - of january": the month still follows
+                rest = " " + rest.lstrip(" -,")
+            return before[: wrong[0]] + value + before[wrong[1] :] + rest
     return None

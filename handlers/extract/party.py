@@ -690,7 +690,9 @@ _KIN_AFTER = re.compile(
 _ANY_KIN = rf"(?:(?:my|our|his|her|their)\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN}|{_PAIR_KIN}|{_CHILD_KIN})s?"
 # A list of people that ends with the writer: "mom, dad and me", "my son and daughter and i"
 _LIST_TO_ME = re.compile(
-    rf"^(?:\s*\(\d{{1,3}}\))?(?:\s*(?:,|and|&)\s*{_ANY_KIN}\b(?:\s*\(\d{{1,3}}\))?)*\s*(?:,\s*)?(?:and|&|\+)\s*(?:i|me|myself)\b",
+    rf"^(?:\s*\(\d{{1,3}}\))?(?:\s*(?:,|and|&)\s*{_ANY_KIN}\b(?:\s*\(\d{{1,3}}\))?)*\s*"
+    # "... and me", or the writer in the middle of the list: "grandma (72), me and my two girls"
+    r"(?:(?:,\s*)?(?:and|&|\+)\s*(?:i|me|myself)\b|,\s*(?:me|myself)\s*(?:,|and\b|&|\+))",
     re.I,
 )
 

@@ -74,3 +74,11 @@ def test_the_note_reaches_the_traveller():
     h = Harness(today="2026-12-01", tz="America/New_York")
     h.say("boston to lisbon march 10, a few days in lisbon then porto, flying home from porto on the 18th. 2 of us")
     assert any("nights in Porto" in line for line in h.intent()["status"]["assumptions"])
+
+
+@pytest.mark.parametrize(
+    "text", ["grandma (72), me and my two girls (3 and 6)", "grandma, me and my two girls (3 and 6)"]
+)
+def test_a_grown_up_named_before_the_writer_in_the_list_travels(text):
+    party = read_party(text)
+    assert (party["adults"], party["children"], party["child_ages"]) == (2, 2, [3, 6])

@@ -124,3 +124,8 @@ def test_the_corrected_values_reach_the_trip():
     fields = read("boston to Seattle, oops I meant Portland, feb 3-7, 2 adults")
     assert (fields["origin"]["code"], fields["destination"]["code"]) == ("BOS", "PDX")
     assert read("2 adults chicago to miami feb 5-9 actually make that 3 adults")["adults"] == 3
+
+
+def test_a_day_put_right_before_its_month_keeps_the_month():
+    fields = read("chicago to nashville on the 9th - i mean the 10th - of january, back the 12th, me")
+    assert (fields["depart_date"], fields["return_date"]) == ("2027-01-10", "2027-01-12")
