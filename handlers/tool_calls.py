@@ -74,6 +74,7 @@ def hotel_args(doc: Dict[str, Any], stay: Dict[str, Any]) -> Dict[str, Any]:
         "min_stars": pref.get("min_stars"),
         "refundable_only": bool(pref.get("refundable_only") or refundable),
         "near": pref.get("near"),
+        **({"board": pref["board"]} if pref.get("board") else {}),
         **({"max_nightly": f"{cap:.2f}"} if (cap := nightly_cap(doc.get("constraints") or {})) is not None else {}),
     }
 

@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .common import geo
+from .common.board import board_words
 from .common.clock import day_text
 from .common.formats import money_text as money
 from .common.formats import party_text
@@ -361,6 +362,8 @@ def preference_words(doc: Dict[str, Any], name: str, leg: Optional[str] = None) 
         return f"{hotel.get('min_stars')}+ stars"
     if name == "refundable":
         return "refundable rooms only"
+    if name == "board":
+        return board_words(hotel.get("board"))
     if name == "max_nightly":
         cap = nightly_cap(doc.get("constraints") or {})
         currency = (doc.get("constraints") or {}).get("currency")

@@ -131,6 +131,7 @@ DEFAULT_TOOLS: List[Dict[str, Any]] = [
                 "min_stars": {"type": ["integer", "null"]},
                 "refundable_only": {"type": "boolean"},
                 "near": {"type": ["string", "null"]},
+                "board": {"type": ["string", "null"]},
                 "max_nightly": {"type": ["string", "number", "null"]},
             },
             "required": ["stay_id", "location_code", "check_in", "check_out", "rooms", "guests_per_room"],

@@ -10,6 +10,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import geo
+from .board import board_words
 from .carriers import carriers_text
 from .formats import money_text
 
@@ -301,6 +302,7 @@ def trip_details(doc: Dict[str, Any]) -> List[Dict[str, str]]:
         hotel = [f"{int(hp['min_stars'])}★ or better"] if hp.get("min_stars") else []
         hotel += ["refundable only"] if hp.get("refundable_only") else []
         hotel += [f"near {hp['near']}"] if hp.get("near") else []
+        hotel += [board_words(hp["board"])] if hp.get("board") else []
         if hotel:
             lines.append(("Hotel wishes", "; ".join(hotel)))
     return [{"label": label, "value": value} for label, value in lines if value]

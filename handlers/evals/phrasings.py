@@ -25,7 +25,8 @@ Expectation keys (all must hold for the case to pass):
   ``prefer_nonstop`` (a nonstop wished, not required: ranked first, connections still shown),
   ``avoid_red_eye``, ``time_out`` / ``time_ret`` (a time of day, a clock bound such as "after 17:00", or
   "earliest" / "latest"), ``arrive_out`` / ``arrive_ret`` (a clock bound on the arrival: "before 18:00"),
-  ``min_stars``, ``hotel_near``, ``refundable``;
+  ``min_stars``, ``hotel_near``, ``hotel_board`` (the meals wished with the room: "breakfast", "half_board",
+  "full_board", "all_inclusive"), ``refundable``; ``card_has``: a pattern the first option's card ("why") holds;
 - ``ask``: slots the last question must ask; ``ask_not``: slots it must not ask;
 - ``disclose``: ``{"slot", "patterns"}``: the slot was asked, or every pattern appears in what
   the traveller was told (assumptions and the last replies): an ambiguous name is never guessed silently;
@@ -143,6 +144,7 @@ def observed(doc: Dict[str, Any], turn: Dict[str, Any]) -> Dict[str, Any]:
         "arrive_ret": arrival.get("return"),
         "min_stars": hotel.get("min_stars"),
         "hotel_near": hotel.get("near"),
+        "hotel_board": hotel.get("board"),
         "refundable": constraints.get("refundable_preference"),
         "_asked": asked,
         "_told": told,
@@ -152,6 +154,7 @@ def observed(doc: Dict[str, Any], turn: Dict[str, Any]) -> Dict[str, Any]:
         "selected_label": (bundles.get(selected) or {}).get("label") if selected else None,
         "_selected_is": _qualities(bundles.get(selected), list(bundles.values())) if selected else [],
         "_last_reply": " ".join(m.get("text") or "" for m in messages),
+        "_first_card": " ".join((wm.get("ranked_bundles") or [{}])[0].get("why") or []),
     }
 
 
@@ -216,6 +219,9 @@ def check(expect: Dict[str, Any], seen: Dict[str, Any]) -> List[str]:
         elif key == "reply_has":
             if not re.search(want, seen["_last_reply"], re.I):
                 wrong.append(f"reply lacks {want!r}: {seen['_last_reply'][:160]!r}")
+        elif key == "card_has":
+            if not re.search(want, seen["_first_card"], re.I):
+                wrong.append(f"first card lacks {want!r}: {seen['_first_card'][-160:]!r}")
         elif key == "reply_not":
             if want.lower() in seen["_told"].lower():
                 wrong.append(f"replied {want!r}")

@@ -16,6 +16,7 @@ from ..common import geo
 from ..common.clock import day_text
 from ..common.shape import time_wish_text
 from . import places as towns  # the town another question offered ("maine"): other_town_named
+from .board import read_board
 from .changes import aside_spans, instead_of, place_roles, read_shift, shifted
 from .context import (
     STAY_SLOTS,
@@ -128,7 +129,8 @@ def extract_fields(
             else:
                 fields[slot] = day
         return fields, notes
-    if message_topic(msg, pending_question, conversation) != "trip":
+    # "breakfast pls", "can we get one with breakfast": meals with the room, not a meal out
+    if message_topic(msg, pending_question, conversation) != "trip" and not read_board(msg):
         # a rental car, a bus, an event: the trip is not changed (its places are read when the
         # traveller later asks for a flight or a hotel "there"); the party is the same people
         fields.update(read_party(msg))

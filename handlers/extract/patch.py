@@ -258,6 +258,8 @@ def _preferences(fields: Dict[str, Any], patch: Dict[str, Any], cur: Dict[str, A
         hotel["min_stars"] = fields["hotel_min_stars"]
     if fields.get("hotel_near"):
         hotel["near"] = fields["hotel_near"]
+    if fields.get("hotel_board"):
+        hotel["board"] = fields["hotel_board"]  # "with free breakfast": the least the rate includes
     constraints: Dict[str, Any] = {}
     if fields.get("refundable"):
         constraints["refundable_preference"] = fields["refundable"]
@@ -288,6 +290,7 @@ def _relaxed(names: List[str], flight: Dict[str, Any], hotel: Dict[str, Any], co
             {"time_of_day": {"outbound": None, "return": None}, "arrival": {"outbound": None, "return": None}},
         ),
         "min_stars": (hotel, {"min_stars": None}),
+        "board": (hotel, {"board": None}),
         "refundable": (hotel, {"refundable_only": False}),
         "max_nightly": (constraints, {"hotel_max_per_night": None}),
         "budget": (constraints, {"budget_total": None, "budget_per_person": None}),

@@ -7,6 +7,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..common.carriers import AIRLINE_GROUPS, AIRLINES
 from ..common.question_form import is_question
+from .board import BOARD_RELAX, read_board
 from .text import NUMBER_RE, to_int
 
 # Two-letter codes people type for the big carriers ("no AA", "DL only").
@@ -714,6 +715,7 @@ def read_preferences(text: str, money_text: Optional[str] = None, money: Optiona
         "refundable": _refundable(text),
         "hotel_min_stars": stars,
         "hotel_near": near.group("what").strip() if near else "the beach" if by_the_water else _where_in_town(text),
+        "hotel_board": read_board(text),
         "one_way": one_way,
         "hotel_needed": hotel_needed,
         "flights_needed": flights_needed,
@@ -1272,7 +1274,7 @@ def _refundable(text: str) -> Optional[str]:
 # when a search comes back empty because of one). Each name is a search filter.
 _OK = r"(?:are|is)\s+(?:fine|ok|okay|alright|all\s+right)"
 _DROP = r"(?:drop|forget|remove|lose|lift|skip|relax|undo|scrap|ditch|get\s+rid\s+of|no\s+need\s+for)"
-_RELAX = {
+_RELAX: Dict[str, Any] = {  # a compiled pattern, or what finds like one (extract.board.BOARD_RELAX)
     "max_stops": re.compile(
         rf"(?<!\bone\s)(?<!\b1\s)(?<!\bsingle\s)(?<!\btwo\s)(?<!\b2\s)\b(?:stops?|connections?|layovers?)\s+{_OK}\b|\b{_DROP}\s+(?:the\s+)?(?:nonstop|non-stop|direct)(?:\s+(?:only|requirement|filter|preference))?\b|"
         r"\b(?:doesn'?t|does\s+not|don'?t)\s+(?:have|need)\s+to\s+be\s+(?:nonstop|non-stop|direct)\b|\bany\s+number\s+of\s+stops\b",
@@ -1312,6 +1314,9 @@ _RELAX = {
         re.I,
     ),
 }
+
+
+_RELAX["board"] = BOARD_RELAX  # "breakfast doesn't matter", "room only is fine"
 
 
 def read_relax(text: str) -> Tuple[Optional[List[str]], List[Tuple[int, int]]]:

@@ -14,7 +14,17 @@ from ..common.shape import ARRIVAL_BOUND_PATTERN, CLOCK_BOUND_PATTERN, SUPERLATI
 
 # Search filters a traveller can let go of (``relax``), named as the searches report them; and the
 # trip's budget ("forget the budget"), which ranks and badges options rather than filtering them.
-RELAX_FILTERS = ("max_stops", "airlines", "red_eye", "time_window", "min_stars", "refundable", "max_nightly", "budget")
+RELAX_FILTERS = (
+    "max_stops",
+    "airlines",
+    "red_eye",
+    "time_window",
+    "min_stars",
+    "refundable",
+    "max_nightly",
+    "budget",
+    "board",
+)
 
 
 def _nullable(schema: Dict[str, Any]) -> Dict[str, Any]:
@@ -126,6 +136,9 @@ REQUIREMENTS_SCHEMA: Dict[str, Any] = {
         "stays": {"type": ["array", "null"], "items": _STAY},
         "hotel_min_stars": {"type": ["integer", "null"], "minimum": 1, "maximum": 5},
         "hotel_near": {"type": ["string", "null"]},
+        "hotel_board": _nullable(
+            {"enum": ["breakfast", "half_board", "full_board", "all_inclusive"]},
+        ),
         "relax": {
             "type": ["array", "null"],
             "items": {"enum": list(RELAX_FILTERS)},

@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any, Dict, List, Optional
 
 from handlers.common import geo
+from handlers.common.board import BOARD_LEVELS
 from handlers.common.carriers import AIRLINE_NAMES
 from handlers.common.shape import is_arrival_wish, is_time_wish
 
@@ -58,6 +59,8 @@ def clean_fields(raw: Any) -> Dict[str, Any]:
     )
     near = raw.get("hotel_near")
     fields["hotel_near"] = near.strip()[:120] if isinstance(near, str) and near.strip() else None
+    board = raw.get("hotel_board")
+    fields["hotel_board"] = board if board in BOARD_LEVELS[1:] else None
     ages = [a for a in raw.get("child_ages") or [] if isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 18]
     fields["child_ages"] = ages or None
     relax = [r for r in raw.get("relax") or [] if r in RELAX_FILTERS] if isinstance(raw.get("relax"), list) else []

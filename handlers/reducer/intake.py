@@ -526,6 +526,7 @@ RELAX_HINTS = {
     "min_stars": "any stars",
     "refundable": "non-refundable is fine",
     "max_nightly": "no hotel cap",
+    "board": "room only is fine",
 }
 
 

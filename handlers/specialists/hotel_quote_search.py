@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Dict, List
 
+from handlers.common.board import board_met
 from handlers.common.shape import nightly_cap
 from handlers.common.types import ok
 from handlers.supplier import compact_rate, summarize_rate
@@ -27,6 +28,7 @@ class HotelQuoteSearch(SpecialistTool):
             now=now,
         )
         min_stars = int(args.get("min_stars") or 0)
+        board = args.get("board")  # the least meals wished ("breakfast"): a rate with fewer is ruled out
         refundable_only = bool(args.get("refundable_only"))
         cap = nightly_cap({"hotel_max_per_night": args.get("max_nightly")})
         rates: List[Dict[str, Any]] = []
@@ -38,6 +40,7 @@ class HotelQuoteSearch(SpecialistTool):
                 for name, fails in (
                     ("min_stars", summary["stars"] < min_stars),
                     ("refundable", refundable_only and not summary["refundable"]),
+                    ("board", not board_met(summary["board_type"], board)),
                     # per room and night, before tax
                     ("max_nightly", cap is not None and money(summary["nightly_max"]) > cap),
                 )

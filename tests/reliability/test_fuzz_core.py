@@ -42,6 +42,7 @@ FIELDS = {
     "stays",
     "hotel_min_stars",
     "hotel_near",
+    "hotel_board",
     "airlines_required",
     "airlines_avoid",
     "time_out",
