@@ -201,6 +201,7 @@ class Applier:
             "stay_id": output.get("stay_id") or call["arguments"].get("stay_id"),
             "rates": list(output.get("rates") or []),
             **_ruled_out(output),
+            **{k: str(output[k]) for k in ("near", "near_unknown") if output.get(k)},  # "near the convention center"
             "count": int(output.get("count", len(output.get("rates") or []))),
             "args_hash": args_hash(call.get("arguments") or {}),
             "searched_at": iso(now) if now else None,

@@ -126,7 +126,17 @@ def _about_hotels(bundles: List[Bundle]) -> str:
 
 
 def _about_distance(bundles: List[Bundle], low: str = "") -> str:
-    """How far each option's hotel is from the centre: the one distance the rates carry."""
+    """How far each option's hotel is from the place the hotel was wished near ("the Las Vegas
+    Convention Center"), when the search measured that, else from the centre."""
+    near = [(b, s) for b in bundles for s in _hotels(b) if s.get("near") and s.get("near_km") is not None]
+    if near:
+        ordered = sorted(near, key=lambda pair: float(pair[1]["near_km"]))
+        where = ordered[0][1]["near"]
+        return (
+            f"Closest to {where} first: "
+            + ", ".join(f"{_name(b)} {s.get('hotel_name')} {s['near_km']} km" for b, s in ordered)
+            + "."
+        )
     housed = [(b, s) for b in bundles for s in _hotels(b) if s.get("distance_km") is not None]
     if not housed:
         return "These options don't say how far their hotels are from anything."

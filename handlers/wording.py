@@ -15,6 +15,7 @@ from .common.board import board_words
 from .common.clock import day_text
 from .common.formats import money_text as money
 from .common.formats import party_text
+from .common.landmarks import where_near
 from .common.shape import arrival_text, budget_limit, time_wish_text, trip_details
 from .extract.patch import hotel_assumption, rooms_assumption
 from .trip_read import segments_of, stays_of, travellers
@@ -380,6 +381,22 @@ def amenities_line(named: Sequence[str]) -> str:
     return (
         f"I can't search hotels by {' or '.join(named)}: the options show stars, price, meals, "
         "refundability and area only, so check the hotel's page for that."
+    )
+
+
+def unknown_place_line(doc: Dict[str, Any]) -> str:
+    """For a hotel wished near a place the desk cannot place in the stay's city ("near the client's
+    office on elm st"): one line saying the options are measured from the centre instead; "" when
+    the place is known (``common.landmarks``) or no place is wished."""
+    near = ((doc.get("preferences") or {}).get("hotel") or {}).get("near")
+    stays = stays_of(doc)
+    code = stays[0].get("location_code") if stays else None
+    place = geo.place(code) if code else None
+    if not near or not place or where_near(near, place):
+        return ""
+    return (
+        f"I don't know where {near} is, so I can't measure the hotels from it: each option shows its "
+        f"distance from the centre of {place['city']}. Name a landmark or a well-known street nearby and I'll rank by that."
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..common import geo
 from ..common.clock import day_text
 from ..common.shape import time_wish_text
+from . import landmark_near as landmarks_read  # "a conference at McCormick Place, hotel close by"
 from . import places as towns  # the town another question offered ("maine"): other_town_named
 from .board import read_board
 from .changes import aside_spans, instead_of, place_roles, read_shift, shifted
@@ -168,6 +169,8 @@ def extract_fields(
     if not prefs.get("hotel_near"):  # "hotel on South Beach": a part of town, not a town of its own
         prefs["hotel_near"] = hotel_area(mask(msg, asides), lambda name: lookup(name) is not None)
     dates = [d for d in dates if not any(a <= d.start < b for a, b in asides)]
+    if not prefs.get("hotel_near"):  # "a conference at McCormick Place, hotel close by", "4 star on the strip"
+        prefs["hotel_near"] = landmarks_read.landmark_near(mask(msg, asides))
     # "500 a person" is a budget, not one traveller
     people_text = mask(masked, asides + [span for *_, span in money])
     shift = read_shift(masked) if _has_dates(current) else None
@@ -180,6 +183,7 @@ def extract_fields(
     masked = mask(masked, airline_spans + [(d.start, d.end) for d in durations])
     # "no hotel", "already have a hotel": hotel words that do not make the message about a stay
     said_about_stay = mask(msg, [m.span() for rx in (NO_HOTEL, BAGS_CHECKED) for m in rx.finditer(msg)])
+    masked = mask(masked, landmarks_read.landmark_spans(msg))  # "near the orange county convention center": no route
 
     found = find_places(masked)  # read once: whether a route is named, and (mostly) the places themselves
     stay_mode = prefs["flights_needed"] is False or (

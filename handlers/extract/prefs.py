@@ -1334,13 +1334,19 @@ def read_relax(text: str) -> Tuple[Optional[List[str]], List[Tuple[int, int]]]:
 _AMENITIES = re.compile(
     r"\b(?P<a>pool|swimming\s+pool|gym|fitness\s+(?:center|centre|room)|parking|wi-?fi|internet|spa|jacuzzi|hot\s+tub"
     r"|pet[\s-]?friendly|pets?|dogs?|kitchen(?:ette)?|balcony|ocean\s+view|sea\s+view|airport\s+shuttle"
-    r"|ev\s+charg\w*|laundry|room\s+service|bathtub)\b",
+    r"|ev\s+charg\w*|laundry|room\s+service|bathtub"
+    # the room itself: "2 queen beds", "a king bed", "a crib", "connecting rooms", "non-smoking"
+    r"|(?:(?:two|2|one|1|a)\s+)?(?:queen|king|twin|double)[\s-]+(?:size\s+)?beds?|cribs?|rollaway(?:\s+beds?)?|cots?"
+    r"|(?:connecting|adjoining|accessible|ada|non[\s-]?smoking|smoking|quiet)\s+rooms?|non[\s-]?smoking|wheelchair\s+accessible"
+    r"|high(?:er)?\s+floor|late\s+check[\s-]?out|early\s+check[\s-]?in)\b",
     re.I,
 )
 _PET = "pet policy"  # "pet friendly", "my dog": what the traveller needs to know is whether pets may stay
 _AMENITY_NAMES = {"pet friendly": _PET, "pet-friendly": _PET, "petfriendly": _PET, "pet": _PET, "pets": _PET}
 _AMENITY_NAMES.update({"dog": _PET, "dogs": _PET})
-_AMENITY_HOTEL = re.compile(r"\b(?:hotels?|rooms?|stay|place|with|w/|has|have|needs?|must|want|allow\w*)\b", re.I)
+_AMENITY_HOTEL = re.compile(
+    r"\b(?:hotels?|rooms?|stay|place|with|w/|has|have|needs?|must|want|allow\w*|beds?|please|pls|if\s+possible)\b", re.I
+)
 
 
 def unsearchable_hotel_features(text: str) -> List[str]:

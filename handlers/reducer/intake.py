@@ -61,6 +61,7 @@ from ..wording import (
     segment_route,
     stay_place,
     trip_summary,
+    unknown_place_line,
 )
 from .base import DecisionBase
 
@@ -304,6 +305,7 @@ class Intake(DecisionBase):
             seats_line(asks_for_seats(text)),
             bags_line(bags_wished(text)),
             past_trip_line(asks_for_past_trip(text)),
+            unknown_place_line(doc) if "preferences.hotel.near" in changed else "",
         ):
             if cannot:
                 self.say(cannot, kind="status")

@@ -1,11 +1,18 @@
-"""hotel_quote_search: rates for one stay, filtered by minimum stars, refundability and the nightly cap."""
+"""hotel_quote_search: rates for one stay, filtered by minimum stars, refundability, meals and the nightly cap.
+
+A stay wished "near" a place the desk knows (``handlers.common.landmarks``: "the convention
+center", "Times Square", "the airport") gives each rate's summary ``near_km``, the hotel's
+distance from it, and the result ``near``, the place's name; one it does not know gives
+``near_unknown``."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any, Dict, List
 
+from handlers.common import geo
 from handlers.common.board import board_met
+from handlers.common.landmarks import km, where_near
 from handlers.common.shape import nightly_cap
 from handlers.common.types import ok
 from handlers.supplier import compact_rate, summarize_rate
@@ -31,6 +38,10 @@ class HotelQuoteSearch(SpecialistTool):
         board = args.get("board")  # the least meals wished ("breakfast"): a rate with fewer is ruled out
         refundable_only = bool(args.get("refundable_only"))
         cap = nightly_cap({"hotel_max_per_night": args.get("max_nightly")})
+        near = args.get("near")
+        found_near = where_near(near, geo.place(args["location_code"])) if near else None
+        # "downtown": the rates' own distance_km is from the centre
+        point = found_near if found_near and found_near["name"] != "the centre" else None
         rates: List[Dict[str, Any]] = []
         ruled_out: Dict[str, int] = {}  # how many rates each filter rules out, so an empty search can say why
         for rate in found:
@@ -49,6 +60,10 @@ class HotelQuoteSearch(SpecialistTool):
             for name in failed:
                 ruled_out[name] = ruled_out.get(name, 0) + 1
             if not failed:
+                if point:
+                    where = rate["hotel"].get("location") or {}
+                    if "lat" in where and "lon" in where:
+                        summary["near_km"] = round(km(where["lat"], where["lon"], point["lat"], point["lon"]), 1)
                 rates.append(compact_rate(rate, summary))  # what is kept of it (handlers.supplier.summary)
         return ok(
             payload,
@@ -58,6 +73,8 @@ class HotelQuoteSearch(SpecialistTool):
                 "count": len(rates),
                 "found": len(found),
                 "ruled_out": ruled_out,
+                **({"near": point["name"]} if point else {}),
+                **({"near_unknown": near} if near and not found_near else {}),
             },
         )
 

@@ -376,12 +376,17 @@ def _hotel_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any]
     min_stars = hp.get("min_stars") or 0
     refund_w = w["refundability"] * (4 if _wants_refundable("hotel", prefs, constraints) else 1)
     ids, kept, parts = [], [], []
-    for rate in quote.get("rates") or []:
-        s = rate.get("summary") or summarize_rate(rate)
-        distance = min(float(s.get("distance_km") or 0), 10.0) / 10.0  # up to one unmet preference when far
+    rates = [(rate, rate.get("summary") or summarize_rate(rate)) for rate in quote.get("rates") or []]
+    # "near the convention center": measured from there (the search's ``near_km``), the nearest
+    # hotel found counting as near, so a landmark far from every hotel still orders them
+    landmark = quote.get("near") if any(s.get("near_km") is not None for _, s in rates) else None
+    nearest = min((float(s["near_km"]) for _, s in rates if s.get("near_km") is not None), default=0.0)
+    for rate, s in rates:
+        far = float(s["near_km"]) - nearest if landmark and s.get("near_km") is not None else s.get("distance_km")
+        distance = min(float(far or 0), 10.0) / 10.0  # up to one unmet preference when far
         fit = (s["stars"] < min_stars) + distance * (1.0 if hp.get("near") else 0.3)
         ids.append(rate["rate_id"])
-        kept.append(s)
+        kept.append({**s, "near": landmark} if landmark and s.get("near_km") is not None else s)
         parts.append(
             (
                 0.0,
@@ -775,6 +780,8 @@ def _flight_line(leg: str, s: Dict[str, Any]) -> str:
 def _hotel_line(s: Dict[str, Any]) -> str:
     refund = "free cancellation" if s["refundable"] else "non-refundable"
     dist = f", {s['distance_km']} km from the centre" if s.get("distance_km") is not None else ""
+    if s.get("near") and s.get("near_km") is not None:  # "near the convention center": from there
+        dist = f", {s['near_km']} km from {s['near']}"
     hold = "; must be paid at once, cannot be held" if s.get("holdable") is False else ""
     return f"{s['hotel_name']}: {s['stars']}★, {s['board_type'].replace('_', ' ')}, {refund}{dist}{hold}."
 

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 from handlers.common import geo
 from handlers.common.clock import iso, local_time_text
 from handlers.common.formats import money_text
+from handlers.common.landmarks import centre
 
 from .money import amount, money
 from .pricing import advance_factor, hotel_night_factor, season_factor
@@ -48,8 +49,11 @@ def _offset(lat: float, lon: float, km: float, bearing: float) -> Dict[str, floa
 
 
 def city_hotels(*, seed: int, city: Dict[str, Any]) -> List[Dict[str, Any]]:
-    """The hotels of a city (centred on its main airport's coordinates: the sandbox has no city centres)."""
+    """The hotels of a city, around its centre (``landmarks.centre``; its main airport's point where
+    the centre is not known). Where they sit is drawn as before: names, stars and distances do not
+    change with the centre."""
     r = rng(seed, "hotels", city["city"], city["country"])
+    lat, lon = centre(city) or (city["lat"], city["lon"])
     hotels = []
     for i, stars in enumerate(STAR_SPREAD):
         km = round(r.uniform(0.2, 2.0 if stars >= 4 else 9.0), 1)
@@ -59,7 +63,7 @@ def city_hotels(*, seed: int, city: Dict[str, Any]) -> List[Dict[str, Any]]:
                 "name": f"{city['city']} {r.choice(NAME_PARTS[stars])}",
                 "address": f"{r.randint(1, 400)} {r.choice(STREETS)} Street, {city['city']}",
                 "star_rating": stars,
-                "location": _offset(city["lat"], city["lon"], km, r.uniform(0, 2 * math.pi)),
+                "location": _offset(lat, lon, km, r.uniform(0, 2 * math.pi)),
                 "distance_to_center": {"value": km, "unit": "km"},
                 "time_zone": city["tz"],
             }

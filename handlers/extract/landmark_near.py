@@ -1,0 +1,80 @@
+"""A hotel wished near a well-known place named anywhere in the message: "for a conference at
+McCormick Place, hotel close by", "4 star on the strip", "hotel near times sq w/ breakfast".
+
+The places are ``handlers.common.landmarks.LANDMARKS``. Words several places share ("the
+convention center", "disneyland") are kept as said, to be placed in the stay's city.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import cache
+from typing import Dict, List, Optional, Tuple
+
+from ..common.landmarks import LANDMARKS
+
+# A landmark's words (two words, or one long one) -> its name when they name one place only
+_SHARED = Counter(w for mark in LANDMARKS for w in set(mark.words))
+_NAMED: Dict[str, str] = {
+    w: mark.name if _SHARED[w] == 1 else w for mark in LANDMARKS for w in mark.words if " " in w or len(w) >= 8
+}
+# parts of town a hotel is "in" ("a hotel in midtown"); other landmarks a hotel is near
+_DISTRICTS = frozenset(w for mark in LANDMARKS for w in mark.words if mark.district)
+_NAMED.update({w: mark.name for mark in LANDMARKS for w in mark.words if mark.district and w not in _NAMED})
+_LONGEST_FIRST = sorted(_NAMED, key=len, reverse=True)
+# nearness said without the place: "a conference at McCormick Place, hotel close by"
+_CLOSE = re.compile(
+    r"\b(?:near(?:by|er)?|close(?:\s+by|r)?|walk(?:ing|able)?|next\s+to|steps\s+from|minutes?\s+from)\b"
+)
+# "on the strip", "on the vegas strip", "along the strip": the Las Vegas Strip
+_ON_THE_STRIP = re.compile(r"\b(?:on|along|off)\s+the\s+(?:las\s+vegas\s+|vegas\s+)?strip\b")
+# a landmark said as where the hotel should be: "by disneyland", "near the orange county convention center"
+_NEAR_CUE = (
+    r"\b(?P<cue>near(?:by)?|close\s+to|closer\s+to|next\s+to|by|at|in|walking\s+distance\s+(?:to|from|of)|steps\s+from"
+    r"|minutes?\s+from)\s+(?:the\s+)?"
+)
+
+
+def _named(low: str) -> List[str]:
+    """The landmark words in ``low`` (lower case), longest first, whole words only: a substring test
+    first, since most messages name none and one pattern of every name costs a hundred microseconds."""
+    return [w for w in _LONGEST_FIRST if w in low and _whole(w).search(low)]
+
+
+@cache
+def _whole(words: str) -> re.Pattern[str]:
+    return re.compile(rf"\b{re.escape(words)}\b")
+
+
+@cache
+def _as_near(words: str) -> re.Pattern[str]:
+    return re.compile(rf"{_NEAR_CUE}(?P<what>{re.escape(words)})\b")
+
+
+def landmark_near(text: str) -> Optional[str]:
+    """The well-known place the hotel should be near, as the card names it ("McCormick Place"), when
+    the message names one with a word of nearness; None otherwise."""
+    low = text.lower()
+    if "strip" in low and _ON_THE_STRIP.search(low):
+        return "the Las Vegas Strip"
+    for words in _named(low):
+        for m in _as_near(words).finditer(low):
+            # "hotel near times sq", "staying in midtown"; "a conference at McCormick Place" with
+            # nearness said elsewhere ("hotel close by")
+            if (
+                m.group("cue") not in ("at", "in")
+                or m.group("cue") == "in"
+                and words in _DISTRICTS
+                or _CLOSE.search(low)
+            ):
+                return _NAMED[words]
+    return None
+
+
+def landmark_spans(text: str) -> List[Tuple[int, int]]:
+    """Where ``text`` names a landmark as where the hotel should be ("hotel by disneyland", "near
+    the orange county convention center"): spans the route reader skips, so the town in a landmark's
+    name is not read as the trip's origin or destination ("to disneyland" is still a destination)."""
+    low = text.lower()
+    return [m.span("what") for w in _named(low) for m in _as_near(w).finditer(low)]

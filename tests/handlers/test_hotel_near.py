@@ -1,0 +1,141 @@
+"""A hotel wished near a place: the place found in the stay's city (handlers/common/landmarks.py),
+read from the message (handlers/extract/landmark_near.py), each rate measured from it by the
+search, ranked by it and said on the card. Sentences here are not in the phrasing evaluation."""
+
+from datetime import date
+
+import pytest
+
+from handlers.common import geo
+from handlers.common.landmarks import centre, km, where_near
+from handlers.extract import extract_fields
+from handlers.extract.landmark_near import landmark_near, landmark_spans
+from handlers.specialists import SELF_TEST_NOW, self_test_deps
+from handlers.specialists.flight_quote_search import FlightQuoteSearch
+from handlers.specialists.hotel_quote_search import HotelQuoteSearch
+from handlers.specialists.trip_option_ranker import TripOptionRanker
+from handlers.supplier.hotels import city_hotels
+from handlers.supplier.table import without_tables
+
+NOW = SELF_TEST_NOW.isoformat()
+TODAY = date(2026, 12, 1)
+
+
+@pytest.mark.parametrize(
+    ("said", "code", "name"),
+    [
+        ("the convention center", "LAS", "the Las Vegas Convention Center"),
+        ("the convention center", "SAN", "the San Diego Convention Center"),
+        ("walking distance to the convention center", "AUS", "the Austin Convention Center"),
+        ("Times Sq", "LGA", "Times Square"),
+        ("disney", "MCO", "Walt Disney World"),
+        ("disneyland", "SNA", "Disneyland"),
+        ("disneyland", "CDG", "Disneyland Paris"),
+        ("downtown", "DEN", "the centre"),
+        ("the airport", "AUS", "the airport"),
+    ],
+)
+def test_a_place_is_found_in_the_stays_city(said, code, name):
+    assert where_near(said, geo.place(code))["name"] == name
+
+
+@pytest.mark.parametrize(
+    ("said", "code"),
+    [
+        ("the client's office", "BOS"),
+        ("my sister's house", "DEN"),
+        ("the orange county convention center", "SNA"),  # in Orlando, not in Santa Ana
+        ("times square", "LAX"),
+    ],
+)
+def test_a_place_not_known_in_that_city_is_none(said, code):
+    assert where_near(said, geo.place(code)) is None
+
+
+def test_a_known_centre_is_near_its_airport_and_an_unknown_one_is_none():
+    vegas = geo.place("LAS")
+    point = centre(vegas)
+    assert point is not None and 5 < km(*point, vegas["lat"], vegas["lon"]) < 20  # downtown, not the runway
+    assert centre(geo.place("PWM")) is None  # Portland, Maine: the table's Portland is Oregon's
+
+
+def test_the_sandbox_hotels_sit_around_the_centre_and_keep_their_names_stars_and_distances():
+    vegas = geo.place("LAS")
+    hotels = city_hotels(seed=7, city=vegas)
+    lat, lon = centre(vegas)
+    for h in hotels:
+        from_centre = km(h["location"]["lat"], h["location"]["lon"], lat, lon)
+        assert from_centre == pytest.approx(h["distance_to_center"]["value"], abs=0.2)
+    elsewhere = {**vegas, "city": "Nowhere"}  # no centre known: around the airport
+    for h in city_hotels(seed=7, city=elsewhere):
+        from_airport = km(h["location"]["lat"], h["location"]["lon"], vegas["lat"], vegas["lon"])
+        assert from_airport == pytest.approx(h["distance_to_center"]["value"], abs=0.2)
+
+
+@pytest.mark.parametrize(
+    ("text", "near"),
+    [
+        ("for a conference at mccormick place, hotel close by", "McCormick Place"),
+        ("4 star on the strip", "the Las Vegas Strip"),
+        ("hotel near times sq w/ breakfast", "Times Square"),
+        ("a room in midtown", "Midtown Manhattan"),
+        ("hotel by disneyland", "disneyland"),
+    ],
+)
+def test_a_landmark_named_with_nearness_is_the_hotels_place(text, near):
+    assert landmark_near(text) == near
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a game at fenway park on saturday",
+        "flying to hollywood burbank at 5pm",
+        "keep me in the loop",
+        "we love the eiffel tower",
+    ],
+)
+def test_a_landmark_named_for_another_reason_is_no_hotel_wish(text):
+    assert landmark_near(text) is None
+
+
+def test_a_town_in_a_landmarks_name_is_not_the_route():
+    text = "nyc to orlando feb 20-24 for 3 adults, need a hotel near the orange county convention center"
+    assert [text[a:b] for a, b in landmark_spans(text)] == ["orange county convention center"]
+    fields, _ = extract_fields(text=text, today=TODAY)
+    assert fields["destination"]["code"] == "MCO"
+
+
+def _stay(near):
+    args = {"stay_id": "H1", "location_code": "LAS", "check_in": "2027-01-30", "check_out": "2027-02-02"}
+    args.update(rooms=1, guests_per_room=1, near=near)
+    return HotelQuoteSearch(self_test_deps()).run({"args": args, "now": NOW})["output"]
+
+
+def test_the_search_measures_each_rate_from_a_known_place_and_names_an_unknown_one():
+    known = _stay("the convention center")
+    assert known["near"] == "the Las Vegas Convention Center" and "near_unknown" not in known
+    assert all(r["summary"]["near_km"] >= 0 for r in known["rates"])
+    unknown = _stay("my cousin's place")
+    assert unknown["near_unknown"] == "my cousin's place"
+    assert all("near_km" not in r["summary"] for r in unknown["rates"])
+    central = _stay("downtown")  # the rates' distance_km is from the centre already
+    assert "near" not in central and all("near_km" not in r["summary"] for r in central["rates"])
+
+
+def test_the_ranker_puts_the_nearest_hotels_first_and_the_card_says_from_where():
+    stay = _stay("the convention center")
+    args = {"segment_id": "S1", "origin": {"code": "PDX"}, "destination": {"code": "LAS"}}
+    args.update(depart_date="2027-01-30", passengers={"adults": 1})
+    fly = without_tables(FlightQuoteSearch(self_test_deps()).run({"args": args, "now": NOW})["output"])
+    prefs = {"hotel": {"near": "the convention center"}}
+    rank = lambda quote, p: TripOptionRanker(self_test_deps()).run(  # noqa: E731
+        {"args": {"flight_quotes": [fly], "hotel_quotes": [quote], "top_k": 5, "preferences": p}, "now": NOW}
+    )["output"]["bundles"]
+    near = rank(stay, prefs)
+    anywhere = rank({**stay, "near": None}, {})
+    mean = lambda bs: sum(float(b["hotels"][0]["summary"]["near_km"]) for b in bs) / len(bs)  # noqa: E731
+    assert mean(near) < mean(anywhere)
+    assert near[0]["why"][-1].endswith(
+        f"{near[0]['hotels'][0]['summary']['near_km']} km from the Las Vegas Convention Center."
+    )
