@@ -13,6 +13,7 @@ from . import geo
 from .board import board_words
 from .carriers import carriers_text
 from .formats import money_text
+from .landmarks import where_near
 
 # Local departure times ("HH:MM", inclusive) for each time of day; night wraps past midnight.
 TIME_OF_DAY: Dict[str, Tuple[str, str]] = {
@@ -238,6 +239,14 @@ def place_name(place: Any) -> Optional[str]:
     return place.get("name") or known.get("city") or place.get("code")
 
 
+def _near_words(near: str, lodging: Dict[str, Any]) -> str:
+    """The place the hotel is wished near, by the name the cards measure from ("the convention
+    center" in Las Vegas: "the Las Vegas Convention Center"); the traveller's words otherwise."""
+    stays = [s for s in lodging.get("stays") or [] if isinstance(s, dict)]
+    found = where_near(near, geo.place(stays[0].get("location_code"))) if stays else None
+    return found["name"] if found and found["name"] not in ("the centre", "the airport") else near
+
+
 def trip_details(doc: Dict[str, Any]) -> List[Dict[str, str]]:
     """What the traveller asked for beyond route, dates and party, as ``[{"label", "value"}]`` lines.
 
@@ -301,7 +310,7 @@ def trip_details(doc: Dict[str, Any]) -> List[Dict[str, str]]:
     if lodging.get("needed") is not False:
         hotel = [f"{int(hp['min_stars'])}★ or better"] if hp.get("min_stars") else []
         hotel += ["refundable only"] if hp.get("refundable_only") else []
-        hotel += [f"near {hp['near']}"] if hp.get("near") else []
+        hotel += [f"near {_near_words(hp['near'], lodging)}"] if hp.get("near") else []
         hotel += [board_words(hp["board"])] if hp.get("board") else []
         if hotel:
             lines.append(("Hotel wishes", "; ".join(hotel)))

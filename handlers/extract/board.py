@@ -24,7 +24,9 @@ _HALF_BOARD = (
 )
 _BREAKFAST = (
     r"\b(?=b)(?<!\bafter\s)(?<!\bbefore\s)(?<!\bfor\s)(?<!\bover\s)(?<!\bat\s)(?<!\bby\s)(?<!\bduring\s)(?<!\bmy\s)(?<!\bour\s)"
-    r"\b(?:breakfast|brekkie|brekky|bfast|brkfst|bkfst)s?\b(?!\s+(?:meeting|time|with\s+(?!(?:it|the\s+room)\b)))"
+    r"\b(?:breakfast|brekkie|brekky|bfast|brkfst|bkfst)s?\b(?!\s+(?:meeting|time|with\s+(?!(?:it|the\s+room)\b)"
+    # a meal out: "i'll grab breakfast on the way", "we'll have breakfast out"
+    r"|on\s+the\s+way|out\b|elsewhere|at\s+the\s+airport|somewhere|nearby|in\s+town))"
     r"|\bb\s*(?:&|n|and)\s*b\b|\bbed\s+(?:&|and|n)\s+breakfast\b"
 )
 _WISHES = (
@@ -38,7 +40,7 @@ _WISHES = (
 _RELAX = re.compile(
     r"\b(?:breakfast|meals?|board|all[\s-]*inclusive|half[\s-]*board|full[\s-]*board)\s+(?:is\s+|are\s+)?"
     r"(?:(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+matter|not\s+(?:needed|necessary|required|important)|optional)\b"
-    r"|\b(?:no\s+need\s+for|(?:don'?t|do\s+not|won'?t)\s+need|without|skip|forget|drop|ditch|never\s+mind)\s+(?:the\s+|a\s+|any\s+)?"
+    r"|\b(?:no\s+need\s+for|(?:don'?t|do\s+not|won'?t)\s+need|without|skip|forget|drop|ditch|never\s+mind)\s+(?:about\s+)?(?:the\s+|a\s+|any\s+)?"
     r"(?:free\s+)?(?:breakfast|meals?|board|all[\s-]*inclusive|half[\s-]*board|full[\s-]*board|b\s*&\s*b)\b"
     r"|\b(?:no|any)\s+(?:meals?|breakfast|board)(?:\s+(?:needed|required|plan|type))?\b(?!\s+(?:included|incl))"
     r"|\broom[\s-]*only\b",

@@ -14,10 +14,10 @@ from typing import Dict, List, Optional, Tuple
 
 from ..common.landmarks import LANDMARKS
 
-# A landmark's words (two words, or one long one) -> its name when they name one place only
+# A landmark's words (two words, or one of six letters or more: "moscone", "javits") -> its name when they name one place only
 _SHARED = Counter(w for mark in LANDMARKS for w in set(mark.words))
 _NAMED: Dict[str, str] = {
-    w: mark.name if _SHARED[w] == 1 else w for mark in LANDMARKS for w in mark.words if " " in w or len(w) >= 8
+    w: mark.name if _SHARED[w] == 1 else w for mark in LANDMARKS for w in mark.words if " " in w or len(w) >= 6
 }
 # parts of town a hotel is "in" ("a hotel in midtown"); other landmarks a hotel is near
 _DISTRICTS = frozenset(w for mark in LANDMARKS for w in mark.words if mark.district)

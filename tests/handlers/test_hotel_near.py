@@ -8,6 +8,7 @@ import pytest
 
 from handlers.common import geo
 from handlers.common.landmarks import centre, km, where_near
+from handlers.common.shape import trip_details
 from handlers.extract import extract_fields
 from handlers.extract.landmark_near import landmark_near, landmark_spans
 from handlers.specialists import SELF_TEST_NOW, self_test_deps
@@ -80,6 +81,7 @@ def test_the_sandbox_hotels_sit_around_the_centre_and_keep_their_names_stars_and
         ("hotel near times sq w/ breakfast", "Times Square"),
         ("a room in midtown", "Midtown Manhattan"),
         ("hotel by disneyland", "disneyland"),
+        ("conference at moscone, walkable hotel pls", "the Moscone Center"),
     ],
 )
 def test_a_landmark_named_with_nearness_is_the_hotels_place(text, near):
@@ -139,3 +141,14 @@ def test_the_ranker_puts_the_nearest_hotels_first_and_the_card_says_from_where()
     assert near[0]["why"][-1].endswith(
         f"{near[0]['hotels'][0]['summary']['near_km']} km from the Las Vegas Convention Center."
     )
+
+
+def test_the_trip_summary_names_the_place_the_cards_measure_from():
+    doc = {
+        "itinerary": {"lodging": {"needed": True, "stays": [{"location_code": "LAS"}]}},
+        "preferences": {"hotel": {"near": "the convention center"}, "flight": {}},
+        "constraints": {},
+    }
+    assert trip_details(doc) == [{"label": "Hotel wishes", "value": "near the Las Vegas Convention Center"}]
+    doc["preferences"]["hotel"]["near"] = "my aunt's place"
+    assert trip_details(doc) == [{"label": "Hotel wishes", "value": "near my aunt's place"}]

@@ -42,6 +42,8 @@ def test_meals_wished_are_read_as_the_least_board(text, board):
         "back before breakfast on sunday",
         "I have a breakfast meeting at 8",
         "meeting a client for breakfast",
+        "i'll grab breakfast on the way",
+        "forget about breakfast",
         "breakfast doesn't matter",
         "room only is fine",
         "we don't need breakfast",
