@@ -239,9 +239,14 @@ def name_everyone(page, card) -> None:
     saved companions (the demo travellers have both); save it, and the hold carries on by itself."""
     save = card.get_by_role("button", name="Save travellers")
     expect(save).to_be_visible()
+    replies = page.locator("#messages > li.msg--assistant").count()
     save.click()
     expect(card).to_contain_text(re.compile(r"All \d+ named\."))
-    wait_until_idle(page)  # the hold it asked for again, to its end
+    # The hold goes on as a turn of its own once the names are saved: until the server says so, the
+    # trip may still read as at rest, so its answer is waited for first (on a busy machine the check
+    # for idle could otherwise pass before the turn began), then the turn's end.
+    page.wait_for_function("n => document.querySelectorAll('#messages > li.msg--assistant').length > n", arg=replies)
+    wait_until_idle(page)
 
 
 def test_select_then_hold_shows_countdowns(new_page, base_url, screenshot):
