@@ -109,6 +109,9 @@ def _requested(approval: ApprovalRequest) -> Outgoing:
     key = f"{APPROVAL_REQUESTED}:{approval.pk}"
     if approval.status != ApprovalRequest.Status.PENDING:
         return Outgoing(approval.trip_id, key, [])  # overtaken before it went out: nothing to decide
+    approvers = approvers_of(approval)
+    if not approvers:
+        return Outgoing(approval.trip_id, key, [])  # nobody to write to: the request is not put in words
     sheet = approval_sheet(approval)
     link = site_url(reverse("admin:trips_approvalrequest_change", args=[approval.pk]))
     what = "Purchase" if approval.kind == ApprovalRequest.Kind.PURCHASE else "Holds"
@@ -120,7 +123,7 @@ def _requested(approval: ApprovalRequest) -> Outgoing:
             {"sheet": sheet, "link": link, "what": what, "approver": person_name(user)},
             user.email,
         )
-        for user in approvers_of(approval)
+        for user in approvers
     ]
     return Outgoing(approval.trip_id, key, messages)
 

@@ -62,6 +62,26 @@ def test_approvers_of_the_organisation_hear_of_a_new_request_after_commit(
 
 
 @pytest.mark.django_db
+def test_a_request_in_an_organisation_without_an_approver_emails_nobody_and_is_not_composed(
+    trip, clock, mailoutbox, django_capture_on_commit_callbacks, monkeypatch
+):
+    """Nobody may decide it (no approver has an email): nothing is sent, the delivery is recorded
+    once with no recipients, and the request is not put in words for nobody."""
+
+    def not_wanted(approval):
+        raise AssertionError("the approval sheet was composed with nobody to send it to")
+
+    monkeypatch.setattr("trips.notifications.emails.approval_sheet", not_wanted)
+    with django_capture_on_commit_callbacks(execute=True):
+        hold_for(trip, now=clock())
+    approval = ApprovalRequest.objects.get(trip=trip)
+    assert mailoutbox == []
+    assert notification_deliver(kind="approval.requested", object_id=approval.pk) == 0
+    [event] = AuditEvent.objects.filter(type="notification.emailed")
+    assert event.payload == {"kind": "approval.requested", "recipients": 0}
+
+
+@pytest.mark.django_db
 def test_a_second_delivery_sends_nothing(people, trip, clock, mailoutbox, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         hold_for(trip, now=clock())
