@@ -509,7 +509,8 @@ def rank(
     ranked = sorted(
         picks, key=lambda p: (blocked(p), over_budget(p.combo), p is not best, _cost(p.combo), _key(p.combo))
     )
-    floor = _total(low)
+    # what "the options you can hold" start at: none, when even the cheapest pick cannot be held
+    floor = None if any(c.blocked or _unholdable(c) for c in low) else _total(low)
     bundles = [_bundle(n + 1, p, cheapest, budget, w, budget_text, floor) for n, p in enumerate(ranked)]
     for bundle, pick in zip(bundles, ranked, strict=True):
         if verdicts[_key(pick.combo)] is not None:

@@ -343,6 +343,27 @@ def test_cheapest_and_fastest_get_a_slot_even_far_down_the_cost_order():
     assert fastest["why"][1] == "$550.00 more than the cheapest option you can hold."
 
 
+def test_when_nothing_can_be_held_no_card_says_it_can():
+    """Every flight must be paid at once, and the cheapest hotel is above the policy's cap: the
+    cheapest pick policy allows still cannot be held, so no card claims to be the lowest price "of
+    the options you can hold" (there are none); they compare with the cheapest combination."""
+    from datetime import datetime
+
+    offers = [flight("pay_now", "330.00", 300, holdable=False), flight("pay_now_2", "410.00", 240, holdable=False)]
+    cheap, allowed = rate("over_cap", "A", "300.00"), rate("in_cap", "B", "450.00")
+    cheap["summary"]["nightly_max"], allowed["summary"]["nightly_max"] = "400.00", "150.00"
+    bundles = rank(
+        flight_quotes=[{"segment_id": "S1", "offers": offers}],
+        hotel_quotes=[{"stay_id": "H1", "rates": [cheap, allowed]}],
+        top_k=4,
+        policy=_policy(hotel_nightly_cap="300.00"),
+        now=datetime.fromisoformat(NOW),
+    )["bundles"]
+    lines = [line for b in bundles for line in b["why"]]
+    assert any("must be paid at once, cannot be held" in line for line in lines)
+    assert not any("you can hold" in line for line in lines), lines
+
+
 def test_refundable_and_better_hotel_options_when_the_best_is_neither():
     quote = {"segment_id": "S1", "offers": [flight("f", "300.00", 240), flight("flex", "420.00", 240, refundable=True)]}
     rates = [
