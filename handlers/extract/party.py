@@ -105,15 +105,17 @@ _FOR_OTHERS = re.compile(
     r"|(?:it'?s|this\s+is|that'?s)\s+for|(?:flights?|tickets?|tix|seats?)\s+for)\s*$",
     re.I,
 )
+# The verbs of flying someone somewhere: "get my dad", "flying my mom"
+_FLY_SOMEONE = r"(?:get(?:ting)?|fly(?:ing)?)"
 # A grown-up flown somewhere by the writer: "need to get my dad from Tampa", "fly my mom to Denver"
-_FLOWN = re.compile(r"\b(?:get(?:ting)?|fly(?:ing)?)\s*$", re.I)
+_FLOWN = re.compile(rf"\b{_FLY_SOMEONE}\s*$", re.I)
 # Booking for someone named ("book travel for our VP", "reserve a flight for my mom"), and words that
 # say the writer flies too ("for my wife and me", "us", "I'm going")
 _BOOKING_FOR = re.compile(
     r"\b(?:book(?:ing)?|reserv(?:e|ing)|arrang(?:e|ing))\s+(?:(?:a|some)\s+)?(?:flights?|tickets?|trip|seats?|travel|it)?\s*"
     r"for\s+(?:my|our|the|his|her|their)\b"
     # "I need to get my dad from Tampa to Pittsburgh", "fly my mom home": someone else flown somewhere
-    r"|\b(?:get(?:ting)?|fly(?:ing)?)\s+(?:my|our|his|her|their)\s+[\w\s-]{2,30}?\b(?:from|to|home|back|out\s+(?:to|of|here))\b",
+    rf"|\b{_FLY_SOMEONE}\s+(?:my|our|his|her|their)\s+[\w\s-]{{2,30}}?\b(?:from|to|home|back|out\s+(?:to|of|here))\b",
     re.I,
 )
 _SELF_GOES = re.compile(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ..common.carriers import AIRLINE_GROUPS, AIRLINES
 from ..common.question_form import is_question
@@ -281,10 +281,16 @@ _CURRENCY = {
     "inr": "INR",
     "rupees": "INR",
 }
-# the written forms after an amount, longest first ("canadian dollars" before "canadian")
-_CURRENCY_WORDS = "|".join(
-    re.escape(w).replace(r"\ ", r"\s+") for w in sorted(_CURRENCY, key=len, reverse=True) if w[-1].isalpha()
-)
+
+
+def _alternatives(forms: Iterable[str]) -> str:
+    """``forms`` as one regex alternation, longest first ("canadian dollars" before "canadian")."""
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(forms, key=lambda w: (-len(w), w)))
+
+
+# the written forms after an amount ("2000 euros") and the codes before one ("budget CAD 1200")
+_CURRENCY_WORDS = _alternatives(w for w in _CURRENCY if w[-1].isalpha())
+_CURRENCY_CODES = _alternatives({code.lower() for code in _CURRENCY.values()})
 # A currency asked for without an amount: "prices in CAD", "quote me in euros", "show everything in GBP",
 # "in canadian dollars please", "currency: EUR".
 _CURRENCY_SAID = re.compile(
@@ -1098,10 +1104,9 @@ def read_superlatives(text: str) -> Dict[str, str]:
     return found
 
 
-# A currency's code before its amount: "budget CAD 1200", "EUR 180 per night", "gbp 150"
-_CODES_BEFORE = "|".join(sorted({code.lower() for code in _CURRENCY.values()}))
+# An amount, with a currency's code before it ("budget CAD 1200", "EUR 180 per night") or its sign or word
 _MONEY = re.compile(
-    rf"(?:\b(?P<cur0>{_CODES_BEFORE})\s?(?=\d))?"
+    rf"(?:\b(?P<cur0>{_CURRENCY_CODES})\s?(?=\d))?"
     r"(?P<cur1>(?:\b(?:US|CA|AU|NZ|C|A))?[$\u20ac\u00a3\u00a5])?\s*(?<![\d.,])(?P<amount>\d{1,3}(?:,\d{3})+|\d+)(?P<dec>\.\d{1,2})?(?!\s*[/.]\d)"
     rf"\s*(?P<k>k\b|grand\b|thousand\b)?\s*(?P<cur2>{_CURRENCY_WORDS})?(?:\b|(?=p\.?p\b|pn\b))",
     re.I,
