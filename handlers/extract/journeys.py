@@ -73,12 +73,23 @@ def _chain(msg: str, places: Sequence[Mention]) -> Optional[List[Dict[str, Any]]
         else:
             best, run = max(best, run, key=len), [nxt]
     best = max(best, run, key=len)
-    if len(best) < 2:
+    if len(best) < 2 or _tour_from_home(msg, places, best):
         return None
     stops = [m.place for m in best]
     if _HOME_AFTER.match(msg, best[-1].end) and _code(stops[-1]) != _code(stops[0]):
         stops.append(stops[0])
     return stops if len(stops) >= 3 else None
+
+
+_TOUR_LINK = re.compile(r"\s*(?:,?\s*and\s+)?,?\s*then\s*", re.I)
+
+
+def _tour_from_home(msg: str, places: Sequence[Mention], chain: Sequence[Mention]) -> bool:
+    """ "rome then florence then venice from dc": towns toured one after another (by land) from a home
+    named apart, not flights between them; the trip flies home to the first ("A to B to C" stays flights)."""
+    links = [msg[a.end : b.start] for a, b in zip(chain, chain[1:], strict=False)]
+    home = [p for p in places if p not in chain and _FROM.search(msg[max(0, p.start - 15) : p.start])]
+    return bool(home) and all(_TOUR_LINK.fullmatch(link) for link in links)
 
 
 def _open_jaw(msg: str, places: Sequence[Mention]) -> Optional[List[Tuple[Dict[str, Any], Dict[str, Any]]]]:

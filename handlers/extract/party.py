@@ -193,7 +193,12 @@ _GROUP_COMPANIONS = re.compile(
 )
 # One age in a list, in months for a baby: "ages 10 months, 3 and 5"
 _AGE_ITEM = r"\d{1,2}(?:\s*(?:months?|mos?)(?:[- ]old)?\b)?"
-_AGE_LIST = rf"{_AGE_ITEM}(?:\s*(?:,|and|&|/)\s*{_AGE_ITEM})*"
+# A number that counts people, not an age: "shes 9 and 2 adults", "(7) and 3 friends"
+_NOT_AGE = (
+    r"(?!\s*(?:adults?|grown[- ]?ups?|people|persons?|pax|ppl|travell?ers?|passengers?|guests?|seniors?|kids?|children"
+    r"|friends?|of\s+us|rooms?|nights?|days?|weeks?)\b)"
+)
+_AGE_LIST = rf"{_AGE_ITEM}(?:\s*(?:,|and|&|/)\s*{_AGE_ITEM}{_NOT_AGE})*"
 _AGES = re.compile(
     rf"\b(?:aged?|ages)\s*:?\s*(?P<list>{_AGE_LIST})"
     rf"|\((?:ages?\s*:?\s*)?(?P<paren>{_AGE_LIST})(?:\s*(?:y/?o|yrs?|years?(?:\s+old)?))?\)"
@@ -488,7 +493,8 @@ def _ages(text: str) -> Tuple[List[int], List[int], List[int]]:
 
 
 _MULTIPLE_AGE = re.compile(
-    r"\b(?P<kind>twins|triplets)\s*(?:\(\s*|,\s*|who\s+are\s+|are\s+|aged?\s+)(?P<age>\d{1,2})\b(?!\s*(?:,|and|&)\s*\d)",
+    r"\b(?P<kind>twins|triplets)\s*(?:\(\s*|,\s*|who\s+are\s+|are\s+|aged?\s+)(?:(?:they|both)(?:['’]re|\s+are)?\s+|theyre\s+)?"
+    r"(?P<age>\d{1,2})\b(?!\s*(?:,|and|&)\s*\d)",
     re.I,
 )
 

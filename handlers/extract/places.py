@@ -917,8 +917,23 @@ def _by_population(key: str, entry: _Entry) -> Tuple[_Entry, str]:
 
 # A town of the same name in the country of the route's other end is meant when it is farther than a
 # drive from it: "birmingham to chicago" is Alabama's, "atlanta to athens" still Greece's (Athens,
-# Georgia is an hour from Atlanta by road), "toronto to london" still England's.
+# Georgia is an hour from Atlanta by road), "toronto to london" still England's. A small town whose
+# airfield few airlines serve does not take the name from a city the world flies to: "nyc to athens"
+# is Greece's (Athens/Ben Epps), "vancouver to kingston" Jamaica's; "sydney to newcastle" (half a
+# million people) and "la to salem" (the other Salem's airport is no international one) still switch.
 _DRIVE_KM = 250
+_SMALL_TOWN = 300_000
+
+
+def _stays_with_the_world(first: str, other: str, people: int) -> bool:
+    """The town meant by default keeps its name: its airport serves the world and the other's does not."""
+    return people < _SMALL_TOWN and _serves_the_world(first) and not _serves_the_world(other)
+
+
+def _serves_the_world(code: str) -> bool:
+    """A metro area or an airport whose name says international ("Portland International Jetport")."""
+    place = geo.place(code) or {}
+    return place.get("type") == "city" or "international" in fold(str(place.get("name") or ""))
 
 
 def _rival_place(key: str) -> Optional[Tuple[Place, str]]:
@@ -950,10 +965,20 @@ def _by_the_other_end(found: List[Tuple[Mention, str]]) -> List[Mention]:
                 continue
             there = _country_of(other.place["code"])
             far = geo.distance_km(place["code"], other.place["code"]) or 0.0
-            if there == country and _country_of(m.place["code"]) != there and far > _DRIVE_KM:
+            if (
+                there == country
+                and _country_of(m.place["code"]) != there
+                and far > _DRIVE_KM
+                and not _stays_with_the_world(m.place["code"], place["code"], _rival_people(key))
+            ):
                 out[i] = Mention(m.start, m.end, place, note)
                 break
     return out
+
+
+def _rival_people(key: str) -> int:
+    rival = _rival(key)
+    return rival[1].population if rival else 0
 
 
 def _country_of(code: str) -> str:
@@ -1213,11 +1238,12 @@ def _typed_lower(words: List[Tuple[int, int, str]]) -> bool:
 
 
 def _before_to(words: List[Tuple[int, int, str]], i: int) -> bool:
-    """ "Koln to Wien", "lisbon from newark": a name right before "to" or "from" (within four words) starts a route."""
+    """ "Koln to Wien", "lisbon from newark", "dublin then cork": a name right before "to", "from" or "then"
+    (within four words) starts a route."""
     return any(fold(words[j][2]) in _ROUTE_WORDS for j in range(i + 1, min(len(words), i + 5)))
 
 
-_ROUTE_WORDS = frozenset({"to", "from"})
+_ROUTE_WORDS = frozenset({"to", "from", "then"})  # "lisbon then porto": a tour starts at the name
 _DASH = re.compile(
     r"\s+(?:-|–|—|->|→|>|➡️?)\s+|\s*(?:–|—|->|→|➡️?)\s*"
 )  # a route's dash or arrow, not "Minneapolis-St. Paul"
@@ -1281,9 +1307,10 @@ _THINGS = frozenset(
 
 
 def _to_next(text: str, words: List[Tuple[int, int, str]], j: int) -> bool:
-    """Word ``j`` is "to", with nothing but spaces (or a region: "Mobile, AL to") before it."""
+    """Word ``j`` is "to" (or "then": "rome then florence"), with nothing but spaces (or a region: "Mobile, AL to")
+    before it."""
     j += _qualifier_words(text, words, j)
-    return j < len(words) and fold(words[j][2]) == "to" and not text[words[j - 1][1] : words[j][0]].strip()
+    return j < len(words) and fold(words[j][2]) in ("to", "then") and not text[words[j - 1][1] : words[j][0]].strip()
 
 
 def _well_known_city(key: str) -> bool:

@@ -79,10 +79,16 @@ def assign_places(
     for i in range(1, len(places)):
         # "boston to rome mar 3-12, a few days in rome then florence": a town gone on to from the destination
         # (by land) is no new destination; the traveller is told it is not in the search (``towns_left_out``)
+        # "athens then santorini, from nyc": the first town of the tour is where the flight goes, though
+        # no cue says so; a town named first with no cue is the destination unless the trip starts there
+        # ("nyc then boston" after a question about the origin stays as it was: both cued or asked)
         if (
             not stay_mode
             and THEN.search(msg[max(0, places[i].start - 45) : places[i].start])
-            and any(r == ("destination", True) for r in roles[:i])
+            and any(
+                r == ("destination", True) or (r is None and _goes_on_from(msg, places, roles, j))
+                for j, r in enumerate(roles[:i])
+            )
             and places[i].place["code"] not in {p.place["code"] for p in places[:i]}
         ):
             roles[i] = ("skip", True)
@@ -152,6 +158,13 @@ def assign_places(
             fields["stays"] = stays[-1:] if stay_mode else stays  # a stay named again is a correction
         else:
             fields[role] = m.place  # a later mention corrects an earlier one
+
+
+def _goes_on_from(msg: str, places: List[Mention], roles: List[Optional[Tuple[str, bool]]], j: int) -> bool:
+    """The uncued town ``j`` is the first of a tour ("athens then santorini") while another place named
+    is where the trip starts ("from nyc"): the tour's towns after it are by land."""
+    follows = j + 1 < len(places) and THEN.search(msg[places[j].end : places[j + 1].start])
+    return bool(follows) and any(r == ("origin", True) for r in roles)
 
 
 _NIGHT_OF = re.compile(r"\s*nights?\b", re.I)

@@ -100,6 +100,9 @@ def test_kin_named_in_a_list_travel_together(text, adults):
         ("2 adults 3 kids ages 10 months, 3 and 5", 2, 1, [3, 5]),  # 10 months is a lap infant
         ("2 adults and 3 kids, ages 8 months, 4 and 9", 2, 1, [4, 9]),
         ("2 kids (ages 3 and 18 months)", 1, 1, [3]),
+        ("my daughter shes 9 and 2 adults", 1, None, [9]),  # "2 adults" counts people, not an age
+        ("kids 3, 5 and 2 adults", 2, None, [3, 5]),
+        ("just me and the twins (they're 7)", 2, None, [7, 7]),  # one age for both
     ],
 )
 def test_ages_after_little_ones_and_ages_in_months_within_a_list(text, children, infants, ages):

@@ -52,6 +52,10 @@ def test_a_postal_code_that_is_a_word_does_not_pick_a_town():
         ("madrid to valencia", ["MAD", "VLC"]),
         ("atlanta to athens", ["ATL", "ATH"]),  # Athens, Georgia is a drive from Atlanta: Greece's
         ("toronto to london", ["YTO", "LON"]),
+        ("nyc to athens", ["NYC", "ATH"]),  # Athens, Georgia's airfield serves few airlines: Greece's
+        ("vancouver to kingston", ["YVR", "KIN"]),
+        ("brisbane to newcastle", ["BNE", "NTL"]),  # half a million people: Australia's
+        ("la to salem", ["QLA", "SLE"]),  # India's Salem has no international airport either
     ],
 )
 def test_the_other_end_of_the_route_picks_the_town(text, expected):
