@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from decimal import Decimal
 from typing import Any, Callable, Dict, List, Optional, Sequence
@@ -376,12 +377,20 @@ def amenities_line(named: Sequence[str]) -> str:
     """For hotel features the searches cannot see (``extract.prefs.unsearchable_hotel_features``:
     "a hotel with a gym", "w/ pool"): one line saying the options are not filtered by them; ""
     when none is named."""
-    if not named:
-        return ""
-    return (
-        f"I can't search hotels by {' or '.join(named)}: the options show stars, price, meals, "
-        "refundability and area only, so check the hotel's page for that."
-    )
+    beds = [n for n in named if _BEDS.search(n)]
+    rest = [n for n in named if n not in beds]
+    lines = []
+    if beds:  # the card says each room's beds ("2 queen beds"), so the traveller can compare
+        lines.append(f"I can't search hotels by {' or '.join(beds)}, but each option below says its beds.")
+    if rest:
+        lines.append(
+            f"I can't search hotels by {' or '.join(rest)}: the options show stars, beds, price, meals, "
+            "refundability and area only, so check the hotel's page for that."
+        )
+    return " ".join(lines)
+
+
+_BEDS = re.compile(r"\b(?:queen|king|twin|double|single)\b", re.I)
 
 
 def unknown_place_line(doc: Dict[str, Any]) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import cache
 from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 REACH_KM = 60.0  # how far from the stay's airport a landmark may be and still be the one meant
@@ -260,6 +261,21 @@ def centre(city: Dict[str, Any]) -> Optional[Tuple[float, float]]:
     if point is None or km(point[0], point[1], float(city["lat"]), float(city["lon"])) > REACH_KM:
         return None
     return point
+
+
+def landmarks_near(lat: float, lon: float) -> Tuple[Landmark, ...]:
+    """The well-known places within ``REACH_KM`` of a city's airport point, each once (a place several
+    cities share, such as Disneyland for Los Angeles and Santa Ana, is each one's)."""
+    return _landmarks_near(round(lat, 4), round(lon, 4))
+
+
+@cache
+def _landmarks_near(lat: float, lon: float) -> Tuple[Landmark, ...]:
+    seen: Dict[str, Landmark] = {}
+    for mark in LANDMARKS:
+        if km(mark.lat, mark.lon, lat, lon) <= REACH_KM:
+            seen.setdefault(f"{mark.name} {mark.lat} {mark.lon}", mark)
+    return tuple(seen.values())
 
 
 def _words(text: str) -> str:

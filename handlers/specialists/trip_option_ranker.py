@@ -61,6 +61,8 @@ DIVERSITY = 0.6  # cost added for each chosen bundle an alternative duplicates e
 ALTERNATIVES_POOL = 100  # best bundles alternatives are chosen from: beyond them, price and comfort drift off
 # Added to an out-of-policy item's cost (not to its breakdown): any in-policy bundle ranks before it.
 OUT_OF_POLICY = 100.0
+# A hotel this much nearer the place wished than the best overall's is shown as its own option.
+NEARER_KM = 1.0
 
 
 class Candidate:
@@ -383,7 +385,9 @@ def _hotel_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any]
     nearest = min((float(s["near_km"]) for _, s in rates if s.get("near_km") is not None), default=0.0)
     for rate, s in rates:
         far = float(s["near_km"]) - nearest if landmark and s.get("near_km") is not None else s.get("distance_km")
-        distance = min(float(far or 0), 10.0) / 10.0  # up to one unmet preference when far
+        # up to one unmet preference when far; a place wished "near" up to three (28 km from Walt
+        # Disney World when hotels beside it exist is no hotel "near disney", however cheap)
+        distance = min(float(far or 0), 30.0 if hp.get("near") else 10.0) / 10.0
         fit = (s["stars"] < min_stars) + distance * (1.0 if hp.get("near") else 0.3)
         ids.append(rate["rate_id"])
         kept.append({**s, "near": landmark} if landmark and s.get("near_km") is not None else s)
@@ -645,7 +649,35 @@ def _featured(legs: Sequence[Leg], best: Combo, cheapest: Decimal, low: Combo) -
         featured.append(
             Featured(Pick(nicer, "Better hotel", f"Better hotel: {names}."), lambda x: _stars(x) >= _stars(nicer))
         )
+    nearer = tuple(_nearer_hotel(leg, b) if b.kind == "hotel" else b for leg, b in zip(legs, best, strict=True))
+    if _near_km(nearer) < _near_km(best) - NEARER_KM:
+        closest = [c.summary for c, b in zip(nearer, best, strict=True) if c is not b]
+        names = " and ".join(f"{s['hotel_name']}, {s['near_km']} km from {s['near']}" for s in closest)
+        featured.insert(  # first: the wish the traveller named, before the desk's own angles
+            0,
+            Featured(
+                Pick(nearer, "Nearest hotel", f"Nearest hotel: {names}."), lambda x: _near_km(x) <= _near_km(nearer)
+            ),
+        )
     return featured
+
+
+def _near_km(combo: Combo) -> float:
+    """How far the hotels lie from the place wished near ("near disney"); 0 when none is measured."""
+    return sum(float(c.summary.get("near_km") or 0) for c in combo if c.kind == "hotel" and c.summary.get("near"))
+
+
+def _nearer_hotel(leg: Leg, b: Candidate) -> Candidate:
+    """The least costly rate of the hotel nearest the place wished (the search's ``near_km``) that
+    policy blocks no more than ``b``; else ``b``."""
+    measured = [
+        (float(s["near_km"]), cost, item_id, i)
+        for i, (s, blocked, cost, item_id) in enumerate(
+            zip(leg.summaries, leg.blocked, leg.costs, leg.ids, strict=True)
+        )
+        if s.get("near") and s.get("near_km") is not None and blocked <= b.blocked
+    ]
+    return leg.candidate(min(measured)[-1]) if measured else b
 
 
 def _nicer_hotel(leg: Leg, b: Candidate) -> Candidate:
@@ -784,7 +816,17 @@ def _hotel_line(s: Dict[str, Any]) -> str:
     if s.get("near") and s.get("near_km") is not None:  # "near the convention center": from there
         dist = f", {s['near_km']} km from {s['near']}"
     hold = "; must be paid at once, cannot be held" if s.get("holdable") is False else ""
-    return f"{s['hotel_name']}: {s['stars']}★, {s['board_type'].replace('_', ' ')}, {refund}{dist}{hold}."
+    rooms = int(s.get("rooms") or 1)
+    # "2 queen beds" / "2 rooms, each 1 king bed": what "two queen beds" and "2 rooms" are checked against
+    beds = (
+        f"{rooms} rooms, each {s['beds']}, "
+        if s.get("beds") and rooms > 1
+        else f"{s['beds']}, "
+        if s.get("beds")
+        else ""
+    )
+    beds = beds or (f"{rooms} rooms, " if rooms > 1 else "")
+    return f"{s['hotel_name']}: {s['stars']}★, {beds}{s['board_type'].replace('_', ' ')}, {refund}{dist}{hold}."
 
 
 def _why(

@@ -9,13 +9,13 @@ from __future__ import annotations
 import math
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 from zoneinfo import ZoneInfo
 
 from handlers.common import geo
 from handlers.common.clock import iso, local_time_text
 from handlers.common.formats import money_text
-from handlers.common.landmarks import centre
+from handlers.common.landmarks import centre, km, landmarks_near
 
 from .money import amount, money
 from .pricing import advance_factor, hotel_night_factor, season_factor
@@ -40,6 +40,8 @@ BOARD_BY_STARS = {
 }
 BOARD_PER_GUEST_NIGHT = {"room_only": 0, "breakfast": 18, "half_board": 45, "full_board": 70, "all_inclusive": 110}
 TAX_RATE = Decimal("0.13")
+FAR_FROM_CENTRE_KM = 9.0  # a landmark farther than the city's own hotels spread (9 km) gets hotels of its own,
+OUT_OF_TOWN_KM = 45.0  # unless it is this far away (the Los Angeles Convention Center from Santa Ana)
 
 
 def _offset(lat: float, lon: float, km: float, bearing: float) -> Dict[str, float]:
@@ -68,6 +70,32 @@ def city_hotels(*, seed: int, city: Dict[str, Any]) -> List[Dict[str, Any]]:
                 "time_zone": city["tz"],
             }
         )
+    return hotels + _hotels_by_landmarks(seed, city, (lat, lon))
+
+
+def _hotels_by_landmarks(seed: int, city: Dict[str, Any], middle: Tuple[float, float]) -> List[Dict[str, Any]]:
+    """Two hotels beside each well-known place of the city that lies away from its centre (Walt
+    Disney World from Orlando, Disneyland from Santa Ana), as real cities have: "a hotel near
+    disney" then finds some near. Drawn apart from the city's own hotels, which do not change."""
+    hotels = []
+    for mark in landmarks_near(float(city["lat"]), float(city["lon"])):
+        if not FAR_FROM_CENTRE_KM <= km(mark.lat, mark.lon, *middle) <= OUT_OF_TOWN_KM:
+            continue  # the city's own hotels are around it already, or it is another town's
+        r = rng(seed, "hotels-near", city["city"], city["country"], mark.name)
+        short = mark.name.removeprefix("the ")
+        for k, stars in enumerate(sorted(r.sample((2, 3, 4), 2))):  # two classes (one within policy), two names
+            where = _offset(mark.lat, mark.lon, r.uniform(0.2, 1.5), r.uniform(0, 2 * math.pi))
+            hotels.append(
+                {
+                    "id": short_id("htl", seed, city["city"], city["country"], mark.name, k),
+                    "name": f"{short} {r.choice([p for p in NAME_PARTS[stars] if 'Airport' not in p])}",
+                    "address": f"{r.randint(1, 400)} {r.choice(STREETS)} Street, {city['city']}",
+                    "star_rating": stars,
+                    "location": where,
+                    "distance_to_center": {"value": round(km(where["lat"], where["lon"], *middle), 1), "unit": "km"},
+                    "time_zone": city["tz"],
+                }
+            )
     return hotels
 
 

@@ -22,7 +22,7 @@ from collections import Counter
 from datetime import datetime
 from decimal import Decimal
 from operator import itemgetter
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .carriers import BY_CODE
 from .money import amount, money
@@ -307,6 +307,23 @@ def compact_rate(rate: Dict[str, Any], summary: Dict[str, Any] | None = None) ->
     }
 
 
+_BED_NAMES = {"single": "single", "twin": "twin", "double": "double", "queen": "queen", "king": "king", "sofa": "sofa"}
+
+
+def beds_text(room: Dict[str, Any]) -> Optional[str]:
+    """The beds of one room in words ("1 king bed", "2 queen beds", "2 twin beds"), as the card says
+    them, since "two queen beds" and "a king bed" are what travellers ask for; None when the rate does
+    not say."""
+    parts = []
+    for bed in room.get("beds") or []:
+        if not isinstance(bed, dict) or not bed.get("type"):
+            continue
+        count = int(bed.get("count") or 1)
+        kind = _BED_NAMES.get(str(bed["type"]).lower(), str(bed["type"]).lower())
+        parts.append(f"{count} {kind} bed{'s' if count != 1 else ''}")
+    return " and ".join(parts) or None
+
+
 def summarize_rate(rate: Dict[str, Any]) -> Dict[str, Any]:
     """``nightly_avg`` and ``nightly_max`` are per room and night before tax (what travel policies cap).
 
@@ -323,6 +340,7 @@ def summarize_rate(rate: Dict[str, Any]) -> Dict[str, Any]:
         "stars": rate["hotel"]["star_rating"],
         "distance_km": rate["hotel"].get("distance_to_center", {}).get("value"),
         "board_type": rate["board_type"],
+        "beds": beds_text(rate.get("room") or {}),
         "refundable": bool(timeline),
         "refundable_until": timeline[0]["before"] if timeline else None,
         "total": price["total_amount"],

@@ -2,6 +2,7 @@
 read from the message (handlers/extract/landmark_near.py), each rate measured from it by the
 search, ranked by it and said on the card. Sentences here are not in the phrasing evaluation."""
 
+import re
 from datetime import date
 
 import pytest
@@ -15,8 +16,9 @@ from handlers.specialists import SELF_TEST_NOW, self_test_deps
 from handlers.specialists.flight_quote_search import FlightQuoteSearch
 from handlers.specialists.hotel_quote_search import HotelQuoteSearch
 from handlers.specialists.trip_option_ranker import TripOptionRanker
-from handlers.supplier.hotels import city_hotels
+from handlers.supplier.hotels import STAR_SPREAD, city_hotels
 from handlers.supplier.table import without_tables
+from handlers.testing import Harness
 
 NOW = SELF_TEST_NOW.isoformat()
 TODAY = date(2026, 12, 1)
@@ -114,6 +116,25 @@ def _stay(near):
     return HotelQuoteSearch(self_test_deps()).run({"args": args, "now": NOW})["output"]
 
 
+@pytest.mark.parametrize(
+    ("code", "place"),
+    [("MCO", "Walt Disney World"), ("SNA", "Disneyland"), ("CDG", "Disneyland Paris"), ("LAX", "Santa Monica Pier")],
+)
+def test_a_landmark_far_from_the_centre_has_hotels_beside_it_and_the_citys_own_do_not_change(code, place):
+    city = geo.place(code)
+    hotels = city_hotels(seed=7, city=city)
+    mark = where_near(place, city)
+    assert mark is not None
+    beside = [h for h in hotels if km(h["location"]["lat"], h["location"]["lon"], mark["lat"], mark["lon"]) <= 1.6]
+    assert len(beside) >= 2 and len({h["name"] for h in beside}) == len(beside)
+    assert [h["star_rating"] for h in hotels[: len(STAR_SPREAD)]] == list(STAR_SPREAD)  # the city's own come first
+    assert hotels == city_hotels(seed=7, city=city)  # the same every search
+
+
+def test_a_city_with_no_landmark_away_from_its_centre_keeps_its_hotels_only():
+    assert len(city_hotels(seed=7, city=geo.place("DEN"))) == len(STAR_SPREAD)
+
+
 def test_the_search_measures_each_rate_from_a_known_place_and_names_an_unknown_one():
     known = _stay("the convention center")
     assert known["near"] == "the Las Vegas Convention Center" and "near_unknown" not in known
@@ -152,3 +173,17 @@ def test_the_trip_summary_names_the_place_the_cards_measure_from():
     assert trip_details(doc) == [{"label": "Hotel wishes", "value": "near the Las Vegas Convention Center"}]
     doc["preferences"]["hotel"]["near"] = "my aunt's place"
     assert trip_details(doc) == [{"label": "Hotel wishes", "value": "near my aunt's place"}]
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("dallas to orlando march 14-21 2 adults 2 kids 5 and 8, hotel near disney", "Walt Disney World"),
+        ("seattle to santa ana feb 14-18 2 adults, hotel by disneyland", "Disneyland"),
+    ],
+)
+def test_a_hotel_beside_a_place_far_from_the_centre_is_on_screen(text, place):
+    h = Harness(today="2026-12-01", tz="America/New_York", trip_id="near")
+    h.say(text)
+    nearest = [b for b in h.intent()["working_memory"]["ranked_bundles"] if b["label"] == "Nearest hotel"]
+    assert nearest and re.search(rf"\b[01]\.\d km from {place}\.$", nearest[0]["why"][-1])

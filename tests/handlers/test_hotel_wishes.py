@@ -2,6 +2,7 @@
 handlers/common/board.py) read, searched for and said back. Sentences here are not in the
 phrasing evaluation."""
 
+import re
 from datetime import date
 
 import pytest
@@ -10,6 +11,8 @@ from handlers.common.board import board_met, board_words
 from handlers.common.shape import trip_details
 from handlers.extract import extract_fields
 from handlers.extract.board import read_board
+from handlers.supplier.summary import beds_text
+from handlers.testing import Harness
 from tests.handlers.test_specialists_search import hotels
 
 TODAY = date(2026, 12, 1)
@@ -97,3 +100,23 @@ def test_the_trip_summary_says_the_meals_wished():
         "constraints": {},
     }
     assert {"label": "Hotel wishes", "value": board_words("half_board")} in trip_details(doc)
+
+
+@pytest.mark.parametrize(
+    ("room", "said"),
+    [
+        ({"beds": [{"type": "queen", "count": 2}]}, "2 queen beds"),
+        ({"beds": [{"type": "king", "count": 1}]}, "1 king bed"),
+        ({"beds": [{"type": "twin", "count": 2}, {"type": "sofa", "count": 1}]}, "2 twin beds and 1 sofa bed"),
+        ({}, None),
+    ],
+)
+def test_a_rooms_beds_are_said_in_words(room, said):
+    assert beds_text(room) == said
+
+
+def test_the_card_says_each_rooms_beds_and_how_many_rooms():
+    h = Harness(today="2026-12-01", tz="America/New_York", trip_id="beds")
+    h.say("dallas to vegas feb 12-15 4 guys, 2 rooms")
+    cards = [" ".join(b["why"]) for b in h.intent()["working_memory"]["ranked_bundles"]]
+    assert cards and all(re.search(r"2 rooms, each \d (?:king|queen) beds?,", c) for c in cards)
