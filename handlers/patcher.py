@@ -16,6 +16,7 @@ from typing import Any, Dict, Iterable, List, Tuple
 
 from .common.clock import parse_now
 from .common.intent import ensure_working_memory, new_trip_intent
+from .common.shape import leg_index
 from .common.types import ApplyPatchResult, fail, guarded, ok
 
 # Keys a patch may never write: identity, versioning, caches and the audit trail.
@@ -90,6 +91,20 @@ def _by_id(items: Iterable[Dict[str, Any]], key: str) -> Dict[str, Dict[str, Any
     return {str(item.get(key) or f"#{i}"): item for i, item in enumerate(items) if isinstance(item, dict)}
 
 
+def _leg_segments(doc: Dict[str, Any], path: str) -> Any:
+    """The segment ids a one-leg flight wish (``preferences.flight.time_of_day.return``,
+    ``...arrival.outbound``) is searched with: the first flight for "outbound", a round trip's
+    last for "return"; None (every flight) for any other flight preference."""
+    parts = path.split(".")
+    if len(parts) != 4 or parts[2] not in ("time_of_day", "arrival") or parts[3] not in ("outbound", "return"):
+        return None
+    itinerary = doc.get("itinerary") or {}
+    ids = [s.get("segment_id") for s in itinerary.get("segments") or [] if isinstance(s, dict)]
+    round_trip = itinerary.get("trip_type") == "round_trip"
+    at = leg_index(parts[3], len(ids), round_trip)
+    return None if at is None else {str(ids[at])}
+
+
 def _changed_ids(before: List[Dict[str, Any]], after: List[Dict[str, Any]], key: str) -> set:
     """Ids whose item differs, appeared or disappeared between two lists of identified items."""
     old, new = _by_id(before or [], key), _by_id(after or [], key)
@@ -146,7 +161,11 @@ def plan_invalidations(before: Dict[str, Any], after: Dict[str, Any], changed: L
             clear |= {"hotel_quotes", *SEARCH_CACHES}
         elif _matches(path, "preferences.flight"):
             clear |= {"flight_quotes", *SEARCH_CACHES}
-            all_flights()
+            ids = _leg_segments(after, path)  # a time wish for one leg: that leg's flights only
+            if ids is None:
+                all_flights()
+            elif flight_segments is not None:
+                flight_segments |= ids
         elif any(
             _matches(path, p)
             for p in (

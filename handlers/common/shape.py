@@ -172,6 +172,14 @@ def leg_name(leg_index: int, legs: int, round_trip: bool) -> Optional[str]:
     return "outbound" if leg_index == 0 else None
 
 
+def leg_index(leg: str, legs: int, round_trip: bool) -> Optional[int]:
+    """The flight number of ``leg`` ("outbound" / "return") in a trip of ``legs`` flights: the
+    inverse of ``leg_name``; None when the trip has no such leg."""
+    if leg == "return":
+        return legs - 1 if round_trip and legs > 1 else None
+    return 0 if leg == "outbound" and legs else None
+
+
 def leg_of(flights: List[Any], leg: str) -> Any:
     """A bundle's outbound flight (its first) or return flight (its last, when it has two or more)."""
     if leg == "return":

@@ -139,6 +139,22 @@ def test_a_changed_segment_clears_only_its_own_flight_quotes(trip):
     assert wm["hotel_quotes"], "explicit stay dates did not move"
 
 
+@pytest.mark.parametrize(
+    ("flight", "searched_again"),
+    [
+        ({"time_of_day": {"outbound": "after 17:00"}}, ["seg_1"]),
+        ({"arrival": {"return": "before 18:00"}}, ["seg_2"]),
+        ({"max_stops": 0}, ["seg_1", "seg_2"]),
+    ],
+)
+def test_a_time_wish_for_one_leg_clears_only_that_legs_flight_quotes(trip, flight, searched_again):
+    trip["itinerary"]["trip_type"] = "round_trip"
+    out = apply_patch(trip, {"preferences": {"flight": flight}})
+    wm = out["trip_intent"]["working_memory"]
+    assert sorted({"seg_1", "seg_2"} - {q["segment_id"] for q in wm["flight_quotes"]}) == searched_again
+    assert wm["ranked_bundles"] == [] and wm["hotel_quotes"]
+
+
 def test_moving_stay_dates_with_the_segments_clears_hotel_quotes(trip):
     segments = copy.deepcopy(trip["itinerary"]["segments"])
     segments[1]["depart_date"] = "2027-03-17"
