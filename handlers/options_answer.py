@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
+from .common.carriers import AIRLINE_NAMES
 from .common.clock import day_text
 from .common.question_form import is_question
 from .common.shape import clock_text, leg_departure
-from .router import ORDINALS, bundle_by_quality, bundle_items, discussed
+from .router import COMBINED_RE, ORDINALS, bundle_by_quality, bundle_items, combined_options, discussed
 from .wording import money
 
 Bundle = Dict[str, Any]
@@ -307,6 +308,10 @@ TOPICS: List[tuple] = [
         r"|\b(?:morning|afternoon|evening|night)\s+(?:ones?|options?|flights?|departures?)\b",
         "departures",
     ),
+    (
+        r"\b(?:hold(?:able)?|held|reserv\w*|on\s+hold)\b|\bpa(?:y|id)\s+(?:now|at\s+once|up\s*front|right\s+away|immediately)\b",
+        "holds",
+    ),
     (r"\b(?:refund\w*|flexib\w*|flexible|cancel\w*|change fees?)\b", "refunds"),
     (r"\b(?:non-?stops?|directs?|stops?|connect\w*|layovers?)\b", "stops"),
     (r"\b(?:fast\w*|quick\w*|short\w*|long\w*|duration|hours?|(?:flying|flight|travel|journey)\s+times?)\b", "time"),
@@ -332,7 +337,29 @@ TOPICS: List[tuple] = [
     (r"\b(?:red[- ]?eyes?|overnight\s+flights?)\b", "red_eyes"),
     (r"\b(?:tax(?:es)?|fees?|surcharges?|resort\s+fees?)\b", "taxes"),
 ]
-_TOPICS_SAID = "prices, times, stops, red-eyes, airlines, cabin, bags, refundability, hotel stars, meals and distance from the centre"
+_TOPICS_SAID = (
+    "prices, times, stops, red-eyes, airlines, cabin, bags, refundability, whether they can be held, hotel stars,"
+    " meals and distance from the centre"
+)
+
+
+def paid_at_once(b: Bundle) -> List[str]:
+    """The parts of an option that cannot be held (the fare or room must be paid at once)."""
+    parts = [f"the {s.get('origin')}→{s.get('destination')} flight" for s in _flights(b) if s.get("holdable") is False]
+    return parts + [f"the {s.get('hotel_name') or 'hotel'} room" for s in _hotels(b) if s.get("holdable") is False]
+
+
+def _about_holds(bundles: List[Bundle]) -> str:
+    """ "Which ones can I hold?": the options that can be held whole, and what the others must pay at once."""
+    whole = [_name(b) for b in bundles if not paid_at_once(b)]
+    partly = [f"{b.get('bundle_id')} ({', '.join(paid_at_once(b))})" for b in bundles if paid_at_once(b)]
+    if not partly:
+        return "Every option on screen can be held while your approver decides."
+    lead = f"Can be held: {', '.join(whole)}. " if whole else "None of the options on screen can be held in full. "
+    return (
+        f"{lead}Must be paid at once in part: {'; '.join(partly)}; that part is kept for your approver "
+        "and bought when you pay."
+    )
 
 
 def _about_red_eyes(bundles: List[Bundle]) -> str:
@@ -500,6 +527,7 @@ def _answer(
         "airlines": _about_airlines,
         "cabin": _about_cabin,
         "red_eyes": _about_red_eyes,
+        "holds": _about_holds,
         "taxes": _about_taxes,
     }
     return about[topic](bundles)
@@ -614,51 +642,35 @@ def cancel_note(text: str) -> str:
     return f'Nothing is booked yet; to leave the {part} out of the trip, say "no {part}".'
 
 
-# "whats the cheapest nonstop", "which is the fastest refundable one?": a superlative among the options
-# that have a quality, answered from the screen (never a nonstop-only search for a question)
-COMBINED_RE = re.compile(
-    r"\b(?P<most>cheapest|least\s+expensive|lowest[- ]priced|fastest|quickest|shortest)\s+"
-    r"(?P<kind>non-?stop|direct|refundable|flexible|cancell?able)\b"
-)
-
-
 def combined_answer(low: str, bundles: List[Bundle]) -> Optional[str]:
     """The answer to "the cheapest nonstop" from the options on screen, else None (no such words)."""
-    m = COMBINED_RE.search(low)
-    if not m or not bundles:
+    found = combined_options(low, bundles)
+    if found is None:
         return None
-    nonstop = m.group("kind").startswith(("non", "direct"))
-    kind = "nonstop" if nonstop else "refundable"
-
-    def has(b: Bundle) -> bool:
-        if nonstop:
-            flights = _flights(b)
-            return bool(flights) and all(int(f.get("stops") or 0) == 0 for f in flights)
-        return bool(b.get("refundable"))
-
-    fitting = [b for b in bundles if has(b)]
+    most, kind, fitting = found
     if not fitting:
-        again = "'nonstop only'" if nonstop else "'refundable only'"
+        again = "'nonstop only'" if kind == "nonstop" else "'refundable only'"
         return f"None of the options on screen is {kind}. Say {again} and I'll search again."
-    cheap = m.group("most").startswith(("cheap", "least", "lowest"))
-    best = min(
-        fitting,
-        key=lambda b: (
-            float(b.get("total") or "inf") if cheap else sum(int(f.get("duration_minutes") or 0) for f in _flights(b))
-        ),
-    )
-    most = "cheapest" if cheap else "fastest"
-    others = [str(b.get("bundle_id")) for b in fitting if b is not best]
+    best, others = fitting[0], [str(b.get("bundle_id")) for b in fitting[1:]]
     also = f" ({', '.join(others)} {'are' if len(others) > 1 else 'is'} {kind} too)" if others else ""
     return f"The {most} {kind} option on screen is {_name(best)}, {_price(best)} in all{also}. Say '{best.get('bundle_id')}' to choose it."
 
 
-# "which one would you pick", "what do you recommend", "which is best": the desk's own pick, with why
+# "which one would you pick", "what do you recommend", "which is best for us", "what would u choose":
+# the desk's own pick, with why
 RECOMMEND_RE = re.compile(
-    r"\b(?:recommend\w*|suggest(?:ion)?s?|would\s+you\s+(?:pick|choose|go\s+(?:with|for)|take|book|do)"
-    r"|(?:your|ur)\s+(?:pick|choice|recommendation|advice|vote)|which\s+(?:one\s+)?should\s+(?:i|we)\s+(?:pick|choose|go\s+(?:with|for)|take|book|get)"
-    r"|which\s+(?:one\s+)?(?:is|'?s)\s+(?:the\s+)?(?:best|better)(?:\s+(?:one|option|deal|value))?\s*\??$"
-    r"|what\s+(?:would|do)\s+you\s+(?:do|pick|choose|think))\b"
+    r"\b(?:recommend\w*|suggest(?:ion)?s?|(?:would|do|should|will)\s+(?:you|u|ya)\s+(?:pick|choose|go\s+(?:with|for)|take|book|do|get)"
+    r"|(?:your|ur)\s+(?:pick|choice|recommendation|advice|vote)"
+    r"|(?:which|what)\s+(?:one\s+|option\s+)?(?:should|would|do)\s+(?:i|we)\s+(?:pick|choose|go\s+(?:with|for)|take|book|get)"
+    r"|which\s+(?:one\s+|option\s+)?(?:is|'?s)\s+(?:the\s+)?(?:best|better)(?:\s+(?:one|option|deal|value|choice|pick))?"
+    r"(?:\s+for\s+(?:me|us|(?:my|our)\s+\w+))?\s*\??$"
+    r"|which\s+(?:one\s+|option\s+)?(?:do|would)\s+(?:you|u)\s+(?:think|say|like|prefer)"
+    r"|what\s+(?:would|do)\s+(?:you|u)\s+(?:do|pick|choose|think))(?:\b|$)"
+)
+# "which one is cheapest", "which is the fastest?": one option asked for by what sets it apart
+_WHICH_MOST = re.compile(
+    r"^(?:(?:so|ok(?:ay)?|and|hmm+)[,.!]*\s+)*(?:which|what)(?:\s+(?:one|option|bundle))?\s*(?:is|'?s)\s+(?:the\s+)?"
+    r"(?P<q>cheapest|least\s+expensive|lowest[- ]priced|fastest|quickest|shortest)(?:\s+(?:one|option|bundle))?\s*\??$"
 )
 
 
@@ -668,16 +680,37 @@ _ABOUT_TOWN = re.compile(
 )
 
 
-def recommendation(low: str, bundles: List[Bundle]) -> Optional[str]:
-    """The desk's pick when asked for one: the best-ranked option on screen and why, and the cheapest
-    as the alternative when price matters most; None when the text asks no such thing."""
+def recommended(low: str, bundles: List[Bundle]) -> Optional[Bundle]:
+    """The desk's pick when asked for one ("which would you book?"): the best-ranked option on screen."""
     if not RECOMMEND_RE.search(low) or not bundles or _ABOUT_TOWN.search(low):
         return None
-    best = next((b for b in bundles if b.get("label") == "Best overall"), bundles[0])
+    return next((b for b in bundles if b.get("label") == "Best overall"), bundles[0])
+
+
+def recommendation(low: str, bundles: List[Bundle]) -> Optional[str]:
+    """The desk's pick when asked for one and why, and the cheapest as the alternative when price
+    matters most; None when the text asks no such thing."""
+    best = recommended(low, bundles)
+    if best is None:
+        return None
     why = " ".join(str(w) for w in (best.get("why") or [])[:2]) or "the best balance of price, time and comfort."
     cheapest = min(bundles, key=lambda b: float(b.get("total") or "inf"))
     alt = f" If price matters most, {_name(cheapest)} is {_price(cheapest)} in all." if cheapest is not best else ""
     return f"I'd pick {_name(best)}, {_price(best)} in all: {why}{alt} Say '{best.get('bundle_id')}' to choose it."
+
+
+def answered_pick(text: str, bundles: List[Bundle]) -> Optional[Bundle]:
+    """The one option an answer puts forward ("I'd pick B1", "the cheapest nonstop option on screen is
+    B3"), so that "ok go with that one" next chooses it; None when the answer names none."""
+    low = (text or "").strip().lower()
+    if COMBINED_RE.search(low):
+        return next(iter((combined_options(low, bundles) or ("", "", []))[2]), None)
+    most = _WHICH_MOST.match(low)
+    if most and bundles:
+        return bundle_by_quality(
+            "fastest" if most.group("q") in ("fastest", "quickest", "shortest") else "cheapest", bundles
+        )
+    return recommended(low, bundles)
 
 
 def answer_about_options(
@@ -1014,4 +1047,18 @@ def unseen_answer(what: str, bundles: List[Bundle]) -> str:
     return (
         f'No option on screen has "{what}", so nothing is chosen.{there} I can\'t search for a hotel by its name or '
         "brand; tell me what you like about it (stars, area, price) and I'll search again, or pick one of these."
+    )
+
+
+def no_flight_at_answer(said: str, bundles: List[Bundle]) -> str:
+    """ "the 10:55 one" and no flight on screen leaves at 10:55: said, with when they do leave."""
+    return f"No option on screen has a flight leaving at {said}, so nothing is chosen. {_about_departures(bundles)}"
+
+
+def no_airline_answer(code: str, bundles: List[Bundle]) -> str:
+    """ "the delta one" and no option on screen flies Delta: said, with the airlines they fly."""
+    name = AIRLINE_NAMES.get(code, code)
+    return (
+        f"No option on screen flies {name}, so nothing is chosen. {_about_airlines(bundles)} "
+        f'Say "{name} only" and I\'ll search for {name} flights.'
     )

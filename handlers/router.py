@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from .common.carriers import AIRLINES
 from .common.question_form import is_question
 from .common.redact import contains_token_like, redact_text
-from .common.shape import leg_departure
+from .common.shape import clock_text, leg_departure
 from .common.types import EVENT_TYPES, fail, guarded, ok
 from .extract.prefs import read_airlines, read_preferences, read_relax, unsearchable_hotel_features
 from .quotes import items as quote_items
@@ -138,6 +138,9 @@ _QUALITIES = {
     "least expensive": "cheapest",
     "lowest price": "cheapest",
     "lowest priced": "cheapest",
+    "most expensive": "dearest",
+    "priciest": "dearest",
+    "dearest": "dearest",
     "fastest": "fastest",
     "quickest": "fastest",
     "shortest": "fastest",
@@ -338,6 +341,12 @@ def _bundle_reference(text: str, bundles: List[Dict[str, Any]], pending_slots: s
         )
         n = {"third": 3, "3rd": 3}.get(m.group(1), 2)
         return str(ranked[n - 1].get("bundle_id")) if len(ranked) >= n else None
+    m = TIME_PICK_RE.match(text)
+    if m and (m.group("m") or m.group("ap")) and re.search(r"\b(?:the|that|one|option|bundle)\b", text):
+        at = _flight_at(m, bundles)
+        if at or not re.search(r"\b(?:one|option|bundle)\b", text):
+            return at  # "the 5pm flight back" and none on screen leaves then: a wish, read as one
+        return f"@{_clock_said(m)}"  # "the 10:55 one" and none leaves then: said (``route_text``)
     m = FEATURE_RE.match(text)
     if m:
         found = bundle_with(m.group(1) or m.group(2) or "", bundles)
@@ -353,6 +362,42 @@ def _bundle_reference(text: str, bundles: List[Dict[str, Any]], pending_slots: s
         found = bundle_by_quality(quality, bundles)
         return str(found.get("bundle_id")) if found else None
     return None
+
+
+# "the 10:55 one", "the one with the 9am flight", "gimme the one that leaves at 2:45pm", "the 6:30 flight
+# back": an option by a flight's departure time (minutes or am/pm said: "the 2 one" is no time)
+_CLOCK = r"(?P<h>[01]?\d|2[0-3])(?:[:.](?P<m>[0-5]\d))?\s*(?P<ap>[ap]\.?m\.?|[ap]\b)?"
+TIME_PICK_RE = re.compile(
+    rf"^(?:{_SELECT_VERB})?(?:(?:on|with) )?(?:the |that )?"
+    r"(?:(?:one|option|bundle) (?:(?:with|that has|that's|on) (?:the |a )?|(?:that |which )?(?:leaves|departs|goes out"
+    r"|flies out|takes off|is leaving|leaving|departing)(?: at| around| @)? ))?"
+    rf"(?:@ ?)?{_CLOCK}(?: ?o'?clock)?(?: (?:flight|departure|dep|one|option|plane))*"
+    r"(?: (?:(?P<out>out|outbound|there|going out)|(?P<back>back|home|return|coming back)))?(?: (?:one|flight))?$"
+)
+
+
+def _clock_said(m: re.Match[str]) -> str:
+    """The time ``TIME_PICK_RE`` read, as the traveller meant it ("2:45 PM"; "10:55" when no half of the day)."""
+    hour, minute, half = int(m.group("h")), m.group("m") or "00", (m.group("ap") or "")[:1]
+    return clock_text(f"{hour % 12 + (12 if half == 'p' else 0):02d}:{minute}") if half else f"{hour}:{minute}"
+
+
+def _flight_at(m: re.Match[str], bundles: List[Dict[str, Any]]) -> Optional[str]:
+    """The first option on screen with a flight leaving at the time ``TIME_PICK_RE`` read (on the leg
+    said): the exact minute, or within half an hour of an hour said alone ("the 10am flight" at 10:05)."""
+    hour, minute, half = int(m.group("h")), int(m.group("m") or 0), (m.group("ap") or "")[:1]
+    hours = [hour % 12 + (12 if half == "p" else 0)] if half else [hour, hour + 12] if hour < 12 else [hour]
+    wanted = [h * 60 + minute for h in hours]
+    legs = ["return"] if m.group("back") else ["outbound"] if m.group("out") else ["outbound", "return"]
+
+    def gap(b: Dict[str, Any]) -> Tuple[int, int]:  # minutes off, then the outbound before the return
+        times = [(leg_departure(b, leg)[11:16], n) for n, leg in enumerate(legs)]
+        said = [(int(t[:2]) * 60 + int(t[3:]), n) for t, n in times if len(t) == 5]
+        return min(((abs(t - w), n) for t, n in said for w in wanted), default=(10**6, 0))
+
+    tolerance = 0 if m.group("m") else 30
+    close = [b for b in bundles if gap(b)[0] <= tolerance]
+    return str(min(close, key=gap).get("bundle_id")) if close else None
 
 
 def _unseen_feature(plain: str) -> Optional[str]:
@@ -384,13 +429,27 @@ def discussed(wm: Dict[str, Any], bundles: List[Dict[str, Any]]) -> Optional[Dic
     return found if found is not None and bundle_items(found) == said.get("items") else None
 
 
+def airlines_named(what: str) -> List[str]:
+    """The airline codes words name ("delta", "united airlines", "jetblue"), else []."""
+    what = what.strip().lower()
+    named = list(AIRLINES.get(re.sub(r"\s+(?:air\s*lines?|airways|air)$", "", what)) or ())
+    return named[:1] or list(read_airlines(what)[0].get("airlines") or [])
+
+
+def _unflown_airline(plain: str, bundles: List[Dict[str, Any]]) -> Optional[str]:
+    """The airline "the delta one" names when no option on screen flies it, else None."""
+    m = FEATURE_RE.match(plain)
+    what = (m.group(1) or m.group(2) or "") if m else ""
+    codes = airlines_named(what) if what.strip() else []
+    return codes[0] if codes and bundle_with(what, bundles) is None else None
+
+
 def bundle_with(what: str, bundles: List[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
     """The first option on screen whose card shows ``what``: breakfast (or meals), an N-star hotel,
     an airline every flight of it flies, its hotel's name; None when none does (the words are then a wish)."""
     what = what.strip().lower()
     stars = re.fullmatch(r"([1-5])[ -]?(?:stars?|★|\*)(?: hotel)?", what)
-    named = list(AIRLINES.get(re.sub(r"\s+(?:air\s*lines?|airways|air)$", "", what)) or ())
-    airlines = named[:1] or read_airlines(what)[0].get("airlines") or []
+    airlines = airlines_named(what)
 
     def flies(b: Dict[str, Any], every: bool) -> bool:
         carriers = [(f.get("summary") or {}).get("carrier") for f in b.get("flights") or []]
@@ -428,6 +487,8 @@ def bundle_by_quality(quality: str, bundles: List[Dict[str, Any]]) -> Optional[D
         return labelled
     if quality == "cheapest":
         return min(bundles, key=lambda b: float(b.get("total") or "inf"))
+    if quality == "dearest":  # "the most expensive one"
+        return max(bundles, key=lambda b: float(b.get("total") or 0))
     if quality == "fastest":
         flying = [b for b in bundles if b.get("flights")]
         return min(flying, key=_flight_minutes) if flying else None
@@ -507,9 +568,10 @@ _BACK = r"(?:on\s+the\s+way\s+(?:back|home)|back|home|return(?:ing)?|inbound|com
 OTHER_TIME_RE = re.compile(
     _ASK
     + r"(?:(?:(?:can|could|should|shall)\s+)?(?:we|i)\s+)?(?:(?P<verb_out>leave|depart|fly\s+out|go|head\s+out)|(?P<verb_back>(?:come|fly|head|get|go)\s+(?:back|home)|return))?\s*"
-    r"(?P<when>later|earlier)(?:\s+(?:in\s+the\s+day|on|that\s+day|the\s+same\s+day))?"
+    r"(?P<when>later|earlier)(?:\s+(?:in\s+the\s+(?:day|(?P<period>morning|afternoon|evening))|on|that\s+day|the\s+same\s+day))?"
     rf"(?:\s+(?P<noun>flights?|departures?|ones?|options?|times?|(?P<noun_back>return(?:\s+flight)?)))?"
     rf"(?:\s+(?:(?P<out>{_OUT})|(?P<back>{_BACK})))?(?:\s+flights?)?"
+    r"(?:\s+(?:on\s+)?(?:the\s+)?(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\b)?"
     r"(?:\s+(?:please|instead|then|if\s+possible|if\s+there\s+is\s+one|than\s+(?:this|that|b\d{1,2})))*\s*[?.!]*$"
 )
 # "the earliest flight out", "can we do the last flight back", "latest flight home pls", "id rather take
@@ -666,6 +728,10 @@ def _other_hotel(bundles: List[Dict[str, Any]], current: Optional[Dict[str, Any]
     return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": other[0]["bundle_id"], "because": because}}
 
 
+# The parts of a day as "later in the evening" bounds a departure: from (inclusive), until (exclusive)
+_PERIODS = {"morning": ("05:00", "12:00"), "afternoon": ("12:00", "17:00"), "evening": ("17:00", "24:00")}
+
+
 def _other_time(
     m: re.Match[str], message: Dict[str, Any], bundles: List[Dict[str, Any]], current: Optional[Dict[str, Any]]
 ) -> Optional[Dict[str, Any]]:
@@ -675,19 +741,22 @@ def _other_time(
     that leg again from (until) that time. None when the words name no flight ("later" alone) or the
     trip has no such flight."""
     said = m.groupdict()
-    if not any(said.get(k) for k in ("verb_out", "verb_back", "noun", "out", "back")):
-        return None
+    asked = re.match(r"(?:\w+\W+){0,4}?(?:any|anything|something)\s+(?:a\s+bit\s+)?(?:later|earlier)\b", m.string)
+    if not any(said.get(k) for k in ("verb_out", "verb_back", "noun", "out", "back")) and not asked:
+        return None  # "later" alone is no flight ("talk later"); "anything later?" asks for one
     leg = "return" if said.get("verb_back") or said.get("back") or said.get("noun_back") else "outbound"
     later = said["when"] == "later"
     ref = current or bundles[0]
     at = leg_departure(ref, leg)
-    if len(at) < 16:
-        return None
+    if len(at) < 16 or said.get("day") and int(said["day"]) != int(at[8:10]):
+        return None  # "a later flight back on the 16th" when it flies back on the 15th: another day
     rest = [leg_departure(ref, "return" if leg == "outbound" else "outbound"), _items(ref, "hotel")]
+
+    start, end = _PERIODS.get(said.get("period") or "", ("00:00", "24:00"))  # "later in the evening"
 
     def moved(b: Dict[str, Any]) -> bool:
         when = leg_departure(b, leg)
-        return bool(when) and (when > at if later else when < at)
+        return bool(when) and (when > at if later else when < at) and start <= when[11:16] < end
 
     def keeps_rest(b: Dict[str, Any]) -> bool:
         return [leg_departure(b, "return" if leg == "outbound" else "outbound"), _items(b, "hotel")] == rest
@@ -699,9 +768,11 @@ def _other_time(
     if found:
         because = {"why": why, "instead_of": ref.get("bundle_id")}
         return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": found[0]["bundle_id"], "because": because}}
+    bound = max(at[11:16], start) if later else min(at[11:16], end if end < "24:00" else at[11:16])
     message["data"]["read_as"] = (
-        f"fly {'out' if leg == 'outbound' else 'back'} {'after' if later else 'before'} {at[11:16]}"
+        f"fly {'out' if leg == 'outbound' else 'back'} {'after' if later else 'before'} {bound}"
     )
+    message["data"]["other_time"] = True  # searched; none found keeps the options (``Intake._kept_options``)
     return message
 
 
@@ -886,10 +957,12 @@ def _buy_pick(low: str, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     if named is None:  # "the refundable one and book it please": the pick in its own clause
         clauses = [c for c in re.split(r"\s*(?:,|\band\b|\bthen\b|&)\s*", plain) if c.strip()]
         named = next((p for p in (_said_pick(c, bundles, slots) for c in clauses) if p), None)
+    wm = trip_intent.get("working_memory") or {}
     if named is None and re.search(r"\b(?:that|this)(?: one)?\b", low):
-        wm = trip_intent.get("working_memory") or {}
         talked_of = discussed(wm, bundles) or wm.get("selected") or {}
         named = talked_of.get("bundle_id")
+    elif named is None and re.search(r"\bit\b", low):  # "sounds good, book it" after "I'd pick B1"
+        named = (discussed(wm, bundles) or {}).get("bundle_id")
     if named not in {b.get("bundle_id") for b in bundles}:
         return {}
     return {"bundle_id": named, "hold": True} if held else {"bundle_id": named}
@@ -1005,6 +1078,14 @@ THAT_ONE_RE = re.compile(
     r"|(?:i'?ll|ill|we'?ll|let'?s|lets|i|we)(?:'d| would| will)? (?:take|go with|go for|book) (?:it|that))"
     rf"{_GOOD_TAIL}"
 )
+# "ok do that", "go with that", "yes please, that one 👍", "lets book it": said right after an option was
+# put forward or asked about ("I'd pick B1"), that option; with none discussed, these words name nothing.
+ACCEPT_RE = re.compile(
+    rf"^{_FILLER}(?:(?:please|pls|plz)[,.!]*\s+)?(?:(?:{_SELECT_VERB})(?:that|this|it)(?: one| option)?|(?:that|this) one)"
+    rf"{_GOOD_TAIL}"
+)
+# what a chat adds around words and is no word: emoji, hearts, stray symbols
+_SYMBOLS = re.compile(r"[^\w\s'’,.!?:;#$€£/&-]+")
 # "how far is the hotel from downtown?", "is the hotel close to the beach": a question about the
 # options on screen, never a wish for the trip (the extractor would read "hotel near downtown").
 ABOUT_OPTIONS_RE = re.compile(
@@ -1044,10 +1125,54 @@ def asks_about_cancelling(low: str) -> bool:
     return is_question(low) and (CANCEL_TERMS_RE.search(low) is not None or CAN_CANCEL_RE.match(low) is not None)
 
 
-# "whats the cheapest nonstop": asked of the options on screen (``options_answer.combined_answer``)
-_COMBINED = re.compile(
-    r"\b(?:cheapest|least\s+expensive|lowest[- ]priced|fastest|quickest|shortest)\s+(?:non-?stop|direct|refundable|flexible|cancell?able)\b"
+# "whats the cheapest nonstop", "which is the fastest refundable one?": a superlative among the options
+# that have a quality, answered from the screen (``options_answer.combined_answer``), never a nonstop-only
+# search for a question; said as a pick ("the cheapest nonstop then"), the option it names is chosen
+COMBINED_RE = re.compile(
+    r"\b(?P<most>cheapest|least\s+expensive|lowest[- ]priced|fastest|quickest|shortest)\s+"
+    r"(?P<kind>non[- ]?stop|direct|refundable|flexible|cancell?able)\b"
 )
+COMBINED_PICK_RE = re.compile(
+    rf"^(?:{_SELECT_VERB})?(?:(?:on|with) )?(?:the |that )?{COMBINED_RE.pattern}"
+    r"(?: (?:one|option|bundle|choice|flights?|fares?|trip|combo))?$"
+)
+
+
+def combined_options(low: str, bundles: List[Dict[str, Any]]) -> Optional[Tuple[str, str, List[Dict[str, Any]]]]:
+    """ "The cheapest nonstop" among the options on screen: ("cheapest" or "fastest", "nonstop" or
+    "refundable", the options of that kind, best first); None when the text says no such thing."""
+    m = COMBINED_RE.search(low)
+    if not m or not bundles:
+        return None
+    nonstop = m.group("kind").startswith(("non", "direct"))
+    cheap = m.group("most").startswith(("cheap", "least", "lowest"))
+    fitting = [
+        b for b in bundles if (bool(b.get("flights")) and _stops(b) == 0 if nonstop else bool(b.get("refundable")))
+    ]
+    fitting.sort(key=lambda b: float(b.get("total") or "inf") if cheap else _flight_minutes(b))
+    return ("cheapest" if cheap else "fastest"), ("nonstop" if nonstop else "refundable"), fitting
+
+
+# "anything cheaper if we leave the 13th", "would it be cheaper to fly out the 15th?", "how much if we come
+# back on the 6th", "what if i leave on the 13th": another day asked about while options are on screen, a
+# question to answer (the Reducer offers to search it), never the trip moved on the spot
+_WHAT_IF = re.compile(
+    r"\b(?:what\s+if|if\s+(?:we|i|you|they|she|he)\b|would\s+it\s+be|will\s+it\s+be|is\s+it\s+(?:cheaper|less|more|any)"
+    r"|how\s+much\s+(?:would|will|is|if|for|to|more|less|cheaper)|(?:any|anything|something)\s+cheaper|cheaper\s+(?:to|if|leaving"
+    r"|returning|coming|flying|going|on)|would\s+(?:leaving|flying|going|coming|returning)|does\s+(?:leaving|flying|it))\b"
+)
+_DAY_SAID = re.compile(
+    r"\b(?:\d{1,2}(?:st|nd|rd|th)\b|the\s+\d{1,2}\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\w*\.?\s+\d{1,2}\b"
+    r"|\d{1,2}/\d{1,2}\b|(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b|a\s+day\s+(?:earlier|later)"
+    r"|the\s+(?:day|week)\s+(?:before|after)|tomorrow|next\s+week)"
+)
+
+
+def asks_what_if_day(low: str) -> bool:
+    """Whether ``low`` asks about another day without asking to move the trip ("is it cheaper on the 4th?")."""
+    return bool(_WHAT_IF.search(low) and _DAY_SAID.search(low)) and not re.search(
+        r"\b(?:change|move|switch|let'?s|please|pls)\b", low
+    )
 
 
 def _unbooked(trip_intent: Dict[str, Any]) -> bool:
@@ -1085,6 +1210,8 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     if not bundles:
         return message
     pending = (trip_intent.get("status") or {}).get("pending_question") or {}
+    if asks_what_if_day(low):
+        message["data"]["what_if"] = True
     if (
         ABOUT_OPTIONS_RE.match(low)
         or WHY_RE.match(low)
@@ -1092,13 +1219,18 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
         or asks_about_cancelling(low)
         and _unbooked(trip_intent)
         or is_question(low)
-        and _COMBINED.search(low)
+        and COMBINED_RE.search(low)
     ):
         message["data"]["about_options"] = True
         return message
-    if THAT_ONE_RE.match(low):
-        wm = trip_intent.get("working_memory") or {}
-        talked_of = discussed(wm, bundles)  # "what's in the fourth one?" - "ok lets go with that one"
+    wm = trip_intent.get("working_memory") or {}
+    talked_of = discussed(wm, bundles)  # "what's in the fourth one?" or "I'd pick B1" - "ok lets go with that one"
+    bare = re.sub(r"\s+", " ", _SYMBOLS.sub(" ", low)).strip()
+    combined = None if is_question(low) else COMBINED_PICK_RE.match(pick_words(bare))
+    fitting = (combined_options(low, bundles) or ("", "", []))[2] if combined else []
+    if fitting:  # "the cheapest nonstop then": chosen among those on screen (none nonstop: a wish, searched)
+        return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": fitting[0]["bundle_id"]}}
+    if THAT_ONE_RE.match(bare) or talked_of and ACCEPT_RE.match(bare):
         chosen = talked_of.get("bundle_id") if talked_of else (wm.get("selected") or {}).get("bundle_id")
         if chosen in {b.get("bundle_id") for b in bundles}:
             return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": chosen}}
@@ -1119,6 +1251,10 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     )
     named = None if than or asks_about else _said_pick(low, bundles, slots)
     if named is None and not is_question(low):
+        unflown = _unflown_airline(pick_words(low.strip()), bundles)
+        if unflown:  # "the delta one" and none flies Delta: said, never read as Delta's business cabin
+            message["data"]["no_airline_on_screen"] = unflown
+            return message
         unseen = _unseen_feature(pick_words(low.strip()))
         if unseen:  # "the one with the marriott" and no hotel on screen is one: said, with those there are
             message["data"]["not_on_screen"] = unseen
@@ -1132,6 +1268,9 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
         return _words_about_options(low.strip(), message, bundles, trip_intent) or message
     if named in {b.get("bundle_id") for b in bundles}:
         return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": named}}
+    if named.startswith("@"):  # "the 10:55 one" and no flight on screen leaves then: said, with those that do
+        message["data"]["no_flight_at"] = named[1:]
+        return message
     message["data"]["unknown_bundle_id"] = named
     return message
 

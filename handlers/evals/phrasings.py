@@ -30,6 +30,7 @@ Expectation keys (all must hold for the case to pass):
 - ``ask``: slots the last question must ask; ``ask_not``: slots it must not ask;
 - ``disclose``: ``{"slot", "patterns"}``: the slot was asked, or every pattern appears in what
   the traveller was told (assumptions and the last replies): an ambiguous name is never guessed silently;
+- ``options_min``: at least this many options are on screen after the last line (a change never empties it silently);
 - ``selected`` / ``selected_label``: the bundle picked by words; ``selected_is``: the pick is the
   cheapest / fastest / refundable of those on screen, or has the earliest / latest outbound or return
   departure ("earliest_out", "latest_ret"; ties count); ``held``: something is held (``true``) or
@@ -155,6 +156,7 @@ def observed(doc: Dict[str, Any], turn: Dict[str, Any]) -> Dict[str, Any]:
         "_selected_is": _qualities(bundles.get(selected), list(bundles.values())) if selected else [],
         "_last_reply": " ".join(m.get("text") or "" for m in messages),
         "_first_card": " ".join((wm.get("ranked_bundles") or [{}])[0].get("why") or []),
+        "_options": len(bundles),
     }
 
 
@@ -222,6 +224,9 @@ def check(expect: Dict[str, Any], seen: Dict[str, Any]) -> List[str]:
         elif key == "card_has":
             if not re.search(want, seen["_first_card"], re.I):
                 wrong.append(f"first card lacks {want!r}: {seen['_first_card'][-160:]!r}")
+        elif key == "options_min":
+            if seen["_options"] < want:
+                wrong.append(f"{seen['_options']} options on screen, want at least {want}")
         elif key == "reply_not":
             if want.lower() in seen["_told"].lower():
                 wrong.append(f"replied {want!r}")

@@ -130,9 +130,12 @@ _PROPOSAL = re.compile(r"\?|^\W*(?:please\s+)?confirm", re.I)
 def confirmed_proposal(msg: str, pending_question: Any) -> Optional[str]:
     """The words of another assistant's question that proposed values ("Leaving on March 1st?") when
     the traveller agrees ("yes") or answers without objecting; the Reducer's own questions
-    (which carry ``slots``) never propose values."""
+    (which carry ``slots``) never propose values, but for its offers (``yes_only``), which a "yes" takes."""
     if not isinstance(pending_question, dict) or pending_question.get("slots"):
         return None
+    if pending_question.get("yes_only"):  # the Reducer's offer ("Shall I search leaving Wed Jan 13?"): a "yes" only
+        proposal = pending_question.get("proposal")
+        return proposal if isinstance(proposal, str) and _YES.match(msg) and not _NO.search(msg) else None
     text = pending_question.get("text")
     if not isinstance(text, str) or not _PROPOSAL.search(text):
         return None

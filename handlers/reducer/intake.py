@@ -23,14 +23,18 @@ from ..options_answer import (
     REJECTED,
     acknowledged,
     answer_about_options,
+    answered_pick,
     asks_about_me,
     asks_to_see_options,
     cancel_note,
     complains,
     mix_answer,
     named_options,
+    no_airline_answer,
+    no_flight_at_answer,
     nothing_cheaper,
     options_again,
+    paid_at_once,
     referent,
     rejects_options,
     remember_discussed,
@@ -102,6 +106,12 @@ class Intake(DecisionBase):
         if data.get("about_options") and bundles:  # "how far is the hotel from downtown?"
             self._answer_about_options(doc, text)
             return
+        if data.get("no_airline_on_screen") and bundles:  # "the delta one" and none flies Delta
+            self.say(no_airline_answer(str(data["no_airline_on_screen"]), bundles))
+            return
+        if data.get("no_flight_at") and bundles:  # "the 10:55 one" and no flight leaves then
+            self.say(no_flight_at_answer(str(data["no_flight_at"]), bundles))
+            return
         if data.get("not_on_screen") and bundles:  # "the one with the marriott" and none is
             self.say(unseen_answer(str(data["not_on_screen"]), bundles))
             return
@@ -123,6 +133,10 @@ class Intake(DecisionBase):
             return
         if data.get("read_as"):  # "a cheaper hotel", nothing cheaper on screen: "hotels under 82.00 USD a night"
             text = str(data["read_as"])
+        if data.get("other_time"):  # "a later flight" searched: if none leaves later, the options stay
+            doc["working_memory"]["other_time"] = {
+                "chosen": (doc["working_memory"].get("selected") or {}).get("bundle_id")
+            }
         if not text.strip():
             self.say(
                 "I didn't get any text. Tell me where you're flying from and to, when, and how many of you are going."
@@ -133,7 +147,7 @@ class Intake(DecisionBase):
                 f"That message is too long for me ({len(text):,} characters). Please describe the trip in a few sentences."
             )
             return
-        self._extract(doc, text, data, now)
+        self._extract(doc, text, data, now, **({"what_if": True} if data.get("what_if") else {}))
 
     def _extract(self, doc: Dict[str, Any], text: str, data: Dict[str, Any], now: datetime, **extra: Any) -> None:
         self.call(
@@ -221,6 +235,9 @@ class Intake(DecisionBase):
         empty = [q for q in wm["flight_quotes"] if not found(q, "flight_quotes")] + [
             q for q in wm["hotel_quotes"] if not found(q, "hotel_quotes")
         ]
+        tried = wm.pop("other_time", None)
+        if empty and isinstance(tried, dict) and self._kept_options(doc, empty, tried, now):
+            return
         if empty:
             self._no_results(doc, empty)
             return
@@ -245,13 +262,37 @@ class Intake(DecisionBase):
             self._more_shown(doc, bundles, int(wm["ranking"]["added"]))
         elif just_ranked:
             self.out["ui_messages"].append(trip_summary(doc, len(bundles)))
-            self.say(bundles_line(doc, bundles, (wm.get("ranking") or {}).get("was")), bundles_widget(bundles))
+            line = bundles_line(doc, bundles, (wm.get("ranking") or {}).get("was")) + _none_holdable(doc, bundles)
+            self.say(line, bundles_widget(bundles))
         elif user_asked:
             self.say(
                 "Nothing changed. Your options are on screen: "
                 + ", ".join(map(bundle_line, bundles))
                 + ". Pick one, or tell me what to change."
             )
+
+    def _kept_options(
+        self, doc: Dict[str, Any], empty: List[Dict[str, Any]], tried: Dict[str, Any], now: datetime
+    ) -> bool:
+        """ "What about a later flight" searched, and no flight that day leaves later (earlier): said,
+        and the change put back so the options are those on screen before; False when something
+        else emptied the search (then ``_no_results`` says what)."""
+        made = [step for step in doc["working_memory"].get("changes_made") or [] if isinstance(step, list) and step]
+        timed = [q for q in empty if q.get("found") and set(q.get("ruled_out") or {}) == {"time_window"}]
+        if not made or len(timed) != len(empty):
+            return False
+        segs = {s["segment_id"]: s for s in segments_of(doc)}
+        said = [
+            f"no flight {segment_route(segs[q['segment_id']])} {preference_words(doc, 'time_window', _leg_of(doc, q['segment_id']))}"
+            for q in timed
+            if q.get("segment_id") in segs
+        ]
+        again = (
+            f" {tried['chosen']} was chosen: say '{tried['chosen']}' to choose it again." if tried.get("chosen") else ""
+        )
+        self.say(f"There is {'; '.join(said) or 'no such flight'}, so your options stay as they were.{again}")
+        self._extract(doc, "", {}, now, revert=made[-1])
+        return True
 
     def _no_results(self, doc: Dict[str, Any], empty: List[Dict[str, Any]]) -> None:
         doc["status"].update(phase="intake", state="needs_input")
@@ -297,6 +338,11 @@ class Intake(DecisionBase):
             return
         text = ((data.get("call") or {}).get("arguments") or {}).get("text") or ""
         changed = [p for p in applied.get("changed_paths") or [] if not p.startswith(("request.", "status."))]
+        asked = (data.get("output") or {}).get("days_asked")
+        if isinstance(asked, dict) and asked and doc["working_memory"]["ranked_bundles"]:
+            self._offer_days(doc, asked)  # "anything cheaper if we leave the 13th": asked, the trip kept
+            if not changed:
+                return
         if changed and looks_non_english(text):
             self.say(ENGLISH_PARTLY, kind="status")
         # "a hotel with a gym", "aisle seats", "same hotel as last time": said so
@@ -386,6 +432,27 @@ class Intake(DecisionBase):
             return
         self.plan(doc, now, user_asked=True)
 
+    def _offer_days(self, doc: Dict[str, Any], asked: Dict[str, str]) -> None:
+        """Offer to search the days a "what if" question named; a "yes" next searches them (the
+        question keeps what it proposes: ``extract.context.confirmed_proposal``)."""
+        segments = segments_of(doc)
+        legs = [("depart_date", 0, "leaving"), ("return_date", len(segments) - 1, "coming back")]
+        offered, proposal = [], []
+        for key, index, verb in legs:
+            now_on = segments[index].get("depart_date") if segments and (index or key == "depart_date") else None
+            if key in asked and now_on and asked[key] != now_on and not (key == "return_date" and index == 0):
+                offered.append(f"{verb} {day_text(asked[key])} instead of {day_text(now_on)}")
+                proposal.append(f"{verb} {day_text(asked[key])}")
+        if not offered:
+            self.say("That is the day the options on screen are for already. Pick one, or tell me what to change.")
+            return
+        question = (
+            f'Shall I search {" and ".join(offered)}? Say "yes" and I\'ll show what it costs; '
+            "your options stay on screen until then."
+        )
+        doc["status"]["pending_question"] = {"text": question, "proposal": " and ".join(proposal), "yes_only": True}
+        self.say(question)
+
     def _answer_about_options(self, doc: Dict[str, Any], text: str) -> None:
         """The options' answer to ``text``, about the options it names or points at ("is that
         refundable?" after "what's in the fourth one?"), which are then the ones discussed."""
@@ -396,7 +463,8 @@ class Intake(DecisionBase):
         people, chosen = sum(travellers(doc).values()), bool((wm.get("selected") or {}).get("bundle_id"))
         answer = answer_about_options(text, bundles, people=people, offers=offers, focus=focus, chosen=chosen)
         self.say(" ".join(filter(None, (answer, cancel_note(text) if not wm.get("bookings") else ""))))
-        remember_discussed(wm, focus)
+        put_forward = answered_pick(text, bundles)  # "I'd pick B1": "ok, go with that" next chooses it
+        remember_discussed(wm, [put_forward] if put_forward else focus)
 
     def next_step(self, doc: Dict[str, Any], now: datetime, *, thanked: bool = True) -> str:
         """Where the trip stands and what the traveller does next, for an acknowledgement (``thanked``)
@@ -530,6 +598,24 @@ RELAX_HINTS = {
     "max_nightly": "no hotel cap",
     "board": "room only is fine",
 }
+
+
+def _none_holdable(doc: Dict[str, Any], bundles: List[Dict[str, Any]]) -> str:
+    """Every option on screen has a fare or room that must be paid at once: said up front, with the
+    wishes that narrowed the search to let go of for options that can be held."""
+    if not bundles or not all(paid_at_once(b) for b in bundles):
+        return ""
+    wm = doc["working_memory"]
+    narrowed = dict.fromkeys(
+        k for q in wm["flight_quotes"] + wm["hotel_quotes"] for k, n in (q.get("ruled_out") or {}).items() if n
+    )
+    hints = " or ".join(f'"{RELAX_HINTS[k]}"' for k in narrowed if k in RELAX_HINTS)
+    offer = (
+        f" Say {hints} and I'll look for options you can hold."
+        if hints
+        else " Other dates may have options you can hold."
+    )
+    return f" None of them can be held in full: each has a fare or room that must be paid at once.{offer}"
 
 
 _END_SLOTS = ("return_date", "check_out")

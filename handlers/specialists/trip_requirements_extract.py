@@ -41,6 +41,9 @@ class TripRequirementsExtract(SpecialistTool):
         doubts: List[Doubt] = []  # dates that could mean two days ("03/04", "Tuesday Feb 3")
         fields, notes, accounting, source = self._fields(args, text, today, timezone, current, told, doubts)
         patch = fields_to_patch(fields, current, today)
+        asked = _days_asked_about(fields, patch) if args.get("what_if") else {}
+        if asked:  # "is it cheaper if we leave the 13th?": the days are offered, the trip stays as it is
+            patch.pop("itinerary")
         known = ((current.get("status") or {}).get("assumptions")) or []
         if told:
             merged = list((patch.get("status") or {}).get("assumptions") or known)
@@ -59,6 +62,7 @@ class TripRequirementsExtract(SpecialistTool):
                 "accounting": accounting,
                 # asked by naming the days it could be ("Do you mean Tue Mar 4 or Thu Apr 3?")
                 # and a long trip by the one day it would end ("Do you mean Thu May 6? That is 63 nights...")
+                "days_asked": asked,
                 "date_doubts": [
                     {
                         "text": d.text,
@@ -161,6 +165,19 @@ class TripRequirementsExtract(SpecialistTool):
         assert fallback["source"] == "offline" and fallback["accounting"] == [{"model": "m", "input_tokens": 5}]
         assert fallback["patch"]["itinerary"]["trip_type"] == "one_way"
         assert fallback["patch"]["itinerary"]["lodging"]["stays"] == []
+
+
+# What a message changes besides its days when it names a place, the shape of the trip or a hotel
+_BESIDES_DAYS = ("origin", "destination", "legs", "one_way", "stays", "nights", "hotel_needed", "flights_needed")
+
+
+def _days_asked_about(fields: Dict[str, Any], patch: Dict[str, Any]) -> Dict[str, str]:
+    """The outbound and return days a "what if" question names ("if we leave the 13th"), when the
+    message changes nothing else of the itinerary; {} otherwise (then it is read as any change)."""
+    days = {k: str(fields[k]) for k in ("depart_date", "return_date") if fields.get(k)}
+    if not days or not patch.get("itinerary") or any(fields.get(k) for k in _BESIDES_DAYS):
+        return {}
+    return days
 
 
 def _today(value: Any, now: datetime, timezone: str) -> date:
