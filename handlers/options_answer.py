@@ -309,7 +309,8 @@ TOPICS: List[tuple] = [
         "departures",
     ),
     (
-        r"\b(?:hold(?:able)?|held|reserv\w*|on\s+hold)\b|\bpa(?:y|id)\s+(?:now|at\s+once|up\s*front|right\s+away|immediately)\b",
+        r"\b(?:holdable|be\s+held|(?:can|could)\s+(?:i|we|you|u)\s+(?:hold|reserve)|(?:i|we|you)\s+can\s+(?:hold|reserve))\b"
+        r"|\bpa(?:y|id)\s+(?:now|at\s+once|up\s*front|right\s+away|immediately)\b",
         "holds",
     ),
     (r"\b(?:refund\w*|flexib\w*|flexible|cancel\w*|change fees?)\b", "refunds"),
@@ -669,9 +670,11 @@ RECOMMEND_RE = re.compile(
 )
 # "which one is cheapest", "which is the fastest?": one option asked for by what sets it apart
 _WHICH_MOST = re.compile(
-    r"^(?:(?:so|ok(?:ay)?|and|hmm+)[,.!]*\s+)*(?:which|what)(?:\s+(?:one|option|bundle))?\s*(?:is|'?s)\s+(?:the\s+)?"
-    r"(?P<q>cheapest|least\s+expensive|lowest[- ]priced|fastest|quickest|shortest)(?:\s+(?:one|option|bundle))?\s*\??$"
+    r"^(?:(?:so|ok(?:ay)?|and|hmm+)[,.!]*\s+)*(?:which|what)(?:\s+(?:one|option|bundle))?\s*(?:is|'?s|has|got)\s+(?:the\s+)?"
+    r"(?P<q>cheapest|least\s+expensive|lowest[- ]priced|fastest|quickest|shortest|(?:best|nicest|better|fanciest)\s+hotel)"
+    r"(?:\s+(?:one|option|bundle))?\s*\??$"
 )
+_MOST = {"fastest": "fastest", "quickest": "fastest", "shortest": "fastest"}
 
 
 _ABOUT_TOWN = re.compile(
@@ -707,9 +710,8 @@ def answered_pick(text: str, bundles: List[Bundle]) -> Optional[Bundle]:
         return next(iter((combined_options(low, bundles) or ("", "", []))[2]), None)
     most = _WHICH_MOST.match(low)
     if most and bundles:
-        return bundle_by_quality(
-            "fastest" if most.group("q") in ("fastest", "quickest", "shortest") else "cheapest", bundles
-        )
+        said = most.group("q")
+        return bundle_by_quality("hotel" if said.endswith("hotel") else _MOST.get(said, "cheapest"), bundles)
     return recommended(low, bundles)
 
 

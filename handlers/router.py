@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 import re
+from datetime import datetime
 from typing import Any, Dict, List, Optional, Tuple
 
-from .common.carriers import AIRLINES
+from .common.carriers import AIRLINE_NAMES, AIRLINES
 from .common.question_form import is_question
 from .common.redact import contains_token_like, redact_text
 from .common.shape import clock_text, leg_departure
@@ -141,6 +142,8 @@ _QUALITIES = {
     "most expensive": "dearest",
     "priciest": "dearest",
     "dearest": "dearest",
+    "earliest arrival": "arrives_first",
+    "earliest arriving": "arrives_first",
     "fastest": "fastest",
     "quickest": "fastest",
     "shortest": "fastest",
@@ -487,6 +490,12 @@ def bundle_by_quality(quality: str, bundles: List[Dict[str, Any]]) -> Optional[D
         return labelled
     if quality == "cheapest":
         return min(bundles, key=lambda b: float(b.get("total") or "inf"))
+    if quality == "arrives_first":  # "the one that lands first": the outbound's arrival
+        landing = [
+            (str((b["flights"][0].get("summary") or {}).get("arrive_at") or ""), b) for b in bundles if b.get("flights")
+        ]
+        landing = [(at, b) for at, b in landing if at]
+        return min(landing, key=lambda pair: datetime.fromisoformat(pair[0]))[1] if landing else None
     if quality == "dearest":  # "the most expensive one"
         return max(bundles, key=lambda b: float(b.get("total") or 0))
     if quality == "fastest":
@@ -842,7 +851,7 @@ _RELATIVE = [
     ),
     (
         r"\b(?:the )?one (?:that |which )?(?:lands|arrives|gets (?:in|there))\s+(?:the )?(earliest|first)\b",
-        r"the fastest",
+        r"the earliest arrival",
     ),
     (
         r"\b(?:the )?one with (?:the )?(earliest|latest) (?:flight|departure)(?: out| there)?\b(?! back| home)",
@@ -870,7 +879,7 @@ _HOLD_PICK = [
         r"(?: for (?:me|us)| now| please| pls| plz| then)*\s*[?.!]*$"
     ),
     re.compile(
-        rf"^(?P<rest>.+?)\s*(?:[,.;!]|\band\b|&|\+|\bthen\b)+\s*(?:please |pls |go ahead and |(?:can|could|would|will) (?:you|u|we) (?:please |pls )?)?"
+        rf"^(?P<rest>.+?)\s*(?:[,.;!]|\band\b|\bbut\b|&|\+|\bthen\b)+\s*(?:please |pls |go ahead and |(?:can|could|would|will) (?:you|u|we) (?:please |pls )?)?"
         rf"(?:{_HOLD_VERB}|put (?:it|that|this|them) on hold)(?: (?:it|that|this|them|that one|it in|them in))?"
         r"(?: in)?(?: for (?:me|us)| now| please| pls| plz)*\s*[?.!]*$"
     ),
@@ -1062,7 +1071,7 @@ def _hold_pick(low: str, bundles: List[Dict[str, Any]], pending_slots: set) -> O
     for pattern in _HOLD_PICK:
         m = pattern.match(low)
         if m:
-            rest = _HOLD_SCOPE.sub("", m.group("rest").strip())
+            rest = _HOLD_SCOPE.sub("", m.group("rest").strip(" ,;"))  # "the 6:40 one, and hold it"
             named = _said_pick(rest, bundles, pending_slots)
             if named is None:
                 explicit = set(EXPLICIT_ID_RE.findall(rest))
@@ -1130,6 +1139,7 @@ def asks_about_cancelling(low: str) -> bool:
 # search for a question; said as a pick ("the cheapest nonstop then"), the option it names is chosen
 COMBINED_RE = re.compile(
     r"\b(?P<most>cheapest|least\s+expensive|lowest[- ]priced|fastest|quickest|shortest)\s+"
+    r"(?:(?:one|option)\s+(?:with\s+(?:a\s+|the\s+)?|that'?s\s+|that\s+is\s+))?"  # "the cheapest one with a nonstop"
     r"(?P<kind>non[- ]?stop|direct|refundable|flexible|cancell?able)\b"
 )
 COMBINED_PICK_RE = re.compile(
@@ -1153,6 +1163,38 @@ def combined_options(low: str, bundles: List[Dict[str, Any]]) -> Optional[Tuple[
     return ("cheapest" if cheap else "fastest"), ("nonstop" if nonstop else "refundable"), fitting
 
 
+# "drop the red eyes", "get rid of the jetblue ones", "remove the connecting flights", "lose the 1 star
+# hotels": the options with that feature taken away, said as the wish that does it ("no red-eyes")
+DROP_OPTIONS_RE = re.compile(
+    r"^(?:(?:ok(?:ay)?|yeah|hmm+|actually|also|and|pls|please|so)[,.!]*\s+)*(?:(?:can|could)\s+(?:you|u|we)\s+|let'?s\s+|pls\s+|please\s+)?"
+    r"(?:drop|remove|lose|ditch|get\s+rid\s+of|take\s+out|cut|exclude|hide|eliminate|filter\s+out|no\s+more)\s+"
+    r"(?:all\s+)?(?:the\s+|those\s+|these\s+|any\s+)?(?:ones?\s+(?:with|on)\s+(?:a\s+|the\s+)?)?(?P<what>[\w★*' -]{2,30}?)"
+    r"(?:\s+(?:ones?|options?|flights?|fares?|bundles?))?(?:\s+(?:please|pls|plz|thanks|too|as\s+well))*\s*[.!]*$"
+)
+_DROPPED = [
+    (r"red[- ]?eyes?|overnight(?:\s+flights?)?|overnights|night\s+flights?", "no red-eyes"),
+    (r"stops?|connections?|connecting|layovers?|one[- ]stops?|1[- ]stops?", "nonstop only"),
+    (r"non[- ]?refundable|nonrefundable", "refundable only"),
+]
+
+
+def dropped_as_wish(low: str) -> Optional[str]:
+    """The wish that takes away the options "drop the red eyes" names ("no red-eyes", "avoid JetBlue",
+    "3 star hotel or better"), else None (then the words are read as they are: "drop the hotel")."""
+    m = DROP_OPTIONS_RE.match(low)
+    if not m:
+        return None
+    what = m.group("what").strip()
+    for pattern, wish in _DROPPED:
+        if re.fullmatch(pattern, what):
+            return wish
+    stars = re.fullmatch(r"([1-4])[ -]?(?:stars?|★|\*)(?: hotels?| ones?)?", what)
+    if stars:
+        return f"{int(stars.group(1)) + 1} star hotel or better"
+    codes = airlines_named(what)
+    return f"avoid {AIRLINE_NAMES.get(codes[0], codes[0])}" if len(codes) == 1 else None
+
+
 # "anything cheaper if we leave the 13th", "would it be cheaper to fly out the 15th?", "how much if we come
 # back on the 6th", "what if i leave on the 13th": another day asked about while options are on screen, a
 # question to answer (the Reducer offers to search it), never the trip moved on the spot
@@ -1166,6 +1208,10 @@ _DAY_SAID = re.compile(
     r"|\d{1,2}/\d{1,2}\b|(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b|a\s+day\s+(?:earlier|later)"
     r"|the\s+(?:day|week)\s+(?:before|after)|tomorrow|next\s+week)"
 )
+
+
+# "the 2nd one, and is it refundable?", "b3 - does it have breakfast?": an option named, then asked about
+_PICK_THEN_ASK = re.compile(r"^(?P<pick>[^,?;]{2,40}?)\s*(?:[,;:]|\s-+\s|\band\b|\bbut\b)+\s*(?P<ask>[^?]+\?)\s*$")
 
 
 def asks_what_if_day(low: str) -> bool:
@@ -1210,8 +1256,20 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     if not bundles:
         return message
     pending = (trip_intent.get("status") or {}).get("pending_question") or {}
+    dropped = dropped_as_wish(low)
+    if dropped:  # "get rid of the jetblue ones": never read as a wish for JetBlue
+        message["data"]["read_as"] = dropped
+        return message
     if asks_what_if_day(low):
         message["data"]["what_if"] = True
+    asked_of_one = _PICK_THEN_ASK.match(low)
+    if (
+        asked_of_one
+        and _said_pick(asked_of_one.group("pick"), bundles, set())
+        and is_question(asked_of_one.group("ask"))
+    ):
+        message["data"]["about_options"] = True  # "the 2nd one, is it refundable?": answered for it, no wish
+        return message
     if (
         ABOUT_OPTIONS_RE.match(low)
         or WHY_RE.match(low)
@@ -1227,7 +1285,7 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     talked_of = discussed(wm, bundles)  # "what's in the fourth one?" or "I'd pick B1" - "ok lets go with that one"
     bare = re.sub(r"\s+", " ", _SYMBOLS.sub(" ", low)).strip()
     combined = None if is_question(low) else COMBINED_PICK_RE.match(pick_words(bare))
-    fitting = (combined_options(low, bundles) or ("", "", []))[2] if combined else []
+    fitting = (combined_options(combined.group(0), bundles) or ("", "", []))[2] if combined else []
     if fitting:  # "the cheapest nonstop then": chosen among those on screen (none nonstop: a wish, searched)
         return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": fitting[0]["bundle_id"]}}
     if THAT_ONE_RE.match(bare) or talked_of and ACCEPT_RE.match(bare):

@@ -10,7 +10,8 @@ disagree about the same text:
 - the extractor's bag wishes: "do the fares include bags?" tells no bags the party brings.
 
 A text is a question when it ends with "?" or opens with a question word or an auxiliary verb
-that starts a yes/no question, typed lower case and without apostrophes ("whats", "hows").
+that starts a yes/no question, typed lower case and without apostrophes ("whats", "hows"), after
+the words people type before one ("hmm", "ok so").
 """
 
 from __future__ import annotations
@@ -47,7 +48,9 @@ QUESTION_OPENERS = (
     "have",
     "any",
 )
-QUESTION_RE = re.compile(rf"\?\s*$|^\W*(?:{'|'.join(QUESTION_OPENERS)})\b", re.I)
+# What people type before the question itself: "hmm which one…", "ok so is it…", "btw does it…"
+_LEAD_IN = r"(?:(?:hmm+|um+|uh+|ok(?:ay)?|so|and|but|well|also|oh|hey|btw|wait|sorry)[,.!]*\s+)*"
+QUESTION_RE = re.compile(rf"\?\s*$|^\W*{_LEAD_IN}(?:{'|'.join(QUESTION_OPENERS)})\b", re.I)
 
 
 def is_question(text: str) -> bool:

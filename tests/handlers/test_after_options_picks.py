@@ -7,7 +7,7 @@ import pytest
 
 from handlers.extract.context import confirmed_proposal
 from handlers.options_answer import answered_pick
-from handlers.router import asks_what_if_day, bundle_items, route_text
+from handlers.router import asks_what_if_day, bundle_items, dropped_as_wish, route_text
 
 
 def _card(bundle_id, total, out, back, stops=0, label=""):
@@ -121,3 +121,36 @@ def test_the_desks_offer_is_taken_by_a_yes_only():
     offer = {"text": "Shall I search leaving Wed Jan 13?", "proposal": "leaving Wed Jan 13", "yes_only": True}
     assert confirmed_proposal("yes please", offer) == "leaving Wed Jan 13"
     assert confirmed_proposal("B2", offer) is None and confirmed_proposal("no thanks", offer) is None
+
+
+def test_an_option_named_then_asked_about_is_answered_not_wished():
+    routed = route_text("the 2nd one, and is it refundable?", _screen())
+    assert routed["type"] == "USER_MESSAGE" and routed["data"]["about_options"] is True
+    assert _picked("the 2nd one, and hold it") == "B2" and route_text("b3 but hold it", _screen())["data"]["hold"]
+
+
+def test_the_one_that_lands_first_is_the_earliest_arrival_not_the_fastest():
+    early = _card("B9", "900.00", "06:00", "12:00")
+    early["flights"][0]["summary"].update(arrive_at="2027-01-12T09:00:00-05:00", duration_minutes=400)
+    late = _card("B8", "800.00", "10:00", "12:00")
+    late["flights"][0]["summary"].update(arrive_at="2027-01-12T11:00:00-05:00", duration_minutes=60)
+    trip = {"working_memory": {"ranked_bundles": [late, early]}}
+    assert _picked("the one that lands first", trip) == "B9" and _picked("the fastest", trip) == "B8"
+
+
+@pytest.mark.parametrize(
+    ("text", "wish"),
+    [
+        ("get rid of the red eyes", "no red-eyes"),
+        ("lose the overnight flight", "no red-eyes"),
+        ("drop the ones with stops", "nonstop only"),
+        ("can you remove the connecting flights", "nonstop only"),
+        ("drop the 2 star hotels pls", "3 star hotel or better"),
+        ("get rid of the jetblue ones", "avoid JetBlue Airways"),
+        ("remove the non refundable options", "refundable only"),
+        ("drop the hotel", None),  # the hotel itself, read as said
+        ("drop the holds", None),
+    ],
+)
+def test_options_taken_away_are_said_as_the_wish_that_does_it(text, wish):
+    assert dropped_as_wish(text) == wish

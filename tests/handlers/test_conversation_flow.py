@@ -45,13 +45,17 @@ def _after_options(*lines):
         "  Why is B5 so expensive",
         "B2 per person?",
         "(which one is fastest)",
+        "hmm which one has the best hotel",  # the words typed before the question
+        "ok so is it refundable",
     ],
 )
 def test_questions_are_questions(text):
     assert is_question(text)
 
 
-@pytest.mark.parametrize("text", ["B2 please", "nonstop only", "hold it", "whatever is cheapest", "anyway, B3"])
+@pytest.mark.parametrize(
+    "text", ["B2 please", "nonstop only", "hold it", "whatever is cheapest", "anyway, B3", "ok so B3 then"]
+)
 def test_wishes_and_picks_are_not_questions(text):
     assert not is_question(text)
 
