@@ -264,9 +264,10 @@ _PATTERNS: List[Tuple[str, re.Pattern[str]]] = [
     (
         "ordinal",
         re.compile(
-            rf"\b(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+{_NOT_A_DAY})(?:\s+of\s+(?P<rel>this|next)\s+month)?|"
+            # "the 15th of next month", "the 16th next month"
+            rf"\b(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+{_NOT_A_DAY})(?:,?\s+(?:of\s+)?(?P<rel>this|next)\s+month)?|"
             rf"\bthe\s+(?P<dayw>{_ORD_WORD})\b(?!\s+(?:one|option|bundle|flight|hotel|choice|time|stop|leg|room|day|night|week|place|thing|class))"
-            rf"(?:\s+of\s+(?P<relw>this|next)\s+month)?",
+            rf"(?:,?\s+(?:of\s+)?(?P<relw>this|next)\s+month)?",
             re.I,
         ),
     ),
@@ -281,7 +282,7 @@ _MONTH_RANGE = re.compile(
 _RANGE_MONTH = re.compile(rf"\b(?:the\s+)?{_DAY}{_RANGE_SEP}{_DAY2}\s+(?:of\s+)?{_MONTH}(?!\w){_YEAR}", re.I)
 
 _DURATION = re.compile(
-    rf"\b(?P<n>{NUMBER_RE}|a\s+couple\s+of|a\s+few)[\s-]+(?:(?:full|whole|entire)\s+)?(?P<unit>nights?|nites?|nts|days?|weeks?|wks?)\b(?!\s+(?:ago|from\s+now|from\s+today|later))"
+    rf"\b(?P<n>{NUMBER_RE}|a\s+couple\s+of|a\s+few)[\s-]+(?:(?:full|whole|entire)\s+)?(?P<unit>nights?|nites?|nts|days?|weeks?|wks?)\b(?!\s+(?:ago|from\s+now|from\s+today|later|early|earlier|ahead))"
     r"|\b(?:a|one)\s+(?P<fort>fortnight)\b",
     re.I,
 )
@@ -300,6 +301,7 @@ class DateMention:
     weekday_only: bool = False  # "Thursday": a day of the week and nothing else
     until: Optional[date] = None  # "this weekend", "MLK weekend": the span's last day (the way back, unless told)
     event: bool = False  # "the wedding is Saturday Jan 16": an event's day, a travel day only when none other is said
+    before_event: str = ""  # "a sales meeting jan 12, back the 14th": the day before the meeting, the way out
 
     def in_month_of(self, anchor: date, today: date) -> DateMention:
         """ "make it the 9th" about a trip that starts Jan 8: the 9th of the trip's month (the next
@@ -692,7 +694,7 @@ def find_dates(
     found = _days_in_the_month_said(found, today)
     found = _holiday_weekend(text, _counted_from(text, found), today)
     if any(not d.event for d in found):
-        found = [d for d in found if not d.event]
+        found = _day_before_the_event(text, found)
     found = _bounds_dropped(text, found)
     masked = mask(masked, [(d.start, d.end) for d in found])
     return _week_of(text, _weekend_days(text, _weekend_from(_weekend_of(text, found))), today), masked
@@ -741,7 +743,7 @@ def _holiday_weekend(text: str, found: List[DateMention], today: date) -> List[D
 _ALL_WEEKDAYS = "|".join(sorted([*WEEKDAYS, *_WD_ABBR], key=len, reverse=True))
 _COUNTED = re.compile(
     rf"\b(?:(?P<n>{NUMBER_RE}|an?|one|a\s+couple\s+of)\s+(?P<unit>days?|weeks?)|(?:the\s+)?(?P<one>day|night)"
-    rf"|(?:the\s+)?(?P<wd>{_ALL_WEEKDAYS})\.?)\s+(?P<dir>before|after|from|prior\s+to)\s+(?:the\s+)?$",
+    rf"|(?:the\s+)?(?P<wd>{_ALL_WEEKDAYS})\.?|(?P<wk>the\s+week))\s+(?P<dir>before|after|from|prior\s+to)\s+(?:the\s+)?$",
     re.I,
 )
 _CALENDAR_DATE = re.compile(rf"\d|\b(?:{_MONTH_WORDS})\b", re.I)
@@ -756,6 +758,9 @@ _DAY_AROUND = re.compile(
     r"(?!\s+(?:that|tomorrow|next|work|school|lunch|dinner|breakfast|brunch)\b)"
     r"(?(wd)(?=\s*(?:$|[,.;!?)&-]|(?:and|to|then|so|but|or|thru|through|until|til+)\b)))"
     r"|same\s+(?:day|night|evening)\b|(?P<next>(?:next|following)\s+(?:day|morning|evening|night))\b"
+    # "trade show jan 19-22, need to be there a day early", "fly in two days early": before its first day
+    r"|(?:(?:be|get(?:ting)?)\s+(?:there|in)|arriv(?:e|ing)|fly(?:ing)?\s+in|go(?:ing)?\s+out)\s+"
+    rf"(?P<early_n>{NUMBER_RE}|a\s+couple\s+of|a\s+few|a)\s+(?:days?|nights?)\s+(?P<early>early|earlier|ahead)\b"
     # "leaving Saturday Jan 23, back the following Saturday": that weekday after the day said
     rf"|following\s+(?P<fwd>{'|'.join(sorted(WEEKDAYS, key=len, reverse=True))})\b)",
     re.I,
@@ -775,7 +780,13 @@ def _around_the_last(text: str, found: List[DateMention]) -> List[DateMention]:
         last = next((d for d in reversed(anchors) if d.end <= m.start()), None)
         if last is None:
             continue
-        direction = "after" if m.group("next") or m.group("fwd") else (m.group("dir") or "").lower()
+        direction = (
+            "after"
+            if m.group("next") or m.group("fwd")
+            else "before"
+            if m.group("early")
+            else (m.group("dir") or "").lower()
+        )
         if direction in ("before", "prior"):  # "conference Jan 25-27, fly in the evening before": before the 25th
             last = next((d for d in anchors if d.text == last.text and d.start < last.start), last)
         if m.group("wd") or m.group("fwd"):
@@ -786,7 +797,7 @@ def _around_the_last(text: str, found: List[DateMention]) -> List[DateMention]:
             else:
                 days = -((last.value.weekday() - weekday - 1) % 7 + 1)
         else:
-            raw = (m.group("n") or "a").lower()
+            raw = (m.group("n") or m.group("early_n") or "a").lower()
             n = 2 if raw.startswith("a couple") else 3 if raw.startswith("a few") else 1 if raw == "a" else to_int(raw)
             if n is None:
                 continue
@@ -794,17 +805,24 @@ def _around_the_last(text: str, found: List[DateMention]) -> List[DateMention]:
         out = [
             d for d in out if not (d.weekday_only and m.start() <= d.start < m.end())
         ]  # "wednesday" of "wednesday before"
+        if m.group("early") and last in out:
+            # "trade show jan 19-22, be there a day early": the way out takes the first day's place, so the
+            # range's other end is still the way back
+            out[out.index(last)] = DateMention(last.start, last.end, last.value + timedelta(days=days), m.group(0))
+            continue
         out.append(DateMention(m.start(), m.end(), last.value + timedelta(days=days), m.group(0)))
         counted.append(last)
         clause = re.split(r"[.!?;,]", text[: last.start])[-1]
-        if last in out and (last.event or _EVENT.search(clause) or counted.count(last) == 2):
-            out.remove(last)  # the wedding's day (or a holiday both ends are counted from) is not a travel day
+        if last in out and (last.event or _EVENT.search(clause)):
+            out[out.index(last)] = replace(last, event=True)  # the wedding's day is not a travel day
+        elif last in out and counted.count(last) == 2:
+            out.remove(last)  # nor a holiday both ends are counted from
     return sorted(out, key=lambda d: d.start)
 
 
 _EVENT = re.compile(
     r"\b(?:conference|meeting|wedding|game|concert|event|show|party|interview|funeral|graduation|appointment"
-    r"|summit|expo|convention|festival|race|marathon|ceremony|reunion|starts?|begins?)\b",
+    r"|summit|expo|convention|festival|race|marathon|ceremony|reunion|presentation|pitch|starts?|begins?)\b",
     re.I,
 )
 # "the wedding is Saturday Jan 16", "conference starts Monday the 11th", "my interview's on the 9th": a
@@ -812,7 +830,8 @@ _EVENT = re.compile(
 _EVENT_IS = re.compile(
     r"\b(?:conference|meeting|wedding|game|match|concert|event|show|party|interview|funeral|graduation|appointment"
     r"|summit|expo|convention|festival|race|marathon|ceremony|reunion|recital|tournament|service|surgery|procedure"
-    r"|exam|competition|gig|birthday|anniversary|shower|celebration|memorial|training|course|workshop)s?\b"
+    r"|exam|competition|gig|birthday|anniversary|shower|celebration|memorial|training|course|workshop|presentation"
+    r"|pitch)s?\b"
     r"(?:\s+[\w']+){0,3}?\s*(?:'s|\s+is|\s+are|\s+was|\s+will\s+be|\s+starts?|\s+begins?|\s+kicks?\s+off"
     r"|\s+runs?|\s+happens?|\s+takes\s+place)(?:\s+on)?(?:\s+the)?\s*$"
     # "Job interview Thursday 1/14 in Atlanta. Fly in Wednesday": an event opening its sentence with its day
@@ -834,7 +853,7 @@ _NAMED_IS = re.compile(
 _EVENT_AT = re.compile(
     r"\b(?:conference|meeting|wedding|game|match|concert|event|show|party|interview|funeral|graduation|appointment"
     r"|summit|expo|convention|festival|race|marathon|ceremony|reunion|recital|tournament|surgery|exam|competition"
-    r"|gig|celebration|memorial|training|workshop|kickoff|offsite|retreat)s?"
+    r"|gig|celebration|memorial|training|workshop|kickoff|offsite|retreat|presentation|pitch)s?"
     r"(?:\s+(?:in|at)(?:\s+(?!(?:from|to|out|with|for|and|then|on)\b)[\w'.-]+){1,3})?\s+(?:on\s+)?(?:the\s+)?$",
     re.I,
 )
@@ -859,7 +878,9 @@ def _event_day(text: str, found: List[DateMention], today: date) -> List[DateMen
             continue
         elif not (_EVENT_IS.search(clause) or _NAMED_IS.search(clause)):
             bare = [o for o in found if o.value != d.value]
-            if not (bare and all(o.weekday_only or o.day_only for o in bare) and _EVENT_AT.search(clause)):
+            if not (
+                bare and (all(o.weekday_only or o.day_only for o in bare) or _back_from_work(text, d, bare))
+            ) or not _EVENT_AT.search(clause):
                 continue
         event = [d]
         for e in found[i + 1 :]:  # "the conference is Jan 11-14": both ends are the event's
@@ -887,6 +908,49 @@ def _event_day(text: str, found: List[DateMention], today: date) -> List[DateMen
             out.append(o)
         return out
     return found
+
+
+# What the event is, said before its day: "a sales meeting", "my interview", "the wedding"
+_EVENT_NOUN = re.compile(
+    r"\b(?P<noun>conference|meeting|wedding|game|match|concert|show|party|interview|funeral|graduation|appointment"
+    r"|summit|expo|convention|festival|race|marathon|ceremony|reunion|recital|tournament|surgery|procedure|exam"
+    r"|competition|gig|celebration|memorial|training|workshop|presentation|pitch|kickoff|offsite|retreat)s?\b",
+    re.I,
+)
+
+
+# Events of work that start a day: the traveller flies in the day before ("a meeting feb 4, return feb 5")
+_WORK_EVENT = frozenset(
+    "meeting interview presentation appointment pitch training workshop kickoff offsite exam surgery procedure".split()
+)
+
+
+def _back_from_work(text: str, day: DateMention, others: List[DateMention]) -> bool:
+    """ "a 10am meeting on feb 4, from chicago, return feb 5": a day's work and only the way back said after it."""
+    nouns = list(_EVENT_NOUN.finditer(text[: day.start]))
+    return bool(nouns) and nouns[-1].group("noun").lower() in _WORK_EVENT and _only_back(text, day, others)
+
+
+def _only_back(text: str, day: DateMention, others: List[DateMention]) -> bool:
+    return all(o.value >= day.value and RETURN_CUE.search(text[max(0, o.start - 40) : o.start]) for o in others)
+
+
+def _day_before_the_event(text: str, found: List[DateMention]) -> List[DateMention]:
+    """The dates without the event's; when the only other dates are the way back and the event is a day's
+    work ("for a sales meeting jan 12, back on the 14th"), the way out is the day before it, told as such
+    (``before_event``), not a question that ignores the meeting."""
+    events = [d for d in found if d.event]
+    rest = [d for d in found if not d.event]
+    if len(events) != 1 or not _only_back(text, events[0], rest):
+        return rest
+    (day,) = events
+    nouns = list(_EVENT_NOUN.finditer(text[: day.start]))
+    if not nouns or nouns[-1].group("noun").lower() not in _WORK_EVENT:
+        return rest  # "a hockey game jan 9, back the 10th": that day or the one before, asked
+    before = replace(
+        day, value=day.value - timedelta(days=1), event=False, before_event=nouns[-1].group("noun").lower()
+    )
+    return sorted([before, *rest], key=lambda d: d.start)
 
 
 _FOR_HOLIDAY = re.compile(r"\b(?:for|over|around|during|at)\s+(?:the\s+)?$", re.I)
@@ -952,7 +1016,9 @@ def _month_day(anchor: date, months: int, day: int) -> Optional[date]:
 
 def _counted_from(text: str, found: List[DateMention]) -> List[DateMention]:
     lower = text.lower()
-    if not any(word in lower for word in ("before", "after", "from", "prior", "same", "next", "following")):
+    if not any(
+        word in lower for word in ("before", "after", "from", "prior", "same", "next", "following", "early", "ahead")
+    ):
         return found
     out: List[DateMention] = []
     for d in found:
@@ -964,7 +1030,14 @@ def _counted_from(text: str, found: List[DateMention]) -> List[DateMention]:
             continue
         start = max(0, d.start - 40) + m.start()
         direction = m.group("dir").lower()
-        if m.group("wd"):
+        if m.group("wk"):
+            # "the week after thanksgiving": the Monday that starts the next week (the one before it, "before")
+            if direction == "from":
+                out.append(d)
+                continue
+            monday = -d.value.weekday()
+            days = monday - 7 if direction == "before" or direction.startswith("prior") else monday + 7
+        elif m.group("wd"):
             name = m.group("wd").lower()
             weekday = WEEKDAYS.get(name, _WD_ABBR.get(name, 0))
             if direction == "before" or direction.startswith("prior"):
@@ -985,8 +1058,9 @@ def _counted_from(text: str, found: List[DateMention]) -> List[DateMention]:
         out = [o for o in out if o.end <= start]  # "Wednesday before Thanksgiving": one day, not two
         value = d.value + timedelta(days=days)
         # "a week from Friday" is told back (some mean the coming Friday's week); "the day after Christmas" is not
-        out.append(DateMention(start, d.end, value, text[start : d.end], period=d.period or direction == "from"))
-    if any(word in lower for word in ("before", "after", "same", "next", "following")):
+        said_back = d.period or direction == "from" or bool(m.group("wk"))
+        out.append(DateMention(start, d.end, value, text[start : d.end], period=said_back))
+    if any(word in lower for word in ("before", "after", "same", "next", "following", "early", "ahead")):
         out = _around_the_last(text, out)
     return out
 

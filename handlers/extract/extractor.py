@@ -534,6 +534,11 @@ def _weekdays_read(dates: List[DateMention], fields: Dict[str, Any]) -> List[str
             said.append(f"Taking next {d.value.strftime('%A')} as {day}")
         elif after_next_said(d):
             said.append(f"Taking {d.value.strftime('%A')} after next as {day}")
+        elif d.before_event:
+            event = day_text((d.value + timedelta(days=1)).isoformat())
+            said.append(
+                f"Flying out {day}, the day before your {d.before_event} on {event}; say the day if you fly another"
+            )
         elif d.period and d.until and fields.get("nights") == (d.until - d.value).days:
             back = day_text(d.until.isoformat())
             said.append(f"Taking {' '.join(d.text.split())} as {day} to {back}; say the days if they are others")

@@ -9,7 +9,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .dates import DateMention
-from .places import Mention
+from .places import Mention, served_town
 
 # Between two places of a chain ("to" is what the arrows become): "A to B to C", "A > B then C"
 _LINK = re.compile(
@@ -134,7 +134,7 @@ def towns_left_out(msg: str, places: Sequence[Mention], used: set, stays: Sequen
         code = _code(p.place)
         if code in stay_codes or not THEN.search(msg[max(0, p.start - 45) : p.start]):
             continue
-        name = p.place.get("name") or code
+        name = served_town(msg[p.start : p.end]) or p.place.get("name") or code  # "then kyoto": Kyoto, not Osaka
         if code in used and isinstance(first, dict) and _code(first) != code:
             where = first.get("name") or _code(first)
             out.append(f"The hotel is in {where} for every night; say how many nights in {name} to add a hotel there")

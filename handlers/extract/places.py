@@ -333,7 +333,68 @@ SERVED: Dict[str, Tuple[str, str, str, str, str]] = {
     "cotswolds": ("LHR", "London", "the Cotswolds", "", "Birmingham (BHX)"),
     "the cotswolds": ("LHR", "London", "the Cotswolds", "", "Birmingham (BHX)"),
     "chamonix": ("GVA", "Geneva", "Chamonix", "", ""),
+    # abroad: towns people tour by train or road from a big airport ("tokyo then kyoto", "zermatt from nyc")
+    "kyoto": ("KIX", "Osaka Kansai", "Kyoto", "", "Osaka Itami (ITM)"),
+    "nara": ("KIX", "Osaka Kansai", "Nara", "", "Osaka Itami (ITM)"),
+    "hakone": ("HND", "Tokyo Haneda", "Hakone", "", "Tokyo Narita (NRT)"),
+    "nikko": ("HND", "Tokyo Haneda", "Nikko", "", "Tokyo Narita (NRT)"),
+    "hakuba": ("HND", "Tokyo Haneda", "Hakuba", "", "Tokyo Narita (NRT)"),
+    "niseko": ("CTS", "Sapporo New Chitose", "Niseko", "", ""),
+    "zermatt": ("ZRH", "Zurich", "Zermatt", "", "Geneva (GVA)"),
+    "interlaken": ("ZRH", "Zurich", "Interlaken", "", "Geneva (GVA)"),
+    "grindelwald": ("ZRH", "Zurich", "Grindelwald", "", "Geneva (GVA)"),
+    "lucerne": ("ZRH", "Zurich", "Lucerne", "", ""),
+    "luzern": ("ZRH", "Zurich", "Lucerne", "", ""),
+    "st moritz": ("ZRH", "Zurich", "St. Moritz", "", "Milan (MXP)"),
+    "saint moritz": ("ZRH", "Zurich", "St. Moritz", "", "Milan (MXP)"),
+    "verbier": ("GVA", "Geneva", "Verbier", "", ""),
+    "gstaad": ("GVA", "Geneva", "Gstaad", "", "Zurich (ZRH)"),
+    "kitzbuhel": ("INN", "Innsbruck", "Kitzbühel", "", "Salzburg (SZG) or Munich (MUC)"),
+    "hallstatt": ("SZG", "Salzburg", "Hallstatt", "", "Vienna (VIE)"),
+    "sintra": ("LIS", "Lisbon", "Sintra", "", ""),
+    "cascais": ("LIS", "Lisbon", "Cascais", "", ""),
+    "sorrento": ("NAP", "Naples", "Sorrento", "", ""),
+    "taormina": ("CTA", "Catania", "Taormina", "", ""),
+    "cortina": ("VCE", "Venice", "Cortina d'Ampezzo", "", "Innsbruck (INN)"),
+    "cortina dampezzo": ("VCE", "Venice", "Cortina d'Ampezzo", "", "Innsbruck (INN)"),
+    "dolomites": ("VCE", "Venice", "the Dolomites", "", "Innsbruck (INN) or Verona (VRN)"),
+    "the dolomites": ("VCE", "Venice", "the Dolomites", "", "Innsbruck (INN) or Verona (VRN)"),
+    "st tropez": ("NCE", "Nice", "St. Tropez", "", ""),
+    "saint tropez": ("NCE", "Nice", "St. Tropez", "", ""),
+    "antibes": ("NCE", "Nice", "Antibes", "", ""),
+    "hvar": ("SPU", "Split", "Hvar", "", ""),
+    "bruges": ("BRU", "Brussels", "Bruges", "", ""),
+    "brugge": ("BRU", "Brussels", "Bruges", "", ""),
+    "ghent": ("BRU", "Brussels", "Ghent", "", ""),
+    "galway": ("SNN", "Shannon", "Galway", "", "Dublin (DUB)"),
+    "ubud": ("DPS", "Bali", "Ubud", "", ""),
+    "machu picchu": ("CUZ", "Cusco", "Machu Picchu", "", ""),
+    # ski and resort towns at home whose airport is filed under another town, or that have none
+    "crested butte": ("GUC", "Gunnison", "Crested Butte", "", "Denver (DEN)"),
+    "snowmass": ("ASE", "Aspen", "Snowmass", "", "Eagle County (EGE)"),
+    "beaver creek": ("EGE", "Eagle County", "Beaver Creek", "", "Denver (DEN)"),
+    "keystone": ("DEN", "Denver", "Keystone", "", "Eagle County (EGE)"),
+    "mammoth lakes": ("MMH", "Mammoth Lakes", "Mammoth Lakes", "", "Reno (RNO)"),
+    "mammoth mountain": ("MMH", "Mammoth Lakes", "Mammoth Lakes", "", "Reno (RNO)"),
+    "sun valley": ("SUN", "Hailey", "Sun Valley", "", "Boise (BOI)"),
+    "killington": ("BTV", "Burlington", "Killington", "", "Albany (ALB)"),
+    "taos": ("ABQ", "Albuquerque", "Taos", "", "Santa Fe (SAF)"),
+    "mackinac island": ("PLN", "Pellston", "Mackinac Island", "", ""),
+    "key largo": ("MIA", "Miami", "Key Largo", "", ""),
+    "la jolla": ("SAN", "San Diego", "La Jolla", "", ""),
+    "laguna beach": ("SNA", "Orange County", "Laguna Beach", "", "Los Angeles (LAX)"),
+    "malibu": ("LAX", "Los Angeles", "Malibu", "", ""),
+    "sonoma": ("STS", "Santa Rosa", "Sonoma", "", "San Francisco (SFO) or Oakland (OAK)"),
+    "yellowstone": ("BZN", "Bozeman", "Yellowstone", "", "Jackson Hole (JAC) or West Yellowstone (WYS)"),
+    "glacier national park": ("FCA", "Kalispell", "Glacier National Park", "", ""),
 }
+
+
+def served_town(typed: str) -> Optional[str]:
+    """The town a name typed stands for when it is flown to through another town's airport ("kyoto": "Kyoto",
+    not Osaka Kansai), else None."""
+    town = SERVED.get(fold(typed))
+    return town[2] if town else None
 
 
 def _served_note(code: str, name: str, town: str, _stay: str, other: str) -> str:

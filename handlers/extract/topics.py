@@ -88,7 +88,8 @@ def _own_topic(text: str, under_way: str = "trip") -> Optional[str]:
 CAR_WORDS = re.compile(
     r"\b(?:rent(?:al|ing)?|hire|cars?|vehicles?|suv|sedan|pick(?:ing)?[\s-]?up|drop(?:ping)?[\s-]?off)\b", re.I
 )
-_ROUTE_GAP = re.compile(r"\s*(?:to|-)\s*", re.I)
+# "Boston to Miami", "Portland ME to Chicago" (a state's postal code read with the town, outside its mention)
+_ROUTE_GAP = re.compile(r"(?:\s*,?\s*(?-i:[A-Z]{2})\s+)?\s*(?:to|-)\s*", re.I)
 
 
 def names_route(text: str, homes: bool = True, found: Optional[List[Mention]] = None) -> bool:

@@ -211,8 +211,10 @@ def test_being_home_by_a_time_is_an_arrival(text, key, wish):
         # an event, its place, its day: the bare travel days said beside it fall around it
         ("cousin's wedding in charlotte on saturday jan 23, flying friday, back sunday", ("2027-01-22", "2027-01-24")),
         ("job interview in atlanta monday dec 14, fly out sunday, back monday night", ("2026-12-13", "2026-12-14")),
-        # a travel date said in full beside it: the event's day stays the way out
-        ("meeting in nyc on jan 12, back jan 14", ("2027-01-12", "2027-01-14")),
+        # a meeting with only the way back said: the way out is the day before it (told), not its own day
+        ("meeting in nyc on jan 12, back jan 14", ("2027-01-11", "2027-01-14")),
+        # a game with a travel date said in full beside it: the game's day stays the way out
+        ("hockey game in boston on jan 9, back jan 10, from philly", ("2027-01-09", "2027-01-10")),
     ],
 )
 def test_days_around_an_event_said_with_its_place(text, expected):
@@ -243,3 +245,40 @@ def test_asap_is_today_only_when_no_day_is_said():
 )
 def test_days_around_a_holiday(text, expected):
     assert trip(text)[:2] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a day's work with only the way back said: the way out is the day before it
+        ("for a sales meeting in chicago jan 12, back on the 14th", ("2027-01-11", "2027-01-14", None)),
+        ("need to be in denver for a 10am meeting on feb 4, return feb 5", ("2027-02-03", "2027-02-05", None)),
+        ("interview in seattle feb 9, flying home feb 10", ("2027-02-08", "2027-02-10", None)),
+        # a game is another matter: that day or the day before is asked
+        ("going to a hockey game in boston jan 9, back the 10th, from philly", (None, "2027-01-10", None)),
+        # arriving early for an event of several days: the way home is still its last day
+        (
+            "trade show in vegas jan 19-22, need to be there a day early, from seattle",
+            ("2027-01-18", "2027-01-22", None),
+        ),
+        ("conference march 8-10, want to get in two days early", ("2027-03-06", "2027-03-10", None)),
+        # a week counted from a holiday starts on its Monday
+        ("the week after thanksgiving, 3 nights", ("2027-11-29", None, 3)),
+        ("the week before christmas", ("2026-12-14", None, None)),
+        # a day of next month said without "of"
+        ("the 16th next month", ("2027-01-16", None, None)),
+    ],
+)
+def test_the_way_out_counted_from_an_event_or_a_holiday(text, expected):
+    assert trip(text) == expected
+
+
+def test_the_day_before_a_meeting_is_said_back():
+    assumptions = []
+    extract_fields(
+        text="sales meeting in chicago jan 12, back the 14th, from boston", today=TODAY, assumptions=assumptions
+    )
+    assert (
+        "Flying out Mon Jan 11, the day before your meeting on Tue Jan 12; say the day if you fly another"
+        in assumptions
+    )
