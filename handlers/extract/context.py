@@ -152,6 +152,15 @@ _CHOICE = re.compile(
 _DATE_ANSWER_SLOTS = frozenset({"depart_date", "return_date", "check_in", "check_out"})
 
 
+# An answer to "Do you fly out Fri Jan 8, the day before your game, or Sat Jan 9, its day?"
+_AROUND_EVENT = re.compile(
+    r"^\W*(?:(?:i'?ll|we'?ll|let'?s)\s+(?:fly\s+(?:out\s+)?|go\s+)?)?(?:(?P<before>(?:the\s+)?(?:day|night)\s+before)"
+    r"|(?:the\s+)?(?:same\s+day|day\s+of(?:\s+the\s+\w+)?|that\s+day|its\s+day|on\s+the\s+day|(?!(?:next|following|any|other)\b)\w+\s+day))"
+    r"(?:\s+(?:please|pls|is\s+fine|works))?\W*$",
+    re.I,
+)
+
+
 def doubt_answer(msg: str, pending_question: Any) -> Dict[str, str]:
     """Days chosen by answering the date question the Reducer asked by naming readings: "the first
     one" / "the latter" (for every date it asked that way), the month or weekday that tells two
@@ -172,6 +181,10 @@ def doubt_answer(msg: str, pending_question: Any) -> Dict[str, str]:
     if choice and all(len(days) == 2 for days in readings.values()):
         at = 0 if choice.group("which").lower() in ("first", "former", "earlier") else 1
         return {slot: days[at].isoformat() for slot, days in readings.items()}
+    around = _AROUND_EVENT.match(msg)
+    if around and len(readings) == 1 and all(isinstance(d, dict) and d.get("kind") == "event" for d in doubts.values()):
+        slot, days = next(iter(readings.items()))  # "the day before" to "... the day before your game, or ..."
+        return {slot: days[0 if around.group("before") else -1].isoformat()} if len(days) == 2 else {}
     if len(readings) != 1:
         return {}
     slot, days = next(iter(readings.items()))

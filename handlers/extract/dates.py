@@ -603,8 +603,10 @@ _FLOATING = frozenset({"ordinal", "weekday"})
 
 @dataclass(frozen=True)
 class Doubt:
-    """A date not read because it could mean two days: ``kind`` "order" (03/04) or "weekday" (Tuesday Feb 3);
-    or "long": a numeric end date whose reading makes the trip implausibly long (one reading, asked to confirm)."""
+    """A date not read because it could mean two days: ``kind`` "order" (03/04) or "weekday" (Tuesday Feb 3),
+    or "event" (the way out to a game said with only the way back: the day before it or its day; ``text`` names
+    the event); or "long": a numeric end date whose reading makes the trip implausibly long (one reading, asked
+    to confirm)."""
 
     start: int
     end: int
@@ -694,7 +696,7 @@ def find_dates(
     found = _days_in_the_month_said(found, today)
     found = _holiday_weekend(text, _counted_from(text, found), today)
     if any(not d.event for d in found):
-        found = _day_before_the_event(text, found)
+        found = _day_before_the_event(text, found, doubts)
     found = _bounds_dropped(text, found)
     masked = mask(masked, [(d.start, d.end) for d in found])
     return _week_of(text, _weekend_days(text, _weekend_from(_weekend_of(text, found))), today), masked
@@ -935,7 +937,7 @@ def _only_back(text: str, day: DateMention, others: List[DateMention]) -> bool:
     return all(o.value >= day.value and RETURN_CUE.search(text[max(0, o.start - 40) : o.start]) for o in others)
 
 
-def _day_before_the_event(text: str, found: List[DateMention]) -> List[DateMention]:
+def _day_before_the_event(text: str, found: List[DateMention], doubts: List[Doubt]) -> List[DateMention]:
     """The dates without the event's; when the only other dates are the way back and the event is a day's
     work ("for a sales meeting jan 12, back on the 14th"), the way out is the day before it, told as such
     (``before_event``), not a question that ignores the meeting."""
@@ -945,11 +947,15 @@ def _day_before_the_event(text: str, found: List[DateMention]) -> List[DateMenti
         return rest
     (day,) = events
     nouns = list(_EVENT_NOUN.finditer(text[: day.start]))
-    if not nouns or nouns[-1].group("noun").lower() not in _WORK_EVENT:
-        return rest  # "a hockey game jan 9, back the 10th": that day or the one before, asked
-    before = replace(
-        day, value=day.value - timedelta(days=1), event=False, before_event=nouns[-1].group("noun").lower()
-    )
+    if not nouns:
+        return rest
+    noun = nouns[-1].group("noun").lower()
+    if noun not in _WORK_EVENT:
+        # "a hockey game jan 9, back the 10th": that day or the one before, asked by naming both
+        eve = day.value - timedelta(days=1)
+        doubts.append(Doubt(day.start, day.end, noun, "event", (eve, day.value), slot="depart_date"))
+        return rest
+    before = replace(day, value=day.value - timedelta(days=1), event=False, before_event=noun)
     return sorted([before, *rest], key=lambda d: d.start)
 
 

@@ -20,10 +20,15 @@ def test_a_numeric_date_with_no_locale_to_tell_is_asked_by_its_two_readings():
     assert h.intent()["itinerary"]["segments"][0]["depart_date"] == "2027-04-03"
 
 
-def test_a_weekday_that_does_not_match_its_date_is_asked_by_both_days():
+def asked_after(text):
+    """The harness after a first message, and the question it asked."""
     h = Harness(today="2026-12-01", tz="America/New_York")
-    h.say("Boston to Denver Tuesday Feb 3 back Feb 7, 1 adult")
-    asked = h.intent()["status"]["pending_question"]
+    h.say(text)
+    return h, h.intent()["status"]["pending_question"]
+
+
+def test_a_weekday_that_does_not_match_its_date_is_asked_by_both_days():
+    _, asked = asked_after("Boston to Denver Tuesday Feb 3 back Feb 7, 1 adult")
     assert asked["slots"][0] == "depart_date"
     assert asked["text"].startswith('Do you mean Tue Feb 2 or Wed Feb 3 by "Tuesday Feb 3"?')
 
@@ -123,3 +128,17 @@ def test_a_hotel_stay_of_months_from_numeric_dates_is_asked_by_its_check_out():
     h.say("Feb 6")
     stay = h.intent()["itinerary"]["lodging"]["stays"][0]
     assert (stay["check_in"], stay["check_out"]) == ("2027-02-03", "2027-02-06")
+
+
+def test_the_way_out_to_a_game_with_only_the_way_back_said_is_asked_by_the_day_before_and_its_day():
+    h, asked = asked_after("going to a hockey game in boston jan 9, back the 10th, from philly, 2 of us")
+    assert asked["slots"][0] == "depart_date"
+    assert asked["text"].startswith("Do you fly out Fri Jan 8, the day before your game, or Sat Jan 9, its day?")
+    h.say("the day before")
+    assert h.intent()["itinerary"]["segments"][0]["depart_date"] == "2027-01-08"
+
+
+def test_the_game_day_answers_the_question_about_the_game():
+    h, _ = asked_after("concert in denver jan 9, back the 10th, from dallas, 2 adults")
+    h.say("same day")
+    assert h.intent()["itinerary"]["segments"][0]["depart_date"] == "2027-01-09"
