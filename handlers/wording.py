@@ -16,7 +16,7 @@ from .common.board import board_words
 from .common.clock import day_text
 from .common.formats import money_text as money
 from .common.formats import party_text
-from .common.landmarks import where_near
+from .common.landmarks import KIND_SAID, area_kind, where_near
 from .common.shape import arrival_text, budget_limit, time_wish_text, trip_details
 from .extract.patch import hotel_assumption, rooms_assumption
 from .trip_read import segments_of, stays_of, travellers
@@ -403,9 +403,32 @@ def unknown_place_line(doc: Dict[str, Any]) -> str:
     place = geo.place(code) if code else None
     if not near or not place or where_near(near, place):
         return ""
+    kind = area_kind(near)
+    if kind:  # "near the beach" in Denver: no beach the desk knows there
+        return (
+            f"I don't know which hotels in {place['city']} are {KIND_SAID[kind]}, so the options are not ranked by it: "
+            f"each shows its distance from the centre. Name a beach, street or landmark and I'll rank by that."
+        )
     return (
         f"I don't know where {near} is, so I can't measure the hotels from it: each option shows its "
         f"distance from the centre of {place['city']}. Name a landmark or a well-known street nearby and I'll rank by that."
+    )
+
+
+def area_kind_line(doc: Dict[str, Any]) -> str:
+    """For a kind of area wished ("near the beach", "by the water", "in the old town") that the desk
+    places in the stay's city (``common.landmarks.area_kind``): one line naming the place the options
+    are measured from, so the reading can be corrected; "" otherwise."""
+    near = ((doc.get("preferences") or {}).get("hotel") or {}).get("near")
+    kind = area_kind(near)
+    stays = stays_of(doc)
+    place = geo.place(stays[0].get("location_code")) if kind and stays and stays[0].get("location_code") else None
+    found = where_near(near, place) if place else None
+    if not kind or not found or not place:
+        return ""
+    return (
+        f"For a hotel {KIND_SAID[kind]} in {place['city']} I'm measuring from {found['name']}: each option "
+        "shows its distance from there. Name another spot if you meant somewhere else."
     )
 
 

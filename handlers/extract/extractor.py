@@ -171,6 +171,9 @@ def extract_fields(
     dates = [d for d in dates if not any(a <= d.start < b for a, b in asides)]
     if not prefs.get("hotel_near"):  # "a conference at McCormick Place, hotel close by", "4 star on the strip"
         prefs["hotel_near"] = landmarks_read.landmark_near(mask(msg, asides))
+    kind = landmarks_read.area_kind_said(mask(msg, asides))  # "by the water", "in the old town": no town
+    if kind and not prefs.get("hotel_near"):
+        prefs["hotel_near"] = kind[0]
     # "500 a person" is a budget, not one traveller
     people_text = mask(masked, asides + [span for *_, span in money])
     shift = read_shift(masked) if _has_dates(current) else None
@@ -183,7 +186,8 @@ def extract_fields(
     masked = mask(masked, airline_spans + [(d.start, d.end) for d in durations])
     # "no hotel", "already have a hotel": hotel words that do not make the message about a stay
     said_about_stay = mask(msg, [m.span() for rx in (NO_HOTEL, BAGS_CHECKED) for m in rx.finditer(msg)])
-    masked = mask(masked, landmarks_read.landmark_spans(msg))  # "near the orange county convention center": no route
+    # "near the orange county convention center", "something in the old town": no route
+    masked = mask(masked, landmarks_read.landmark_spans(msg) + ([kind[1]] if kind else []))
 
     found = find_places(masked)  # read once: whether a route is named, and (mostly) the places themselves
     stay_mode = prefs["flights_needed"] is False or (

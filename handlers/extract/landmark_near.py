@@ -72,6 +72,32 @@ def landmark_near(text: str) -> Optional[str]:
     return None
 
 
+# A kind of area wished instead of a place: "by the water", "in the old town", "a waterfront hotel",
+# "near the lake", "somewhere in the historic center" (``landmarks.area_kind`` places it in the stay's city)
+_NAMED_AFTER = r"(?!,?\s+(?:(?-i:[A-Z])|alexandria\b|scottsdale\b|san\s+diego\b|maine\b))"  # "Old Town Alexandria"
+_KIND = re.compile(
+    r"\b(?:in|on|by|near|at|around|along|close\s+to|next\s+to|right\s+on)\s+(?:the\s+)?(?P<what>"
+    r"old\s+(?:town|city|quarter|part\s+of\s+town)|historic(?:al)?\s+(?:cent(?:er|re)|district|old\s+town|area|part\s+of\s+town)"
+    rf"|water(?:front)?|lake(?:front|shore)?|harbou?r(?:front)?|river(?:front)?|marina)\b{_NAMED_AFTER}"
+    r"|\b(?P<adj>water|lake|harbou?r|river)[\s-]?front\b"
+    rf"|(?<!\bto\s)(?<!\bfrom\s)\b(?P<bare>old\s+town|historic\s+cent(?:er|re))\b{_NAMED_AFTER}",
+    re.I,
+)
+
+
+def area_kind_said(text: str) -> Optional[Tuple[str, Tuple[int, int]]]:
+    """("the old town", its span) for a kind of area wished for the hotel ("by the water" -> "the
+    water", "a lakefront hotel" -> "the lakefront"); None when the message names none."""
+    m = _KIND.search(text)
+    if m is None:
+        return None
+    if m.group("adj"):
+        return f"the {m.group('adj').lower()}front", m.span()
+    what = m.group("what") or m.group("bare")
+    span = m.span("what") if m.group("what") else m.span("bare")
+    return "the " + " ".join(what.lower().replace("historical", "historic").split()), span
+
+
 def landmark_spans(text: str) -> List[Tuple[int, int]]:
     """Where ``text`` names a landmark as where the hotel should be ("hotel by disneyland", "near
     the orange county convention center"): spans the route reader skips, so the town in a landmark's

@@ -1161,6 +1161,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                     )
                     or (lower_text and _after_place_to(text, words, i, [m for m, _ in out[-1:]]))
                     or (lower_text and _cued(words, i, _FROM_CUES))  # "leaving from reno", "out of mobile"
+                    or (lower_text and _stay_in(words, i))  # "hotel in rome", "3 nights in nice"
                     or (cued and _qualifier_words(text, words, i + 1) > 0)  # "to rome italy", "to Reno, NV"
                 )
             )
@@ -1378,6 +1379,16 @@ def _well_known_city(key: str) -> bool:
     return _population(key) >= _WELL_KNOWN_PEOPLE or _index()[key][0].score >= 40
 
 
+_STAY_WORDS = frozenset(
+    "hotel hotels room rooms stay staying nights night accommodation accommodations lodging airbnb".split()
+)
+
+
+def _stay_in(words: List[Tuple[int, int, str]], i: int) -> bool:
+    """Word ``i`` follows "<a stay> in" ("hotel in rome", "2 nights in nice"): where a stay is, a town."""
+    return i >= 2 and fold(words[i - 1][2]) == "in" and fold(words[i - 2][2]) in _STAY_WORDS
+
+
 def _cued(words: List[Tuple[int, int, str]], i: int, cues: frozenset = CUES) -> bool:
     """A travel cue before word ``i``, looking past fillers ("from the city of ...")."""
     for j in range(i - 1, max(-1, i - 5), -1):
@@ -1577,6 +1588,28 @@ _NEVER_PLACES = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday weekend week day days night nights "
     "january february march april may june july august september october november december "
     "delta united american southwest alaska frontier spirit jetblue allegiant hawaiian".split()
+) | frozenset(  # parts of any town, which GeoNames files as other names of one ("old town" of Las Vegas)
+    (
+        "old town",
+        "oldtown",
+        "old city",
+        "old quarter",
+        "westside",
+        "eastside",
+        "northside",
+        "southside",
+        "downtown",
+        "uptown",
+        "midtown",
+        "city center",
+        "city centre",
+        "historic center",
+        "historic centre",
+        "historic district",
+        "hotel zone",
+        "waterfront",
+        "beachfront",
+    )
 )
 
 

@@ -52,6 +52,7 @@ from ..wording import (
     PURCHASE_REFUSAL,
     QUESTIONS,
     amenities_line,
+    area_kind_line,
     bags_line,
     bundle_line,
     bundles_line,
@@ -352,6 +353,7 @@ class Intake(DecisionBase):
             bags_line(bags_wished(text)),
             past_trip_line(asks_for_past_trip(text)),
             unknown_place_line(doc) if "preferences.hotel.near" in changed else "",
+            area_kind_line(doc) if "preferences.hotel.near" in changed else "",
         ):
             if cannot:
                 self.say(cannot, kind="status")

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 from handlers.common import geo
 from handlers.common.clock import iso, local_time_text
 from handlers.common.formats import money_text
-from handlers.common.landmarks import centre, km, landmarks_near
+from handlers.common.landmarks import centre, km, landmarks_near, nearest_centre
 
 from .money import amount, money
 from .pricing import advance_factor, hotel_night_factor, season_factor
@@ -40,6 +40,8 @@ BOARD_BY_STARS = {
 }
 BOARD_PER_GUEST_NIGHT = {"room_only": 0, "breakfast": 18, "half_board": 45, "full_board": 70, "all_inclusive": 110}
 TAX_RATE = Decimal("0.13")
+# Mexico and the Caribbean, where a hotel of three stars or more is often all-inclusive
+RESORT_COUNTRIES = frozenset({"MX", "DO", "JM", "BS", "CU", "AW", "BB", "LC", "TC", "CR", "PR", "AG", "KY", "CW"})
 FAR_FROM_CENTRE_KM = 9.0  # a landmark farther than the city's own hotels spread (9 km) gets hotels of its own,
 OUT_OF_TOWN_KM = 45.0  # unless it is this far away (the Los Angeles Convention Center from Santa Ana)
 
@@ -74,13 +76,16 @@ def city_hotels(*, seed: int, city: Dict[str, Any]) -> List[Dict[str, Any]]:
 
 
 def _hotels_by_landmarks(seed: int, city: Dict[str, Any], middle: Tuple[float, float]) -> List[Dict[str, Any]]:
-    """Two hotels beside each well-known place of the city that lies away from its centre (Walt
-    Disney World from Orlando, Disneyland from Santa Ana), as real cities have: "a hotel near
+    """Two hotels beside each well-known sight of the city that lies away from its centre (Walt
+    Disney World from Orlando, Disneyland from Santa Ana, Cancun's Hotel Zone; not a part of another
+    town, such as Fort Lauderdale Beach from Miami), as real cities have: "a hotel near
     disney" then finds some near. Drawn apart from the city's own hotels, which do not change."""
     hotels = []
     for mark in landmarks_near(float(city["lat"]), float(city["lon"])):
         if not FAR_FROM_CENTRE_KM <= km(mark.lat, mark.lon, *middle) <= OUT_OF_TOWN_KM:
             continue  # the city's own hotels are around it already, or it is another town's
+        if mark.district and nearest_centre(mark.lat, mark.lon) != middle:
+            continue  # a part of another town (Fort Lauderdale Beach is not Miami's)
         r = rng(seed, "hotels-near", city["city"], city["country"], mark.name)
         short = mark.name.removeprefix("the ")
         for k, stars in enumerate(sorted(r.sample((2, 3, 4), 2))):  # two classes (one within policy), two names
@@ -152,6 +157,7 @@ def build_hotel_rates(
     key = (seed, "rates", check_in, check_out, rooms, guests_per_room, now.date())
     search = search_ref(*key, city["city"], city["country"])
     rates: List[Dict[str, Any]] = []
+    resort = city["country"] in RESORT_COUNTRIES
     for hotel in city_hotels(seed=seed, city=city):
         r = rng(*key, hotel["id"])
         if r.random() < 0.1:  # fully booked for these dates
@@ -159,6 +165,8 @@ def build_hotel_rates(
         stars = hotel["star_rating"]
         for j in range(r.randint(1, 3)):
             board = r.choice(BOARD_BY_STARS[stars])
+            if resort and stars >= 3 and board != "room_only" and unit(*key, hotel["id"], j, "resort") < 0.6:
+                board = "all_inclusive"  # beach resorts sell most rooms all-inclusive (drawn apart: nothing else moves)
             refundable = r.random() < 0.6
             room_night = NIGHTLY_BY_STARS[stars] * city_factor * demand * r.uniform(0.9, 1.12)
             room_night *= 1.0 if refundable else 0.85

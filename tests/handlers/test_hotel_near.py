@@ -11,7 +11,7 @@ from handlers.common import geo
 from handlers.common.landmarks import centre, km, where_near
 from handlers.common.shape import trip_details
 from handlers.extract import extract_fields
-from handlers.extract.landmark_near import landmark_near, landmark_spans
+from handlers.extract.landmark_near import area_kind_said, landmark_near, landmark_spans
 from handlers.specialists import SELF_TEST_NOW, self_test_deps
 from handlers.specialists.flight_quote_search import FlightQuoteSearch
 from handlers.specialists.hotel_quote_search import HotelQuoteSearch
@@ -187,3 +187,71 @@ def test_a_hotel_beside_a_place_far_from_the_centre_is_on_screen(text, place):
     h.say(text)
     nearest = [b for b in h.intent()["working_memory"]["ranked_bundles"] if b["label"] == "Nearest hotel"]
     assert nearest and re.search(rf"\b[01]\.\d km from {place}\.$", nearest[0]["why"][-1])
+
+
+@pytest.mark.parametrize(
+    ("said", "code", "name"),
+    [
+        ("the beach", "MIA", "South Beach"),
+        ("the beach", "SAN", "Mission Beach"),
+        ("the water", "HNL", "Waikiki"),  # a beach is by the water
+        ("the waterfront", "SEA", "the Seattle Waterfront"),
+        ("the lake", "ORD", "Navy Pier"),
+        ("the old town", "LIS", "Alfama"),
+        ("the historic center", "FCO", "the Historic Centre of Rome"),
+        ("the hotel zone", "CUN", "the Hotel Zone"),
+    ],
+)
+def test_a_kind_of_area_is_the_citys_own_place_of_that_kind(said, code, name):
+    found = where_near(said, geo.place(code))
+    assert found is not None and found["name"] == name
+
+
+@pytest.mark.parametrize(("said", "code"), [("the beach", "DEN"), ("the old town", "DFW"), ("the lake", "MIA")])
+def test_a_kind_of_area_the_city_has_none_of_is_not_placed(said, code):
+    assert where_near(said, geo.place(code)) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "near"),
+    [
+        ("boston to lisbon may 4-9, something in the old town", "the old town"),
+        ("hotel by the water pls", "the water"),
+        ("a waterfront hotel if possible", "the waterfront"),
+        ("staying somewhere in the historic centre", "the historic centre"),
+        ("lakefront would be nice", "the lakefront"),
+        ("hotel in Old Town Alexandria", None),  # a place of its own name, not a kind
+        ("we're flying to old town, maine", None),
+    ],
+)
+def test_a_kind_of_area_is_read_from_the_message(text, near):
+    said = area_kind_said(text)
+    assert (said[0] if said else None) == near
+
+
+def test_a_kind_of_area_is_no_town_on_the_route_and_the_chat_names_the_place_measured_from():
+    h = Harness(today="2026-12-01", tz="America/New_York", trip_id="kind")
+    told = " ".join(
+        m.get("text") or "" for m in h.say("boston to lisbon may 4-9 1 adult, something in the old town")["ui_messages"]
+    )
+    doc = h.intent()
+    assert doc["itinerary"]["segments"][0]["origin"]["code"] == "BOS"
+    assert doc["preferences"]["hotel"]["near"] == "the old town"
+    assert "For a hotel in the old town in Lisbon I'm measuring from Alfama" in told
+    assert all(re.search(r"km from Alfama\b", b["why"][-1]) for b in doc["working_memory"]["ranked_bundles"])
+
+
+def test_a_kind_of_area_unknown_in_the_city_is_said_not_dropped():
+    h = Harness(today="2026-12-01", tz="America/New_York", trip_id="kind")
+    told = " ".join(
+        m.get("text") or "" for m in h.say("boston to denver jan 12-15 2 adults, hotel near the beach")["ui_messages"]
+    )
+    assert "I don't know which hotels in Denver are near the beach, so the options are not ranked by it" in told
+
+
+def test_a_town_that_is_also_a_word_is_read_after_a_stay_in():
+    h = Harness(today="2026-12-01", tz="America/New_York", trip_id="rome")
+    h.say("hotel in rome june 3-6 for 2 near the colosseum, no flight needed")
+    doc = h.intent()
+    assert doc["itinerary"]["lodging"]["stays"][0]["location_code"] == "ROM"
+    assert re.search(r"km from the Colosseum\.$", doc["working_memory"]["ranked_bundles"][0]["why"][-1])
