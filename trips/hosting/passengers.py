@@ -11,20 +11,23 @@ from __future__ import annotations
 from typing import Any, Dict, List, Sequence
 
 from handlers.supplier import SupplierError
-from trips.models import TripPassenger
+from trips.models import Trip, TripPassenger
 from trips.services.travellers import travel_date
 
 
 def _rows(trip_id: str) -> List[TripPassenger]:
     if not str(trip_id).isdigit():
         return []
-    return list(TripPassenger.objects.filter(trip_id=int(trip_id)).select_related("trip").order_by("position"))
+    return list(TripPassenger.objects.filter(trip_id=int(trip_id)).order_by("position"))
 
 
 class DjangoPassengerDirectory:
     def refs(self, trip_id: str) -> List[Dict[str, Any]]:
         rows = _rows(trip_id)
-        day = travel_date(rows[0].trip) if rows else None
+        # A child's age counts on the day of travel, read from the TripIntent: only a party with a
+        # child born on a known day reads (and decodes) it, not every hold.
+        dated = any(row.passenger_type == "child" and row.born_on for row in rows)
+        day = travel_date(Trip.objects.only("intent").get(pk=rows[0].trip_id)) if dated else None
         out = []
         for row in rows:
             ref: Dict[str, Any] = {"passenger_id": row.ref, "type": row.passenger_type}

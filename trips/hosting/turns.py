@@ -109,7 +109,7 @@ def turn_run(*, trip_id: int, clock: Optional[Clock] = None) -> int:
         try:
             for i, message in enumerate(claim.messages):
                 first = i == 0 and claim.trip is not None
-                trip = claim.trip if first else Trip.objects.select_related("organisation", "owner").get(pk=trip_id)
+                trip = claim.trip if first else Trip.objects.select_related("organisation").get(pk=trip_id)
                 if is_purchase(message):
                     purchase_turn(trip=trip, message=message, clock=clock)
                     looked = None

@@ -193,6 +193,7 @@ class Claim:
 
     ``trip``: the trip's row as the claim read it under its lock (organisation, TripIntent,
     counters), so the first turn needs not read it again; None when the claim did not read it.
+    Its owner is not joined: only a purchase's answer names the owner, and reads it then.
     """
 
     messages: list[ChatMessage]
@@ -212,12 +213,7 @@ def turn_claim(*, trip_id: int, now: datetime) -> Claim:
     message done) or the trip is gone. Raises ``TripBusy`` while another worker's lease is live.
     """
     with transaction.atomic(durable=True):
-        trip = (
-            Trip.objects.select_for_update(of=("self",))
-            .select_related("organisation", "owner")
-            .filter(pk=trip_id)
-            .first()
-        )
+        trip = Trip.objects.select_for_update(of=("self",)).select_related("organisation").filter(pk=trip_id).first()
         if trip is None:
             return Claim([], None)
         pending = _queued(trip_id)
@@ -226,7 +222,7 @@ def turn_claim(*, trip_id: int, now: datetime) -> Claim:
         if trip.turn_lease_until is not None and trip.turn_lease_until > now:
             raise TripBusy(f"trip {trip_id} is running another turn")
         trip.turn_lease_until = now + timedelta(seconds=settings.TRIPDESK["TURN_LEASE_SECONDS"])
-        trip.save(update_fields=["turn_lease_until"])
+        _lease_store(trip)
         return Claim(pending, trip.turn_lease_until, trip)
 
 
@@ -288,8 +284,14 @@ def _lease_follow(
     pending = _queued(trip.pk) if queued is not False else []
     trip.turn_lease_until = now + timedelta(seconds=settings.TRIPDESK["TURN_LEASE_SECONDS"]) if pending else None
     if save:
-        trip.save(update_fields=["turn_lease_until"])
+        _lease_store(trip)
     return Claim(pending, trip.turn_lease_until)
+
+
+def _lease_store(trip: Trip) -> None:
+    """Write ``trip.turn_lease_until`` to the row the caller's transaction locked: one UPDATE of
+    that column (``Model.save`` composes the same statement with about half again the CPU)."""
+    Trip.objects.filter(pk=trip.pk).update(turn_lease_until=trip.turn_lease_until)
 
 
 def turn_release(*, trip_id: int, lease_until: datetime) -> None:

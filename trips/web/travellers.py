@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from handlers.supplier.passengers import type_for_age
 from trips.access import trip_get_for_user
-from trips.models import Companion, Phase, TravellerProfile, Trip
+from trips.models import Companion, Phase, TravellerProfile, Trip, TripPassenger
 from trips.services.travellers import (
     FIELDS,
     companion_delete,
@@ -110,10 +110,9 @@ def _values(person) -> Dict[str, Any]:
     return out
 
 
-def _prefill(trip: Trip, user) -> List[Dict[str, Any]]:
+def _prefill(trip: Trip, user, named: List[TripPassenger]) -> List[Dict[str, Any]]:
     """One entry per seat: the trip's named passengers, else the profile and matching companions."""
     kinds = seats_wanted(trip)
-    named = list(trip.passengers.all())
     if len(named) == len(kinds):
         return [{"type": p.passenger_type, "source": p.source, **_values(p)} for p in named]
     day = travel_date(trip)
@@ -183,14 +182,19 @@ def trip_party_known(trip: Trip) -> bool:
     return int((((trip.intent or {}).get("party") or {}).get("travelers") or {}).get("adults") or 0) > 0
 
 
-def travellers_context(trip: Trip, user, *, seats=None, errors=None) -> Dict[str, Any]:
+def travellers_context(
+    trip: Trip, user, *, seats=None, errors=None, named: Optional[List[TripPassenger]] = None
+) -> Dict[str, Any]:
+    """``named``: the trip's passengers when the caller has them (just saved), else read here, once."""
     errors = errors or {}
+    if named is None:
+        named = list(trip.passengers.all())
     return {
         "trip": trip,
-        "seats": _seats_for_form(seats if seats is not None else _prefill(trip, user), errors),
+        "seats": _seats_for_form(seats if seats is not None else _prefill(trip, user, named), errors),
         "form_errors": errors.get("__all__", []),
         "lead_text": LEAD_TEXT,
-        "named": trip.passengers.count(),
+        "named": len(named),
         "wanted": len(seats_wanted(trip)),
         # Once something is held or booked the card no longer asks (it opens only before holds).
         "before_holds": trip.phase in BEFORE_HOLDS,
@@ -230,7 +234,7 @@ def trip_travellers(request: HttpRequest, trip_id: int) -> HttpResponse:
     if request.method == "POST":
         seats = _posted_seats(request, seats_wanted(trip))
         try:
-            trip_passengers_set(trip=trip, actor=request.user, passengers=seats)
+            saved = trip_passengers_set(trip=trip, actor=request.user, passengers=seats)
         except ValidationError as exc:
             errors = exc.message_dict if hasattr(exc, "error_dict") else {"__all__": exc.messages}
             context = travellers_context(trip, request.user, seats=seats, errors=errors)
@@ -238,7 +242,7 @@ def trip_travellers(request: HttpRequest, trip_id: int) -> HttpResponse:
                 return _card_json(context, status=400)
             return render(request, "trips/travellers.html", context, status=400)
         if as_json:
-            return _card_json(travellers_context(trip, request.user), saved=True)
+            return _card_json(travellers_context(trip, request.user, named=saved), saved=True)
         messages.success(
             request, "Travellers saved. Their details go to the airline or hotel only when something is held."
         )

@@ -90,6 +90,23 @@ def test_the_core_sees_references_and_the_supplier_gets_details(family_trip, tra
     assert people[0]["born_on"] == "1985-12-10" and people[1]["email"] == "ada@example.com"  # the lead's contact
 
 
+def test_a_childs_age_counts_on_the_day_of_travel_and_only_a_child_reads_the_trip(
+    family_trip, traveller, django_assert_num_queries
+):
+    name_family(family_trip, traveller)
+    directory = DjangoPassengerDirectory()
+    with django_assert_num_queries(1):  # the passengers only: no child, no TripIntent read
+        assert "age" not in json.dumps(directory.refs(str(family_trip.pk)))
+    family_trip.intent["party"]["travelers"] = {"adults": 1, "children": 1, "infants": 0}
+    family_trip.save(update_fields=["intent"])
+    child = {"given_name": "Mia", "family_name": "Lovelace", "born_on": "2016-02-01", "gender": "f"}
+    trip_passengers_set(
+        trip=family_trip, actor=traveller, passengers=[{"type": "adult", **LEAD}, {"type": "child", **child}]
+    )
+    refs = directory.refs(str(family_trip.pk))
+    assert refs[1]["type"] == "child" and refs[1]["age"] == 10  # 10 on 2027-01-30, the first flight's day
+
+
 def test_export_lists_everything_and_erase_keeps_booked_trips(family_trip, traveller, trip_factory=None):
     profile_save(user=traveller, data=LEAD)
     companion_save(user=traveller, data={**BABY, "label": "my son"})
@@ -262,6 +279,10 @@ def test_the_chat_live_card_loads_and_saves_as_json(client, family_trip, travell
     assert saved.status_code == 200 and saved.json()["saved"] is True
     assert (saved.json()["named"], saved.json()["wanted"]) == (2, 2)
     assert TripPassenger.objects.filter(trip=family_trip).count() == 2
+    # The answer to the save is the card as read back from the database, from what was just saved.
+    again = client.get(url, **as_json).json()
+    assert saved.json()["seats"] == again["seats"] and again["named"] == 2
+    assert {f["name"]: f["value"] for f in again["seats"][1]["fields"]}["p1-born_on"] == "2026-03-01"
 
     sign_in(client, other_traveller)
     assert client.get(url, **as_json).status_code == 404 and client.post(url, form, **as_json).status_code == 404
