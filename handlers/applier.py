@@ -17,6 +17,7 @@ from .patcher import EMPTY_SELECTION, Patcher, working_copy
 from .supplier.table import held
 from .tool_calls import ranking_key
 from .tools import args_hash, tool_outcome
+from .trip_read import flight_key
 
 MAX_BUNDLES_ON_SCREEN = 5
 # "Show me more options": a ranking asked for more than fit on screen keeps the options shown (their
@@ -61,6 +62,15 @@ def _ruled_out(output: Dict[str, Any]) -> Dict[str, Any]:
     if not isinstance(ruled, dict) or not isinstance(output.get("found"), int):
         return {}
     return {"found": output["found"], "ruled_out": {str(k): int(v) for k, v in ruled.items() if isinstance(v, int)}}
+
+
+def _first_night(output: Dict[str, Any], arguments: Dict[str, Any]) -> Dict[str, Any]:
+    """The first night the search's flights need a bed, and the flight it searched
+    (``handlers.trip_read.stays_of`` starts a stay then, when that is later than the day it leaves)."""
+    night = output.get("first_night")
+    if not isinstance(night, str):
+        return {}
+    return {"searched": flight_key(arguments), "first_night": night}
 
 
 def _on_screen(bundle: Dict[str, Any], index: int) -> Dict[str, Any]:
@@ -188,6 +198,7 @@ class Applier:
             **({"offers_table": table} if type(table) is dict else {"offers": list(output.get("offers") or [])}),
             "count": int(output.get("count", held(output, "offers"))),
             **_ruled_out(output),
+            **_first_night(output, call.get("arguments") or {}),
             "args_hash": args_hash(call.get("arguments") or {}),
             "searched_at": iso(now) if now else None,
         }

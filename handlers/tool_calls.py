@@ -136,13 +136,18 @@ def failed_before(doc: Dict[str, Any], call: Dict[str, Any]) -> bool:
 
 
 def pending_searches(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
-    """A search for each segment and stay whose stored quotes do not match today's arguments."""
+    """A search for each segment and stay whose stored quotes do not match today's arguments; a stay
+    that follows a flight searched now waits for it (its check-in is the day that flight lands:
+    ``trip_read.stays_of``)."""
     wm = doc["working_memory"]
     flights = {q.get("segment_id"): q.get("args_hash") for q in wm["flight_quotes"]}
     hotels = {q.get("stay_id"): q.get("args_hash") for q in wm["hotel_quotes"]}
     calls = [tool_call("flight_quote_search", flight_args(doc, s)) for s in segments_of(doc)]
     calls = [c for c in calls if flights.get(c["arguments"]["segment_id"]) != args_hash(c["arguments"])]
-    hotel_calls = [tool_call("hotel_quote_search", hotel_args(doc, s)) for s in stays_of(doc)]
+    searched = {c["arguments"]["segment_id"] for c in calls}
+    hotel_calls = [
+        tool_call("hotel_quote_search", hotel_args(doc, s)) for s in stays_of(doc) if s.get("after") not in searched
+    ]
     return calls + [c for c in hotel_calls if hotels.get(c["arguments"]["stay_id"]) != args_hash(c["arguments"])]
 
 

@@ -87,7 +87,21 @@ def stays_of(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
     per_room = max(1, int(lodging.get("guests_per_room") or 2))
     people = max(1, travellers(doc)["adults"] + travellers(doc)["children"])
     out = []
+    home = _code(segs[0].get("origin")) if segs else None
     for i, stay in enumerate(stays):
+        # the flight out to it: the stay begins as that flight lands (``_from_landing``)
+        flight = next(
+            (
+                s
+                for s in segs
+                if stay.get("check_in")
+                and s.get("depart_date") == stay.get("check_in")
+                and _code(s.get("destination")) != home
+            ),
+            None,
+        )
+        if flight is not None:
+            stay = {**stay, **_from_landing(doc, flight, stay.get("check_out")), "after": flight["segment_id"]}
         location = stay.get("location") if isinstance(stay.get("location"), dict) else {}
         guests = max(1, int(stay.get("guests_per_room") or per_room))
         rooms = max(int(stay.get("rooms") or lodging.get("rooms") or 1), math.ceil(people / guests))
@@ -102,9 +116,37 @@ def stays_of(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
                 "check_out": stay.get("check_out"),
                 "rooms": rooms,
                 "guests_per_room": guests,
+                # the flight it follows (its check-in waits for that flight's search) and, when that
+                # moved the check-in, the first night the flight's travellers need a bed
+                **{k: stay[k] for k in ("after", "first_night") if stay.get(k)},
             }
         )
     return out
+
+
+def _from_landing(doc: Dict[str, Any], flight: Dict[str, Any], leaves: Optional[str]) -> Dict[str, Any]:
+    """The check-in of a stay that begins the day ``flight`` leaves (and ends the day ``leaves``
+    says): that day, or the first night a bed is needed when its search found no flight landing in
+    time for that day's night (across the Pacific: no night is paid while the traveller is in the
+    air, and no hotel gives the room away as a no-show on the first night). ``first_night``:
+    that night, when it moved the check-in. A stay dated on the day its flight leaves follows the flights
+    (as the extractor keeps it: ``handlers.extract.patch``), so however it was dated, it starts when
+    the traveller arrives."""
+    day = flight.get("depart_date")
+    quotes = (doc.get("working_memory") or {}).get("flight_quotes") or []
+    quote = next((q for q in quotes if isinstance(q, dict) and q.get("segment_id") == flight["segment_id"]), {})
+    night = quote.get("first_night")
+    if not isinstance(day, str) or quote.get("searched") != flight_key(flight) or not isinstance(night, str):
+        return {"check_in": day}
+    if not day < night < (leaves or "9999"):  # (no night before the next flight: nothing to move)
+        return {"check_in": day}
+    return {"check_in": night, "first_night": night}
+
+
+def flight_key(flight: Dict[str, Any]) -> str:
+    """A flight search's route and day ("BOS>LIS 2027-03-03"), from a segment or a search's arguments."""
+    ends = [p.get("code") if isinstance(p, dict) else p for p in (flight.get("origin"), flight.get("destination"))]
+    return f"{ends[0]}>{ends[1]} {flight.get('depart_date')}"
 
 
 def _name(place: Any) -> Optional[str]:

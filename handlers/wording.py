@@ -147,10 +147,20 @@ def assumptions_said(doc: Dict[str, Any]) -> List[str]:
     """What was filled in for the traveller that still applies: the hotel and rooms assumed for a trip with no
     hotel (a day trip) are kept (a hotel added back brings them back) but not said."""
     lodging = (doc.get("itinerary") or {}).get("lodging") or {}
-    hotel = lodging.get("needed", True) and bool(stays_of(doc))
-    return [
+    stays = stays_of(doc)
+    hotel = lodging.get("needed", True) and bool(stays)
+    said = [
         a for a in doc["status"].get("assumptions") or [] if hotel or not (rooms_assumption(a) or hotel_assumption(a))
     ]
+    return said + [landing_line(stay) for stay in stays if stay.get("first_night")]
+
+
+def landing_line(stay: Dict[str, Any]) -> str:
+    """Why a stay starts after the day its flight leaves (``trip_read.stays_of``)."""
+    return (
+        f"Hotel in {stay_place(stay)} from {day_text(stay['first_night'])}: every flight found lands too late"
+        " for a night there before, so no night is paid while you fly"
+    )
 
 
 def trip_summary(doc: Dict[str, Any], options: int) -> Dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, Callable, Optional
 from zoneinfo import ZoneInfo
 
@@ -69,6 +69,22 @@ def local_time_text(value: Optional[str], tz_name: str) -> str:
         tz = ZoneInfo("UTC")
     local = parse_now(value).astimezone(tz)
     return f"{local:%a %b} {local.day}, {local:%I:%M %p}".replace(" 0", " ") + f" {local.tzname()}"
+
+
+# Landing before this hour (local), a traveller sleeps the night before's bed: a 3 AM arrival checks
+# into the room booked from the evening before, as hotels keep a guaranteed late arrival's room.
+SMALL_HOURS_END = "06"
+
+
+def first_night(arrivals: Any) -> Optional[str]:
+    """The first night (its date, "YYYY-MM-DD") a bed is needed by a traveller landing at any of
+    ``arrivals`` (local ISO times, "2027-03-04T10:55:00+00:00"): the landing day, or the day before
+    for a landing in the small hours; None for none."""
+    late = [at[:10] for at in arrivals if at[11:13] >= SMALL_HOURS_END]
+    early = {at[:10] for at in arrivals if at[11:13] < SMALL_HOURS_END}
+    nights = [min(late)] if late else []
+    nights += [(date.fromisoformat(day) - timedelta(days=1)).isoformat() for day in early]
+    return min(nights) if nights else None
 
 
 def day_text(value: Any) -> str:

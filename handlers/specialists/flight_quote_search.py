@@ -17,6 +17,7 @@ from datetime import datetime
 from itertools import compress
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from handlers.common.clock import first_night
 from handlers.common.shape import carrier_allowed, carrier_rules, in_window, lands_in, superlative_pick
 from handlers.common.types import ok
 from handlers.supplier import compact_offer, summarize_offer
@@ -73,25 +74,29 @@ COLUMNS_FROM = 40
 
 def _kept(
     kept: List[Tuple[Dict[str, Any], int]], args: Dict[str, Any], ruled_out: Dict[str, int]
-) -> Tuple[Optional[Dict[str, Any]], List[Dict[str, Any]]]:
+) -> Tuple[Optional[Dict[str, Any]], List[Dict[str, Any]], Sequence[str]]:
     """What a search keeps of the offers ``cheapest_of_each_fare`` kept (each with how many it
     stands for): those no filter rules out (the others counted in ``ruled_out``) and, for "the
     earliest flight out", those leaving within the hour of the first. As the table its tool run
     stores, made a column at a time when they are many (``COLUMNS_FROM``) and all alike
     (``handlers.supplier.columns``); otherwise as a list, each offer kept on its own (the tool run
-    makes the table of them)."""
+    makes the table of them); and when each kept offer lands (its summary's ``arrive_at``)."""
     which = args.get("depart_pick")  # "the earliest flight out": only then are the times read
     columns = offer_columns([offer for offer, _ in kept]) if len(kept) >= COLUMNS_FROM else None
     if columns is None:
         offers = _kept_one_by_one(kept, _filters(args), ruled_out)
         picked = _picked([o["summary"]["depart_at"] for o in offers], which) if which else None
-        return None, offers if picked is None else list(compress(offers, picked))
+        offers = offers if picked is None else list(compress(offers, picked))
+        return None, offers, [o["summary"]["arrive_at"] for o in offers]
     columns = columns.keep(_passing(columns, kept, _filters(args), ruled_out))
     picked = _picked(columns.column("summary.depart_at"), which) if which else None
     if picked is not None:
         columns = columns.keep(picked)
     table = columns.table()
-    return table, [] if table is not None else _kept_one_by_one([(o, 1) for o in columns.offers], None, {})
+    if table is None:
+        offers = _kept_one_by_one([(o, 1) for o in columns.offers], None, {})
+        return None, offers, [o["summary"]["arrive_at"] for o in offers]
+    return table, [], columns.column("summary.arrive_at")
 
 
 def _picked(departs: Sequence[str], which: Any) -> Optional[List[bool]]:
@@ -163,7 +168,7 @@ class FlightQuoteSearch(SpecialistTool):
             now=now,
         )
         ruled_out: Dict[str, int] = {}  # how many offers each filter rules out, so an empty search can say why
-        table, offers = _kept(cheapest_of_each_fare(found), args, ruled_out)
+        table, offers, arrivals = _kept(cheapest_of_each_fare(found), args, ruled_out)
         return ok(
             payload,
             {
@@ -172,6 +177,8 @@ class FlightQuoteSearch(SpecialistTool):
                 "count": len(table["rows"]) if table is not None else len(offers),
                 "found": len(found),
                 "ruled_out": ruled_out,
+                # the first night any kept flight's travellers need a bed (handlers.trip_read.stays_of)
+                **({"first_night": night} if (night := first_night(arrivals)) else {}),
             },
         )
 

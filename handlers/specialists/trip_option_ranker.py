@@ -24,12 +24,13 @@ search kept gives exactly the bundles ranking every offer the supplier returned 
 from __future__ import annotations
 
 import heapq
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal, getcontext
 from itertools import compress, repeat
 from operator import add, gt, itemgetter, le, mul, ne, sub, truediv
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
+from handlers.common.clock import day_text, first_night
 from handlers.common.defaults import DEFAULT_POLICY
 from handlers.common.formats import duration_text, flight_zones, money_text
 from handlers.common.shape import budget_limit, carrier_allowed, carrier_rules, party_size
@@ -849,6 +850,7 @@ def _why(
     else:
         lines = [f"{money_text(total - cheapest, currency)} more than the cheapest combination."]
     lines += [_flight_line(c.list_id, c.summary) if c.kind == "flight" else _hotel_line(c.summary) for c in items]
+    lines += _nights_unslept(items)
     if budget is not None:
         in_all = money_text(budget, currency)
         of = f"{budget_text} ({in_all} in all)" if budget_text else in_all
@@ -857,6 +859,29 @@ def _why(
             if total <= budget
             else f"Over your budget of {of} by {money_text(total - budget, currency)}."
         )
+    return lines
+
+
+def _nights_unslept(items: Combo) -> List[str]:
+    """Hotel nights a bundle pays for while its traveller is still in the air: a flight that leaves
+    by the check-in day but lands too late for that night (``first_night``). A stay whose every
+    flight out lands so starts later already (``handlers.trip_read.stays_of``); this says it of the
+    overnight flights among others that arrive in time."""
+    lines = []
+    for hotel in (c.summary for c in items if c.kind == "hotel" and c.summary.get("check_in")):
+        check_in = str(hotel["check_in"])
+        for flight in (c.summary for c in items if c.kind == "flight"):
+            night = first_night([flight["arrive_at"]])
+            if (
+                flight["depart_at"][:10] <= check_in
+                and night
+                and check_in < night < str(hotel.get("check_out") or "9999")
+            ):
+                nights = (date.fromisoformat(night) - date.fromisoformat(check_in)).days
+                paid = f"night of {day_text(check_in)} is" if nights == 1 else f"first {nights} nights are"
+                lines.append(
+                    f"The flight lands {day_text(flight['arrive_at'][:10])}: {hotel['hotel_name']}'s {paid} paid but not slept in."
+                )
     return lines
 
 

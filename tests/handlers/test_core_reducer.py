@@ -9,10 +9,10 @@ import pytest
 from handlers.common.clock import parse_now
 from handlers.common.intent import new_trip_intent
 from handlers.reducer import Reducer
-from handlers.tool_calls import hold_args, ranking_key, tool_call
+from handlers.tool_calls import hold_args, hotel_args, ranking_key, tool_call
 from handlers.tools import args_hash
-from handlers.trip_read import missing_slots, stays_of
-from handlers.wording import money, route_label
+from handlers.trip_read import flight_key, missing_slots, stays_of
+from handlers.wording import assumptions_said, money, route_label
 
 NOW = "2026-12-01T14:00:00+00:00"
 
@@ -48,24 +48,27 @@ def trip():
     return doc
 
 
-def with_quotes(doc):
-    """The trip after both flight searches and the hotel search answered."""
-    out = reduce(doc, "INTENT_READY")
+def with_quotes(doc, first_night=None):
+    """The trip after both flight searches and then the hotel search answered (the outbound's
+    flights needing a bed from ``first_night`` when given)."""
     wm = doc["working_memory"]
-    for call in out["tool_calls"]:
-        a = call["arguments"]
-        if call["name"] == "flight_quote_search":
-            wm["flight_quotes"].append(
-                {
-                    "segment_id": a["segment_id"],
-                    "offers": [{"offer_id": f"o_{a['segment_id']}"}],
-                    "args_hash": args_hash(a),
-                }
-            )
-        elif call["name"] == "hotel_quote_search":
-            wm["hotel_quotes"].append(
-                {"stay_id": a["stay_id"], "rates": [{"rate_id": "r1"}], "args_hash": args_hash(a)}
-            )
+    for _ in range(2):  # the flights, then the stay they land at
+        for call in reduce(doc, "INTENT_READY")["tool_calls"]:
+            a = call["arguments"]
+            if call["name"] == "flight_quote_search":
+                landing = {"searched": flight_key(a), "first_night": first_night} if first_night else {}
+                wm["flight_quotes"].append(
+                    {
+                        "segment_id": a["segment_id"],
+                        "offers": [{"offer_id": f"o_{a['segment_id']}"}],
+                        "args_hash": args_hash(a),
+                        **(landing if a["segment_id"] == "seg_1" else {}),
+                    }
+                )
+            elif call["name"] == "hotel_quote_search":
+                wm["hotel_quotes"].append(
+                    {"stay_id": a["stay_id"], "rates": [{"rate_id": "r1"}], "args_hash": args_hash(a)}
+                )
     return doc
 
 
@@ -143,13 +146,48 @@ def test_a_round_trip_or_a_hotel_implies_a_return_date(trip):
     assert missing_slots(trip) == ["check_out"], "a one-way trip with a hotel needs the hotel's end date"
 
 
-def test_complete_trip_searches_every_segment_and_stay_at_once(trip):
+def test_complete_trip_searches_every_flight_then_the_stay_they_land_at(trip):
     out = reduce(trip, "INTENT_READY")
-    assert names(out) == ["flight_quote_search", "flight_quote_search", "hotel_quote_search"]
-    hotel = out["tool_calls"][2]["arguments"]
-    assert (hotel["location_code"], hotel["check_in"], hotel["check_out"]) == ("SFO", "2027-03-11", "2027-03-16")
-    assert hotel["rooms"] * hotel["guests_per_room"] >= 3, "rooms fit the party"
+    assert names(out) == ["flight_quote_search", "flight_quote_search"], "the stay waits for the flight out"
     assert out["trip_intent"]["status"]["phase"] == "quoting"
+    doc = with_quotes(copy.deepcopy(trip))
+    [hotel] = [q for q in doc["working_memory"]["hotel_quotes"]]
+    [stay] = stays_of(doc)
+    assert (stay["location_code"], stay["check_in"], stay["check_out"]) == ("SFO", "2027-03-11", "2027-03-16")
+    assert stay["rooms"] * stay["guests_per_room"] >= 3, "rooms fit the party"
+    assert reduce(doc, "TOOL_RESULT", tool_name="hotel_quote_search", output={})["tool_calls"][0]["name"] == (
+        "trip_option_ranker"
+    )
+
+
+def test_a_stay_starts_the_day_every_flight_out_lands(trip):
+    """An overnight flight out: the hotel is searched from the day it lands, and the trip says why."""
+    doc = with_quotes(copy.deepcopy(trip), first_night="2027-03-12")
+    [stay] = stays_of(doc)
+    assert (stay["check_in"], stay["check_out"], stay["first_night"]) == ("2027-03-12", "2027-03-16", "2027-03-12")
+    [hotel] = doc["working_memory"]["hotel_quotes"]
+    assert hotel["args_hash"] == args_hash(hotel_args(doc, stay)), "the hotel was searched from that day"
+    assert any(line.startswith("Hotel in San Francisco from Fri Mar 12") for line in assumptions_said(doc))
+
+
+@pytest.mark.parametrize(
+    "landing, reason",
+    [
+        ("2027-03-11", "a flight lands the day it leaves"),
+        ("2027-03-16", "landing the day the flight home leaves: no night to move to"),
+    ],
+)
+def test_a_stay_keeps_its_day_when_a_flight_lands_in_time(trip, landing, reason):
+    doc = with_quotes(copy.deepcopy(trip), first_night=landing)
+    [stay] = stays_of(doc)
+    assert stay["check_in"] == "2027-03-11" and "first_night" not in stay, reason
+
+
+def test_a_landing_found_for_another_day_moves_nothing(trip):
+    doc = with_quotes(copy.deepcopy(trip), first_night="2027-03-12")
+    doc["itinerary"]["segments"][0]["depart_date"] = "2027-03-10"  # moved: that search is no longer current
+    [stay] = stays_of(doc)
+    assert stay["check_in"] == "2027-03-10" and "first_night" not in stay
 
 
 def test_multi_city_stays_are_derived_between_legs(trip):

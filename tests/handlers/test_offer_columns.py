@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from handlers.common.clock import first_night
 from handlers.common.shape import in_window, superlative_pick
 from handlers.specialists import SELF_TEST_NOW, flight_quote_search, self_test_deps
 from handlers.specialists.flight_quote_search import FlightQuoteSearch, _filters, _kept_one_by_one
@@ -73,7 +74,15 @@ def _one_by_one(found, wishes):
     if pick:
         window = {"from": pick[0], "to": pick[1]}
         offers = [o for o in offers if in_window(o["summary"]["depart_at"][11:16], window)]
-    return {"segment_id": "S1", "offers": offers, "count": len(offers), "found": len(found), "ruled_out": ruled_out}
+    night = first_night([o["summary"]["arrive_at"] for o in offers])
+    return {
+        "segment_id": "S1",
+        "offers": offers,
+        "count": len(offers),
+        "found": len(found),
+        "ruled_out": ruled_out,
+        **({"first_night": night} if night else {}),
+    }
 
 
 def _same(found, wishes):
