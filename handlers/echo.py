@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional
 
 from .common.board import board_words
 from .common.clock import day_text
+from .common.formats import stops_text
 from .common.intent import new_trip_intent
 from .common.shape import CABIN_WORDS, arrival_text, carrier_words, place_name, time_wish_text
 from .patcher import value_at
@@ -29,7 +30,7 @@ def _stops_line(max_stops: Any, flight: Dict[str, Any]) -> str:
     """The stops now searched: a nonstop wished without a limit is said as a wish, not as "any"."""
     if max_stops is None:
         return NONSTOP_WISHED if flight.get("prefer_nonstop") else "Any number of stops"
-    return "Nonstop only" if max_stops == 0 else f"At most {max_stops} stop(s)"
+    return "Nonstop only" if max_stops == 0 else f"At most {stops_text(max_stops)}"
 
 
 def _empty(value: Any) -> bool:

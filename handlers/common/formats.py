@@ -47,6 +47,12 @@ def duration_text(minutes: Any) -> str:
     return f"{hours} h" + (f" {rest} min" if rest else "")
 
 
+def stops_text(stops: Any, *, every: str = "nonstop") -> str:
+    """Stops in words: "nonstop" (``every``: how none reads), "1 stop", "2 stops"."""
+    n = int(stops or 0)
+    return every if n == 0 else f"{n} stop" + ("s" if n > 1 else "")
+
+
 def _moment(value: Optional[str], tz_name: Optional[str]) -> Optional[datetime]:
     """The ISO instant ``value`` in ``tz_name`` (its own offset without one); None if unreadable."""
     if not value:

@@ -32,7 +32,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tu
 
 from handlers.common.clock import day_text, first_night
 from handlers.common.defaults import DEFAULT_POLICY
-from handlers.common.formats import duration_text, flight_zones, money_text
+from handlers.common.formats import duration_text, flight_zones, money_text, stops_text
 from handlers.common.shape import budget_limit, carrier_allowed, carrier_rules, party_size
 from handlers.common.types import ok
 from handlers.supplier import summarize_offer, summarize_rate
@@ -626,7 +626,7 @@ def _featured(legs: Sequence[Leg], best: Combo, cheapest: Decimal, low: Combo) -
                 Pick(
                     fast,
                     "Fastest",
-                    f"Fastest: {duration_text(minutes)} of flying and {stops} stop(s) in all"
+                    f"Fastest: {duration_text(minutes)} of flying in all, {stops_text(stops, every='all nonstop')}"
                     + (f", {duration_text(saved)} less than the best overall." if saved > 0 else "."),
                 ),
                 lambda x: _minutes(x) <= _minutes(fast),
@@ -796,7 +796,7 @@ def _bundle(
 def _flight_line(leg: str, s: Dict[str, Any]) -> str:
     route = f"{s['origin']} → {s['destination']}" if s.get("origin") else leg
     connections = [f"connects in {c['airport']} ({duration_text(c['minutes'])})" for c in s.get("connections") or []]
-    stops = "nonstop" if not s["stops"] else ", ".join(connections) or f"{s['stops']} stop(s)"
+    stops = ", ".join(connections) or stops_text(s["stops"])
     notes = [
         note
         for flag, note in (

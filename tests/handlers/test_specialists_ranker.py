@@ -332,7 +332,7 @@ def test_cheapest_and_fastest_get_a_slot_even_far_down_the_cost_order():
     assert by_label == {"Best overall": "s000", "Cheapest": "cheap", "Fastest": "fast"}
     assert bundles[0]["label"] == "Best overall"
     fastest = next(b for b in bundles if b["label"] == "Fastest")
-    assert fastest["why"][0] == "Fastest: 2 h of flying and 0 stop(s) in all, 3 h less than the best overall."
+    assert fastest["why"][0] == "Fastest: 2 h of flying in all, all nonstop, 3 h less than the best overall."
     cheapest = next(b for b in bundles if b["label"] == "Cheapest")
     assert cheapest["why"][0] == (
         "Cheapest: the lowest total price you can hold; cheaper combinations must be paid at once and cannot be held."
