@@ -173,7 +173,7 @@ def adding(text: str) -> bool:
 
 # The writer goes too: "flying with", "with my wife and 3 kids", "a ski trip with 3 friends" (not "for my parents")
 _WITH = re.compile(
-    rf"\b(?:travell?ing|going|flying|coming)\s+(?:with|w/?)(?=\s|$)|^\s*with\b|\bwith\s+(?:my|our|(?!(?:a|an|no)\b){NUMBER_RE})\s+(?!(?:own|points|miles|card|nights?|days?|bags?)\b)",
+    rf"\b(?:travell?ing|going|flying|coming)\s+(?:with|w/?)(?=\s|$)|^\s*with\b|(?:\bwith\s+|\bw/\s*)(?:my|our|(?!(?:a|an|no)\b){NUMBER_RE})\s+(?!(?:own|points|miles|card|nights?|days?|bags?)\b)",
     re.I,
 )
 _I_GO_WITH = re.compile(
@@ -181,7 +181,16 @@ _I_GO_WITH = re.compile(
     re.I,
 )
 _ME_AND_ONE = re.compile(r"\b(?:me|i)\s*(?:and|&|\+)\s*(?:him|her)\b|\b(?:him|her)\s*(?:and|&|\+)\s*(?:me|i)\b", re.I)
-_US_N = re.compile(r"\bus\s+(?P<n>two|three|four|2|3|4)\b", re.I)
+_US_N = re.compile(
+    r"\bus\s+(?P<n>two|three|four|five|six|2|3|4|5|6)\b(?![\s-]*(?:stars?|rooms?|nights?|days?|weeks?|hours?|tickets?|options?|\*|\u2605))",
+    re.I,
+)
+_US_AND_KIDS = re.compile(
+    rf"(?:^|[,;:.!?]\s*|\b(?:for|just|only)\s+)us\s*(?:\+|&|and|plus|n|with|w/)\s*(?:(?:the|our|my)\s+)?(?:{NUMBER_RE}\s+)?"
+    rf"(?:{_KIN_ADJECTIVES}\s+)?(?:{_CHILD_KIN})\b",
+    re.I,
+)
+_KIDS_BEFORE = re.compile(rf"\b(?:{_CHILD_KIN})\b", re.I)
 _INCLUDING_ME = re.compile(r"\b(?:incl(?:uding|\.)?|with)\s+me\b|\bcounting\s+me\b", re.I)
 _LONE_ME = re.compile(r"(?:^|[,;:.]\s*)(?:just\s+|only\s+)?(?:me|myself)\s*(?:[,;.!]|$)", re.I)
 _SELF_WITH = re.compile(
@@ -208,7 +217,7 @@ _AGES = re.compile(
     rf"(?!\s*(?:months?|mos?|%|am\b|pm\b|[/:\d-]|\.\d|nights?|days?|weeks?|hours?|minutes?))"
     rf"|\b(?:kids|children|sons|daughters|boys|girls|little\s+ones|grandkids|grandchildren|teens|teenagers)"
     rf"(?:\s+(?:are|aged?))?\s*[,:\-\u2013\u2014]?\s*(?P<kin>\d{{1,2}}(?:\s*(?:,|and|&)\s*\d{{1,2}})+)\b"
-    rf"(?!\s*(?:months?|mos?|nights?|days?|weeks?|rooms?|stars?|adults?|people|persons?|pax|bags?|am\b|pm\b|[/:\d-]|\.\d))"
+    rf"(?!\s*(?:months?|mos?|nights?|days?|weeks?|rooms?|stars?|adults?|people|persons?|pax|bags?|am\b|pm\b|[/:\d]|-\s*\d|\.\d))"
     r"|\b(?P<one>\d{1,2})[- ]?(?:years?|yrs?|yr|y/?o)(?:[- ]old)?\b"
     r"|\b(?P<months>\d{1,2})\s*(?:months?|mos?)(?:[- ]old)?\b",
     re.I,
@@ -365,6 +374,11 @@ def read_party(text: str) -> Dict[str, Any]:
     us = _US_N.search(text)
     if adults is None and us:
         adults = to_int(us.group("n"))  # "us two + our 1 yr old": the two are the grown-ups
+        little = (children or 0) + (infants or 0)
+        if adults and little and adults > little and _KIDS_BEFORE.search(text[: us.start()]):
+            adults -= little  # "with my 2 kids (5 and 9), just us 3": the three are everyone
+    if adults is None and (children or infants) and _US_AND_KIDS.search(text):
+        adults = 2  # "us + 2 kids (4, 6)", "us and the baby": the couple and the children
     if adults is None:
         people = _first(_PEOPLE, text)
         if people is not None:
@@ -487,7 +501,7 @@ def _ages(text: str) -> Tuple[List[int], List[int], List[int]]:
                 grown.append(age)
     for m in _MULTIPLE_AGE.finditer(text):  # "our twins (6)": one age for both
         age = int(m.group("age"))
-        if 2 <= age < 18 and age in ages:
+        if 2 <= age < 18:  # "our twins (6)", "the twins are 4", "twins, both 8"
             ages.extend([age] * (_MULTIPLES[m.group("kind").lower()] - ages.count(age)))
     return ages, infants, grown
 
@@ -618,6 +632,7 @@ def _companions(text: str) -> Tuple[int, int]:
     "her two boys"; "1 adult" and the like are counted elsewhere."""
     adults = kids = 0
     last_end = -1  # where the last person counted ends: "my mom and dad", "my wife, son and daughter"
+    multiples: set = set()  # "me my wife and the twins, the twins are 4": the same twins
     for m in _COMPANION.finditer(text):
         n = to_int(m.group("n")) if m.group("n") else None
         if (m.group("n") and n is None) or (
@@ -647,6 +662,8 @@ def _companions(text: str) -> Tuple[int, int]:
         joined = (
             listed
             or (with_me and countable)
+            or (n is not None and n > 1 and bool(_CLAUSE_START.search(text[: m.start()])))  # "2 grandparents and ..."
+            or bool(_ME_BEFORE.search(text[: m.start()]))
             or _JOINED_BEFORE.search(before[-14:])
             or _JOINED_AFTER.match(text[m.end() :])
             or (not child and _KIN_AFTER.match(text[m.end() :]))
@@ -657,8 +674,12 @@ def _companions(text: str) -> Tuple[int, int]:
         if not joined or _VISITED.search(text[max(0, m.start() - 30) : m.start()]):
             continue  # "visit a friend", "in my cousin house": not someone travelling along
         last_end = m.end()
+        if child in _MULTIPLES and n is None:
+            if child in multiples:
+                continue
+            multiples.add(child)
         if m.group("pair"):
-            adults += 2 * (n or 1)
+            adults += n or 2  # "my parents": two; "2 parents", "4 grandparents": as many as said
         elif m.group("adult") or _GROWN_CHILD.search(m.group(0)):
             adults += n or 1
         else:
@@ -666,6 +687,8 @@ def _companions(text: str) -> Tuple[int, int]:
     return adults, kids
 
 
+# The writer named right before, with no word between: "me my wife and the twins"
+_ME_BEFORE = re.compile(r"(?:^|[,;:.!?]\s*)me\s+$", re.I)
 _IS_JOINING = re.compile(r"'s\s+(?:also\s+)?(?:com(?:e|ing)|join(?:ing)?|tag(?:ging)?\s+along)\b", re.I)
 # The party's size said as a total ("so 3 of us", "that makes 4", "5 in total", "we're 3 now"): a
 # number that replaces the count, where "add 2 adults" or "2 more" comes on top of it
@@ -764,3 +787,38 @@ def _first(pattern: re.Pattern[str], text: str) -> Optional[int]:
         if n is not None and 0 < n <= 20:
             value = n
     return value
+
+
+# Children named by who they are, for asking their ages: "my nephew", "our son and daughter" (not "the kids")
+_GENERIC_CHILD = re.compile(
+    r"(?:kids?|children|child|little\s+ones?|babies|baby|infants?|newborn|toddlers?|\d.*)$", re.I
+)
+_OWNER = {"my": "your", "our": "your", "his": "his", "her": "her", "their": "their", "the": "the"}
+
+
+def children_named(text: str, going: int) -> Optional[str]:
+    """The children a message names, as a question can name them ("your nephew", "your son and
+    daughter"), when the words name every one of the ``going`` children; else None."""
+    named: List[str] = []
+    count, last, last_end = 0, "", -1
+    text = visited_masked(text)
+    for m in _COMPANION.finditer(text):
+        child = m.group("child")
+        said = re.match(r"(my|our|his|her|their|the)\b", m.group(0), re.I)
+        # "my son and daughter": the daughter is the writer's too
+        listed = last and last_end >= 0 and _LISTED.fullmatch(text[last_end : m.start()])
+        owner = _OWNER[said.group(1).lower()] if said else (last if listed else "")
+        if not child or not owner or _GENERIC_CHILD.match(child):
+            continue
+        n = to_int(m.group("n")) if m.group("n") else None
+        count += n or _MULTIPLES.get(child.lower(), 1)
+        named.append(f"{owner} {child.lower()}")
+        last, last_end = owner, m.end()
+    if not named or count != going:
+        return None
+    return " and ".join(dict.fromkeys(named))
+
+
+def ages_question(named: str, going: int) -> str:
+    """ "How old is your nephew?", "How old are your son and daughter?" """
+    return f"How old {'is' if going == 1 else 'are'} {named}?"

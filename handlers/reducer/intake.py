@@ -11,6 +11,7 @@ from ..applier import MAX_BUNDLES_ON_SCREEN, MAX_BUNDLES_WITH_MORE
 from ..common.clock import day_text, local_today
 from ..common.question_form import is_question
 from ..echo import echo_line
+from ..extract.party import ages_question, children_named
 from ..extract.patch import ELIDED, REVERTIBLE
 from ..extract.prefs import asks_for_past_trip, asks_for_seats, bags_wished, unsearchable_hotel_features
 from ..hold_answer import held_answer
@@ -639,6 +640,10 @@ def _questions(
     texts = {s: QUESTIONS[s] for s in asked}
     if "adults" in texts and travellers(doc)["children"] and not travellers(doc)["adults"]:
         texts["adults"] = ADULTS_FOR_A_CHILD  # a child alone: the airline's unaccompanied-minor service
+    going = travellers(doc)["children"]
+    named = children_named(doc["request"].get("user_message") or "", going) if "child_ages" in texts else None
+    if named:  # "me and my nephew": "How old is your nephew?"
+        texts["child_ages"] = texts["child_ages"].replace("How old are the children?", ages_question(named, going))
     if "check_out" in texts and (doc.get("itinerary") or {}).get("flights_needed", True) is not False:
         texts["check_out"] += " (Say 'no hotel' if you don't need one.)"  # a one-way flight may need none
     date_slots = [s for s in asked if s in _DATE_SLOTS]

@@ -4,7 +4,14 @@ import re
 
 import pytest
 
-from handlers.extract.party import couple_trip, family_unsplit, read_party, visited_masked
+from handlers.extract.party import (
+    ages_question,
+    children_named,
+    couple_trip,
+    family_unsplit,
+    read_party,
+    visited_masked,
+)
 
 
 @pytest.mark.parametrize(
@@ -209,3 +216,50 @@ def test_the_people_who_live_there_do_not_travel(text):
 def test_twins_staff_and_lists_after_ages(text, adults, children, ages):
     party = read_party(text)
     assert (party["adults"], party["children"], party["child_ages"]) == (adults, children, ages)
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children", "ages"),
+    [
+        # a count before a pair word is the people: "2 parents" are two, "my parents" too
+        ("family trip, 2 parents, kids are 4, 8 and 12", 2, 3, [4, 8, 12]),
+        ("my parents and me, tampa to denver", 3, None, None),
+        # counted people opening the message travel
+        ("2 grandparents and 2 grandkids, grandkids are 6 and 10", 2, 2, [6, 10]),
+        ("3 coworkers and me to austin", 4, None, None),
+        # "w/" is "with": the writer goes too
+        ("nyc to vegas w/ my wife", 2, None, None),
+        ("lax to sfo w/my 2 kids (7, 9)", 1, 2, [7, 9]),
+        # "us N" after the children is everyone; "us + kids" is a couple and the children
+        ("with my 2 kids (5 and 9), just us 3", 1, 2, [5, 9]),
+        ("us two + our 4 yr old", 2, 1, [4]),
+        ("us + 2 kids (4, 6) boston to orlando", 2, 2, [4, 6]),
+        ("just us and the 3 kids (2, 5, 8)", 2, 3, [2, 5, 8]),
+        ("find us 4 star hotels in miami", None, None, None),
+        # one age for twins or triplets is each one's, said once
+        ("me, my husband and our twins, both 8", 2, 2, [8, 8]),
+        ("me my wife and the twins, the twins are 4", 2, 2, [4, 4]),
+        ("our triplets are 5, me and my wife", 2, 3, [5, 5, 5]),
+        # a list of ages closed by a dash is still the list
+        ("family of 5 - 2 adults and kids 3, 7, 10 - boston to denver", 2, 3, [3, 7, 10]),
+    ],
+)
+def test_counts_said_around_the_kin(text, adults, children, ages):
+    party = read_party(text)
+    assert (party["adults"], party["children"], party["child_ages"]) == (adults, children, ages)
+
+
+@pytest.mark.parametrize(
+    ("text", "going", "question"),
+    [
+        ("me and my nephew going LA to NYC", 1, "How old is your nephew?"),
+        ("me, my son and daughter", 2, "How old are your son and your daughter?"),
+        ("my 2 nieces and me", 2, "How old are your nieces?"),
+        ("my sister and her two boys", 2, "How old are her boys?"),
+        ("me and the kids", 2, None),  # "the children" already says it
+        ("me, my son and the kids", 3, None),  # not every child is named
+    ],
+)
+def test_children_named_in_the_ages_question(text, going, question):
+    named = children_named(text, going)
+    assert (ages_question(named, going) if named else None) == question
