@@ -8,6 +8,8 @@ invented: a field the message does not speak to stays ``None``.
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from datetime import date, timedelta
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -79,7 +81,7 @@ from .prefs import (
 from .questions import pending_slots
 from .roles import assign_dates, assign_places, complete_stay, hotels_named, read_legs
 from .schema import FIELD_NAMES, empty_fields
-from .stays import apply_partial_stay, hotel_days, partial_stay
+from .stays import apply_partial_stay, hotel_days, partial_stay, split_stays
 from .text import MAX_CHARS, NUMBER_RE, accented_words, clean, mask, to_int
 from .topics import conversation_places, message_topic, names_route
 
@@ -226,10 +228,18 @@ def extract_fields(
     _bare_number(msg, slots, fields)
     _count_of_what(msg, pending_question, fields)
 
-    legs = read_legs(msg, places, dates) or read_journey(msg, places, dates, assumptions)
+    # "3 nights lisbon then 2 in porto": a stay in each town, one after the other
+    first_day = dates[0].value if dates else known_dates(current, stay_mode)[0]
+    split = split_stays(mask(msg, asides), _stay_town, first_day)
+    if split and len(dates) > 1 and dates[1].value.isoformat() != split[-1]["check_out"]:
+        split = None  # "jun 1-10, 4 nights rome then 3 florence": the nights do not fill the days said
+    home = _home_of_split(places, split) if split and not stay_mode and fields["flights_needed"] is not False else None
+    legs = _split_legs(msg, home, split, assumptions) if split and home else None
+    legs = legs or read_legs(msg, places, dates) or read_journey(msg, places, dates, assumptions)
     if legs:
         fields["legs"] = legs
-        hotels_named(msg, places, fields)
+        if not split:
+            hotels_named(msg, places, fields)
     else:
         assign_places(msg, places, slots, current, stay_mode, fields)
         _fly_to_the_stay(stay_mode, current, fields)
@@ -253,6 +263,16 @@ def extract_fields(
             _month_moved(masked, known, today, dates_of_stay, fields)
         _implausibly_long(dates, known, dates_of_stay, fields, doubts)
         _referred_place(msg, said_about_stay, stay_mode, current, conversation, fields, assumptions)
+    if split:  # the stays said, whatever the flights' days; the trip's end is the last check-out
+        for stay in split:
+            stay["location"].pop("_fly", None)
+        fields["stays"], fields["hotel_needed"] = split, True
+        if not legs and fields["flights_needed"] is None and hotel_alone(said_about_stay, current, conversation):
+            fields["flights_needed"] = False  # "hotels only: 2 nights in orlando then 3 in miami"
+            if assumptions is not None:
+                assumptions.append(ASSUMED_HOTEL_ONLY)
+        elif not legs and not stay_mode and fields["return_date"] is None:
+            fields["return_date"] = split[-1]["check_out"]
     if ABOUT_SHOWN.search(msg) or ((_ANY_SHOWN.match(msg) or _WHICH_SHOWN.match(msg)) and not places and not dates):
         for key in _WISHES:  # "are any of these refundable?", "is it business class?": asked, not wished
             fields[key] = None
@@ -260,7 +280,7 @@ def extract_fields(
     _airport_of_the_destination(current, fields)
     if not durations and not legs:
         _weekend_back(dates, stay_mode, fields)
-    if durations:
+    if durations and not split:  # each of several stays has its own nights
         fields["nights"] = durations[-1].nights
     elif "nights" in slots and fields["nights"] is None:
         n = _BARE_NUMBER.match(msg)
@@ -753,6 +773,55 @@ def _trip_start(current: Dict[str, Any]) -> Optional[date]:
         except ValueError:
             continue
     return None
+
+
+def _stay_town(name: str) -> Optional[Dict[str, Any]]:
+    """The town ``name`` is, read as where a stay is ("rome" in "4 nights rome" is Rome, not a word)."""
+    found = _stay_town_read(name.lower())
+    return copy.deepcopy(found) if found else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _stay_town_read(name: str) -> Optional[Dict[str, Any]]:
+    found = find_places(f"hotel in {name}")
+    if len(found) != 1 or (found[0].start, found[0].end) != (9, 9 + len(name)):
+        return None
+    # a town flown to through another's airport ("boulder": Denver) is slept in, and flown to there
+    return {**found[0].stay, "_fly": found[0].place} if found[0].stay else found[0].place
+
+
+def _home_of_split(places: List[Any], split: List[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """Where a trip of several stays starts and ends: the first town named that is none of the stays'
+    ("boston" in "boston to lisbon may 10, 3 nights lisbon then 2 in porto")."""
+    codes = {code for s in split for code in (s["location"].get("code"), (s["location"].get("_fly") or {}).get("code"))}
+    return next((p.place for p in places if p.place.get("code") not in codes), None)
+
+
+_HOME_FROM = re.compile(r"\b(?:home|back|fly(?:ing)?\s+(?:home|back)|return(?:ing)?)\s+(?:from|out\s+of)\s+$", re.I)
+
+
+def _split_legs(
+    msg: str, home: Dict[str, Any], split: List[Dict[str, Any]], assumptions: Optional[List[str]]
+) -> List[Dict[str, Any]]:
+    """The flights of a trip of several stays: home to the first stay's town on its check-in, and home
+    from the town the traveller flies back from ("home from lisbon"), else the last stay's, on the last
+    check-out (the towns between are by land, as in "fly into Rome, out of Venice")."""
+    flown = [s["location"].get("_fly") or s["location"] for s in split]  # Denver for a stay in Boulder
+    towns = {p.get("code"): p for p in flown}
+    back = None
+    for m in find_places(msg):
+        if m.place.get("code") in towns and _HOME_FROM.search(msg[max(0, m.start - 25) : m.start]):
+            back = towns[m.place["code"]]
+    if back is None:
+        back = flown[-1]
+        if assumptions is not None:
+            name, last = back.get("name") or back.get("code"), split[-1]["location"].get("name")
+            stop = "the last stop" if last == name or not last else f"for {last}, the last stop"
+            assumptions.append(f'Flying home from {name}, {stop}; say "home from ..." to fly back from elsewhere')
+    return [
+        {"origin": home, "destination": flown[0], "depart_date": split[0]["check_in"]},
+        {"origin": back, "destination": home, "depart_date": split[-1]["check_out"]},
+    ]
 
 
 def _has_dates(current: Dict[str, Any]) -> bool:

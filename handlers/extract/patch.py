@@ -475,6 +475,12 @@ def _stays(
         return []
     if not needed:
         return None
+    if len(said) > 1 and all(s.get("location") and s.get("check_in") and s.get("check_out") for s in said):
+        # "3 nights lisbon then 2 in porto": each stay as said, whatever the flights
+        return [
+            _stay(i + 1, s["location"], s["check_in"], s["check_out"], current[i] if i < len(current) else None)
+            for i, s in enumerate(said)
+        ]
     if trip_type == "multi_city" and (fields.get("legs") or said):
         wanted = {((s.get("location") or {}).get("code")) for s in said if s.get("location")}
         out = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .cues import RANGE_CUE
 from .text import NUMBER_RE, to_int
@@ -96,3 +96,86 @@ def hotel_days(msg: str, dates: List[Any]) -> List[Any]:
         if nxt.end - d.start < 40 and RANGE_CUE.match(msg[d.end : nxt.start]) and len(dates) > 2:
             return [d, nxt]
     return []
+
+
+# A stay of some nights in one town of several: "3 nights lisbon", "2 nts in porto", "porto for 2 nights",
+# and after a first one "then 2 in porto", "then 3 florence"
+_NIGHTS = r"(?:nights?|nts?|nites?|days?)"
+_TOWN = r"(?P<town>[A-Za-z\u00C0-\u017F][\w\u00C0-\u017F'.-]*(?:\s+[A-Za-z\u00C0-\u017F][\w\u00C0-\u017F'.-]*){0,2})"
+# "3 nights (in) lisbon", "2 more nights in porto", and (after a first stay) "2 in porto", "3 florence"
+_NIGHTS_FIRST = re.compile(rf"\b(?P<n>{NUMBER_RE})\s+(?P<unit>(?:more\s+)?{_NIGHTS}\s+)?(?:(?:in|at)\s+)?{_TOWN}", re.I)
+# "lisbon for 3 nights", "porto 2 nights"
+_TOWN_FIRST = re.compile(
+    rf"\b{_TOWN.replace('{0,2})', '{0,2}?)')}\s+(?:for\s+)?(?P<n>{NUMBER_RE})\s+(?:more\s+)?{_NIGHTS}\b", re.I
+)
+# between two stays: "then", ", then", "and then", "followed by", "+", "and", "->"
+_STAY_LINK = re.compile(
+    r"^[\s,;.]*(?:(?:and\s+)?then|after\s+that|followed\s+by|and|\+|&|->|→|>)?[\s,]*"
+    r"(?:(?:train|drive|bus|ferry|head(?:ing)?|go(?:ing)?|move)\s+(?:on\s+)?(?:to\s+)?)?(?:in\s+)?$",
+    re.I,
+)
+
+
+_NIGHTS_WORD = re.compile(rf"\b{_NIGHTS}\b", re.I)
+_A_NUMBER = re.compile(rf"\b{NUMBER_RE}\b", re.I)
+# words after a number that are never a town ("2 adults", "3 kids", "4 stars")
+_NOT_TOWNS = frozenset(
+    "adult adults kid kids child children people person persons pax guest guests room rooms star stars night nights "
+    "day days week weeks bed beds queen queens king kings twin twins of a an the and or to for pm am".split()
+)
+
+
+def _town(words: str, lookup: Callable[[str], Optional[Dict[str, Any]]]) -> Tuple[Optional[Dict[str, Any]], int]:
+    """The town the longest opening of ``words`` names (three words, two, one) and how many characters that is."""
+    parts = words.split()
+    if not parts or parts[0].lower() in _NOT_TOWNS:
+        return None, 0
+    for n in range(min(3, len(parts)), 0, -1):
+        name = " ".join(parts[:n])
+        place = lookup(name)
+        if place:
+            return place, len(name)
+    return None, 0
+
+
+def split_stays(
+    msg: str, lookup: Callable[[str], Optional[Dict[str, Any]]], start: Optional[date]
+) -> Optional[List[Dict[str, Any]]]:
+    """Stays in two towns or more said by nights, in order ("3 nights lisbon then 2 in porto", "4 nights
+    rome then 3 florence", "2 nights in orlando then 3 nights in miami"), each checked in the day the
+    one before checks out, the first on ``start``; ``lookup`` names a town. None when fewer than two
+    are said in a row or no day is known."""
+    if start is None or len(_NIGHTS_WORD.findall(msg)) < 1 or len(_A_NUMBER.findall(msg)) < 2:
+        return None  # most messages: no nights said, or one number only
+    found: List[Tuple[int, int, Dict[str, Any], int, bool]] = []  # (start, end, town, nights, nights word said)
+    for m in _NIGHTS_FIRST.finditer(msg):
+        place, size = _town(m.group("town"), lookup)
+        if place:
+            found.append((m.start(), m.start("town") + size, place, to_int(m.group("n")) or 0, bool(m.group("unit"))))
+    for m in _TOWN_FIRST.finditer(msg):
+        words = m.group("town").split()
+        for k in range(len(words)):  # the longest ending that names a town ("then florence": "florence")
+            if words[k].lower() in _NOT_TOWNS:
+                continue
+            place = lookup(" ".join(words[k:]))
+            if place:
+                lo = m.start("town") + m.group("town").rindex(" ".join(words[k:]))
+                found.append((lo, m.end(), place, to_int(m.group("n")) or 0, True))
+                break
+    found.sort(key=lambda f: f[0])
+    chain: List[Tuple[int, int, Dict[str, Any], int, bool]] = []
+    for part in found:
+        if not 0 < part[3] <= 30 or (chain and part[0] < chain[-1][1]):
+            continue
+        if chain and _STAY_LINK.match(msg[chain[-1][1] : part[0]]) and part[2].get("code") != chain[-1][2].get("code"):
+            chain.append(part)
+        elif len(chain) < 2 and part[4]:  # a chain opens with its nights said ("3 nights"), not "2 adults boston"
+            chain = [part]
+    if len(chain) < 2 or start is None:
+        return None
+    stays, day = [], start
+    for _, _, place, nights, _ in chain:
+        out = day + timedelta(days=nights)
+        stays.append({"location": place, "check_in": day.isoformat(), "check_out": out.isoformat()})
+        day = out
+    return stays
