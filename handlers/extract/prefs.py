@@ -600,8 +600,9 @@ _FLIGHT_NEEDED = re.compile(r"\b(?:fly|flying|flights?|plane|airfare)\b", re.I)
 _SEPARATE_ROOMS = re.compile(
     r"\bseparate\s+(?:hotel\s+)?rooms\b|\b(?:a|one|own)\s+room\s+each\b|\beach\s+(?:with\s+)?(?:their|his|her|our|my)\s+own\s+room\b|"
     r"\brooms?\s+of\s+(?:our|their)\s+own\b|\bnot\s+shar(?:e|ing)\s+(?:a\s+)?room\b"
-    r"|\b(?:everyone|everybody|each\s+(?:person|of\s+us|one))\s+(?:needs?|gets?|wants?|will\s+need|should\s+have|has|with)\s+"
-    r"(?:their|his|her|a|an|our)\s+own\s+rooms?\b|\bone\s+room\s+(?:per\s+person|per\s+head|for\s+each\s+of\s+us)\b",
+    r"|\b(?:everyone|everybody|each(?:\s+(?:person|of\s+us|of\s+them|one|guest|traveller|traveler))?)\s+"
+    r"(?:(?:needs?|gets?|wants?|will\s+need|should\s+have|has|with|in)\s+)?(?:(?:their|his|her|a|an|our|my)\s+)?own\s+rooms?\b"
+    r"|\bone\s+room\s+(?:per\s+person|per\s+head|for\s+each\s+of\s+us)\b|\b(?:individual|single\s+occupancy)\s+rooms\b",
     re.I,
 )
 

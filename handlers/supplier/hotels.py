@@ -40,6 +40,7 @@ BOARD_BY_STARS = {
 }
 BOARD_PER_GUEST_NIGHT = {"room_only": 0, "breakfast": 18, "half_board": 45, "full_board": 70, "all_inclusive": 110}
 TAX_RATE = Decimal("0.13")
+TWIN_SHARE = 0.25  # rooms for one or two with two twin beds instead of one big bed
 # Mexico and the Caribbean, where a hotel of three stars or more is often all-inclusive
 RESORT_COUNTRIES = frozenset({"MX", "DO", "JM", "BS", "CU", "AW", "BB", "LC", "TC", "CR", "PR", "AG", "KY", "CW"})
 FAR_FROM_CENTRE_KM = 9.0  # a landmark farther than the city's own hotels spread (9 km) gets hotels of its own,
@@ -104,7 +105,9 @@ def _hotels_by_landmarks(seed: int, city: Dict[str, Any], middle: Tuple[float, f
     return hotels
 
 
-def _room(r, guests_per_room: int) -> Dict[str, Any]:
+def _room(r, guests_per_room: int, twin: bool = False) -> Dict[str, Any]:
+    """The room of a rate: a family room of two queen beds for three or four guests; else a king or a
+    queen bed, or (``twin``, drawn by the caller apart from ``r``) two twin beds."""
     if guests_per_room >= 3:
         return {
             "type": "family",
@@ -114,6 +117,13 @@ def _room(r, guests_per_room: int) -> Dict[str, Any]:
         }
     kind = r.choice(("standard", "deluxe", "superior"))
     bed = r.choice(("king", "queen"))
+    if twin:
+        return {
+            "type": kind,
+            "beds": [{"type": "twin", "count": 2}],
+            "max_occupancy": 2,
+            "description": f"{kind.title()} room, two twin beds",
+        }
     return {
         "type": kind,
         "beds": [{"type": bed, "count": 1}],
@@ -197,7 +207,7 @@ def build_hotel_rates(
                     "nights": nights,
                     "rooms": rooms,
                     "guests_per_room": guests_per_room,
-                    "room": _room(r, guests_per_room),
+                    "room": _room(r, guests_per_room, unit(*key, hotel["id"], j, "twin") < TWIN_SHARE),
                     "board_type": board,
                     "payment_type": payment_type,
                     "price": {

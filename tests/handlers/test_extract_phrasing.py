@@ -148,10 +148,19 @@ def test_no_hotel_keeps_the_route():
     assert f["hotel_needed"] is False and not f["stays"]
 
 
-def test_separate_rooms_are_one_per_adult():
-    f = read("3 adults, separate rooms, Austin to Tulsa Feb 3-5")
+@pytest.mark.parametrize(
+    "said",
+    ["separate rooms", "each needs own room", "each of us needs our own room", "individual rooms pls", "own room each"],
+)
+def test_separate_rooms_are_one_per_adult(said):
+    f = read(f"3 adults, {said}, Austin to Tulsa Feb 3-5")
     patch = fields_to_patch(f, None, TODAY)
     assert patch["itinerary"]["lodging"]["rooms"] == 3
+
+
+@pytest.mark.parametrize("said", ["we share a room", "each room has its own bathroom"])
+def test_a_shared_room_or_a_rooms_own_things_are_no_separate_rooms(said):
+    assert not read(f"3 adults, Austin to Tulsa Feb 3-5, {said}")["separate_rooms"]
 
 
 def test_avoiding_an_airline_takes_it_out_of_the_preferred_list():

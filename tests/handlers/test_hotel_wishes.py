@@ -3,7 +3,7 @@ handlers/common/board.py) read, searched for and said back. Sentences here are n
 phrasing evaluation."""
 
 import re
-from datetime import date
+from datetime import UTC, date
 
 import pytest
 
@@ -120,3 +120,25 @@ def test_the_card_says_each_rooms_beds_and_how_many_rooms():
     h.say("dallas to vegas feb 12-15 4 guys, 2 rooms")
     cards = [" ".join(b["why"]) for b in h.intent()["working_memory"]["ranked_bundles"]]
     assert cards and all(re.search(r"2 rooms, each \d (?:king|queen) beds?,", c) for c in cards)
+
+
+def test_some_sandbox_rooms_for_two_have_twin_beds_and_family_rooms_have_queens():
+    from datetime import datetime
+
+    from handlers.supplier.hotels import build_hotel_rates
+
+    def beds(guests):
+        rates = build_hotel_rates(
+            seed=7,
+            location_code="DEN",
+            check_in=date(2027, 3, 1),
+            check_out=date(2027, 3, 4),
+            rooms=1,
+            guests_per_room=guests,
+            now=datetime(2026, 12, 1, 12, tzinfo=UTC),
+            ttl_minutes=30,
+        )
+        return {beds_text(r["room"]) for r in rates}
+
+    assert {"2 twin beds", "1 king bed", "1 queen bed"} <= beds(2)
+    assert beds(4) == {"2 queen beds"}
