@@ -15,6 +15,9 @@ from .text import NUMBER_RE, to_int
 _CODES_TYPED = frozenset({"AA", "DL", "UA", "WN", "B6", "NK", "F9", "BA", "LH", "EK", "QR"})
 _ORDINARY_WORDS = frozenset(
     {"american", "united", "delta", "alaska", "swiss", "spirit", "frontier", "turkish", "qatar"}
+    # and words that are an airline only where airlines are spoken of ("no condor", "flair if possible")
+    | {"breeze", "porter", "copa", "tap", "norwegian", "ethiopian", "austrian", "aegean", "condor", "flair"}
+    | {"indigo", "azul", "garuda", "avelo"}
 )
 _AIRLINE_RE = re.compile(
     r"\b(?P<name>" + "|".join(re.escape(k) for k in sorted(AIRLINES, key=len, reverse=True)) + r")\b"
