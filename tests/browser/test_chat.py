@@ -191,6 +191,8 @@ def hold_first_holdable(page, screenshot=None, press=None) -> None:
 
     Some sandbox offers cannot be held (instant payment, sold out): the first that can is taken.
     """
+    # After a reload the chat is drawn again from the trip's history: the options are counted once on screen
+    expect(page.locator(LATEST_BUNDLES).first).to_be_visible()
     for index in range(page.locator(LATEST_BUNDLES).count()):
         page.locator(LATEST_BUNDLES).nth(index).get_by_role("button", name=re.compile("^Select")).click()
         risk = page.locator("[data-widget=risk]").nth(index)
