@@ -169,8 +169,11 @@ _AN_EVENT = re.compile(
     r"|surgery|funeral|ceremony|presentation|call)\b(?:\s+\w+){0,3}\s*$",
     re.I,
 )
+_CHECK_IN = re.compile(r"\bcheck(?:ing)?[\s-]?(?:in|out)\b(?:\s+\w+){0,2}\s*$", re.I)  # the hotel's times
 _FLIGHT_TALK = re.compile(
-    r"\b(?:fly|flying|flights?|depart\w*|leav\w*|back|return\w*|out|outbound|home|both\s+ways"
+    # a journey's words, or its shape ("one way", "sacramento -> san diego", "from sacramento")
+    r"\b(?:one[\s-]?way|round[\s-]?trip|from\s+(?!the\b|my\b|our\b|work\b|home\b)[a-z]{3,})\b|->|→"
+    r"|\b(?:fly|flying|flights?|depart\w*|leav\w*|back|return\w*|out|outbound|home|both\s+ways"
     r"|(?:something|anything)\s+(?:(?:in|for)\s+the\s+)?(?:early|late|morning|afternoon|evening|night)"
     r"|(?:morning|afternoon|evening|night)\s+(?:ones?|options?))\b",
     re.I,
@@ -770,6 +773,7 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
     if not _FLIGHT_TALK.search(text):
         return {**out, **clock}
     last = 0
+    dated_out = False  # a day said with its time went to the flight out: the next such day is the way back
     for m in _TIME_FLIGHT.finditer(text):
         word = next((g for g in m.group("t1", "t2", "t3", "t4", "t5", "t6") if g), "").lower()
         window = next((name for name, rx in _TIMES if re.fullmatch(rx, word, re.I)), None)
@@ -777,14 +781,15 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
             continue
         clause_start = max(text.rfind(c, 0, m.start()) for c in ".;!?,")
         before = text[max(last, clause_start + 1) : m.start()]
-        if m.group("t4") and _AN_EVENT.search(before):
-            continue  # "a meeting monday morning": the event's time, not the flight's
+        if m.group("t4") and (_AN_EVENT.search(before) or _CHECK_IN.search(before)):
+            continue  # "a meeting monday morning", "check in tomorrow afternoon": not the flight's time
         after = text[m.end() : m.end() + 20]
         inside = m.group(0)
         ret = bool(
             _RETURN_CONTEXT.search(before)
             or _RETURN_CONTEXT.search(inside)
             or re.match(r"\s*(?:on\s+the\s+way\s+|flights?\s+)?(?:back|home|return)\b", after, re.I)
+            or (m.group("t4") and dated_out)  # "jan 8 morning, jan 11 evening"
         )
         unwanted = _NOT_WANTED.search(before)
         if unwanted:  # "no early morning flights": the rest of the day, not the morning
@@ -804,6 +809,7 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
             out["time_return"] = window
         else:
             out["time_out"] = window
+            dated_out = dated_out or bool(m.group("t4"))
         last = m.end()
     return {**out, **clock}
 
