@@ -171,9 +171,14 @@ def adding(text: str) -> bool:
     return bool(ADDING.search(text) or ("more" in text.lower() and MORE_PEOPLE.search(text)) or PLUS_PEOPLE.match(text))
 
 
+# What a hotel or flight comes "with" a number of, which are not people ("for my parents, a hotel with 2 beds")
+_THINGS = (
+    r"(?:queen|king|double|single|twin|full|sofa)?\s*beds?|(?:bed)?rooms?|suites?|bathrooms?|stars?|stops?|layovers?"
+    r"|connections?|hours?|weeks?|months?|suitcases?|checked|carry[\s-]?ons?|queens|kings|doubles"
+)
 # The writer goes too: "flying with", "with my wife and 3 kids", "a ski trip with 3 friends" (not "for my parents")
 _WITH = re.compile(
-    rf"\b(?:travell?ing|going|flying|coming)\s+(?:with|w/?)(?=\s|$)|^\s*with\b|(?:\bwith\s+|\bw/\s*)(?:my|our|(?!(?:a|an|no)\b){NUMBER_RE})\s+(?!(?:own|points|miles|card|nights?|days?|bags?)\b)",
+    rf"\b(?:travell?ing|going|flying|coming)\s+(?:with|w/?)(?=\s|$)|^\s*with\b|(?:\bwith\s+|\bw/\s*)(?:my|our|(?!(?:a|an|no)\b){NUMBER_RE})\s+(?!(?:own|points|miles|card|nights?|days?|bags?|{_THINGS})\b)",
     re.I,
 )
 _I_GO_WITH = re.compile(
