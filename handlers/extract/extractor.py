@@ -521,7 +521,11 @@ _OTHERS = re.compile(
     r"|co-?workers?|boss|client(?!\s+(?:meeting|visit|dinner|lunch|presentation|pitch|site|call|event|workshop)s?\b)|mom|mum|dad|parents?|sister|brother|girlfriend|boyfriend|gf|bf|fianc[eé]e?|people"
     r"|guests?|passengers?|travell?ers|adults?|pax|persons?)\b"
     r"|\bfor\s+(?:a|an|my|our)\s+(?!work\b|job\b|business\b|company\b|conference\b|meeting\b|interview\b|birthday\b"
-    r"|trip\b|vacation\b|holiday\b|wedding\b)\w+",
+    r"|trip\b|vacation\b|holiday\b|wedding\b"
+    # what the writer goes for ("for a funeral", "for a 9am meeting", "for a few days"), not whom
+    r"|\d|funeral\b|graduation\b|reunion\b|concert\b|game\b|match\b|show\b|festival\b|race\b|marathon\b|tournament\b"
+    r"|course\b|class\b|visit\b|week(?:end)?\b|few\b|couple\s+(?:of\s+)?(?:days|nights|weeks)\b|day\b|night\b|quick\b"
+    r"|short\b|long\b|retreat\b|ceremony\b|event\b|training\b|workshop\b|seminar\b|summit\b|presentation\b)\w+",
     re.I,
 )
 ASSUMED_ALONE = "Assumed you're travelling alone (say if anyone is coming with you)"
