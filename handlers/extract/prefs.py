@@ -123,6 +123,7 @@ _CABINS = [
             r"[^.?!]{0,25}?\b(?:for|in|about|with|to)\s+(?:business|biz)\b(?!\s+(?:trips?|travel|purposes?|meetings?|reasons?|hours?))"
             r"|\b(?:how\s+much|what(?:'?s|\s+is|\s+would|\s+does|\s+will)?|price|cost|quote)\b[^.?!]{0,25}?"
             r"\b(?:business|biz)\b(?=\s*(?:class|cabin|be\b|cost|seats?|fares?|instead|then|[?.!]|$))"
+            r"|(?:^|[,;])\s*(?:business|biz)\s*(?=[,;.!]|$)"  # an item of a list: "1 adult, Emirates, business"
             r"|\bbiz\s+class\b|(?<=pax|ppl|adt)\s+biz\b|\b(?:pax|ppl|adults?|people|tickets?)\s+biz\b|\blie[\s-]?flat\b|\bflat[\s-]?bed\b|\bpolaris\b|\bdelta\s+one\b|\bbusiness\s+(?:pls|please|seats?|fares?|instead|then)\b",
             re.I,
         ),
@@ -157,8 +158,9 @@ _TIME_FLIGHT = re.compile(
     rf"|\b(?:flights?|departures?|out|back|return)\s+(?:in\s+the\s+)?{_time_word(3)}\b"
     # a day said with its time ("atl to lga monday morning", "ATL -> ORD, Dec 14 morning"): that day's flight
     rf"|\b(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|tomorrow|today"
-    rf"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)"
-    rf"\s+{_time_word(4)}\b(?!\s+(?:before|check|meeting|appointment|event|wedding|conference))"
+    rf"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?"
+    rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?)"  # "12/18 evening"
+    rf",?\s+(?:in\s+the\s+)?{_time_word(4)}\b(?!\s+(?:before|check|meeting|appointment|event|wedding|conference))"
     # with options on screen: "something in the evening", "an evening one", "any afternoon options?"
     rf"|\b(?:something|anything)\s+(?:(?:in|for)\s+the\s+)?{_time_word(5)}\b"
     rf"|\b(?:an?|any|some|the)\s+{_time_word(6)}\s+(?:ones?|options?)\b",
@@ -770,11 +772,14 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
     clock = {**_event_hours(text), **read_clock_bounds(text)}  # more exact than a time of day: it wins for its leg
     clock = {**read_superlatives(text), **clock}  # "the first flight in the morning": the first, not any morning one
     clock = {**_red_eye_wanted(text), **clock}
-    if not _FLIGHT_TALK.search(text):
-        return {**out, **clock}
+    # without words of flying, only a day said with its time ("denver to austin 3/4 morning") is a
+    # flight's (a check-in's or an event's time is not: ``_CHECK_IN``, ``_AN_EVENT``)
+    talk = bool(_FLIGHT_TALK.search(text))
     last = 0
     dated_out = False  # a day said with its time went to the flight out: the next such day is the way back
     for m in _TIME_FLIGHT.finditer(text):
+        if not talk and not m.group("t4"):
+            continue
         word = next((g for g in m.group("t1", "t2", "t3", "t4", "t5", "t6") if g), "").lower()
         window = next((name for name, rx in _TIMES if re.fullmatch(rx, word, re.I)), None)
         if window is None:
