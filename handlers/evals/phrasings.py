@@ -285,6 +285,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--id", default=None, help="only the cases whose id starts with this")
     parser.add_argument("--show-failures", action="store_true")
     parser.add_argument("--json", type=Path, default=None, help="also write the result here")
+    parser.add_argument(
+        "--require-all", action="store_true", help="exit 1 when any case fails, its failures shown (the test command)"
+    )
     opts = parser.parse_args(argv)
     cases = [
         c
@@ -293,7 +296,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ]
     start = time.perf_counter()
     result = evaluate(cases)
-    if opts.show_failures:
+    if opts.show_failures or (opts.require_all and result["failures"]):
         for f in result["failures"]:
             print(f"FAIL {f['id']}: {f['turns']}\n     " + "\n     ".join(f["wrong"]))
     print(f"{'class':14s} {'passed':>7s} {'cases':>6s} {'rate':>7s}")
@@ -303,7 +306,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(f"{'overall':14s} {ok_:7d} {n:6d} {ok_ / max(1, n):7.1%}   ({time.perf_counter() - start:.1f} s)")
     if opts.json:
         opts.json.write_text(json.dumps(result, indent=1, ensure_ascii=False))
-    return 0
+    return 1 if opts.require_all and result["failures"] else 0
 
 
 if __name__ == "__main__":
