@@ -142,7 +142,7 @@ def live_tripdesk(
         log.close()
 
 
-def _wait_until_up(url: str, server: subprocess.Popen, timeout: float = 30.0) -> None:
+def _wait_until_up(url: str, server: subprocess.Popen, timeout: float = 120.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.poll() is not None:
