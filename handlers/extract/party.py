@@ -134,7 +134,10 @@ _JOINED_AFTER = re.compile(
 )
 _SELF = re.compile(
     r"\b(?:me|myself|i)\b(?!\s*'?(?:d|ll|ve|m)\b)|\bi'?m\s+(?:travell?ing|going|flying|bringing)\b"
-    r"|\b(?:taking|bringing|to\s+(?:take|bring))\s+(?:my|our)\b",
+    r"|\b(?:taking|bringing|to\s+(?:take|bring))\s+(?:my|our)\b"
+    # "looking to take the kids (8 and 11) to Orlando": the writer takes them ("my wife is taking the
+    # kids": she does)
+    rf"|(?<!\bis\s)(?<!'s\s)(?<!\bare\s)\b(?:taking|bringing|to\s+(?:take|bring))\s+the\s+(?:{NUMBER_RE}\s+)?(?:{_CHILD_KIN})\b",
     re.I,
 )
 _SELF_PLUS = re.compile(

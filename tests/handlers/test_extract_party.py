@@ -29,6 +29,9 @@ from handlers.extract.party import (
         ("me and the wife and the grandkids (8 and 11)", 2, 2),
         ("my wife and i and our twins (6)", 2, 2),
         ("book for my daughter (she's 19) from denver", 1, None),  # 19 is a grown-up
+        ("looking to take the kids (8 and 11) to orlando", 1, 2),  # the writer takes them
+        ("bringing the 2 kids to denver in may", 1, 2),
+        ("my wife is taking the kids (8 and 11) to orlando", None, 2),  # she does: who else goes is asked
     ],
 )
 def test_who_travels(text, adults, children):
