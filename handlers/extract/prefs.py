@@ -192,6 +192,15 @@ _OTHER_THAN = {
     "late": "before 20:00",
     "night": "before 21:00",
 }
+# Being somewhere by a time of day: "need to be in seattle tues morning", "have to be there monday
+# afternoon", "get home by sunday evening". The flight must land by then (``_LAND_BY``), whatever time it
+# leaves; a time of day said of a flight's leaving ("leaving tues morning") stays a departure window.
+_BE_THERE_BY = re.compile(
+    r"\b(?:need|needs|have|has|got|gotta|must|should)\s+(?:to\s+)?be\s+(?:in|at|there|back|home)\b(?![^.;!?,]*\b(?:leav|depart|fly|flight)\w*)"
+    r"|\bby\s+(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\w*\s+)?$",
+    re.I,
+)
+_LAND_BY = {"morning": "before 12:00", "afternoon": "before 17:00", "evening": "before 21:00"}
 _OUT_CONTEXT = re.compile(r"\b(?:out(?:bound)?|there|going|leav\w*|depart\w*)\b", re.I)
 _RETURN_CONTEXT = re.compile(r"\b(?:back|return(?:ing)?|home|inbound|come\s+back|coming\s+back|fly\s+back)\b", re.I)
 _BOTH_WAYS = re.compile(r"\b(?:both\s+ways|each\s+way|both\s+directions|all\s+flights|there\s+and\s+back)\b", re.I)
@@ -804,6 +813,15 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
             if window is None:
                 last = m.end()
                 continue  # "no afternoon flights": morning or evening, not one window to search
+        elif (
+            _BE_THERE_BY.search(before + inside[: inside.lower().rfind(word)])
+            and window in _LAND_BY
+            and not _BOTH_WAYS.search(text[m.start() : m.end() + 30])
+        ):
+            # "need to be in seattle tues morning": landing by then (a bound said in hours wins: ``clock``)
+            out["arrive_return" if ret else "arrive_out"] = _LAND_BY[window]
+            last = m.end()
+            continue
         elif word == "night":
             window = "evening"  # "back monday night", "a friday night flight": the evening's flights (not the red-eyes)
         # a time not wanted, with no leg named, is not wanted either way ("no early morning flights")

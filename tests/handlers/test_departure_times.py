@@ -209,3 +209,30 @@ def test_windows_and_loose_hours(text, out, back):
 def test_a_red_eye_wished_leaves_late_at_night_on_its_leg(text, out, back):
     times = read_times(text)
     assert (times["time_out"], times["time_return"]) == (out, back)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "bound"),
+    [
+        ("need to be in seattle tues morning for a client mtg, from sfo", "arrive_out", "before 12:00"),
+        ("have to be in chicago monday afternoon", "arrive_out", "before 17:00"),
+        ("get there by friday evening, back sunday", "arrive_out", "before 21:00"),
+        ("need to be home sunday evening, flying friday", "arrive_return", "before 21:00"),
+    ],
+)
+def test_being_somewhere_by_a_time_of_day_is_a_landing_bound(text, key, bound):
+    times = read_times(text)
+    assert times[key] == bound
+    assert times["time_out" if key == "arrive_out" else "time_return"] is None  # not a departure window
+
+
+def test_a_first_message_that_must_be_there_by_morning_shows_only_flights_landing_by_noon():
+    h = _harness()
+    turn = h.say("need to be in denver tues morning for a client meeting, from boston, back thursday, just me")
+    summary = next(m["widget"] for m in turn["ui_messages"] if (m.get("widget") or {}).get("type") == "trip_summary")
+    assert {"label": "Times", "value": "outbound arriving before noon"} in summary["details"]
+    bundles = _wm(h)["ranked_bundles"]
+    assert bundles
+    for bundle in bundles:
+        outbound = bundle["flights"][0]["summary"]
+        assert outbound["arrive_at"][:10] == outbound["depart_at"][:10] and outbound["arrive_at"][11:16] < "12:00"
