@@ -695,6 +695,7 @@ def find_dates(
     found = _event_day(text, _same_weekday(_weekdays_checked(text, found, doubts)), today)
     found = _days_in_the_month_said(found, today)
     found = _holiday_weekend(text, _counted_from(text, found), today)
+    found = _holiday_named_dated(text, found)
     if any(not d.event for d in found):
         found = _day_before_the_event(text, found, doubts)
     found = _bounds_dropped(text, found)
@@ -737,6 +738,23 @@ def _holiday_weekend(text: str, found: List[DateMention], today: date) -> List[D
             continue
         whole = DateMention(d.start, d.end, span[0], d.text + " weekend", period=True, until=span[1])
         return [whole if o is d else o for o in found if o is not weekend]
+    return found
+
+
+def _holiday_named_dated(text: str, found: List[DateMention]) -> List[DateMention]:
+    """ "home for the holidays! pittsburgh to tampa dec 22, back jan 3": a holiday said as a span names the
+    occasion when the days out and back are said too; with only the day out said, the span still ends the trip."""
+    spans = [d for d in found if _HOLIDAY_SPAN_SAID.fullmatch(d.text)]
+    if not spans:
+        return found
+    others = [d for d in found if d not in spans and _CALENDAR_DATE.search(d.text)]
+    back = [d for d in others if RETURN_CUE.search(text[max(0, d.start - 40) : d.start])]
+    if back and len(back) < len(others):
+        return [d for d in found if d not in spans]
+    out = [d for d in others if d not in back]
+    span = spans[0]
+    if len(spans) == 1 and len(found) == 2 and len(out) == 1 and span.until and span.value <= out[0].value < span.until:
+        return [replace(out[0], until=span.until)]  # "for the holidays ... dec 22": out on the 22nd, back at its end
     return found
 
 

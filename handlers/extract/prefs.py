@@ -399,6 +399,17 @@ _SHORT_BUSINESS = re.compile(
     re.I,
 )
 
+# "jan 22 business, 1 pax", "2 adults business sfo to tokyo": "business" typed as booking shorthand, right
+# after a date or a head count, or right before a head count (not "jan 22 business trip", "for business")
+_COUNT = r"\d+\s*(?:adults?|adt|pax|ppl|people|passengers?|travell?ers?|persons?)\b"
+_BARE_BUSINESS = re.compile(
+    r"(?:(?<=\d)|(?<=\d(?:st|nd|rd|th))|(?<=\badults)|(?<=\badult)|(?<=\bpax)|(?<=\bppl)|(?<=\bpeople)"
+    r"|(?<=\bpassengers)|(?<=\bpassenger))[\s,]+business\b(?!\s+(?:trips?|travel\w*|meetings?|purposes?|reasons?"
+    r"|conferences?|dinners?|lunch|hours?|days?|district|park|cent(?:er|re)|hotels?|cards?|partners?|school|casual))"
+    rf"|(?<!\bfor\s)(?<!\bon\s)(?<!\bof\s)(?<!\bmy\s)(?<!\bour\s)(?<!\ba\s)(?<!\bthe\s)(?<!:\s)(?<!:)\bbusiness\s*,?\s*(?={_COUNT})",
+    re.I,
+)
+
 
 def read_airlines(text: str) -> Tuple[Dict[str, Optional[List[str]]], List[Tuple[int, int]]]:
     """IATA codes of the airlines named, by what the traveller wants of each ("airlines": preferred,
@@ -709,6 +720,8 @@ def read_preferences(text: str, money_text: Optional[str] = None, money: Optiona
     cabin_text = text[: dropped.start()] + " " * len(dropped.group(0)) + text[dropped.end() :] if dropped else text
     cabin = next((name for name, rx in _CABINS if rx.search(cabin_text)), "economy" if dropped else None)
     if cabin is None and "biz" in cabin_text.lower() and _SHORT_BUSINESS.search(cabin_text):
+        cabin = "business"
+    if cabin is None and _BARE_BUSINESS.search(cabin_text):
         cabin = "business"
     # "nonstop if possible, otherwise 1 stop": the stop allowed is the limit, the nonstop a wish
     soft_nonstop = _SOFT_NONSTOP.search(text) is not None

@@ -61,6 +61,17 @@ def assign_places(
             and not stay_mode
         ):
             roles[i], roles[i + 1] = ("origin", True), ("destination", True)
+    pairs = [
+        i for i in range(len(places) - 1) if roles[i] == ("origin", True) and roles[i + 1] == ("destination", True)
+    ]
+    for i in pairs:
+        # "BOS-ORD 12/14, ORD-BOS 12/16": the second flight is the first one's way back, not a new route
+        for k in (k for k in pairs if k > i + 1):
+            if (places[k].place["code"], places[k + 1].place["code"]) == (
+                places[i + 1].place["code"],
+                places[i].place["code"],
+            ) and not _CORRECTION.search(msg[places[i + 1].end : places[k].start]):
+                roles[k], roles[k + 1] = ("skip", True), ("skip", True)
     for i in range(len(places) - 2):
         # "sfo-jfk-sfo", "bos to den to bos": there and back, the third place the first again
         gaps = [msg[places[j].end : places[j + 1].start] for j in (i, i + 1)]

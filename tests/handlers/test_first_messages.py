@@ -197,3 +197,70 @@ def test_the_writers_own_errand_is_a_trip_alone(text, adults):
     fields, assumptions = read(text)
     assert fields["adults"] == adults
     assert (ASSUMED_ALONE in assumptions) == (adults == 1)
+
+
+def ends(fields):
+    return tuple((fields.get(k) or {}).get("code") for k in ("origin", "destination")) + (
+        fields.get("depart_date"),
+        fields.get("return_date"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("chi to vegas dec 12-14, 3 adults", "CHI", "LAS"),
+        ("dallas to music city dec 12-14 1 adult", "DFW", "BNA"),
+        ("from the city of angels to big d dec 12-14", "QLA", "DFW"),
+        ("hotlanta to the lou dec 12-14", "ATL", "STL"),
+        ("steel city to bmore dec 12-14", "PIT", "BWI"),
+    ],
+)
+def test_city_nicknames_people_type_are_the_city(text, origin, destination):
+    assert ends(read(text)[0])[:2] == (origin, destination)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "BOS-ORD 12/14, ORD-BOS 12/16",
+        "bos to ord 12/14 then ord to bos 12/16",
+        "boston to chicago dec 14 and chicago to boston dec 16",
+    ],
+)
+def test_a_round_trip_written_as_its_two_flights_keeps_the_first_flights_direction(text):
+    origin, destination, out, back = ends(read(text)[0])
+    assert (origin, out, back) == ("BOS", "2026-12-14", "2026-12-16")
+    assert destination in ("ORD", "CHI")
+
+
+@pytest.mark.parametrize(
+    ("text", "cabin"),
+    [
+        ("traveling to london from newark jan 15 return jan 22 business, 1 pax", "business"),
+        ("jfk to lhr jan 15 - jan 22 business 1 adult", "business"),
+        ("2 adults business sfo to tokyo feb 3-10", "business"),
+        ("nyc to paris jan 15-22 business trip 2 adults", None),
+        ("nyc to chicago dec 10 business meeting, 1 adult", None),
+        ("flying nyc to chicago dec 10 for business, 2 adults", None),
+        ("nyc to chicago dec 10, hotel in the business district, 1 adult", None),
+        ("boston to sf jan 12-15, reason: business, 1 adult", None),
+    ],
+)
+def test_business_typed_beside_a_date_or_a_head_count_is_the_cabin(text, cabin):
+    assert read(text)[0].get("cabin") == cabin
+
+
+@pytest.mark.parametrize(
+    ("text", "out", "back"),
+    [
+        ("going home for the holidays! pittsburgh to tampa dec 22, back jan 3", "2026-12-22", "2027-01-03"),
+        ("for the holidays, pittsburgh to tampa dec 22, 1 adult", "2026-12-22", "2026-12-27"),
+        ("pittsburgh to tampa for the holidays 1 adult", "2026-12-19", "2026-12-27"),
+    ],
+)
+def test_a_holiday_named_for_the_occasion_yields_to_the_days_said(text, out, back):
+    h = Harness()
+    h.say(text)
+    segments = h.intent()["itinerary"]["segments"]
+    assert [s["depart_date"] for s in segments] == [out, back]
