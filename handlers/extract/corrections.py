@@ -27,7 +27,7 @@ _COUNT = re.compile(
 )
 # the words that take back what was just written ("sorry", "oops", "wait no"), then those that bring in
 # the right one ("i meant", "make that"); either may come alone
-_SLIP = r"\b(?:sorry|oops|whoops|woops|wait(?:\s*,?\s*no)?|no\s*,?\s*wait|erm?|err|correction|my\s+bad|typo|scratch\s+that|no\s+no)\b"
+_SLIP = r"\b(?:(?:no\s*,?\s*)?sorry|no(?=\s*,\s*\w)|actually|oops|whoops|woops|wait(?:\s*,?\s*no)?|no\s*,?\s*wait|erm?|err|correction|my\s+bad|typo|scratch\s+that|no\s+no)\b"
 _MEANT = r"\b(?:(?:i|we)\s+meant?|i\s+mean|(?:actually\s+)?make\s+(?:that|it)|should\s+(?:be|say|read))\b"
 _MARKER = re.compile(
     rf"[\s,;.!-]*(?:{_SLIP}[\s,;:.!-]*(?P<meant1>{_MEANT}[\s,:]*)?|(?P<meant2>{_MEANT})[\s,:]*)",
@@ -69,16 +69,39 @@ def self_corrected(msg: str) -> str:
     return msg
 
 
+# "Boston to Denver, sorry, from Providence to Denver", "BOS to ORD, no wait, ORD to BOS": a whole route said
+# again puts right the route just before the slip (a hesitation such as "no," "um" may stand between)
+_ROUTE_GAP = re.compile(r"\s*(?:to|-|–|->|→|>)\s*", re.I)
+_HESITATION = re.compile(r"[\s,;.:!-]*(?:(?:no|nope|oh|ah|um+|uh+|hmm+)\b[\s,;.:!-]*)*", re.I)
+
+
+def _route_again(before: str, after: str) -> Optional[str]:
+    said = find_places(after[:80])
+    if len(said) < 2 or after[: said[0].start].strip(" ,").lower() not in ("", "from"):
+        return None
+    if not _ROUTE_GAP.fullmatch(after[said[0].end : said[1].start]):
+        return None
+    old = find_places(before)
+    if len(old) < 2 or not _ROUTE_GAP.fullmatch(before[old[-2].end : old[-1].start]):
+        return None
+    if not _HESITATION.fullmatch(before[old[-1].end :]):
+        return None
+    return before[: old[-2].start] + after[said[0].start :]
+
+
 def _one_correction(msg: str) -> Optional[str]:
     for marker in _MARKER.finditer(msg):
         meant = marker.group("meant1") or marker.group("meant2")
         after = msg[marker.end() :]
         before = msg[: marker.start()]
+        route = _route_again(before, after)
+        if route is not None:
+            return route
         for kind, spans in _KINDS:
             right = next(iter(spans(after[:40])), None)  # the right value opens what follows
             lead = after[: right[0]].strip(" ,").lower() if right else ""
-            if right is None or lead not in _LEADS:
-                continue
+            if right is None or lead not in _LEADS or (lead and marker.group(0).strip(" ,;.!-").lower() == "actually"):
+                continue  # "to denver, actually from boston" adds the origin; "to denver, actually boston" corrects
             # the wrong one: just before (a clause's worth of text), or for "i meant" anywhere before
             start = 0 if meant or kind == "count" else max(0, len(before) - 60)
             said = [(a + start, b + start) for a, b in spans(before[start:])]

@@ -696,6 +696,7 @@ def find_dates(
     found = _days_in_the_month_said(found, today)
     found = _holiday_weekend(text, _counted_from(text, found), today)
     found = _holiday_named_dated(text, found)
+    found = _back_in(text, found, today)
     if any(not d.event for d in found):
         found = _day_before_the_event(text, found, doubts)
     found = _bounds_dropped(text, found)
@@ -739,6 +740,21 @@ def _holiday_weekend(text: str, found: List[DateMention], today: date) -> List[D
         whole = DateMention(d.start, d.end, span[0], d.text + " weekend", period=True, until=span[1])
         return [whole if o is d else o for o in found if o is not weekend]
     return found
+
+
+_BACK_BEFORE = re.compile(r"\b(?:back|return(?:ing)?|home|fly(?:ing)?\s+back|com(?:e|ing)\s+back)\s*$", re.I)
+
+
+def _back_in(text: str, found: List[DateMention], today: date) -> List[DateMention]:
+    """ "dec 12, back in 5 days", "on friday, back in a week": with the day out said first, the way back
+    "in" a while is counted from that day (the trip's length), not from today."""
+    if len(found) != 2 or found[0].until:
+        return found
+    out, back = found
+    said = dict(_PATTERNS)["in_n"].fullmatch(back.text)
+    if not said or not said.group("n") or not _BACK_BEFORE.search(text[max(0, back.start - 20) : back.start]):
+        return found
+    return [out, replace(back, value=out.value + (back.value - today))]
 
 
 def _holiday_named_dated(text: str, found: List[DateMention]) -> List[DateMention]:

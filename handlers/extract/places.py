@@ -1178,7 +1178,15 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                 )
             )
             if not common_route and not _accept(
-                key, raw, n, capitalised, cued or starts_route, lower_text, named, typed_lower=typed_lower
+                key,
+                raw,
+                n,
+                capitalised,
+                cued or starts_route,
+                lower_text,
+                named,
+                typed_lower=typed_lower,
+                route_end=i > 0 and fold(words[i - 1][2]) in _ROUTE_ENDS,
             ):
                 continue
             if (
@@ -1543,6 +1551,7 @@ _STATE_CODES: Dict[str, str] = {
 
 _AIRPORT_WORDS = frozenset({"airport", "international", "intl", "airfield"})
 _FLIGHT_CUES = frozenset({"from", "to", "into", "via", "through", "out"})
+_ROUTE_ENDS = frozenset({"from", "to", "into"})
 _PREFERENCE_CUES = frozenset({"prefer", "preferably", "ideally"})
 
 
@@ -1574,9 +1583,11 @@ def _accept(
     named: bool = False,
     *,
     typed_lower: bool = False,
+    route_end: bool = False,
 ) -> bool:
     if key in _CASE_SENSITIVE_NICKNAMES:
-        return raw.isupper() or (cued and (raw[0].isupper() or lower_text))
+        # "Flying from dc to Boston": right after "from" or "to" the short name is the place, in any case
+        return raw.isupper() or (cued and (raw[0].isupper() or lower_text or route_end))
     if n == 1 and key in COMMON_WORDS:
         return cued and capitalised and key not in _NEVER_PLACES
     # a name written with its accents ("Málaga", "Besançon") is a name, even if the plain spelling is also a word

@@ -565,7 +565,7 @@ _SOMEONES = r"(?:(?:my|our|his|her|their)\s+(?:[\w-]+(?:'s|s')\s+)?|an?\s+[\w-]+
 # Saying no to a hotel, or that one is not needed.
 NO_HOTEL = re.compile(
     # every way below starts with one of these letters: other places are passed over at once
-    r"(?=[abcdfghijlnorswABCDFGHIJLNORSW])(?:"
+    r"(?=[abcdfghijlnoprsvwABCDFGHIJLNOPRSVW])(?:"
     # "no hotel needed", not "no hotels near the airport", "no hotel over 200", "no motels"
     r"\bno\s+(?:need\s+for\s+(?:a\s+)?)?(?:hotels?|accommodations?|lodging|place\s+to\s+stay)\b"
     r"(?!\s+(?:near|close|by|in\s+the|next|over|above|under|more|less|that|which|with|without|on|at|far|outside|further|farther"
@@ -589,7 +589,16 @@ NO_HOTEL = re.compile(
     r"\b(?:booked|arranged|covered|sorted|reserved)\s+the\s+hotel\b|\bhotel\s+(?:is\s+)?(?:already\s+)?(?:booked|sorted|covered|taken\s+care\s+of|arranged)\b|"
     r"\b(?=(?:drop|cancel|remove|skip|forget|nix|lose|ditch|scrap|scratch|axe|cut)\s)(?<!\bcan\s)(?<!\bcould\s)(?<!\bto\s)"
     r"(?:drop|cancel|remove|skip|forget|nix|lose|ditch|scrap|scratch|axe|cut)\s+(?:about\s+)?the\s+(?:hotel|room)\b|"
-    r"\bno\s+need\s+for\s+(?:the|a|any)\s+(?:hotel|room)\b)",
+    r"\bno\s+need\s+for\s+(?:the|a|any)\s+(?:hotel|room)\b|"
+    # a bed arranged another way: "airbnb already booked", "we have a vrbo", "lodging is taken care of",
+    # "the company is putting me up", "staying at my brother's", "i've got somewhere to stay"
+    r"\balready\s+(?:have|has|booked|got|found|sorted|rented)\s+(?:an?\s+|the\s+|my\s+|our\s+)?(?:airbnb|vrbo|rental|house|cabin|condo|apartment)\b|"
+    r"\b(?:airbnb|vrbo|lodging|accommodations?|place\s+to\s+stay)\s+(?:is\s+|are\s+|'s\s+)?(?:already\s+)?(?:booked|sorted|covered|taken\s+care\s+of|arranged|reserved|handled)\b|"
+    r"\b(?:i|we)(?:\s+(?:have|got|booked|rented|have\s+got)|'ve\s+got|'ve\s+booked|'ve)\s+(?:an?\s+|our\s+|my\s+)(?:airbnb|vrbo)\b|"
+    r"\b(?:i|we)(?:\s+(?:have|got|have\s+got)|'ve\s+got|'ve)\s+(?:somewhere|a\s+place)\s+to\s+stay\b|"
+    r"\bgot\s+(?:the\s+|my\s+|our\s+)?(?:lodging|accommodations?|hotel|place)\s+(?:sorted|covered|booked|handled|taken\s+care\s+of)\b|"
+    r"\bputting\s+(?:me|us)\s+up\b|"
+    r"\bstay(?:ing)?\s+(?:at|with)\s+(?:my|our|his|her|their|an?)\s+[\w-]+(?:'s|s')(?=\s*(?:[,.;!?)]|$|and\b|so\b|for\b|while\b)))",
     re.I,
 )
 # Flights the traveller already has: "already booked my flights", "flights are taken care of".

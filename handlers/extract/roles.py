@@ -61,6 +61,18 @@ def assign_places(
             and not stay_mode
         ):
             roles[i], roles[i + 1] = ("origin", True), ("destination", True)
+    for i, m in enumerate(places):
+        # "chicago to door county", "houston to south padre": the route's far end is a name not known, so
+        # the place before it is where the trip starts (and where it goes is asked), not the destination
+        far = _TO_UNKNOWN.match(msg, m.end)
+        if (
+            not stay_mode
+            and roles[i] is None
+            and far
+            and far.group("w").lower() not in _NOT_A_PLACE
+            and not (i + 1 < len(places) and places[i + 1].start <= far.start("w"))
+        ):
+            roles[i] = ("origin", True)
     pairs = [
         i for i in range(len(places) - 1) if roles[i] == ("origin", True) and roles[i + 1] == ("destination", True)
     ]
@@ -186,6 +198,15 @@ _NOT_UNTIL = re.compile(
 )
 _CORRECTION = re.compile(r"\b(?:actually|instead|rather|change|switch|make\s+it|not|no|wrong|sorry|oops)\b", re.I)
 _TO = re.compile(r"\b(?:to|too|into|towards?|back\s+to|trip\s+to)\s*$", re.I)
+_TO_UNKNOWN = re.compile(r"\s*(?:to|->|→|>)\s+(?:the\s+)?(?P<w>[a-z][\w'-]*)", re.I)
+# what follows "<place> to" when it is no place: "nyc to see my mom", "boston to spend christmas with family"
+_NOT_A_PLACE = frozenset(
+    """see visit meet attend spend celebrate watch catch relax ski surf hike party work help be go get do have take
+    bring pick drop stay check play shop eat enjoy explore join surprise move start finish run speak present
+    interview sign close look find try tour study train compete perform hang chill fly travel head come return
+    make buy book my our his her their your a an me us you him them it this that there here and or but then for
+    with from in on at by back home""".split()
+)
 _BACK_TO = re.compile(r"\b(?:back|return(?:ing)?)\s+(?:home\s+)?to\s*$", re.I)
 
 
@@ -398,6 +419,10 @@ def assign_dates(
                 for m in rx.finditer(clause)
             ]
             kind = max(words)[1] if words else None
+            if kind == "end" and _only_the_way_home(msg, d.start - len(clause) + max(words)[0], dates, known):
+                kind = "start"
+                if not stay_mode and fields.get("one_way") is None:
+                    fields["one_way"] = True  # the flight home is the trip: no way back to ask about
             if kind == "end":
                 end, ends = d.value, [d]
             elif kind == "start":
@@ -436,6 +461,27 @@ def assign_dates(
         fields["return_date"] = end.isoformat() if end else None
     if holders:
         _doubts_placed(read, stay_mode, fields, doubts or [])
+
+
+# "flying back to boston from la on the 14th", "getting back to chicago from denver friday": the way home as
+# the trip's one flight, its day the day out
+_HOME_BOUND = re.compile(
+    r"(?:returning|com(?:e|ing)\s+back|get(?:ting)?\s+back|fly(?:ing)?\s+back|head(?:ing)?\s+back)\s+(?:home\s+)?(?:to|from)\b",
+    re.I,
+)
+# a way out said before: "<place> to", "to <place>" (not "need to get back to ...")
+_ROUTE_SAID = re.compile(
+    r"\b(?:to|into)\s+(?!(?:get|go|fly|be|head|come|return|travel|book|make|find|see|visit)\b)\w|->|→|>", re.I
+)
+
+
+def _only_the_way_home(
+    msg: str, at: int, dates: List[DateMention], known: Tuple[Optional[date], Optional[date], bool]
+) -> bool:
+    """The one day said follows words of coming back that name where to, with no way out said or known before."""
+    return (
+        len(dates) == 1 and not known[0] and _HOME_BOUND.match(msg, at) is not None and not _ROUTE_SAID.search(msg[:at])
+    )
 
 
 def _doubts_placed(dates: List[DateMention], stay_mode: bool, fields: Dict[str, Any], doubts: List[Doubt]) -> None:

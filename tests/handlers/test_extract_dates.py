@@ -244,6 +244,20 @@ def test_asap_is_today_unless_a_day_out_is_said():
     assert [d.value for d in find_dates("asap, leaving jan 5", TODAY)[0]] == [date(2027, 1, 5)]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("dec 12, back in 5 days", ["2026-12-12", "2026-12-17"]),
+        ("dec 12 returning in a week", ["2026-12-12", "2026-12-19"]),
+        ("on friday, back in a week", ["2026-12-04", "2026-12-11"]),
+        ("in 3 days", ["2026-12-04"]),  # with no day out said, still counted from today
+        ("leaving in 2 weeks, back dec 20", ["2026-12-15", "2026-12-20"]),
+    ],
+)
+def test_back_in_a_while_after_the_day_out_counts_from_that_day(text, expected):
+    assert dates_in(text) == expected
+
+
 def test_a_weekend_with_a_bare_weekday_and_a_weekend_of_another_month():
     days = [d.value for d in find_dates("MLK weekend, leaving friday", TODAY)[0]]
     assert days == [date(2027, 1, 18), date(2027, 1, 15)]  # the weekend ends the trip, its Friday starts it

@@ -99,6 +99,15 @@ def test_emoji_route_reads_both_ends():
         ("nyc to denver march 2-5, wait no, march 3-6", "nyc to denver march 3-6"),
         ("denver to miami, sorry, to orlando jan 3", "denver to orlando"),
         ("boston to denver jan 4, sorry, i meant from providence", "providence to denver jan 4"),
+        (
+            "From Boston to Denver, no, sorry, from Providence to Denver, Dec 12-15",
+            "From Providence to Denver, Dec 12-15",
+        ),
+        ("Boston to Denver, sorry I mean Providence to Denver, Dec 12-15", "Providence to Denver, Dec 12-15"),
+        ("BOS to ORD, no wait, ORD to BOS, dec 14", "ORD to BOS, dec 14"),
+        ("a flight to Boston, no, Providence, from DC", "a flight to Providence, from DC"),
+        ("denver to boston, actually providence, dec 12-15", "denver to providence, dec 12-15"),
+        ("boston to denver dec 12, actually dec 13", "boston to denver dec 13"),
     ],
 )
 def test_a_slip_put_right_in_the_message_is_read_as_put_right(text, read_as):
@@ -112,6 +121,10 @@ def test_a_slip_put_right_in_the_message_is_read_as_put_right(text, read_as):
         "denver to miami jan 4, actually we need 2 rooms",
         "I mean, we could fly jan 8",
         "2 adults, denver jan 5, sorry for the typo",
+        "flying to Denver, actually from Boston, dec 12",
+        "no, I want to go to boston",
+        "flying to denver, no hotel needed, dec 12",
+        "dec 12 to 15, actually, I also need a hotel",
     ],
 )
 def test_words_of_regret_that_put_nothing_right_change_nothing(text):

@@ -264,3 +264,86 @@ def test_a_holiday_named_for_the_occasion_yields_to_the_days_said(text, out, bac
     h.say(text)
     segments = h.intent()["itinerary"]["segments"]
     assert [s["depart_date"] for s in segments] == [out, back]
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("Flying from dc to Boston dec 12-14", "WAS", "BOS"),
+        ("I need to get from la to Denver on dec 12", "QLA", "DEN"),
+        ("Going to sf from Chicago dec 12-14", "CHI", "QSF"),
+    ],
+)
+def test_a_short_city_name_typed_in_lower_case_right_after_from_or_to_is_the_city(text, origin, destination):
+    assert ends(read(text)[0])[:2] == (origin, destination)
+
+
+@pytest.mark.parametrize(
+    ("text", "hotel"),
+    [
+        ("boston to denver dec 12-15 1 adult, airbnb already booked", False),
+        ("boston to denver dec 12-15 1 adult, I already booked an airbnb", False),
+        ("boston to denver dec 12-15 1 adult, we have a vrbo", False),
+        ("boston to denver dec 12-15 1 adult, the company is putting me up", False),
+        ("boston to denver dec 12-15 1 adult, staying at my brother's", False),
+        ("boston to denver dec 12-15 1 adult, got lodging sorted", False),
+        ("boston to denver dec 12-15 1 adult, accommodation is taken care of", False),
+        ("boston to denver dec 12-15 1 adult, I've got somewhere to stay", False),
+        ("boston to denver dec 12-15 1 adult, looking for an airbnb", None),
+        ("boston to denver dec 12-15 1 adult, staying at a hotel near the airport", True),
+        ("boston to denver dec 12-15 1 adult, we'd like a place to stay downtown", True),
+    ],
+)
+def test_a_bed_arranged_another_way_is_no_hotel_wanted(text, hotel):
+    assert read(text)[0].get("hotel_needed") is hotel
+
+
+@pytest.mark.parametrize(
+    ("text", "out"),
+    [
+        ("flying back to boston from la on dec 14, 1 adult", "2026-12-14"),
+        ("I need to get back to chicago from denver on friday, 1 adult", "2026-12-04"),
+        ("i want to fly back to boston from la on the 14th", "2026-12-14"),
+    ],
+)
+def test_the_way_home_as_the_trips_only_flight_is_one_way_on_the_day_said(text, out):
+    fields = read(text)[0]
+    assert (fields.get("depart_date"), fields.get("return_date"), fields.get("one_way")) == (out, None, True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "boston to denver, flying back to boston on the 14th",
+        "going to denver, returning to boston on the 14th",
+        "return flight from miami to nyc on the 20th",
+    ],
+)
+def test_coming_back_after_a_way_out_said_is_still_the_way_back(text):
+    fields = read(text)[0]
+    assert fields.get("depart_date") is None and fields.get("one_way") is not True
+
+
+@pytest.mark.parametrize(
+    ("text", "origin"),
+    [
+        ("chicago to door county dec 12-14 1 adult", "CHI"),
+        ("houston to south padre dec 12-14 1 adult", "HOU"),
+        ("sea to sac dec 12-14 1 adult", "SEA"),
+    ],
+)
+def test_a_place_before_to_and_a_name_not_known_is_where_the_trip_starts(text, origin):
+    h = Harness()
+    turn = h.say(text)
+    first = h.intent()["itinerary"]["segments"][0]
+    assert (first["origin"]["code"], first.get("destination")) == (origin, None)
+    assert asked(turn) == ["destination"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["nyc to see my mom dec 12-14", "boston to spend christmas with family dec 22-27", "flying to boston dec 12"],
+)
+def test_a_place_before_to_and_a_verb_is_still_where_the_trip_goes(text):
+    fields = read(text)[0]
+    assert fields.get("origin") is None and fields.get("destination") is not None
