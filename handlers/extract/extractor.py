@@ -75,8 +75,10 @@ from .prefs import (
     hotel_class_said,
     money_mentions,
     read_airlines,
+    read_budgets,
     read_preferences,
     read_relax,
+    stay_caps_nightly,
 )
 from .questions import pending_slots
 from .roles import assign_dates, assign_places, complete_stay, hotels_named, read_legs
@@ -160,7 +162,8 @@ def extract_fields(
     # places named for the weather, a bus ride or someone else's plans are not the trip's, nor is
     # "I'll take the bus to Providence" beside a flight a trip without flights
     asides = aside_spans(msg, trip_exists=_has_dates(current) or trip_has_flights(current))
-    money = money_mentions(mask(masked, asides))
+    money_text = mask(masked, asides)
+    money = money_mentions(money_text)
     # "what's the total for the refundable one": an option named by its label, not a wish
     named = [m.span() for m in _LABEL_NAMED.finditer(msg)]
     part_stay = partial_stay(msg)  # "hotel only for the first 3 nights": no "hotel only", no 3-night trip
@@ -197,6 +200,9 @@ def extract_fields(
     )
     if stay_mode:
         slots = [STAY_SLOTS.get(s, s) for s in slots]
+        if prefs.get("budget_total") is not None and prefs.get("hotel_max_per_night") is None:
+            caps = read_budgets(money_text, stay_caps_nightly(money_text, money))  # "hotel ..., under 150"
+            prefs.update({key: caps[key] for key in ("budget_total", "hotel_max_per_night")})
     else:
         slots = unfilled_first([s for s in slots if s != "hotel_location"], current)
     bare = len(msg.split()) <= _BARE_WORDS
@@ -230,7 +236,8 @@ def extract_fields(
 
     # "3 nights lisbon then 2 in porto": a stay in each town, one after the other
     first_day = dates[0].value if dates else known_dates(current, stay_mode)[0]
-    split = split_stays(mask(msg, asides), _stay_town, first_day)
+    # (the days masked: "denver jan 10 for 3 nights then vegas for 2")
+    split = split_stays(mask(msg, asides + [(d.start, d.end) for d in dates]), _stay_town, first_day)
     if split and len(dates) > 1 and dates[1].value.isoformat() != split[-1]["check_out"]:
         split = None  # "jun 1-10, 4 nights rome then 3 florence": the nights do not fill the days said
     home = _home_of_split(places, split) if split and not stay_mode and fields["flights_needed"] is not False else None

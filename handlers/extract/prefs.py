@@ -1293,6 +1293,38 @@ def money_mentions(text: str) -> List[Tuple[str, float, Optional[str], Tuple[int
     return found
 
 
+# A cap said on its own ("cheap, like under 150", "no more than $200"): on a trip that is only a stay, a
+# nightly rate, as hotels are priced; "budget 500", "under 900 total", "600 for the 3 nights" stay totals
+_STAY_CAP_BEFORE = re.compile(rf"\b{_CAP_WORDS}\s+(?:like\s+|about\s+|around\s+)?$", re.I)
+_STAY_TOTAL_WORDS = re.compile(r"\b(?:budget|total|all[\s-]in|in\s+all|whole|entire|altogether)\b", re.I)
+_STAY_TOTAL_AFTER = re.compile(
+    r"^\s*(?:for\s+(?:the\s+|all\s+)?(?:whole|entire|stay|trip|week|weekend|\w+\s+nights?|nights?|all|both|everyone)\b)",
+    re.I,
+)
+
+
+def stay_caps_nightly(
+    text: str, mentions: List[Tuple[str, float, Optional[str], Tuple[int, int]]]
+) -> List[Tuple[str, float, Optional[str], Tuple[int, int]]]:
+    """``mentions`` (``money_mentions`` of ``text``) for a trip that is a stay alone: a trip total said by
+    a bare cap small enough to be a night's rate is the nightly cap ("hotel in austin, cheap, like under
+    150"); any word of a total keeps it the stay's total."""
+    out = []
+    for key, amount, currency, span in mentions:
+        before = _CLAUSE_END.split(text[max(0, span[0] - 40) : span[0]])[-1]
+        after = _CLAUSE_END.split(text[span[1] : span[1] + 40])[0]
+        if (
+            key == "budget_total"
+            and amount <= _NIGHTLY_AT_MOST
+            and _STAY_CAP_BEFORE.search(text[max(0, span[0] - 40) : span[0]].rstrip("$\u20ac\u00a3 ") + " ")
+            and not _STAY_TOTAL_WORDS.search(before + " " + after)
+            and not _STAY_TOTAL_AFTER.match(after)
+        ):
+            key = "hotel_max_per_night"
+        out.append((key, amount, currency, span))
+    return out
+
+
 def _stars(text: str) -> Optional[int]:
     value = None
     low = text.lower()

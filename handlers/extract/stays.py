@@ -104,9 +104,12 @@ _NIGHTS = r"(?:nights?|nts?|nites?|days?)"
 _TOWN = r"(?P<town>[A-Za-z\u00C0-\u017F][\w\u00C0-\u017F'.-]*(?:\s+[A-Za-z\u00C0-\u017F][\w\u00C0-\u017F'.-]*){0,2})"
 # "3 nights (in) lisbon", "2 more nights in porto", and (after a first stay) "2 in porto", "3 florence"
 _NIGHTS_FIRST = re.compile(rf"\b(?P<n>{NUMBER_RE})\s+(?P<unit>(?:more\s+)?{_NIGHTS}\s+)?(?:(?:in|at)\s+)?{_TOWN}", re.I)
-# "lisbon for 3 nights", "porto 2 nights"
+# "lisbon for 3 nights", "porto 2 nights", "seattle feb 3, 2 nights" (the day masked), and after a first
+# stay "then vegas for 2" (a bare number closing its clause: not "vegas for 2 adults")
 _TOWN_FIRST = re.compile(
-    rf"\b{_TOWN.replace('{0,2})', '{0,2}?)')}\s+(?:for\s+)?(?P<n>{NUMBER_RE})\s+(?:more\s+)?{_NIGHTS}\b", re.I
+    rf"\b{_TOWN.replace('{0,2})', '{0,2}?)')}\s*,?\s+(?:for\s+)?(?P<n>{NUMBER_RE})"
+    rf"(?:\s+(?P<unit>(?:more\s+)?{_NIGHTS})\b|(?=\s*(?:$|[,;.!)]|then\b|and\b|&|->|→)))",
+    re.I,
 )
 # between two stays: "then", ", then", "and then", "followed by", "+", "and", "->"
 _STAY_LINK = re.compile(
@@ -116,6 +119,7 @@ _STAY_LINK = re.compile(
 )
 
 
+_IN_A_TOWN = re.compile(r"\s+(?:in|at)\s", re.I)
 _NIGHTS_WORD = re.compile(rf"\b{_NIGHTS}\b", re.I)
 _A_NUMBER = re.compile(rf"\b{NUMBER_RE}\b", re.I)
 # words after a number that are never a town ("2 adults", "3 kids", "4 stars")
@@ -153,6 +157,8 @@ def split_stays(
         if place:
             found.append((m.start(), m.start("town") + size, place, to_int(m.group("n")) or 0, bool(m.group("unit"))))
     for m in _TOWN_FIRST.finditer(msg):
+        if "," in msg[m.end("town") : m.start("n")] and _IN_A_TOWN.match(msg, m.end()):
+            continue  # "from boston, 2 nights in denver": the nights are the town's after them
         words = m.group("town").split()
         for k in range(len(words)):  # the longest ending that names a town ("then florence": "florence")
             if words[k].lower() in _NOT_TOWNS:
@@ -160,12 +166,16 @@ def split_stays(
             place = lookup(" ".join(words[k:]))
             if place:
                 lo = m.start("town") + m.group("town").rindex(" ".join(words[k:]))
-                found.append((lo, m.end(), place, to_int(m.group("n")) or 0, True))
+                found.append((lo, m.end(), place, to_int(m.group("n")) or 0, bool(m.group("unit"))))
                 break
     found.sort(key=lambda f: f[0])
     chain: List[Tuple[int, int, Dict[str, Any], int, bool]] = []
     for part in found:
-        if not 0 < part[3] <= 30 or (chain and part[0] < chain[-1][1]):
+        if chain and part[0] < chain[-1][1]:  # one stay read both ways ("lisbon, 3 nights lisbon"): the longer
+            if part[2].get("code") == chain[-1][2].get("code") and part[3] == chain[-1][3]:
+                chain[-1] = (*chain[-1][:1], max(part[1], chain[-1][1]), *chain[-1][2:])
+            continue
+        if not 0 < part[3] <= 30:
             continue
         if chain and _STAY_LINK.match(msg[chain[-1][1] : part[0]]) and part[2].get("code") != chain[-1][2].get("code"):
             chain.append(part)

@@ -91,3 +91,48 @@ def test_a_stay_in_a_town_without_an_airport_is_slept_there_and_flown_through_it
     assert legs == [("BOS", "DEN", "2027-01-10"), ("DEN", "BOS", "2027-01-15")]
     assert stays == [("DEN", "2027-01-10", "2027-01-13"), ("WBU", "2027-01-13", "2027-01-15")]
     assert any("Flying home from Denver, for Boulder" in a for a in doc["status"]["assumptions"])
+
+
+@pytest.mark.parametrize(
+    ("text", "stays"),
+    [
+        # the first town said before its day ("denver jan 10 for 3 nights", the day masked by the extractor)
+        ("denver        for 3 nights then vegas for 2", [("DEN", 3), ("LAS", 2)]),
+        # the first town said before its nights, a comma between; the next with a bare number closing its clause
+        ("sf to seattle      , 2 nights, then portland for 3 nights, then home", [("SEA", 2), ("PDX", 3)]),
+        ("rome, 4 nights, then florence for 3, then home", [("ROM", 4), ("FLR", 3)]),
+        ("from boston, 2 nights in denver then 3 in aspen", [("DEN", 2), ("ASE", 3)]),
+    ],
+)
+def test_a_town_said_before_its_day_or_a_bare_number_after_the_first_stay_still_chains(text, stays):
+    got = split_stays(text, _town, date(2027, 1, 10))
+    assert got is not None
+    assert [
+        (s["location"]["code"], (date.fromisoformat(s["check_out"]) - date.fromisoformat(s["check_in"])).days)
+        for s in got
+    ] == stays
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "denver for 3 nights then vegas for 2 adults",  # the number counts people
+        "vegas for 2, 3 nights",  # no first stay said by nights before the bare number
+    ],
+)
+def test_a_bare_number_that_counts_people_or_opens_the_talk_is_no_stay(text):
+    assert split_stays(text, _town, date(2027, 1, 10)) is None
+
+
+def test_a_stay_said_after_its_day_then_another_is_flown_to_the_first_and_home_from_the_last():
+    _, legs, stays = _trip("from chicago: denver jan 10 for 3 nights then vegas for 2, 1 adult")
+    assert legs == [("CHI", "DEN", "2027-01-10"), ("LAS", "CHI", "2027-01-15")]
+    assert stays == [("DEN", "2027-01-10", "2027-01-13"), ("LAS", "2027-01-13", "2027-01-15")]
+
+
+def test_nights_after_the_flight_day_are_the_destination_s_stay():
+    _, legs, stays = _trip(
+        "phoenix to chicago dec 8, 2 nights, then milwaukee 1 night, fly home from milwaukee, 1 adult"
+    )
+    assert legs == [("PHX", "CHI", "2026-12-08"), ("MKE", "PHX", "2026-12-11")]
+    assert stays == [("CHI", "2026-12-08", "2026-12-10"), ("MKE", "2026-12-10", "2026-12-11")]
