@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, Dict, List, Optional
 
+from .common.beds import beds_words
 from .common.board import board_words
 from .common.clock import day_text
 from .common.formats import stops_text
@@ -177,6 +178,8 @@ def echo_lines(changes: List[Dict[str, Any]], after: Dict[str, Any], *, options_
             add("hotel_refund", "Refundable hotels only" if new else "Any hotel rate, refundable or not")
         elif change["path"] == "preferences.hotel.board":
             add("board", f"Hotel with {board_words(new)}" if new else "Hotel with or without meals")
+        elif change["path"] == "preferences.hotel.beds" and new:
+            add("beds", f"Rooms with {beds_words(new)} first")
         elif change["path"] == "preferences.hotel.near":
             add("near", f"Hotel near {new}" if new else "Hotel anywhere in town")
         elif change["path"] == "constraints.hotel_max_per_night":

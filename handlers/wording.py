@@ -391,7 +391,10 @@ def amenities_line(named: Sequence[str]) -> str:
     rest = [n for n in named if n not in beds]
     lines = []
     if beds:  # the card says each room's beds ("2 queen beds"), so the traveller can compare
-        lines.append(f"I can't search hotels by {' or '.join(beds)}, but each option below says its beds.")
+        lines.append(
+            f"I can't search hotels by {' or '.join(beds)}, but each option below says its beds,"
+            " and those that have them come first."
+        )
     if rest:
         lines.append(
             f"I can't search hotels by {' or '.join(rest)}: the options show stars, beds, price, meals, "

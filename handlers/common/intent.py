@@ -99,7 +99,7 @@ def new_trip_intent(
                 "time_of_day": {"outbound": None, "return": None},
                 "arrival": {"outbound": None, "return": None},  # "before 18:00" | "after 07:00": local arrival
             },
-            "hotel": {"min_stars": None, "refundable_only": False, "near": None, "board": None},
+            "hotel": {"min_stars": None, "refundable_only": False, "near": None, "board": None, "beds": None},
         },
         "constraints": {
             "budget_total": None,  # the whole trip

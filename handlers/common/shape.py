@@ -10,6 +10,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import geo
+from .beds import beds_words
 from .board import board_words
 from .carriers import carriers_text
 from .formats import money_text
@@ -320,6 +321,7 @@ def trip_details(doc: Dict[str, Any]) -> List[Dict[str, str]]:
         hotel += ["refundable only"] if hp.get("refundable_only") else []
         hotel += [f"near {_near_words(hp['near'], lodging)}"] if hp.get("near") else []
         hotel += [board_words(hp["board"])] if hp.get("board") else []
+        hotel += [beds_words(hp["beds"])] if hp.get("beds") else []
         if hotel:
             lines.append(("Hotel wishes", "; ".join(hotel)))
     return [{"label": label, "value": value} for label, value in lines if value]

@@ -260,6 +260,8 @@ def _preferences(fields: Dict[str, Any], patch: Dict[str, Any], cur: Dict[str, A
         hotel["near"] = fields["hotel_near"]
     if fields.get("hotel_board"):
         hotel["board"] = fields["hotel_board"]  # "with free breakfast": the least the rate includes
+    if fields.get("hotel_beds"):
+        hotel["beds"] = fields["hotel_beds"]  # "2 queens": rooms with them ranked first (no search filters beds)
     constraints: Dict[str, Any] = {}
     if fields.get("refundable"):
         constraints["refundable_preference"] = fields["refundable"]
@@ -420,15 +422,18 @@ def _rooms(
     fields: Dict[str, Any], lodging: Dict[str, Any], travelers: Dict[str, int], told: bool = False
 ) -> Tuple[int, int, str]:
     """(rooms, guests per room, what was assumed about the rooms or ""): two adults to a room unless
-    told, and no more than four guests to a room (a family of five needs two)."""
+    told (or two big beds are wished for up to four), and no more than four guests to a room (a family
+    of five needs two)."""
     people = int(travelers.get("adults") or 0) + int(travelers.get("children") or 0)
     rooms = fields.get("rooms")
     if fields.get("separate_rooms") and not rooms:
         rooms = max(1, int(travelers.get("adults") or 0))  # one room per adult
     assumed = ""
+    # "4 of us, need 2 queens": two big beds sleep the party in one room
+    shared = fields.get("hotel_beds") in ("2 queen", "2 double", "2 king") and 2 < people <= MAX_GUESTS_PER_ROOM
     if not rooms:
         rooms = lodging.get("rooms") or 1
-        if fields.get("adults") is not None and travelers.get("adults") and not told:
+        if fields.get("adults") is not None and travelers.get("adults") and not told and not shared:
             rooms = max(1, math.ceil(int(travelers["adults"]) / 2))
             assumed = ASSUMED_TWO_PER_ROOM if rooms > 1 else ""
         if people > rooms * MAX_GUESTS_PER_ROOM and not told:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
+from ..common.beds import BED_WISHES
 from ..common.carriers import AIRLINE_GROUPS, AIRLINES
 from ..common.question_form import is_question
 from .board import BOARD_RELAX, read_board
@@ -762,6 +763,7 @@ def read_preferences(text: str, money_text: Optional[str] = None, money: Optiona
         "hotel_min_stars": stars,
         "hotel_near": near.group("what").strip() if near else "the beach" if by_the_water else _where_in_town(text),
         "hotel_board": read_board(text),
+        "hotel_beds": read_beds(text),
         "one_way": one_way,
         "hotel_needed": hotel_needed,
         "flights_needed": flights_needed,
@@ -1448,6 +1450,38 @@ def unsearchable_hotel_features(text: str) -> List[str]:
         dict.fromkeys(_AMENITY_NAMES.get(w, w) for w in (m.group("a").lower() for m in _AMENITIES.finditer(text or "")))
     )
     return named if named and _AMENITY_HOTEL.search(text or "") else []
+
+
+# The beds wished in the room: "a king bed", "2 queens", "two double beds", "twin beds", "one king", "2 beds"
+_BED_KINDS = {"king": "king", "queen": "queen", "double": "double", "full": "double", "twin": "twin"}
+_BEDS_WISHED = re.compile(
+    r"\b(?:(?P<n>two|2|one|1|a|an|single)\s+)?(?P<kind>king|queen|twin|double|full)(?:[\s-]+size(?:d)?)?[\s-]+(?P<beds>beds?)\b"
+    r"|\b(?P<n2>two|2)\s+(?P<kinds>kings|queens|twins|doubles)\b"
+    r"|\b(?:a|one|1)\s+(?P<king>king)(?:[\s-]+size(?:d)?)?\b(?!\s+(?:street|st|ave|avenue|blvd|center|centre|hotel|of)\b)"
+    r"|\b(?P<two>two|2|separate)\s+beds\b",
+    re.I,
+)
+
+
+def read_beds(text: str) -> Optional[str]:
+    """The beds wished in the room, as a key of ``BED_WISHES`` ("2 queen", "king"), the last said; None."""
+    low = (text or "").lower()
+    if not any(w in low for w in ("king", "queen", "twin", "double", "full", "beds")):
+        return None
+    wish = None
+    for m in _BEDS_WISHED.finditer(text):
+        if m.group("king"):
+            wish = "king"
+        elif m.group("two"):
+            wish = "2 beds"
+        else:
+            kind = _BED_KINDS[(m.group("kind") or m.group("kinds")[:-1]).lower()]
+            count = (m.group("n") or m.group("n2") or "").lower()
+            plural = (m.group("beds") or "").lower() == "beds" or m.group("kinds")
+            two = count in ("two", "2") or (plural and count not in ("one", "1", "a", "an", "single"))
+            wish = f"2 {kind}" if two else kind
+        wish = wish if wish in BED_WISHES else None
+    return wish
 
 
 _SEATS = re.compile(

@@ -139,6 +139,12 @@ REQUIREMENTS_SCHEMA: Dict[str, Any] = {
         "hotel_board": _nullable(
             {"enum": ["breakfast", "half_board", "full_board", "all_inclusive"]},
         ),
+        "hotel_beds": _nullable(
+            {
+                "enum": ["king", "queen", "double", "2 king", "2 queen", "2 double", "2 twin", "2 beds"],
+                "description": "the beds wished in a room ('a king bed': king, '2 queens': 2 queen, 'two beds': 2 beds)",
+            },
+        ),
         "relax": {
             "type": ["array", "null"],
             "items": {"enum": list(RELAX_FILTERS)},

@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any, Dict, List, Optional
 
 from handlers.common import geo
+from handlers.common.beds import BED_WISHES
 from handlers.common.board import BOARD_LEVELS
 from handlers.common.carriers import AIRLINE_NAMES
 from handlers.common.shape import is_arrival_wish, is_time_wish
@@ -61,6 +62,8 @@ def clean_fields(raw: Any) -> Dict[str, Any]:
     fields["hotel_near"] = near.strip()[:120] if isinstance(near, str) and near.strip() else None
     board = raw.get("hotel_board")
     fields["hotel_board"] = board if board in BOARD_LEVELS[1:] else None
+    beds = raw.get("hotel_beds")
+    fields["hotel_beds"] = beds if beds in BED_WISHES else None
     ages = [a for a in raw.get("child_ages") or [] if isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 18]
     fields["child_ages"] = ages or None
     relax = [r for r in raw.get("relax") or [] if r in RELAX_FILTERS] if isinstance(raw.get("relax"), list) else []

@@ -30,6 +30,7 @@ from itertools import compress, repeat
 from operator import add, gt, itemgetter, le, mul, ne, sub, truediv
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
+from handlers.common.beds import beds_fit
 from handlers.common.clock import day_text, first_night
 from handlers.common.defaults import DEFAULT_POLICY
 from handlers.common.formats import duration_text, flight_zones, money_text, stops_text
@@ -270,7 +271,33 @@ def _wants_refundable(kind: str, preferences: Dict[str, Any], constraints: Dict[
     return wanted == "all" or wanted == kind
 
 
-def _flight_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any], constraints: Dict[str, Any]) -> Leg:
+def _stay_nights(hotel_quotes: Sequence[Dict[str, Any]]) -> List[Tuple[str, str]]:
+    """Each stay's (check-in, check-out) days, as its rates say them."""
+    out = []
+    for quote in hotel_quotes:
+        rate = next(iter(quote.get("rates") or []), None)
+        said = (rate.get("summary") or rate) if isinstance(rate, dict) else {}
+        if said.get("check_in"):
+            out.append((str(said["check_in"]), str(said.get("check_out") or "9999")))
+    return out
+
+
+def _unslept(depart_at: Any, arrive_at: Any, stays: Sequence[Tuple[str, str]]) -> bool:
+    """Whether a flight leaving by a stay's check-in day lands too late for that night (``first_night``),
+    so the bundle pays a night its traveller spends in the air (``_nights_unslept`` says it on the card)."""
+    night = first_night([arrive_at]) if isinstance(arrive_at, str) else None
+    if not night or not isinstance(depart_at, str):
+        return False
+    return any(depart_at[:10] <= check_in < night < check_out for check_in, check_out in stays)
+
+
+def _flight_leg(
+    quote: Dict[str, Any],
+    w: Dict[str, float],
+    prefs: Dict[str, Any],
+    constraints: Dict[str, Any],
+    stays: Sequence[Tuple[str, str]] = (),
+) -> Leg:
     """A leg's offers ranked (a thousand from a large supplier), each item's costs but price: the
     wishes read once, then each field the costs read a column at a time; with no carrier required
     or avoided, every carrier is allowed. A search's offers in its own turn come as the table it
@@ -304,6 +331,8 @@ def _flight_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any
         wishes.append(list(map(ne, column("cabin"), repeat(cabin))))
     if avoid_red_eye:
         wishes.append(red_eyes)
+    if stays:  # a night paid at the hotel while still flying: an unmet wish, so one landing in time comes first
+        wishes.append(list(map(_unslept, column("depart_at"), column("arrive_at"), repeat(stays))))
     misses: Sequence[Any] = [0] * len(ids)  # no flight wish: none missed
     for wish in wishes:
         misses = list(map(add, misses, wish))
@@ -377,6 +406,7 @@ def _flight_items(quote: Dict[str, Any]) -> _FlightItems:
 def _hotel_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any], constraints: Dict[str, Any]) -> Leg:
     hp = prefs.get("hotel") or {}
     min_stars = hp.get("min_stars") or 0
+    beds = hp.get("beds")  # "2 queens": a room without them is an unmet wish (no search filters beds)
     refund_w = w["refundability"] * (4 if _wants_refundable("hotel", prefs, constraints) else 1)
     ids, kept, parts = [], [], []
     rates = [(rate, rate.get("summary") or summarize_rate(rate)) for rate in quote.get("rates") or []]
@@ -389,7 +419,9 @@ def _hotel_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any]
         # up to one unmet preference when far; a place wished "near" up to three (28 km from Walt
         # Disney World when hotels beside it exist is no hotel "near disney", however cheap)
         distance = min(float(far or 0), 30.0 if hp.get("near") else 10.0) / 10.0
-        fit = (s["stars"] < min_stars) + distance * (1.0 if hp.get("near") else 0.3)
+        fit = (
+            (s["stars"] < min_stars) + distance * (1.0 if hp.get("near") else 0.3) + (not beds_fit(beds, s.get("beds")))
+        )
         ids.append(rate["rate_id"])
         kept.append({**s, "near": landmark} if landmark and s.get("near_km") is not None else s)
         parts.append(
@@ -464,7 +496,8 @@ def rank(
     """
     prefs, constraints = preferences or {}, constraints or {}
     w = _weights(prefs)
-    legs = [_flight_leg(q, w, prefs, constraints) for q in flight_quotes]
+    nights = _stay_nights(hotel_quotes)
+    legs = [_flight_leg(q, w, prefs, constraints, nights) for q in flight_quotes]
     legs += [_hotel_leg(q, w, prefs, constraints) for q in hotel_quotes]
     if policy is not None and now is not None:
         for leg in legs:
@@ -500,7 +533,8 @@ def rank(
     # Stable: in-policy, then in-budget bundles first, each group still in cost order.
     candidates.sort(key=lambda combo: (out_of_policy(combo), over_budget(combo)))
     low = _cheapest_holdable(legs)  # the "Cheapest" pick, and what "cheapest" can honestly mean on a card
-    picks = _compose(candidates, _featured(legs, candidates[0], cheapest, low), top_k, over_budget)
+    beds = (prefs.get("hotel") or {}).get("beds")
+    picks = _compose(candidates, _featured(legs, candidates[0], cheapest, low, beds), top_k, over_budget)
     best = picks[0]  # the cheapest pick may lie outside the pool, within a budget the best overall misses
     verdicts = {
         _key(p.combo): _verdict(p.combo, policy, constraints, now, timezone) if policy is not None and now else None
@@ -588,8 +622,9 @@ def _why_not_holdable(legs: Sequence[Leg]) -> str:
     return " or ".join(reasons) or "cannot be held"
 
 
-def _featured(legs: Sequence[Leg], best: Combo, cheapest: Decimal, low: Combo) -> List[Featured]:
-    """The cheapest, fastest, refundable and better-hotel bundles, each one item per list.
+def _featured(legs: Sequence[Leg], best: Combo, cheapest: Decimal, low: Combo, beds: Any = None) -> List[Featured]:
+    """The cheapest, fastest, refundable and better-hotel bundles, each one item per list, and (first)
+    those with the hotel nearest the place wished or with the ``beds`` wished.
 
     Costs add up per list, so each is the per-list best under its own key; items that cannot be
     held lose to any that can, keeping the desk's hold-first rule for every slot. ``low`` is
@@ -650,6 +685,14 @@ def _featured(legs: Sequence[Leg], best: Combo, cheapest: Decimal, low: Combo) -
         featured.append(
             Featured(Pick(nicer, "Better hotel", f"Better hotel: {names}."), lambda x: _stars(x) >= _stars(nicer))
         )
+    bedded = tuple(_bedded_hotel(leg, b, beds) if b.kind == "hotel" else b for leg, b in zip(legs, best, strict=True))
+    if bedded != best and _beds_fit(bedded, beds):
+        rooms = " and ".join(
+            f"{c.summary['hotel_name']}, {c.summary['beds']}" for c, b in zip(bedded, best, strict=True) if c is not b
+        )
+        featured.insert(  # first: the wish the traveller named
+            0, Featured(Pick(bedded, "Your beds", f"Your beds: {rooms}."), lambda x: _beds_fit(x, beds))
+        )
     nearer = tuple(_nearer_hotel(leg, b) if b.kind == "hotel" else b for leg, b in zip(legs, best, strict=True))
     if _near_km(nearer) < _near_km(best) - NEARER_KM:
         closest = [c.summary for c, b in zip(nearer, best, strict=True) if c is not b]
@@ -679,6 +722,26 @@ def _nearer_hotel(leg: Leg, b: Candidate) -> Candidate:
         if s.get("near") and s.get("near_km") is not None and blocked <= b.blocked
     ]
     return leg.candidate(min(measured)[-1]) if measured else b
+
+
+def _beds_fit(combo: Combo, beds: Any) -> bool:
+    """Whether every room in ``combo`` has the beds wished."""
+    return all(beds_fit(beds, c.summary.get("beds")) for c in combo if c.kind == "hotel")
+
+
+def _bedded_hotel(leg: Leg, b: Candidate, beds: Any) -> Candidate:
+    """``b`` when its room has the beds wished, else the least costly rate whose room has them that
+    policy blocks no more than ``b`` (or ``b`` when none has)."""
+    if beds_fit(beds, b.summary.get("beds")):
+        return b
+    fitting = [
+        (cost, item_id, i)
+        for i, (s, blocked, cost, item_id) in enumerate(
+            zip(leg.summaries, leg.blocked, leg.costs, leg.ids, strict=True)
+        )
+        if beds_fit(beds, s.get("beds")) and blocked <= b.blocked
+    ]
+    return leg.candidate(min(fitting)[-1]) if fitting else b
 
 
 def _nicer_hotel(leg: Leg, b: Candidate) -> Candidate:

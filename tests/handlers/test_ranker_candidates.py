@@ -15,7 +15,7 @@ from handlers.common.shape import carrier_allowed, carrier_rules
 from handlers.specialists import SELF_TEST_NOW, self_test_deps, trip_option_ranker
 from handlers.specialists.flight_quote_search import FlightQuoteSearch
 from handlers.specialists.hotel_quote_search import HotelQuoteSearch
-from handlers.specialists.trip_option_ranker import Candidate, Leg, _wants_refundable, rank
+from handlers.specialists.trip_option_ranker import Candidate, Leg, _unslept, _wants_refundable, rank
 from handlers.supplier import summarize_offer
 from handlers.supplier.summary import ranked_offers
 from handlers.supplier.table import output_items
@@ -23,7 +23,7 @@ from handlers.supplier.table import output_items
 NOW = SELF_TEST_NOW.isoformat()
 
 
-def plain_flight_leg(quote, w, prefs, constraints):
+def plain_flight_leg(quote, w, prefs, constraints, stays=()):
     """``_flight_leg`` as first written: a candidate per offer, every wish read again for each."""
     fp = prefs.get("flight") or {}
     carriers = carrier_rules(fp)
@@ -43,6 +43,7 @@ def plain_flight_leg(quote, w, prefs, constraints):
                 max_stops is not None and s["stops"] > max_stops,
                 bool(fp.get("cabin")) and s["cabin"] != fp["cabin"],
                 bool(fp.get("avoid_red_eye")) and s["red_eye"],
+                _unslept(s["depart_at"], s["arrive_at"], stays),  # a hotel night paid while still flying
             )
         )
         costs = {

@@ -57,3 +57,18 @@ def test_a_hotel_dated_by_the_traveller_away_from_the_flight_stays_as_said():
     h.say("sf to tokyo march 3, back the 12th, 2 adults, hotel from the 5th to the 12th")
     [stay] = stays_of(h.intent())
     assert stay["check_in"] == "2027-03-05" and "first_night" not in stay
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["chicago to london mar 3-8, 1 adult", "nyc to paris feb 2-9, 2 adults", "nyc to london dec 5-12, 1 adult"],
+)
+def test_the_best_overall_lands_in_time_for_the_first_night_paid(text):
+    """Where some flights out land in time for the check-in night and others the day after, the
+    best overall is one that lands in time: a night paid while still in the air is an unmet wish."""
+    h = Harness()
+    h.say(text)
+    bundles = h.intent()["working_memory"]["ranked_bundles"]
+    unslept = [any("not slept in" in line for line in b["why"]) for b in bundles]
+    assert any(unslept), "the search has flights that land the day after (the test needs both kinds)"
+    assert not unslept[0]

@@ -326,7 +326,10 @@ def test_weekdays_of_the_week_named(text, days):
     [
         ("a hotel with a gym please", "I can't search hotels by gym"),
         ("hotel must have parking and wifi", "I can't search hotels by parking or wifi"),
-        ("2 queen beds please", "I can't search hotels by 2 queen beds, but each option below says its beds."),
+        (
+            "2 queen beds please",
+            "I can't search hotels by 2 queen beds, but each option below says its beds, and those that have them come first.",
+        ),
         ("is breakfast included?", None),
     ],
 )

@@ -43,6 +43,7 @@ FIELDS = {
     "hotel_min_stars",
     "hotel_near",
     "hotel_board",
+    "hotel_beds",
     "airlines_required",
     "airlines_avoid",
     "time_out",
