@@ -83,7 +83,7 @@ from .prefs import (
 from .questions import pending_slots
 from .roles import assign_dates, assign_places, complete_stay, hotels_named, read_legs
 from .schema import FIELD_NAMES, empty_fields
-from .stays import apply_partial_stay, hotel_days, partial_stay, split_stays
+from .stays import apply_partial_stay, hotel_day, hotel_days, partial_stay, split_stays
 from .text import MAX_CHARS, NUMBER_RE, accented_words, clean, mask, to_int
 from .topics import conversation_places, message_topic, names_route
 
@@ -168,6 +168,8 @@ def extract_fields(
     named = [m.span() for m in _LABEL_NAMED.finditer(msg)]
     part_stay = partial_stay(msg)  # "hotel only for the first 3 nights": no "hotel only", no 3-night trip
     part_span = [part_stay[3]] if part_stay else []
+    # "only need the hotel from the 11th": one end of the stay, not a hotel-only trip
+    part_span += [said[2]] if (said := hotel_day(msg, dates)) else []
     prefs = read_preferences(
         mask(msg, asides + named + part_span), money=money
     )  # amounts from the text without its dates
@@ -254,11 +256,20 @@ def extract_fields(
         dates_of_stay = stay_mode or _checks_in_or_out(msg)
         known = known_dates(current, dates_of_stay)
         stay_days = [] if dates_of_stay else hotel_days(msg, dates)  # "jan 20-25, hotel jan 20-23"
-        assign_dates(msg, [d for d in dates if d not in stay_days], slots, dates_of_stay, known, fields, doubts)
+        # "dec 3-7, keep the hotel from the 4th": one end of the stay, the flights' days as said
+        stay_end = None if dates_of_stay or stay_days else hotel_day(msg, dates)
+        stay_days_said = stay_days + ([stay_end[1]] if stay_end else [])
+        assign_dates(msg, [d for d in dates if d not in stay_days_said], slots, dates_of_stay, known, fields, doubts)
         if stay_days:
             first = (fields["stays"] or [{"location": None}])[0]
             first["check_in"], first["check_out"] = (d.value.isoformat() for d in stay_days)
             fields["stays"] = [first] + (fields["stays"] or [])[1:]
+        elif stay_end and fields["depart_date"] and fields["return_date"]:
+            first = (fields["stays"] or [{"location": None}])[0]
+            first["check_in"], first["check_out"] = fields["depart_date"], fields["return_date"]
+            first[stay_end[0]] = stay_end[1].value.isoformat()
+            fields["stays"] = [first] + (fields["stays"] or [])[1:]
+            fields["hotel_needed"] = True
         if replaced:
             _instead(msg, replaced, places, dates, current, known, dates_of_stay, fields)
         said_end = _end_said(fields, known, dates_of_stay)

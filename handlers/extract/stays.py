@@ -15,6 +15,11 @@ from .cues import RANGE_CUE
 from .text import NUMBER_RE, to_int
 
 _HOTEL = r"(?:hotels?|rooms?|accommodations?|lodging|place\s+to\s+stay)"
+_SOMEONE = (
+    r"(?:(?:a|my|our|his|her|their)\s+)?(?:friends?|family|relatives|parents|in-laws|folks|mom|dad|mum|sister|brother"
+    r"|son|daughter|cousin|aunt|uncle|grand(?:parents|ma|pa)|girlfriend|boyfriend|partner|them|him|her)(?:'s)?"
+    r"(?:\s+(?:place|house|home|apartment|flat))?"
+)
 
 
 def _part(k: int) -> str:
@@ -28,7 +33,9 @@ _PARTIAL_STAY = re.compile(
     # "hotel only for the first 3 nights", "a room just the last 2 nights", "hotel for the first night only"
     rf"|\b{_HOTEL}\s+(?:(?:is\s+|are\s+)?(?:only|just)\s+|needed\s+|required\s+){{0,2}}(?:for\s+|on\s+)?(?:only\s+|just\s+)?{_part(2)}(?:\s+only)?"
     # "the first 3 nights in a hotel", "the last night at a hotel"
-    rf"|\b{_part(3)}\s+(?:in|at)\s+(?:a\s+|the\s+)?{_HOTEL}",
+    rf"|\b{_part(3)}\s+(?:in|at)\s+(?:a\s+|the\s+)?{_HOTEL}"
+    # "staying with friends the last night", "at my sister's for the first 2 nights": those nights have a bed
+    rf"|(?P<away>\b(?:stay(?:ing)?|crash(?:ing)?|sleep(?:ing)?)\s+(?:with|at)\s+{_SOMEONE})\s+(?:for\s+|on\s+)?{_part(4)}",
     re.I,
 )
 
@@ -38,10 +45,10 @@ def partial_stay(text: str) -> Optional[Tuple[str, int, bool, Tuple[int, int]]]:
     m = _PARTIAL_STAY.search(text)
     if not m:
         return None
-    k = next(k for k in (1, 2, 3) if m.group(f"which{k}"))
+    k = next(k for k in (1, 2, 3, 4) if m.group(f"which{k}"))
     which = "last" if m.group(f"which{k}").lower() in ("last", "final") else "first"
     n = to_int(m.group(f"n{k}")) if m.group(f"n{k}") else 1
-    return which, n or 1, bool(m.group("no")), m.span()
+    return which, n or 1, bool(m.group("no") or m.group("away")), m.span()
 
 
 def stay_nights(
@@ -96,6 +103,29 @@ def hotel_days(msg: str, dates: List[Any]) -> List[Any]:
         if nxt.end - d.start < 40 and RANGE_CUE.match(msg[d.end : nxt.start]) and len(dates) > 2:
             return [d, nxt]
     return []
+
+
+# "keep the hotel from the 4th", "hotel starting jan 7", "only need the hotel till the 14th": one end of the stay
+_HOTEL_END_LEAD = re.compile(
+    rf"\b{_HOTEL}\s+(?:(?:only|just|needed|required|is|are)\s+)*"
+    r"(?:(?P<start>from|starting(?:\s+(?:on|from))?|beginning|as\s+of)|(?P<end>till|until|til|through|thru))\s+(?:the\s+|on\s+)?$",
+    re.I,
+)
+
+
+def hotel_day(msg: str, dates: List[Any]) -> Optional[Tuple[str, Any, Tuple[int, int]]]:
+    """("check_in" | "check_out", the date, the words' span) for one day written right after a hotel
+    word and "from" or "till", when the message has the trip's two days as well: "boston to LA dec 3-7,
+    my flight lands late so keep the hotel from the 4th" (the flights keep their days; "only need the
+    hotel from the 11th" is no hotel-only trip); None otherwise."""
+    if len(dates) < 3:
+        return None
+    for d in dates:
+        lo = max(0, d.start - 60)
+        m = _HOTEL_END_LEAD.search(msg[lo : d.start])
+        if m:
+            return ("check_in" if m.group("start") else "check_out"), d, (lo + m.start(), d.end)
+    return None
 
 
 # A stay of some nights in one town of several: "3 nights lisbon", "2 nts in porto", "porto for 2 nights",
