@@ -1226,6 +1226,19 @@ def _unbooked(trip_intent: Dict[str, Any]) -> bool:
     return not (trip_intent.get("working_memory") or {}).get("bookings")
 
 
+def _hold_of_discussed(low: str, trip_intent: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """ "ok hold that one", "can you hold it til friday" right after a question about one option ("whats
+    the layover on the first one"): that option, chosen and held. Choosing forgets what was discussed
+    (``handlers.reducer.commerce``), so an option discussed is one asked about since the last choice;
+    a bare "hold" keeps holding what is chosen."""
+    if not re.search(r"\b(?:it|this|that)\b", low):
+        return None
+    talked_of = discussed(trip_intent.get("working_memory") or {}, _on_screen(trip_intent))
+    if talked_of is None:
+        return None
+    return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": talked_of.get("bundle_id"), "hold": True}}
+
+
 def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     """The event a chat text stands for. Pure: same text and trip ⇒ same event."""
     cleaned = clean_text(text)
@@ -1243,7 +1256,7 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     if RETRY_RE.match(low):
         return {"type": "USER_RETRY", "data": {}}
     if HOLD_RE.match(low) or HOLD_ASK_RE.match(low):
-        return {"type": "USER_REQUEST_HOLD", "data": {}}
+        return _hold_of_discussed(low, trip_intent) or {"type": "USER_REQUEST_HOLD", "data": {}}
     asked = APPROVAL_ASK_RE.match(low)
     if asked:
         return _approval_hold(asked, low, trip_intent, message)

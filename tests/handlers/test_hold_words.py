@@ -71,3 +71,23 @@ def test_after_a_purchase_cancel_it_is_not_a_release(held):
     doc = held.intent()
     doc["working_memory"]["bookings"] = [{"booking_id": "bk_1"}]
     assert route_text("cancel it", doc)["type"] == "USER_MESSAGE"
+
+
+@pytest.mark.parametrize("text", ["ok hold that one", "can you hold it til friday", "put it on hold please"])
+def test_hold_that_one_after_a_question_about_one_option_holds_that_option(text):
+    h = Harness()
+    h.say(SCENARIO_1)
+    h.say("whats the layover on the second one")
+    h.say(text)
+    wm = h.intent()["working_memory"]
+    assert wm["selected"]["bundle_id"] == "B2"
+    assert wm.get("holds"), "the option asked about is held"
+
+
+def test_a_bare_hold_after_a_question_still_asks_which_option():
+    h = Harness()
+    h.say(SCENARIO_1)
+    h.say("whats the layover on the second one")
+    turn = h.say("hold")
+    assert not h.intent()["working_memory"].get("holds")
+    assert "Pick a bundle first" in said(turn)
