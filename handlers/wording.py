@@ -453,6 +453,22 @@ def seats_line(asked: bool) -> str:
     return "I can't choose seats: pick them with the airline after booking (the options are not filtered by seat)."
 
 
+def flexible_dates_line(flexible: bool, doc: Dict[str, Any]) -> str:
+    """For dates said to be flexible (``extract.prefs.dates_flexible``: "flexible by a day or two",
+    "+/- 2 days"): one line saying the options are for the days said and how to compare others (a
+    "what if" question, which the desk prices on a yes); "" when nothing is said of it."""
+    segs = segments_of(doc)
+    days = [day_text(s["depart_date"]) for s in (segs[:1] + segs[1:][-1:]) if s.get("depart_date")]
+    if not flexible or not days:
+        return ""  # (no day yet: the day is asked for)
+    which = f" ({' – '.join(days)})"
+    later = "come back a day later" if len(segs) > 1 else "leave a day later"
+    return (
+        f"Noted that your dates can move. The options are for the days you gave{which}; to compare, ask "
+        f'"what if we leave a day earlier?" or "what if we {later}?" and I\'ll show what it costs.'
+    )
+
+
 def bags_line(wished: bool) -> str:
     """For bags the party brings (``extract.prefs.bags_wished``: "2 checked bags each"): one line saying
     fares are not filtered by bags and how to see each option's allowance; "" when none is said."""

@@ -71,6 +71,7 @@ from .prefs import (
     NO_HOTEL,
     carriers_against,
     clock_words_read,
+    dates_flexible,
     hotel_area,
     hotel_class_said,
     money_mentions,
@@ -123,6 +124,7 @@ def extract_fields(
         return fields, notes
     relax, relax_spans = read_relax(msg)
     msg = mask(msg, relax_spans)  # "drop the nonstop", "no hotel cap": not read again as wishes
+    msg = mask(msg, dates_flexible(msg))  # "flexible by a day or two": no day, no one-day trip (said so: intake)
     slots = pending_slots(pending_question)
     current = current if isinstance(current, dict) else {}
     chosen = doubt_answer(msg, pending_question)

@@ -1528,3 +1528,28 @@ def asks_for_past_trip(text: str) -> bool:
     """Whether a message asks for what an earlier trip had ("same hotel as last time"), which no
     search here can find: the desk does not keep past trips."""
     return _PAST_TRIP.search(text or "") is not None
+
+
+# Dates that may move ("dates are flexible", "flexible by a day or two", "+/- 2 days", "give or take a
+# day"): the desk searches the days said; the words are no day and no length of stay ("a day or two"
+# is not a one-day trip), and the traveller is told how to compare other days (``flexible_dates_line``).
+_FLEX_AMOUNT = (
+    r"(?:a\s+day(?:\s+or\s+two)?|a\s+(?:couple|few)\s+(?:of\s+)?days|(?:\d|one|two|three)\s*(?:-\s*\d\s*)?days?)"
+)
+FLEXIBLE_DATES = re.compile(
+    r"\b(?:(?:the|my|our)\s+)?(?:travel\s+)?dates?\s+(?:are|is)\s+(?:pretty\s+|very\s+|a\s+bit\s+|fairly\s+|somewhat\s+|totally\s+)?flexible"
+    rf"(?:\s+(?:by|within)\s+{_FLEX_AMOUNT})?"
+    r"|\bflexible\s+(?:on|with|about|re|in)\s+(?:the\s+|my\s+|our\s+)?(?:travel\s+)?(?:dates?|days?|timing)\b"
+    rf"(?:\s+(?:by|within)\s+{_FLEX_AMOUNT})?"
+    r"|\b(?:flexible|flex)\s+(?:travel\s+)?dates?\b"
+    rf"|\b(?:flexible|flex)\s+(?:by|within)\s+{_FLEX_AMOUNT}"
+    r"|(?:\+\s*/?\s*-|±|\bplus\s+or\s+minus)\s*(?:\d|one|two|three|a)\s*(?:days?|d)\b"
+    rf"|\bgive\s+or\s+take\s+{_FLEX_AMOUNT}"
+    rf"|\b{_FLEX_AMOUNT}\s+(?:either\s+(?:side|way)|earlier\s+or\s+later|before\s+or\s+after)\b",
+    re.I,
+)
+
+
+def dates_flexible(text: str) -> List[Tuple[int, int]]:
+    """Where a message says its dates may move (``FLEXIBLE_DATES``): the spans, [] when it does not."""
+    return [m.span() for m in FLEXIBLE_DATES.finditer(text or "")]

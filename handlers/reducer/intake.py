@@ -13,7 +13,13 @@ from ..common.question_form import is_question
 from ..echo import echo_line
 from ..extract.party import ages_question, children_named
 from ..extract.patch import ELIDED, REVERTIBLE
-from ..extract.prefs import asks_for_past_trip, asks_for_seats, bags_wished, unsearchable_hotel_features
+from ..extract.prefs import (
+    asks_for_past_trip,
+    asks_for_seats,
+    bags_wished,
+    dates_flexible,
+    unsearchable_hotel_features,
+)
 from ..hold_answer import held_answer
 from ..language import ENGLISH_ONLY, ENGLISH_PARTLY, looks_non_english
 from ..options_answer import (
@@ -60,6 +66,7 @@ from ..wording import (
     bundles_widget,
     error_message,
     findings,
+    flexible_dates_line,
     known_so_far,
     past_trip_line,
     preference_words,
@@ -353,6 +360,7 @@ class Intake(DecisionBase):
             seats_line(asks_for_seats(text)),
             bags_line(bags_wished(text)),
             past_trip_line(asks_for_past_trip(text)),
+            flexible_dates_line(bool(changed) and bool(dates_flexible(text)), doc),
             unknown_place_line(doc) if "preferences.hotel.near" in changed else "",
             area_kind_line(doc) if "preferences.hotel.near" in changed else "",
         ):
@@ -405,6 +413,10 @@ class Intake(DecisionBase):
             return
         if bundles and rejects_options(text):
             self.say(REJECTED)  # "none of these work": what to change, not the same options again
+            return
+        flexible = flexible_dates_line(not changed and bool(dates_flexible(text)), doc)
+        if flexible:
+            self.say(flexible)  # "flexible by a day or two": the trip kept, and how to compare other days
             return
         if applied.get("understood") is False and bundles and whole_message("more", text):
             self._more_options(doc)  # "any other options?"
