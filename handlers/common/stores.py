@@ -67,7 +67,8 @@ class KeyValueStore(Protocol):
 
     def counter_read(self, key: str, initial: int, *, marks: tuple[str, ...] = ()) -> int:
         """A counter's current value, created at ``initial`` when missing, with the ``marks``
-        (empty values) that must exist once it does created in the same write; reading one that
+        (empty values) that must exist once it does created in the same write (a database store
+        makes them in its next write's transaction: a hold's, with the hold); reading one that
         exists writes nothing (``incr(key, 0)`` updated the row to read it)."""
         ...
 

@@ -180,7 +180,7 @@ class DjangoKeyValueStore:
     """
 
     def __init__(self, *, writes: Optional[TurnWrites] = None) -> None:
-        self._counters_due: Dict[str, int] = {}
+        self._counters_due: Dict[str, Optional[int]] = {}  # key → initial counter (None: a mark)
         self.writes = writes
         self._values_due: Dict[str, Dict[str, Any]] = {}
 
@@ -188,6 +188,11 @@ class DjangoKeyValueStore:
         if self._values_due:
             due, self._values_due = self._values_due, {}
             self._values_store(due)
+        self._counters_create()
+
+    def _counters_create(self) -> None:
+        """The counters (and marks: ``None``, an empty value) found missing since the last write,
+        at their initial value, never over a row another writer created meanwhile."""
         if self._counters_due:
             due, self._counters_due = self._counters_due, {}
             SupplierState.objects.bulk_create(
@@ -268,28 +273,26 @@ class DjangoKeyValueStore:
         return {key: found.get(key, n) for key, n in initials.items()}
 
     def counter_read(self, key: str, initial: int, *, marks: tuple[str, ...] = ()) -> int:
-        """One SELECT of the counter and its marks; only when one is missing, one INSERT of the
-        missing rows (``ON CONFLICT DO NOTHING``: never over a row another writer made meanwhile)
-        and the counter read again. Nothing locks the row: a hold checks the stock it reads, and
-        the purchase's ``incr`` with a floor is what guards the stock."""
+        """One SELECT of the counter and its marks. A missing counter reads as ``initial``, and
+        what is missing is created (the counter at ``initial``, the marks empty) by this store's
+        next write, in that write's transaction, as ``counters_init`` does: a hold's counters and
+        marks commit with the hold itself, in one transaction. Nothing locks the row: a hold
+        checks the stock it reads, and the purchase's ``incr`` with a floor (which creates what
+        is due first) is what guards the stock."""
         keys = [*marks, key]
         found = dict(SupplierState.objects.filter(key__in=keys).values_list("key", "counter"))
-        missing = [k for k in keys if k not in found]
-        if missing:
-            with transaction.atomic():
-                self._create_counters_due()
-                SupplierState.objects.bulk_create(
-                    [SupplierState(key=k, counter=initial if k == key else None, value={}) for k in missing],
-                    ignore_conflicts=True,
-                )
-        if key not in found:
-            return int(SupplierState.objects.values_list("counter", flat=True).get(key=key))
-        return int(found[key])
+        self._counters_due.update({k: (initial if k == key else None) for k in keys if k not in found})
+        return int(found[key]) if key in found else initial
 
     def put_if_absent(self, key: str, value: Dict[str, Any]) -> bool:
-        self._create_counters_due()
+        """Store ``value`` unless ``key`` exists; the counters due are created in the same
+        transaction (a twin that won the race created them with its own value)."""
+        if self._values_due:
+            due, self._values_due = self._values_due, {}
+            self._values_store(due)
         try:
             with transaction.atomic():
+                self._counters_create()
                 SupplierState.objects.create(key=key, value=value)
         except IntegrityError:
             return False

@@ -1,4 +1,6 @@
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from handlers.common.defaults import DEFAULT_TOOLS
 from handlers.common.stores import StaleVersion
@@ -145,9 +147,19 @@ def test_any_other_write_stores_the_queued_batch_first(db):
     assert DjangoKeyValueStore().get("offer:6") == {"price": "6.00"}
 
 
-def test_counter_read_creates_the_counter_with_its_marks_once_then_only_reads(db, django_assert_num_queries):
+def test_counter_read_creates_the_counter_with_its_marks_in_the_next_write_then_only_reads(
+    db, django_assert_num_queries
+):
     kv = DjangoKeyValueStore()
-    assert kv.counter_read("stock:7", 4, marks=("stocked:s7",)) == 4
+    with django_assert_num_queries(1):  # one read: what is missing waits for the next write
+        assert kv.counter_read("stock:7", 4, marks=("stocked:s7",)) == 4
+    assert kv.get("stocked:s7") is None and kv.get("stock:7") is None, "reading the stock writes nothing"
+    with CaptureQueriesContext(connection) as written:
+        assert kv.put_if_absent("hold:7", {"status": "held"}) is True
+    statements = [q["sql"].split()[0] for q in written.captured_queries]
+    assert [s for s in statements if s not in ("SAVEPOINT", "RELEASE")] == ["INSERT", "INSERT"], (
+        "the hold, with the counter and its mark, in one transaction"
+    )
     assert kv.get("stocked:s7") == {} and kv.get("stock:7") == {"n": 4}, "the mark is made with the counter"
     assert kv.incr("stock:7", -3, floor=0) == 1  # a purchase took three
     with django_assert_num_queries(1):  # both exist: one read, no write, no lock
@@ -158,7 +170,25 @@ def test_counter_read_keeps_a_counter_another_writer_created(db):
     kv, other = DjangoKeyValueStore(), DjangoKeyValueStore()
     assert other.incr("stock:8", -1, initial=5) == 4  # created, and one taken, before any mark
     assert kv.counter_read("stock:8", 5, marks=("stocked:s8",)) == 4
+    kv.put_if_absent("hold:8", {"status": "held"})
     assert kv.get("stocked:s8") == {}
+
+
+def test_a_counter_created_between_the_read_and_the_write_is_kept(db):
+    kv, other = DjangoKeyValueStore(), DjangoKeyValueStore()
+    assert kv.counter_read("stock:10", 5, marks=("stocked:s10",)) == 5
+    assert other.incr("stock:10", -2, initial=5) == 3  # another writer created it meanwhile
+    assert kv.put_if_absent("hold:10", {"status": "held"}) is True
+    assert kv.get("stock:10") == {"n": 3} and kv.get("stocked:s10") == {}
+
+
+def test_a_hold_that_lost_the_race_writes_nothing(db):
+    kv = DjangoKeyValueStore()
+    DjangoKeyValueStore().put_if_absent("hold:11", {"status": "held", "by": "twin"})
+    assert kv.counter_read("stock:11", 5, marks=("stocked:s11",)) == 5
+    assert kv.put_if_absent("hold:11", {"status": "held", "by": "us"}) is False
+    assert kv.get("hold:11") == {"status": "held", "by": "twin"}
+    assert kv.get("stock:11") is None, "the counters due went with the refused write's transaction"
 
 
 def test_a_bulk_update_of_the_registry_is_served_by_the_next_store(db):
