@@ -24,6 +24,7 @@ class Reading:
     statements: dict[str, int]  # per role: asgi, celery
     logs: dict[str, dict[str, Any]]  # per role: write commits and statements by kind
     commits: int
+    cluster: dict[str, int]  # PostgreSQL's whole cluster: checkpoints begun, WAL position (bytes)
     machine_ticks: list[int]  # /proc/stat: user, nice, system, idle, iowait, …
     stack_cpu_s: float
     stack_cpu_by_process_s: dict[str, float]  # uvicorn, celery
@@ -37,6 +38,7 @@ class Reading:
             statements=querycount.totals(query_dir),
             logs=querycount.logs(query_dir),
             commits=_commits(admin_url, database),
+            cluster=_cluster(admin_url),
             machine_ticks=_machine_ticks(),
             stack_cpu_s=sum(cpu.values()),
             stack_cpu_by_process_s=cpu,
@@ -67,6 +69,15 @@ class Reading:
                 turns,
             ),
             "statements_per_turn_by_kind": _by_kind(self.logs, before.logs, turns),
+            # The cluster is shared: any DROP DATABASE on it (a test suite's test database, the end
+            # of another load run) forces a checkpoint, after which every page first written again
+            # goes to the WAL whole. These say what a run shared its disk with, not what it cost.
+            "pg_checkpoints": {k: self.cluster[k] - before.cluster[k] for k in ("requested", "timed")}
+            if self.cluster and before.cluster
+            else None,
+            "pg_wal_kb_per_turn": _per((self.cluster["wal_bytes"] - before.cluster["wal_bytes"]) / 1024, turns)
+            if self.cluster and before.cluster
+            else None,
         }
 
 
@@ -90,6 +101,20 @@ def _commits(admin_url: str, database: str) -> int:
     with psycopg.connect(admin_url, autocommit=True) as admin:
         row = admin.execute("SELECT xact_commit FROM pg_stat_database WHERE datname = %s", [database]).fetchone()
     return int(row[0]) if row else 0
+
+
+def _cluster(admin_url: str) -> dict[str, int]:
+    """Checkpoints the cluster began (requested: forced, e.g. by DROP DATABASE; timed) and its WAL
+    position; empty when the server does not say (``pg_stat_bgwriter`` moved in PostgreSQL 17)."""
+    try:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            requested, timed = admin.execute(
+                "SELECT checkpoints_req, checkpoints_timed FROM pg_stat_bgwriter"
+            ).fetchone()
+            wal = admin.execute("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn").fetchone()[0]
+    except psycopg.Error:
+        return {}
+    return {"requested": int(requested), "timed": int(timed), "wal_bytes": int(wal)}
 
 
 def _machine_ticks() -> list[int]:

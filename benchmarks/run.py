@@ -169,6 +169,12 @@ def _load_lines(section: dict[str, Any]) -> list[str]:
             f"{r.get('whole_run_turns_per_s')} turns/s, p95 {r['latency_ms_whole_run']['p95']} ms; "
             f"{r['journeys']} journeys {r['outcomes']}"
         )
+        if r.get("pg_checkpoints"):  # the cluster is shared: forced checkpoints are others' DROP DATABASE too
+            c = r["pg_checkpoints"]
+            lines.append(
+                f"          {r['travellers']} travellers: PostgreSQL checkpoints begun during the run "
+                f"{c['requested']} forced + {c['timed']} timed, WAL {r.get('pg_wal_kb_per_turn')} KB/turn"
+            )
     for r in section["results"][-1:]:
         for role, kinds in (r.get("statements_per_turn_by_kind") or {}).items():
             top = ", ".join(f"{kind} {n}" for kind, n in list(kinds.items())[:8])

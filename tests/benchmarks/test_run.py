@@ -123,3 +123,5 @@ def test_load_section_against_postgres_and_redis(tmp_path):
     kinds = result["statements_per_turn_by_kind"]
     assert kinds["celery"].get("INSERT trips_chatmessage", 0) > 0 and kinds["asgi"]
     assert 0 < result["write_commits_per_turn"] <= result["commits_per_turn"]
+    # What the run shared the PostgreSQL cluster with (checkpoints), and the WAL it wrote.
+    assert set(result["pg_checkpoints"]) == {"requested", "timed"} and result["pg_wal_kb_per_turn"] > 0

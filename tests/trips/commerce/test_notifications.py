@@ -82,6 +82,21 @@ def test_a_request_in_an_organisation_without_an_approver_emails_nobody_and_is_n
 
 
 @pytest.mark.django_db
+def test_a_request_nobody_may_decide_is_answered_without_reading_its_trip(trip, clock, django_assert_num_queries):
+    """Its deciders are found from the request's ids: neither the trip's TripIntent nor its
+    organisation is read for a request that goes to nobody."""
+    from trips.notifications import APPROVAL_REQUESTED
+    from trips.notifications.emails import compose
+
+    hold_for(trip, now=clock())
+    approval = ApprovalRequest.objects.get(trip=trip)
+    with django_assert_num_queries(2) as reads:
+        outgoing = compose(APPROVAL_REQUESTED, approval.pk)
+    assert outgoing is not None and outgoing.messages == [] and outgoing.trip_id == trip.pk
+    assert not any('"intent"' in q["sql"] or "trips_organisation" in q["sql"] for q in reads.captured_queries)
+
+
+@pytest.mark.django_db
 def test_a_second_delivery_sends_nothing(people, trip, clock, mailoutbox, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         hold_for(trip, now=clock())

@@ -65,6 +65,8 @@ def approval_request_create(
         supersedes=supersedes,
         created_at=now,
     )
+    if Trip.organisation.is_cached(trip):  # the turn's claim read it: the policy check below reads it from here
+        approval.organisation = trip.organisation
     audit_record(
         trip_id=trip.pk,
         type="approval.requested",
