@@ -30,16 +30,16 @@ def frozen(monkeypatch):
     return clock
 
 
-# Scenario 1 runs 5 tools, prints 7 messages and records its audit events: 29 statements on the
+# Scenario 1 runs 5 tools, prints 7 messages and records its audit events: 28 statements on the
 # host's connection when measured, 8 of them BEGIN/COMMIT: four transactions (the message; the
-# claim; the TripIntent's save with every tool run, the searches' offers and the rows it implies;
+# claim, which reads the queued messages with their trip in one statement; the TripIntent's save with every tool run, the searches' offers and the rows it implies;
 # the turn's end). The save's UPDATE also numbers the turn's events and messages; the tool runs go
 # in one INSERT; a TripIntent with no holds, bookings or approvals replacing another reads no hold
 # or approval rows, and the turn's end hands the lease back in the UPDATE that numbers its events
 # (it reads the queued messages only when its read of the locked row found some).
 # The sandbox's searches run in-process on the turn's thread (``LocalShc``'s ``inline``), so their
 # three supplier reads are on this connection too; their writes wait for the TripIntent's save.
-SCENARIO_1_MAX_QUERIES = 29
+SCENARIO_1_MAX_QUERIES = 28
 SCENARIO_1_MAX_COMMITS = 4
 
 

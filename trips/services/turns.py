@@ -213,12 +213,19 @@ def turn_claim(*, trip_id: int, now: datetime) -> Claim:
     message done) or the trip is gone. Raises ``TripBusy`` while another worker's lease is live.
     """
     with transaction.atomic(durable=True):
-        trip = Trip.objects.select_for_update(of=("self",)).select_related("organisation").filter(pk=trip_id).first()
-        if trip is None:
-            return Claim([], None)
-        pending = _queued(trip_id)
+        # The queued messages with their trip (and its organisation) in one statement, which locks
+        # the trip's row: nothing queued (or no trip) is nothing to do, as before. A message whose
+        # send commits while this waits for the lock is not among them: its own task, or the lease
+        # holder's look at the turn's end (``turn_complete``), takes it.
+        pending = list(
+            _queued_messages(trip_id)
+            .select_related("trip__organisation")
+            .select_for_update(of=("trip",))
+            .order_by("seq")
+        )
         if not pending:
             return Claim([], None)
+        trip = pending[0].trip
         if trip.turn_lease_until is not None and trip.turn_lease_until > now:
             raise TripBusy(f"trip {trip_id} is running another turn")
         trip.turn_lease_until = now + timedelta(seconds=settings.TRIPDESK["TURN_LEASE_SECONDS"])
