@@ -236,18 +236,14 @@ def _about_bags(bundles: List[Bundle], offers: Dict[str, Dict[str, Any]]) -> str
         return "These options have no flights, only the hotel."
     by_bags: Dict[str, List[str]] = {}
     for b in flying:
-        kinds = {_bags(offers.get(str(f.get("offer_id")))) for f in b.get("flights") or []}
-        by_bags.setdefault(kinds.pop() if len(kinds) == 1 else "bags differ by flight", []).append(_name(b))
-    return (
-        "Bags per adult: "
-        + "; ".join(
-            f"{', '.join(names)}: {what} on each flight"
-            if what != "bags differ by flight"
-            else f"{', '.join(names)}: {what}"
-            for what, names in by_bags.items()
-        )
-        + "."
-    )
+        each = [(f.get("summary") or {}, _bags(offers.get(str(f.get("offer_id"))))) for f in b.get("flights") or []]
+        kinds = {what for _, what in each}
+        if len(kinds) == 1:
+            by_bags.setdefault(f"{kinds.pop()} on each flight", []).append(_name(b))
+        else:  # said flight by flight ("BOS→ORD a carry-on, no checked bag; ORD→BOS ..."), never "bags differ"
+            route = "; then ".join(f"{s.get('origin')}→{s.get('destination')} {what}" for s, what in each)
+            by_bags.setdefault(route, []).append(_name(b))
+    return "Bags per adult: " + "; ".join(f"{', '.join(names)}: {what}" for what, names in by_bags.items()) + "."
 
 
 def _about_departures(bundles: List[Bundle]) -> str:
@@ -305,7 +301,8 @@ TOPICS: List[tuple] = [
     (
         r"\b(?:earliest|latest|first|last|early|late)\b.*\b(?:flights?|departures?|leav\w*|depart\w*|back|home|out)\b"
         r"|\bwhat\s+time\b(?!.*\bcheck[\s-]?(?:in|out)\b)|\bwhen\s+do(?:es)?\b.*\bleave\b"
-        r"|\b(?:morning|afternoon|evening|night)\s+(?:ones?|options?|flights?|departures?)\b",
+        r"|\b(?:morning|afternoon|evening|night)\s+(?:ones?|options?|flights?|departures?)\b"
+        r"|\b(?:leav\w*|depart\w*|go(?:es)?\s+out|fly(?:ing)?\s+out)\b.*\b(?:morning|afternoon|evening|night)\b",
         "departures",
     ),
     (
@@ -569,10 +566,17 @@ def named_options(text: str, bundles: List[Bundle]) -> List[Bundle]:
 
 def remember_discussed(wm: Dict[str, Any], focus: List[Bundle]) -> None:
     """Keep the one option a question was about ("what's in the fourth one?"), so "is that refundable?"
-    and "ok, that one" next point at it; a question about several forgets it, one about none keeps it."""
+    and "ok, that one" next point at it; a question about several keeps them as the ones compared (no one
+    option "that one" points at), one about none keeps what was kept."""
     if focus:
         one = focus[0] if len(focus) == 1 else None
-        wm["discussed"] = {"bundle_id": one.get("bundle_id"), "items": bundle_items(one)} if one else None
+        # several: kept as the ones compared, so "ok the cheaper one" next chooses among them (``router.compared``)
+        among = [{"bundle_id": b.get("bundle_id"), "items": bundle_items(b)} for b in focus]
+        wm["discussed"] = (
+            {"bundle_id": one.get("bundle_id"), "items": bundle_items(one)}
+            if one
+            else {"bundle_id": None, "items": None, "among": among}
+        )
 
 
 # "is that refundable?", "does it include breakfast?", "how much is this one per person": a question
@@ -671,10 +675,20 @@ RECOMMEND_RE = re.compile(
 # "which one is cheapest", "which is the fastest?": one option asked for by what sets it apart
 _WHICH_MOST = re.compile(
     r"^(?:(?:so|ok(?:ay)?|and|hmm+)[,.!]*\s+)*(?:which|what)(?:\s+(?:one|option|bundle))?\s*(?:is|'?s|has|got)\s+(?:the\s+)?"
-    r"(?P<q>cheapest|least\s+expensive|lowest[- ]priced|fastest|quickest|shortest|(?:best|nicest|better|fanciest)\s+hotel)"
-    r"(?:\s+(?:one|option|bundle))?\s*\??$"
+    r"(?P<q>cheapest|least\s+expensive|lowest[- ]priced|lowest\s+price|fastest|quickest|shortest|fewest\s+stops|least\s+stops"
+    r"|(?:best|nicest|better|fanciest)\s+hotel)"
+    # "which has the shortest flights", "which one is the cheapest option", "which has the lowest price overall"
+    r"(?:\s+(?:one|option|bundle|deal|flights?|flight\s+times?|flying\s+time|travel\s+time|trip|journey|total|price|fare))?"
+    r"(?:\s+(?:overall|in\s+all|of\s+(?:them|these|those|all)|here|on\s+screen))?\s*\??$"
 )
-_MOST = {"fastest": "fastest", "quickest": "fastest", "shortest": "fastest"}
+_MOST = {
+    "fastest": "fastest",
+    "quickest": "fastest",
+    "shortest": "fastest",
+    "lowest price": "cheapest",
+    "fewest stops": "fewest_stops",
+    "least stops": "fewest_stops",
+}
 
 
 _ABOUT_TOWN = re.compile(
@@ -710,7 +724,7 @@ def answered_pick(text: str, bundles: List[Bundle]) -> Optional[Bundle]:
         return next(iter((combined_options(low, bundles) or ("", "", []))[2]), None)
     most = _WHICH_MOST.match(low)
     if most and bundles:
-        said = most.group("q")
+        said = re.sub(r"\s+", " ", most.group("q"))
         return bundle_by_quality("hotel" if said.endswith("hotel") else _MOST.get(said, "cheapest"), bundles)
     return recommended(low, bundles)
 

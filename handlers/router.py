@@ -136,6 +136,12 @@ ORDINAL_RE = re.compile(
 _QUALITIES = {
     "cheapest": "cheapest",
     "cheaper": "cheapest",
+    "less expensive": "cheapest",
+    "faster": "fastest",
+    "quicker": "fastest",
+    "shorter": "fastest",
+    "pricier": "dearest",
+    "more expensive": "dearest",
     "least expensive": "cheapest",
     "lowest price": "cheapest",
     "lowest priced": "cheapest",
@@ -432,6 +438,28 @@ def discussed(wm: Dict[str, Any], bundles: List[Dict[str, Any]]) -> Optional[Dic
     return found if found is not None and bundle_items(found) == said.get("items") else None
 
 
+def compared(wm: Dict[str, Any], bundles: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """The options last asked about together ("compare b1 and b2"), if all are still on screen as they were."""
+    said = wm.get("discussed")
+    among = said.get("among") if isinstance(said, dict) else None
+    if not isinstance(among, list) or len(among) < 2:
+        return []
+    said_items = {a.get("bundle_id"): a.get("items") for a in among if isinstance(a, dict)}
+    found = [
+        b for b in bundles if b.get("bundle_id") in said_items and bundle_items(b) == said_items[b.get("bundle_id")]
+    ]
+    return found if len(found) == len(among) else []
+
+
+# "the cheaper one", "the faster of the two": said right after options were compared, one of those
+_COMPARATIVE = re.compile(
+    r"\b(?:cheaper|less\s+expensive|faster|quicker|shorter|pricier|more\s+expensive|(?:better|nicer)\s+hotel)\b"
+)
+_OF_THOSE = re.compile(
+    r"\s+of\s+(?:the|those|these|them|both)(?:\s+(?:two|2|three|3|options?|ones?))?\b|\s+of\s+(?:two|2)\b"
+)
+
+
 def airlines_named(what: str) -> List[str]:
     """The airline codes words name ("delta", "united airlines", "jetblue"), else []."""
     what = what.strip().lower()
@@ -508,6 +536,9 @@ def bundle_by_quality(quality: str, bundles: List[Dict[str, Any]]) -> Optional[D
         return max(housed, key=_stars) if housed else None
     if quality == "nonstop":
         return next((b for b in bundles if b.get("flights") and _stops(b) == 0), None)
+    if quality == "fewest_stops":  # "which has the fewest stops": the first shown of those with the fewest
+        flying = [b for b in bundles if b.get("flights")]
+        return min(flying, key=_stops) if flying else None
     return bundles[0] if bundles else None
 
 
@@ -1111,6 +1142,11 @@ WORLD_QUESTION_RE = re.compile(
 # "why is the refundable one so expensive", "how come B3 has a stop": asks about the options, never a wish
 # (the extractor would read "refundable" as wanting refundable options).
 WHY_RE = re.compile(r"^(?:(?:and|so|but|hmm+|um+|ok(?:ay)?|wait)[,.!]*\s+)*(?:why|how\s+come)\b")
+# "which has the fewest stops", "which is refundable", "which ones leave in the morning": a question
+# about the options on screen, never a wish (the extractor would read "refundable" or "morning" as one)
+WHICH_RE = re.compile(
+    r"^(?:(?:and|so|but|hmm+|um+|ok(?:ay)?|wait|also|btw)[,.!]*\s+)*which\b(?!\s+(?:day|date|dates)\b)"
+)
 # "can i cancel the hotel in B1 if plans change?", "what happens if we cancel?", "is it free to cancel
 # later": a question about the options' cancellation terms, never a wish to drop part of the trip.
 CANCEL_TERMS_RE = re.compile(
@@ -1286,6 +1322,8 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     if (
         ABOUT_OPTIONS_RE.match(low)
         or WHY_RE.match(low)
+        or WHICH_RE.match(low)
+        and not IN_POLICY_RE.search(low)  # "which ones are within policy": what the refusal card's button does
         or WORLD_QUESTION_RE.match(low)
         or asks_about_cancelling(low)
         and _unbooked(trip_intent)
@@ -1320,7 +1358,11 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
         or re.match(r"(?:tell me|more |info|details|explain|describe|compare)", low)
         or ASKS_ABOUT_RE.match(low)
     )
-    named = None if than or asks_about else _said_pick(low, bundles, slots)
+    among = compared(wm, bundles) if _COMPARATIVE.search(low) and not is_question(low) else []
+    if among:  # "compare b1 and b2" - "ok the cheaper one": the cheaper of those two
+        named = _said_pick(_OF_THOSE.sub("", low), among, slots)
+    else:
+        named = None if than or asks_about else _said_pick(low, bundles, slots)
     if named is None and not is_question(low):
         unflown = _unflown_airline(pick_words(low.strip()), bundles)
         if unflown:  # "the delta one" and none flies Delta: said, never read as Delta's business cabin

@@ -244,8 +244,18 @@ _TWO_STOPS = re.compile(
     r"|\b(?:two|2)[\s-]+(?:stops|layovers|connections)\s+(?:max|at\s+most|or\s+(?:less|fewer)|tops|(?:is\s+|are\s+)?(?:fine|ok|okay|alright))\b",
     re.I,
 )
+# A red-eye not wanted: "no red eyes", "i'd rather not do a red eye", "we'd prefer not to fly overnight",
+# "can't do the red-eye", "not keen on an overnight flight" (never read as a wish for one: ``_red_eye_wanted``)
+_RED_EYE_NOT = (
+    r"(?:no|avoid(?:ing)?|not|without|hate|skip|rather\s+not|prefer(?:ably)?\s+not(?:\s+to)?|no\s+more"
+    r"|(?:do\s+not|don'?t|dont|won'?t|will\s+not|would\s+not|wouldn'?t|can'?t|cannot|never)(?:\s+(?:want|like))?(?:\s+to)?"
+    r"|not\s+(?:keen\s+on|a\s+(?:big\s+)?fan\s+of|interested\s+in|up\s+for))"
+)
 _RED_EYE = re.compile(
-    r"\b(?:no|avoid(?:ing)?|not\s+an?|without|don'?t\s+want\s+an?|hate)\s+(?:the\s+)?red[\s-]?eyes?\b", re.I
+    rf"\b{_RED_EYE_NOT}(?:\s+(?:do|doing|take|taking|book|fly|flying|catch|get|be|go))?(?:\s+(?:on|with))?"
+    r"(?:\s+(?:the|an?|any))?\s+(?:red[\s-]?eyes?|overnight\s+flights?)\b"
+    rf"|\b{_RED_EYE_NOT}\s+(?:to\s+)?fly(?:ing)?\s+overnight\b",
+    re.I,
 )
 _COUNTED = re.compile(
     r"\s*(?:people|persons?|travell?ers|passengers|guests|adults|kids?|children|rooms?|nights?|days?|weeks?|stops?|stars?|miles|km|"
@@ -830,6 +840,9 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
             or (m.group("t4") and dated_out)  # "jan 8 morning, jan 11 evening"
         )
         unwanted = _NOT_WANTED.search(before)
+        if unwanted and word == "overnight" and _RED_EYE.search(text):
+            last = m.end()
+            continue  # "rather not fly overnight": no red-eyes (``avoid_red_eye``), not a bound on the evening
         if unwanted:  # "no early morning flights": the rest of the day, not the morning
             window = _OTHER_THAN.get(
                 word.split()[0] if word.split()[0] in ("early", "late") and window != "afternoon" else window

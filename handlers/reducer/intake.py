@@ -113,6 +113,8 @@ class Intake(DecisionBase):
             self.say(f"Take your time. {self.next_step(doc, now, thanked=False)}" if live_holds(doc, now) else PAUSED)
             return
         if data.get("about_options") and bundles:  # "how far is the hotel from downtown?"
+            if is_question(text):  # "which one includes a checked bag?": the followup collaborator may answer it
+                self.out["followup"] = {"question": text}
             self._answer_about_options(doc, text)
             return
         if data.get("no_airline_on_screen") and bundles:  # "the delta one" and none flies Delta

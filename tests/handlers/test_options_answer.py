@@ -102,3 +102,12 @@ def test_options_named_without_a_topic_are_described_by_their_cards():
     assert answer_about_options("does B1 include taxes?", FLYING).startswith(
         "Every total here includes taxes and fees."
     )
+
+
+def test_an_option_whose_flights_allow_different_bags_is_said_flight_by_flight():
+    back = {"origin": "SFO", "destination": "BOS", "stops": 0, "refundable": False, "cabin": "economy"}
+    mixed = _flying("B3", "800.00", "off_1")
+    mixed["flights"].append({"offer_id": "off_2", "summary": back})
+    reply = answer_about_options("are bags included?", [*FLYING, mixed], offers=OFFERS)
+    assert "B3: BOS→SFO a carry-on, no checked bag; then SFO→BOS a carry-on and 1 checked bag." in reply
+    assert "differ" not in reply
