@@ -15,7 +15,15 @@ from .common.carriers import AIRLINE_NAMES
 from .common.clock import day_text
 from .common.question_form import is_question
 from .common.shape import clock_text, leg_departure
-from .router import COMBINED_RE, ORDINALS, bundle_by_quality, bundle_items, combined_options, discussed
+from .router import (
+    COMBINED_RE,
+    ORDINALS,
+    bundle_by_quality,
+    bundle_items,
+    combined_options,
+    discussed,
+    kind_cheaper,
+)
 from .wording import money
 
 Bundle = Dict[str, Any]
@@ -68,10 +76,27 @@ def _about_refunds(bundles: List[Bundle], focused: bool = False) -> str:
     return f"Fully refundable: {names}. The others have at least one non-refundable item."
 
 
-def _about_time(bundles: List[Bundle]) -> str:
+def _about_time(bundles: List[Bundle], focused: bool = False) -> str:
     flying = [b for b in bundles if b.get("flights")]
     if not flying:
         return "These options have no flights, only the hotel."
+    if focused:  # "how long is the flight on b2": each flight's time, then the sum
+        return (
+            "; ".join(
+                f"{_name(b)}: "
+                + ", ".join(
+                    f"{s.get('origin')}→{s.get('destination')} {_hm(int(s.get('duration_minutes') or 0))}"
+                    for s in _flights(b)
+                )
+                + (
+                    f" ({_hm(sum(int(s.get('duration_minutes') or 0) for s in _flights(b)))} in all)"
+                    if len(_flights(b)) > 1
+                    else ""
+                )
+                for b in flying
+            )
+            + "."
+        )
     ordered = sorted(flying, key=lambda b: sum(int(s.get("duration_minutes") or 0) for s in _flights(b)))
     return (
         "Flying time, shortest first: "
@@ -486,6 +511,71 @@ def _about_named(bundles: List[Bundle]) -> str:
     )
 
 
+def _flight_words(s: Dict[str, Any]) -> str:
+    """One flight as a comparison says it: "JetBlue 3:00 PM BOS→ORD, nonstop, 2h20m, non-refundable fare"."""
+    at = str(s.get("depart_at") or "")
+    when = f" {clock_text(at[11:16])}" if len(at) >= 16 else ""
+    return (
+        f"{s.get('carrier_name') or s.get('carrier') or 'a flight'}{when} {s.get('origin')}→{s.get('destination')}, "
+        f"{_stops_text(s)}, {_hm(int(s.get('duration_minutes') or 0))}, {_refund_word(s)} fare"
+    )
+
+
+def _hotel_words(s: Dict[str, Any]) -> str:
+    far = f", {s['distance_km']} km from the centre" if s.get("distance_km") is not None else ""
+    cancel = "free cancellation" if s.get("refundable") else "non-refundable"
+    return f"{s.get('hotel_name')} ({s.get('stars')}★, {cancel}{far})"
+
+
+def compare_two(a: Bundle, b: Bundle, offers: Dict[str, Dict[str, Any]]) -> str:
+    """What differs between two options ("b1 vs b2", "whats better b1 or b3"): the price gap, then each flight
+    and the hotel where they differ, and the bags where those differ; what they share is said in a word."""
+    cheap, dear = sorted((a, b), key=lambda x: float(x.get("total") or "inf"))
+    gap = float(dear.get("total") or 0) - float(cheap.get("total") or 0)
+    ida, idb = a.get("bundle_id"), b.get("bundle_id")
+    lines = [
+        f"{dear.get('bundle_id')} is {money(f'{gap:.2f}', dear.get('currency'))} more than {cheap.get('bundle_id')} "
+        f"({_price(dear)} vs {_price(cheap)} in all)."
+        if gap >= 0.005
+        else f"{ida} and {idb} cost the same ({_price(a)} in all)."
+    ]
+    same: List[str] = []
+    fa, fb = a.get("flights") or [], b.get("flights") or []
+    for i, (x, y) in enumerate(zip(fa, fb, strict=False)):
+        leg = "Out" if i == 0 else "Back" if i == len(fa) - 1 else f"Flight {i + 1}"
+        if x.get("offer_id") == y.get("offer_id"):
+            same.append(f"{leg.lower()} flight")
+        else:
+            lines.append(
+                f"{leg}: {ida} {_flight_words(x.get('summary') or {})}; {idb} {_flight_words(y.get('summary') or {})}."
+            )
+    ha, hb = _hotels(a), _hotels(b)
+    if ha and hb and [h.get("hotel_name") for h in ha] == [h.get("hotel_name") for h in hb]:
+        same.append("hotel")
+    elif ha or hb:
+        words = {
+            ida: " and ".join(map(_hotel_words, ha)) or "no hotel",
+            idb: " and ".join(map(_hotel_words, hb)) or "no hotel",
+        }
+        lines.append(f"Hotel: {ida} {words[ida]}; {idb} {words[idb]}.")
+    bags = {
+        x.get("bundle_id"): {_bags(offers.get(str(f.get("offer_id")))) for f in x.get("flights") or []} for x in (a, b)
+    }
+    if offers and fa and fb and bags[ida] != bags[idb]:
+        lines.append(f"Bags per adult: {ida} {' / '.join(sorted(bags[ida]))}; {idb} {' / '.join(sorted(bags[idb]))}.")
+    if same:
+        lines.append(f"Same {' and '.join(same)}.")
+    return " ".join(lines)
+
+
+# "b1 vs b2", "b1 or b3?", "whats better b1 or b3", "how much more is b2 than b1", "what do i get with b4 that i
+# dont with b1": two options set side by side
+_SIDE_BY_SIDE = re.compile(
+    r"\b(?:diff\w*|compar\w*|vs\.?|versus|between|better|or|more\s+than|less\s+than|than|catch|instead\s+of"
+    r"|that\s+i\s+(?:don'?t|dont|do\s+not)|over)\b"
+)
+
+
 def _about_cabin(bundles: List[Bundle]) -> str:
     flying = [b for b in bundles if b.get("flights")]
     if not flying:
@@ -514,12 +604,11 @@ def _answer(
         return _about_price(bundles, people if _PER_PERSON.search(low) else 0, focused)
     if topic == "distance":
         return _about_distance(bundles, low)
-    if topic in ("refunds", "stops"):
-        return (_about_refunds if topic == "refunds" else _about_stops)(bundles, focused)
+    if topic in ("refunds", "stops", "time"):
+        return {"refunds": _about_refunds, "stops": _about_stops, "time": _about_time}[topic](bundles, focused)
     about: Dict[str, Callable[[List[Bundle]], str]] = {
         "arrivals": _about_arrivals,
         "departures": _about_departures,
-        "time": _about_time,
         "meals": _about_meals,
         "hotels": _about_hotels,
         "airlines": _about_airlines,
@@ -661,6 +750,30 @@ def combined_answer(low: str, bundles: List[Bundle]) -> Optional[str]:
     return f"The {most} {kind} option on screen is {_name(best)}, {_price(best)} in all{also}. Say '{best.get('bundle_id')}' to choose it."
 
 
+def kind_cheaper_answer(low: str, bundles: List[Bundle]) -> Optional[str]:
+    """The answer to "is there a nonstop cheaper than B1" from the options on screen, else None."""
+    found = kind_cheaper(low, bundles)
+    if found is None:
+        return None
+    kind, ref, fitting = found
+    if fitting:
+        names = ", ".join(f"{_name(b)} {_price(b)}" for b in fitting)
+        best = fitting[0].get("bundle_id")
+        return f"Yes: {names} in all, {kind} and cheaper than {ref.get('bundle_id')} ({_price(ref)}). Say '{best}' to choose it."
+    itself = f" {ref.get('bundle_id')} is {kind} itself." if _is_kind(ref, kind) else ""
+    again = "'nonstop only'" if kind == "nonstop" else "'refundable only'"
+    return (
+        f"No: no {kind} option on screen is cheaper than {_name(ref)} at {_price(ref)}.{itself}"
+        f" Say {again} and I'll search for others."
+    )
+
+
+def _is_kind(b: Bundle, kind: str) -> bool:
+    if kind == "nonstop":
+        return bool(_flights(b)) and all(int(s.get("stops") or 0) == 0 for s in _flights(b))
+    return bool(b.get("refundable"))
+
+
 # "which one would you pick", "what do you recommend", "which is best for us", "what would u choose":
 # the desk's own pick, with why
 RECOMMEND_RE = re.compile(
@@ -720,6 +833,9 @@ def answered_pick(text: str, bundles: List[Bundle]) -> Optional[Bundle]:
     """The one option an answer puts forward ("I'd pick B1", "the cheapest nonstop option on screen is
     B3"), so that "ok go with that one" next chooses it; None when the answer names none."""
     low = (text or "").strip().lower()
+    cheaper_kind = kind_cheaper(low, bundles)
+    if cheaper_kind is not None:  # "is there a nonstop cheaper than B1": the cheapest such, if any
+        return next(iter(cheaper_kind[2]), None)
     if COMBINED_RE.search(low):
         return next(iter((combined_options(low, bundles) or ("", "", []))[2]), None)
     most = _WHICH_MOST.match(low)
@@ -749,10 +865,14 @@ def answer_about_options(
     the options the question is about when it names none ("is that refundable?": ``referent``). How
     to pick (``HINT``) closes an answer only while nothing is chosen and the question was about them all."""
     low = (text or "").strip().lower()
-    combined = combined_answer(low, bundles) or recommendation(low, bundles)
+    named = named_options(low, bundles)
+    topics = [topic for pattern, topic in TOPICS if re.search(pattern, low)]
+    if len(named) == 2 and _SIDE_BY_SIDE.search(low) and set(topics) <= {"price"}:
+        return compare_two(named[0], named[1], offers or {})  # "b1 vs b2", "how much more is b2 than b1"
+    combined = kind_cheaper_answer(low, bundles) or combined_answer(low, bundles) or recommendation(low, bundles)
     if combined:
         return combined
-    focus = named_options(low, bundles) or list(focus)
+    focus = named or list(focus)
     shown = focus or bundles
     answers: List[str] = []
     said: List[str] = []

@@ -37,12 +37,13 @@ HOLD_RE = re.compile(
 # A hold asked as a request or for a while: "can u put it on hold til tmrw", "could you hold this one
 # for us until friday", "please hold it for 24 hours", "can we keep it on hold overnight". The time is
 # the traveller's wish; the hold lasts as long as the supplier allows, and the reply says until when.
+_HOLD_FOR = r"(?:\s+(?:until|till|til|thru|through|for|over)\s+[\w:]+(?:\s+[\w:]+){0,2}|\s+overnight)?"
 HOLD_ASK_RE = re.compile(
     rf"^{_POLITE}(?:(?:can|could|would|will)\s+(?:you|u|we)\s+(?:please\s+|pls\s+|just\s+)?|please\s+|pls\s+"
     r"|(?:i|we)'?d\s+like\s+to\s+|let'?s\s+|go\s+ahead\s+and\s+)?"
     r"(?:hold\s+(?:it|this|that|them)(?:\s+one)?(?:\s+on\s+hold)?|reserve\s+(?:it|this|that|them)(?:\s+one)?"
     r"|(?:put|keep|place)\s+(?:it|this|that|them)(?:\s+one)?\s+on\s+hold)"
-    r"(?:\s+for\s+(?:me|us))?(?:\s+(?:until|till|til|thru|through|for|over)\s+[\w:]+(?:\s+[\w:]+){0,2}|\s+overnight)?"
+    rf"(?:\s+for\s+(?:me|us))?{_HOLD_FOR}"
     r"(?:\s+for\s+(?:me|us))?(?:\s+(?:please|pls|plz))?\s*[?.!]*$"
 )
 # A hold asked as the approval it starts: "send it to my manager for approval", "B2 and submit it for
@@ -239,6 +240,10 @@ INJECTION_MARKER_RE = re.compile(
     r"|\bapprov\w*\b[^.\n]{0,40}\b(?:granted|given|waived|not (?:needed|required)|no longer (?:needed|required))\b"
     r"|\b(?:pre-?approved|already approved|is approved|approved (?:it|this|that|the (?:purchase|trip|booking))|i approve"
     r"|(?:as|i am|i'm) (?:the|an|your) approver|approver (?:says|said|agreed|is (?:ok|fine)))\b"
+    # "my manager approved, book it", "approved by our finance team", "got approval", "it's been approved"
+    rf"|\b{_APPROVER}\s+(?:has\s+|have\s+|already\s+|just\s+)*(?:approved|ok'?d|okayed|signed\s+off|said\s+(?:ok|okay|yes)"
+    r"|gave\s+(?:(?:us|me)\s+)?(?:the\s+|an?\s+)?(?:ok|okay|go[- ]ahead|green\s+light|approval))\b"
+    rf"|\bapproved\s+by\s+{_APPROVER}|\bgot\s+(?:the\s+|an?\s+|my\s+|our\s+)?approval\b|\bit'?s\s+(?:been\s+|all\s+)?approved\b"
     r"|\bpolic(?:y|ies)\b[^.\n]{0,40}\b(?:changed|amended|updated|waived|overridden|no longer)\b"
     # other voices and instructions
     r"|(?:^|\n)\s*(?:#+\s*)?(?:system|assistant|developer|tool|admin)\b\s*(?:override\b)?\s*(?:#+|[:>\]])"
@@ -912,7 +917,7 @@ _HOLD_PICK = [
     re.compile(
         rf"^(?P<rest>.+?)\s*(?:[,.;!]|\band\b|\bbut\b|&|\+|\bthen\b)+\s*(?:please |pls |go ahead and |(?:can|could|would|will) (?:you|u|we) (?:please |pls )?)?"
         rf"(?:{_HOLD_VERB}|put (?:it|that|this|them) on hold)(?: (?:it|that|this|them|that one|it in|them in))?"
-        r"(?: in)?(?: for (?:me|us)| now| please| pls| plz)*\s*[?.!]*$"
+        rf"(?: in)?(?: for (?:me|us)| now| please| pls| plz)*{_HOLD_FOR}(?: for (?:me|us)| please| pls| plz)*\s*[?.!]*$"
     ),
 ]
 _HOLD_SCOPE = re.compile(
@@ -1001,8 +1006,9 @@ def _buy_pick(low: str, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     if named is None and re.search(r"\b(?:that|this)(?: one)?\b", low):
         talked_of = discussed(wm, bundles) or wm.get("selected") or {}
         named = talked_of.get("bundle_id")
-    elif named is None and re.search(r"\bit\b", low):  # "sounds good, book it" after "I'd pick B1"
-        named = (discussed(wm, bundles) or {}).get("bundle_id")
+    elif named is None and re.search(r"\bit\b", low):  # "sounds good, book it" after "I'd pick B1" or a choice
+        named = (discussed(wm, bundles) or wm.get("selected") or {}).get("bundle_id")
+        held = named if re.search(rf"\b{_HOLD_VERB}\b", low) else None  # "hold it and book it"
     if named not in {b.get("bundle_id") for b in bundles}:
         return {}
     return {"bundle_id": named, "hold": True} if held else {"bundle_id": named}
@@ -1199,6 +1205,36 @@ def combined_options(low: str, bundles: List[Dict[str, Any]]) -> Optional[Tuple[
     return ("cheapest" if cheap else "fastest"), ("nonstop" if nonstop else "refundable"), fitting
 
 
+# "is there a nonstop cheaper than b1", "any refundable option cheaper than B4?", "a cheaper nonstop than b2?":
+# answered from the options on screen (``options_answer.kind_cheaper_answer``), never a nonstop-only search
+_KIND = r"non[- ]?stops?|directs?|refundable|flexible|cancell?able"
+KIND_CHEAPER_RE = re.compile(
+    rf"\b(?P<kind>{_KIND})\b(?:\s+(?:one|ones|option|options|flights?|fares?|trip|combo))?\s+(?:that'?s\s+|that\s+is\s+)?"
+    r"(?:cheaper|less\s+expensive)\s+than\s+(?:b|option\s*)(?P<ref>\d{1,2})\b"
+    rf"|\b(?:cheaper|less\s+expensive)\s+(?P<kind2>{_KIND})\b(?:\s+(?:one|option|flights?|fares?))?\s+than\s+(?:b|option\s*)(?P<ref2>\d{{1,2}})\b"
+)
+
+
+def kind_cheaper(low: str, bundles: List[Dict[str, Any]]) -> Optional[Tuple[str, Dict[str, Any], List[Dict[str, Any]]]]:
+    """ "A nonstop cheaper than B1" among the options on screen: ("nonstop" or "refundable", B1, the options
+    of that kind cheaper than it, cheapest first); None when the text says no such thing or B1 is not shown."""
+    m = KIND_CHEAPER_RE.search(low)
+    if not m:
+        return None
+    ref = next((b for b in bundles if b.get("bundle_id") == f"B{int(m.group('ref') or m.group('ref2'))}"), None)
+    if ref is None:
+        return None
+    nonstop = (m.group("kind") or m.group("kind2")).startswith(("non", "direct"))
+    fitting = [
+        b
+        for b in bundles
+        if float(b.get("total") or "inf") < float(ref.get("total") or "inf") - 0.005
+        and (bool(b.get("flights")) and _stops(b) == 0 if nonstop else bool(b.get("refundable")))
+    ]
+    fitting.sort(key=lambda b: float(b.get("total") or "inf"))
+    return ("nonstop" if nonstop else "refundable"), ref, fitting
+
+
 # "drop the red eyes", "get rid of the jetblue ones", "remove the connecting flights", "lose the 1 star
 # hotels": the options with that feature taken away, said as the wish that does it ("no red-eyes")
 DROP_OPTIONS_RE = re.compile(
@@ -1247,7 +1283,37 @@ _DAY_SAID = re.compile(
 
 
 # "the 2nd one, and is it refundable?", "b3 - does it have breakfast?": an option named, then asked about
-_PICK_THEN_ASK = re.compile(r"^(?P<pick>[^,?;]{2,40}?)\s*(?:[,;:]|\s-+\s|\band\b|\bbut\b)+\s*(?P<ask>[^?]+\?)\s*$")
+_PICK_THEN_ASK = re.compile(r"^(?P<pick>[^,?;]{2,40}?)\s*(?:[,;:]|\s-+\s|\band\b|\bbut\b)+\s*(?P<ask>[^?]+\??)\s*$")
+# the question said without its "?" ("b2 looks good but whats the layover", "the second one, is it
+# refundable"): one that asks (not a request such as "can you hold it", "could you find a nonstop", nor a
+# wish put as "what about a nonstop")
+_ASKED_PLAIN = re.compile(
+    r"^(?:(?:and|so|but|hmm+|um+|ok(?:ay)?|also|btw|just)[,.!]*\s+)*(?:what|whats|what'?s|how|hows|how'?s|when|where|which|who"
+    r"|is|are|does|do|did|has|have|was|were|any)\b(?!\s+about\b)"
+)
+
+
+# "b2 is too expensive", "b1 is too long", "i dont like b3", "b4 is out", "the first one looks sketchy": one
+# option put down, never chosen (the Reducer says so and answers about the others)
+_PUT_DOWN = re.compile(
+    r"\btoo\s+(?:\w+\s+)?(?:expensive|pricey|much|long|late|early|far|many|slow|costly|cheap|basic)\b|\ba\s+bit\s+much\b"
+    r"|\bover\s*priced\b|\bover\s+(?:the\s+|our\s+|my\s+)?budget\b|\bpric(?:ey|ier)\b|\bexpensive\b|\bsketchy\b|\bdodgy\b"
+    r"|\b(?:bad|terrible|awful|horrible)\b|\bnot\s+(?:great|good|ideal|ok|okay|for\s+(?:me|us)|an\s+option)\b|\bno\s+(?:good|way)\b"
+    r"|\b(?:is|are|'s)\s+out\b|\b(?:don'?t|dont|do\s+not)\s+(?:like|want|love)\b|\b(?:hate|dislike)\b"
+    r"|\b(?:won'?t|doesn'?t|does\s+not|will\s+not)\s+work\b|\bnope\b|\bmeh\b"
+)
+# words that choose even beside a put-down ("b3 is too expensive, lets do b2")
+_PICK_VERB = re.compile(r"\b(?:let'?s|lets|go\s+(?:with|for)|take|book|pick|choose|hold|i'?ll|we'?ll|instead)\b")
+
+
+def put_down(low: str, bundles: List[Dict[str, Any]]) -> Optional[str]:
+    """The one option on screen ``low`` puts down ("b2 is too expensive"), else None."""
+    if not _PUT_DOWN.search(low) or _PICK_VERB.search(low) or is_question(low):
+        return None
+    said = {f"B{int(n)}" for n in EXPLICIT_ID_RE.findall(low)}
+    said |= {f"B{ORDINALS[w]}" for w in re.findall(rf"\b({'|'.join(ORDINALS)})\s+(?:one|option)\b", low)}
+    shown = {b.get("bundle_id") for b in bundles}
+    return said.pop() if len(said) == 1 and said <= shown else None
 
 
 def asks_what_if_day(low: str) -> bool:
@@ -1311,11 +1377,17 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
         return message
     if asks_what_if_day(low):
         message["data"]["what_if"] = True
+    put = put_down(low, bundles)
+    if put:  # "b2 is too expensive": never chosen
+        message["data"]["put_down"] = put
+        return message
     asked_of_one = _PICK_THEN_ASK.match(low)
     if (
         asked_of_one
         and _said_pick(asked_of_one.group("pick"), bundles, set())
         and is_question(asked_of_one.group("ask"))
+        and (asked_of_one.group("ask").endswith("?") or _ASKED_PLAIN.match(asked_of_one.group("ask")))
+        and not HOLD_ASK_RE.match(asked_of_one.group("ask"))  # "b1, can you hold it?": picked and held
     ):
         message["data"]["about_options"] = True  # "the 2nd one, is it refundable?": answered for it, no wish
         return message
@@ -1328,7 +1400,7 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
         or asks_about_cancelling(low)
         and _unbooked(trip_intent)
         or is_question(low)
-        and COMBINED_RE.search(low)
+        and (COMBINED_RE.search(low) or kind_cheaper(low, bundles) is not None)
     ):
         message["data"]["about_options"] = True
         return message

@@ -117,6 +117,14 @@ class Intake(DecisionBase):
                 self.out["followup"] = {"question": text}
             self._answer_about_options(doc, text)
             return
+        if data.get("put_down") and bundles:  # "b2 is too expensive": said, and the others answered about
+            others = [b for b in bundles if b.get("bundle_id") != data["put_down"]]
+            people = sum(travellers(doc).values())
+            offers = {str(o.get("offer_id")): o for o in quote_items(doc["working_memory"], "flight_quotes")}
+            answer = answer_about_options(text, others, people=people, offers=offers) if others else ""
+            answer = re.sub(r"^Nothing changed\.\s*", "", answer)  # said once, in the first words
+            self.say(f"Noted: not {data['put_down']}; nothing is chosen or changed. {answer}".strip())
+            return
         if data.get("no_airline_on_screen") and bundles:  # "the delta one" and none flies Delta
             self.say(no_airline_answer(str(data["no_airline_on_screen"]), bundles))
             return

@@ -95,10 +95,11 @@ def test_acknowledgements_are_told_apart_from_questions():
     assert not any(acknowledged(t) for t in ("thanks, is breakfast included?", "ok make it 3 adults", "great hotel"))
 
 
-def test_options_named_without_a_topic_are_described_by_their_cards():
+def test_an_option_named_without_a_topic_is_described_by_its_card_and_two_set_side_by_side_compared():
     named = [{**b, "why": [f"{b['bundle_id']} is special."]} for b in FLYING]
+    assert answer_about_options("is B1 worth it?", named).startswith("B1, $900.00 in all: B1 is special.")
     reply = answer_about_options("what's the difference between B1 and B2?", named)
-    assert reply.startswith("B1, $900.00 in all: B1 is special. B2, $700.00 in all: B2 is special.")
+    assert reply.startswith("B1 is $200.00 more than B2 ($900.00 vs $700.00 in all). Out: B1 a flight BOS→SFO, nonstop")
     assert answer_about_options("does B1 include taxes?", FLYING).startswith(
         "Every total here includes taxes and fees."
     )

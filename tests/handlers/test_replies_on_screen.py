@@ -84,10 +84,18 @@ def test_a_question_about_two_options_keeps_them_as_the_ones_compared():
     assert chosen == min(("B1", "B5"), key=shown.__getitem__)
 
 
-def _orlando():
+ORLANDO = "denver to orlando feb 14-21, 3 adults"
+CHICAGO = "2 of us flying from boston to chicago dec 12, back dec 15"
+
+
+def _reply(first, text):
+    """The harness after ``first`` then ``text``, what ``text`` was told, and whether the trip stayed as it was."""
     h = Harness()
-    h.say("denver to orlando feb 14-21, 3 adults")
-    return h
+    h.say(first)
+    before = {k: h.intent()[k] for k in ("preferences", "constraints", "itinerary")}
+    turn = h.say(text)
+    said = " ".join(m["text"] for m in turn["ui_messages"])
+    return h, said, {k: h.intent()[k] for k in before} == before
 
 
 @pytest.mark.parametrize(
@@ -103,13 +111,133 @@ def _orlando():
     ],
 )
 def test_a_which_question_is_answered_from_the_options_changes_nothing_and_puts_the_one_forward(text, answer, quality):
-    h = _orlando()
+    h, said, unchanged = _reply(ORLANDO, text)
     bundles = h.intent()["working_memory"]["ranked_bundles"]
-    before = {k: h.intent()[k] for k in ("preferences", "constraints", "itinerary")}
-    turn = h.say(text)
-    assert h.tools_run() == []
-    assert {k: h.intent()[k] for k in before} == before
-    assert answer in " ".join(m["text"] for m in turn["ui_messages"])
+    assert h.tools_run() == [] and unchanged
+    assert answer in said
     h.say("ok that one")
     chosen = (h.intent()["working_memory"].get("selected") or {}).get("bundle_id")
     assert chosen == (bundle_by_quality(quality, bundles)["bundle_id"] if quality else None)
+
+
+@pytest.mark.parametrize(
+    ("text", "bundle_id"),
+    [
+        ("the first one but can you hold it till tomorrow", "B1"),
+        ("b2 looks good, hold it till thursday", "B2"),
+        ("lets do the first one and hold it until tomorrow", "B1"),
+        ("b1, can you hold it?", "B1"),
+        ("b3 and put it on hold for me over the weekend", "B3"),
+    ],
+)
+def test_a_pick_and_a_hold_for_a_while_pick_and_hold_and_move_no_date(text, bundle_id):
+    assert route_text(text, _screen())["data"] == {"bundle_id": bundle_id, "hold": True}
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("b2 looks good but whats the layover", "B2 (Other flights): BOS→MDW nonstop, MDW→BOS nonstop."),
+        ("b5 - does it include bags", "Bags per adult: B5 (Cheapest): a carry-on, no checked bag on each flight."),
+        ("the fifth one, how long is the layover", "MDW→BOS 1 stop (YUL, 5h15m layover)"),
+        ("how long is the flight on b2", "B2 (Other flights): BOS→MDW 2h20m, MDW→BOS 2h20m (4h40m in all)."),
+    ],
+)
+def test_an_option_named_then_asked_about_without_a_question_mark_is_answered_for_it(text, answer):
+    h, said, unchanged = _reply(CHICAGO, text)
+    assert answer in said and unchanged
+    assert h.intent()["working_memory"]["selected"]["bundle_id"] is None
+
+
+@pytest.mark.parametrize("text", ["b3 but what about a nonstop", "b2, can you find a later flight"])
+def test_a_wish_or_a_request_said_after_a_pick_is_not_answered_as_a_question(text):
+    assert not route_text(text, _screen())["data"].get("about_options")
+
+
+@pytest.mark.parametrize(
+    ("text", "bundle_id"),
+    [
+        ("b2 is too expensive", "B2"),
+        ("b1 is too long", "B1"),
+        ("i dont like b3", "B3"),
+        ("b2 is out", "B2"),
+        ("the first one looks bad", "B1"),
+        ("hmm b3 is a bit much", "B3"),
+    ],
+)
+def test_an_option_put_down_is_never_chosen(text, bundle_id):
+    assert route_text(text, _screen())["data"] == {"text": text, "put_down": bundle_id}
+
+
+@pytest.mark.parametrize(("text", "bundle_id"), [("b3 is too expensive, lets do b2", "B2"), ("b1 is fine", "B1")])
+def test_a_pick_beside_a_put_down_or_said_kindly_still_chooses(text, bundle_id):
+    assert route_text(text, _screen())["data"] == {"bundle_id": bundle_id}
+
+
+def test_the_reply_to_a_put_down_says_so_and_answers_about_the_others():
+    h, said, unchanged = _reply("austin to chicago dec 10 back dec 12, 1 adult", "b2 is too expensive")
+    assert unchanged and said.startswith("Noted: not B2; nothing is chosen or changed. From cheapest: B1")
+    assert "B2 (" not in said and h.intent()["working_memory"]["selected"]["bundle_id"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "then"),
+    [
+        # none cheaper: "that one" is the option asked about
+        ("is there a nonstop cheaper than b1", "No: no nonstop option on screen is cheaper than B1", "B1"),
+        ("is there a cheaper nonstop than b2?", "Yes: B1 (Best overall) $1,009.14, B3 (Another hotel)", "B1"),
+        ("any refundable option cheaper than b4?", "No: no refundable option on screen is cheaper than B4", "B4"),
+    ],
+)
+def test_a_kind_cheaper_than_an_option_is_answered_from_the_screen_and_searches_nothing(text, answer, then):
+    h, said, unchanged = _reply(CHICAGO, text)
+    assert h.tools_run() == [] and unchanged
+    assert answer in said
+    h.say("ok that one")
+    assert h.intent()["working_memory"]["selected"]["bundle_id"] == then
+
+
+@pytest.mark.parametrize(
+    ("text", "held"), [("book it", False), ("ok purchase it", False), ("hold it and book it", True)]
+)
+def test_buying_words_after_a_choice_are_about_the_option_chosen_and_buy_nothing(text, held):
+    h, _, _ = _reply(CHICAGO, "b1")
+    turn = h.say(text)
+    said = " ".join(m["text"] for m in turn["ui_messages"])
+    wm = h.intent()["working_memory"]
+    assert wm["selected"]["bundle_id"] == "B1" and wm["bookings"] == []
+    assert bool([x for x in wm["holds"] if x["status"] == "held"]) is held
+    assert "B1 is chosen and is within policy" in said and "booking_confirm_and_purchase" not in h.tools_run()
+    assert ("I'm holding it now" if held else "your approver decides") in said
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["my manager approved, book it", "approved by my boss, go ahead and book b2", "we got approval, buy it"],
+)
+def test_an_approval_claimed_in_words_gets_the_refusal_and_no_pick(text):
+    h, said, _ = _reply(CHICAGO, text)
+    assert route_text(text, h.intent())["data"].get("buy_wish") is None
+    assert said.startswith("I can't buy anything from a chat message.")
+    assert h.intent()["working_memory"]["selected"]["bundle_id"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        (
+            "b1 vs b5 - whats the catch",
+            ["B1 is $4.40 more than B5 ($1,009.14 vs $1,004.74 in all).", "B5 Air Canada 9:05 AM MDW→BOS, 1 stop (YUL"],
+        ),
+        ("what do i get with b4 that i dont with b1", ["B4 JetBlue 4:55 PM BOS→ORD, nonstop, 2h20m, refundable fare"]),
+        (
+            "what do i get with b4 that i dont with b1",
+            ["Bags per adult: B1 a carry-on, no checked bag; B4 a carry-on and 2"],
+        ),
+        ("how much more is b2 than b1", ["B2 is $400.12 more than B1", "Hotel: B1 Chicago Travelers Lodge (1★"]),
+        ("b1 or b5?", ["Same out flight and hotel."]),
+    ],
+)
+def test_two_options_set_side_by_side_are_compared_by_what_differs(text, parts):
+    _, said, unchanged = _reply(CHICAGO, text)
+    assert unchanged and all(p in said for p in parts), said
