@@ -32,6 +32,18 @@ def read_journey(
 ) -> Optional[List[Dict[str, Any]]]:
     """The legs of a chain of places or of a trip home from elsewhere, or None when neither is said;
     a chain without a date for each flight is read as usual, and ``assumptions`` says how to say it."""
+    tour = _tour_home_from_the_last(msg, places, dates)
+    if tour is not None:
+        home, first, last = tour
+        if assumptions is not None:
+            assumptions.append(
+                f"Flying home from {_name(last)}, the last town; getting from {_name(first)} to {_name(last)} "
+                "is not in this search (say the day to add a flight)"
+            )
+        return [
+            {"origin": home, "destination": first, "depart_date": dates[0].value.isoformat()},
+            {"origin": last, "destination": home, "depart_date": dates[1].value.isoformat()},
+        ]
     stops = _chain(msg, places)
     pairs = list(zip(stops, stops[1:], strict=False)) if stops else _open_jaw(msg, places)
     if not pairs:
@@ -62,6 +74,58 @@ def _code(place: Any) -> Any:
     return place.get("code") if isinstance(place, dict) else None
 
 
+def _name(place: Dict[str, Any]) -> str:
+    return str(place.get("name") or place.get("code"))
+
+
+# Between a trip's first and last day: "march 3-12", "may 2 to may 14", "jun 1, back jun 14"
+_TRIP_SPAN = re.compile(r"\s*(?:-|–|to|through|thru|until|till)\s*|.*\b(?:back|return(?:ing)?|home)\b.*", re.I | re.S)
+
+
+def _tour_home_from_the_last(
+    msg: str, places: Sequence[Mention], dates: Sequence[DateMention]
+) -> Optional[Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]]:
+    """(home, first town, last town) for towns toured one after another between a trip's first and
+    last day: "nyc to london then paris march 3-12", "rome then florence then venice from dc may 2-14",
+    "miami to sao paulo then buenos aires then back to miami, march 1 to 15". The flight home leaves
+    from the last town on the last day; None when the days are each a flight's or the tour is no tour."""
+    if (
+        len(dates) != 2
+        or dates[0].value >= dates[1].value
+        or not _TRIP_SPAN.fullmatch(msg[dates[0].end : dates[1].start])
+    ):
+        return None
+    run: List[Mention] = []
+    for m in places:
+        if run and not _LINK.fullmatch(msg[run[-1].end : m.start]):
+            if len(run) >= 3 or (len(run) >= 2 and _tour_from_home(msg, places, run)):
+                break
+            run = []
+        run.append(m)
+    if len(run) >= 2 and _tour_from_home(msg, places, run):
+        home_at = next(p for p in places if p not in run and _FROM.search(msg[max(0, p.start - 15) : p.start]))
+        home, towns = home_at.place, [m.place for m in run]
+        links = [msg[a.end : b.start] for a, b in zip(run, run[1:], strict=False)]
+    elif len(run) >= 3:
+        home, towns = run[0].place, [m.place for m in run[1:]]
+        links = [msg[a.end : b.start] for a, b in zip(run[1:], run[2:], strict=False)]
+        if not _TO.fullmatch(msg[run[0].end : run[1].start]):
+            return None  # "nyc then london then paris": no home said
+    else:
+        return None
+    if towns and _code(towns[-1]) == _code(home) and _HOME_LINK.fullmatch(links[-1]):
+        towns, links = towns[:-1], links[:-1]  # "... then back to miami"
+    codes = [_code(t) for t in towns]
+    if len(towns) < 2 or not all(_TOUR_LINK.fullmatch(link) for link in links) or len(set(codes)) < len(codes):
+        return None
+    if _code(home) in codes:
+        return None
+    return home, towns[0], towns[-1]
+
+
+_HOME_LINK = re.compile(r"\s*(?:,?\s*(?:and\s+)?then\s+)?(?:fly\s+)?back\s+(?:home\s+)?to\s*", re.I)
+
+
 def _chain(msg: str, places: Sequence[Mention]) -> Optional[List[Dict[str, Any]]]:
     """The places of the longest chain ("A to B to C", "A to B to home"), the first again at the end
     for the way home; None for fewer than two legs."""
@@ -76,6 +140,8 @@ def _chain(msg: str, places: Sequence[Mention]) -> Optional[List[Dict[str, Any]]
     if len(best) < 2 or _tour_from_home(msg, places, best):
         return None
     stops = [m.place for m in best]
+    # "ord to sea and then sea to anc": a leg's end said again as the next leg's start is one stop
+    stops = [p for k, p in enumerate(stops) if k == 0 or _code(p) != _code(stops[k - 1])]
     if _HOME_AFTER.match(msg, best[-1].end) and _code(stops[-1]) != _code(stops[0]):
         stops.append(stops[0])
     return stops if len(stops) >= 3 else None

@@ -261,6 +261,29 @@ DESTINATIONS: Dict[str, Tuple[str, str, str, str]] = {
     "smoky mountains": ("TYS", "Knoxville", "the Smoky Mountains", ""),
     "vail": ("EGE", "Eagle County", "Vail", "Denver (DEN)"),
     "scotland": ("EDI", "Edinburgh", "Scotland", "Glasgow (GLA)"),
+    # metro areas and regions people name instead of a town ("south florida", "socal", "the metroplex")
+    "south florida": ("MIA", "Miami", "South Florida", "Fort Lauderdale (FLL) or West Palm Beach (PBI)"),
+    "southwest florida": ("RSW", "Fort Myers", "Southwest Florida", "Tampa (TPA)"),
+    "central florida": ("MCO", "Orlando", "Central Florida", "Tampa (TPA)"),
+    "tampa bay": ("TPA", "Tampa", "Tampa Bay", "St. Pete-Clearwater (PIE)"),
+    "emerald coast": ("VPS", "Destin-Fort Walton Beach", "the Emerald Coast", "Pensacola (PNS)"),
+    "southern california": ("LAX", "Los Angeles", "Southern California", "San Diego (SAN) or Orange County (SNA)"),
+    "socal": ("LAX", "Los Angeles", "Southern California", "San Diego (SAN) or Orange County (SNA)"),
+    "so cal": ("LAX", "Los Angeles", "Southern California", "San Diego (SAN) or Orange County (SNA)"),
+    "northern california": ("SFO", "San Francisco", "Northern California", "Oakland (OAK) or Sacramento (SMF)"),
+    "norcal": ("SFO", "San Francisco", "Northern California", "Oakland (OAK) or Sacramento (SMF)"),
+    "silicon valley": ("SJC", "San Jose", "Silicon Valley", "San Francisco (SFO)"),
+    "east bay": ("OAK", "Oakland", "the East Bay", "San Francisco (SFO)"),
+    "inland empire": ("ONT", "Ontario, California", "the Inland Empire", "Los Angeles (LAX)"),
+    "dfw area": ("DFW", "Dallas/Fort Worth", "the DFW area", "Dallas Love Field (DAL)"),
+    "dfw metroplex": ("DFW", "Dallas/Fort Worth", "the DFW area", "Dallas Love Field (DAL)"),
+    "the metroplex": ("DFW", "Dallas/Fort Worth", "the DFW area", "Dallas Love Field (DAL)"),
+    "research triangle": ("RDU", "Raleigh/Durham", "the Research Triangle", ""),
+    "north jersey": ("EWR", "Newark", "North Jersey", "New York (LGA or JFK)"),
+    "northern new jersey": ("EWR", "Newark", "North Jersey", "New York (LGA or JFK)"),
+    "jersey shore": ("ACY", "Atlantic City", "the Jersey Shore", "Newark (EWR) or Philadelphia (PHL)"),
+    "long island": ("ISP", "Islip", "Long Island", "New York (JFK or LGA)"),
+    "northern virginia": ("IAD", "Washington Dulles", "Northern Virginia", "Washington National (DCA)"),
     # towns whose own airfield (the one airportsdata and GeoNames give them) has no airline service, or
     # whose airport is filed under another town: the airport their travellers fly from, when it is near
     # enough for the hotel too (a town farther out, such as Boulder, keeps its own place: its hotel is there)
@@ -946,6 +969,10 @@ def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
             ";",
             ")",
         )
+        # "portland me for dec 12", "columbus oh to denver", "portland or 2 rooms": a code that is also a
+        # word, in lower case, where the word could not stand ("in" and "on" only before a route's
+        # clause's end: "columbus in march" is a month)
+        code = code or _word_state_code(following)
         # "london, on to vancouver", "portland, me." (not "london, on the 5th", "portland, me and my wife")
         code = code or (comma and following[:2].islower() and _CODE_ENDS.match(following[2:]) is not None)
         said = _STATE_CODES[tail[0]].split() if code and tail[0] in _STATE_CODES else None
@@ -966,6 +993,22 @@ _WORD_STATE_CODES = frozenset("me in or ok hi oh la de ma pa co id on al ne pe".
 
 def _lower_state_code(word: str) -> bool:
     return word.islower() and word in _STATE_CODES and word not in _WORD_STATE_CODES
+
+
+_MESSAGE_ENDS = re.compile(r"\s?$|[,.;!?)]")
+_MONTH_START = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+# What may follow a word-like postal code for it to be the state: a date, a count, "for", "to", "from"
+_AFTER_WORD_CODE = re.compile(rf"\s+(?:for|on|in|this|next|\d|{_MONTH_START})", re.I)
+
+
+def _word_state_code(following: str) -> bool:
+    """ "me" in "portland me for dec 12", "oh" in "columbus oh to denver" (not "portland me and my wife")."""
+    word, rest = following[:2], following[2:]
+    if not (word.islower() and word in _WORD_STATE_CODES) or rest[:1].isalnum():
+        return False
+    if word in ("in", "on"):
+        return _MESSAGE_ENDS.match(rest) is not None
+    return _CODE_ENDS.match(rest) is not None or _AFTER_WORD_CODE.match(rest) is not None
 
 
 def _with_region(name: str, region: str) -> str:
@@ -1173,6 +1216,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                     )
                     or (lower_text and _after_place_to(text, words, i, [m for m, _ in out[-1:]]))
                     or (lower_text and _cued(words, i, _FROM_CUES))  # "leaving from reno", "out of mobile"
+                    or (lower_text and _flown_into(words, i))  # "fly into rome" (not "get into nice places")
                     or (lower_text and _stay_in(words, i))  # "hotel in rome", "3 nights in nice"
                     or (cued and _qualifier_words(text, words, i + 1) > 0)  # "to rome italy", "to Reno, NV"
                 )
@@ -1404,6 +1448,11 @@ _STAY_WORDS = frozenset(
 )
 
 
+def _flown_into(words: List[Tuple[int, int, str]], i: int) -> bool:
+    """Word ``i`` follows "fly into", "landing into": where a flight goes, a town."""
+    return i >= 2 and fold(words[i - 1][2]) == "into" and fold(words[i - 2][2]) in _FLY_INTO
+
+
 def _stay_in(words: List[Tuple[int, int, str]], i: int) -> bool:
     """Word ``i`` follows "<a stay> in" ("hotel in rome", "2 nights in nice"): where a stay is, a town."""
     return i >= 2 and fold(words[i - 1][2]) == "in" and fold(words[i - 2][2]) in _STAY_WORDS
@@ -1424,6 +1473,7 @@ def _cued(words: List[Tuple[int, int, str]], i: int, cues: frozenset = CUES) -> 
 # landmark ("at noon", "near the beach"), a list ("and"): a known name after them is a place, a word
 # one typo from a town is not forgiven into one ("mardi" is not Maradi).
 _FROM_CUES = frozenset({"from", "of", "leaving", "departing"})  # "of": "out of"
+_FLY_INTO = frozenset({"fly", "flying", "flights", "flight", "land", "landing", "arrive", "arriving"})
 _TYPO_CUES = CUES - frozenset({"for", "at", "near", "around", "and", "than", "then", "book", "back", "stay", "staying"})
 
 

@@ -25,6 +25,13 @@ def legs(text):
             "boston > chicago > denver > boston mar 3, mar 5, mar 8",
             [("BOS", "CHI", "2027-03-03"), ("CHI", "DEN", "2027-03-05"), ("DEN", "BOS", "2027-03-08")],
         ),
+        # a day for each flight: each leg its day, even with "then"
+        ("nyc to london then paris, mar 3 and mar 8", [("NYC", "LON", "2027-03-03"), ("LON", "PAR", "2027-03-08")]),
+        # a leg's end said again as the next leg's start is one stop
+        (
+            "flights from ord to sea and then sea to anc, jan 4 and jan 9",
+            [("ORD", "SEA", "2027-01-04"), ("SEA", "ANC", "2027-01-09")],
+        ),
     ],
 )
 def test_a_chain_of_places_is_a_trip_of_several_flights(text, want):
@@ -92,3 +99,31 @@ def test_home_from_another_town_after_a_route_is_an_open_jaw():
         ("MIL", "NYC", "2027-03-15"),
     ]
     assert legs("boston to denver jan 5, back from denver jan 9") == []  # the same town: a round trip
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("nyc to london then paris march 3-12", [("NYC", "LON", "2027-03-03"), ("PAR", "NYC", "2027-03-12")]),
+        (
+            "from atlanta to lisbon then porto then madrid, april 2-16",
+            [("ATL", "LIS", "2027-04-02"), ("MAD", "ATL", "2027-04-16")],
+        ),
+        (
+            "miami to sao paulo then buenos aires then back to miami, march 1 to march 15",
+            [("MIA", "SAO", "2027-03-01"), ("BUE", "MIA", "2027-03-15")],
+        ),
+        (
+            "rome then florence then venice from dc may 2-14",
+            [("WAS", "ROM", "2027-05-02"), ("VCE", "WAS", "2027-05-14")],
+        ),
+    ],
+)
+def test_towns_toured_between_the_first_and_last_day_fly_home_from_the_last(text, want):
+    assert legs(text) == want
+
+
+def test_a_tour_that_flies_home_from_the_last_town_says_the_way_between_is_not_searched():
+    said = []
+    extract_fields(text="nyc to london then paris march 3-12", today=TODAY, assumptions=said)
+    assert any(s.startswith("Flying home from Paris") and "London to Paris" in s for s in said)

@@ -133,6 +133,13 @@ def test_codes_that_are_words_count_only_beside_a_code(text, codes):
         ("portland, me to orlando", ["PWM", "MCO"]),
         ("toronto to london, on the 5th", ["YTO", "LON"]),  # "on the 5th" is a date's
         ("portland, me and my wife", ["PDX"]),
+        # a postal code that is also a word, in lower case without a comma, where the word could not stand
+        ("need a hotel in portland me for dec 12-14", ["PWM"]),
+        ("portland me dec 3-5", ["PWM"]),
+        ("portland me and my wife to boston", ["PDX", "BOS"]),
+        ("hotel in columbus in, dec 3-5", ["CLU"]),
+        ("columbus in march from boston", ["CMH", "BOS"]),  # "in march" is a month's
+        ("flights to portland for me and my wife", ["PDX"]),
         # a town served by an international airport named for two towns, filed under a third
         ("greenville sc to boston", ["GSP", "BOS"]),
     ],
@@ -172,3 +179,27 @@ def test_a_twin_town_name_with_one_airport_is_one_place():
 )
 def test_a_dash_or_an_arrow_between_two_cities_is_a_route(text, expected):
     assert [m.place["code"] for m in find_places(text)] == expected
+
+
+def test_a_lower_case_postal_code_that_is_a_word_says_which_town_and_leaves_nothing_to_assume():
+    columbus = find_places("columbus oh to denver")[0]
+    assert columbus.place["code"] == "CMH" and not columbus.assumed
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "told"),
+    [
+        ("DFW to south florida jan 10", "MIA", "Fort Lauderdale (FLL)"),
+        ("flying from socal to boston", "LAX", "San Diego (SAN)"),
+        ("from the east bay to denver", "OAK", "San Francisco (SFO)"),
+        ("long island to orlando", "ISP", "New York (JFK or LGA)"),
+    ],
+)
+def test_a_metro_area_or_region_flies_from_its_main_airport_and_offers_the_others(text, code, told):
+    region = next(m for m in find_places(text) if m.place["code"] == code)
+    assert told in region.assumed
+
+
+def test_a_town_that_is_a_word_is_a_place_after_fly_into_but_not_after_any_into():
+    assert [m.place["code"] for m in find_places("fly into rome out of venice, from chicago")] == ["ROM", "VCE", "CHI"]
+    assert find_places("we want to get into nice restaurants") == []
