@@ -19,6 +19,7 @@ from ..common.clock import day_text
 from ..common.shape import time_wish_text
 from . import landmark_near as landmarks_read  # "a conference at McCormick Place, hotel close by"
 from . import places as towns  # the town another question offered ("maine"): other_town_named
+from . import stopovers  # "a 3 night stopover in reykjavik", "via chicago"
 from .board import read_board
 from .changes import aside_spans, instead_of, place_roles, read_shift, shifted
 from .context import (
@@ -191,6 +192,9 @@ def extract_fields(
     again = again if again and shift and again[0] not in (shift[0], "both") else None
     replaced = instead_of(msg)
     masked = mask(masked, asides + ([shift[2]] if shift else []) + ([again[2]] if again else []))
+    # "stopping over in honolulu for 3 days": the stopover's nights, not the trip's
+    stop = stopovers.stopover_said(masked)
+    masked = mask(masked, stop.spans if stop else ())
     durations = find_durations(mask(masked, part_span))
     masked = mask(masked, airline_spans + [(d.start, d.end) for d in durations])
     # "no hotel", "already have a hotel": hotel words that do not make the message about a stay
@@ -215,6 +219,15 @@ def extract_fields(
     places = find_places(masked, cue_all=cue_all, accented=accented) if cue_all or accented else found
     chosen_town = [] if places else towns.other_town_named(msg, current, pending_question)
     places = places or chosen_town  # "maine" to "say if you meant Portland, Maine (PWM)"
+    stop_town = stopovers.stopover_place(stop, places)  # the trip is read without it, then the stopover put in
+    via = stopovers.connections(masked, places)  # "via chicago", "a layover in dallas is fine": no end of the trip
+    places = [p for p in places if p is not stop_town and p not in via]
+    if assumptions is not None:
+        assumptions.extend(
+            f"Took {_typed_name(masked, p)} as where a flight connects, not a stop of the trip; "
+            "each option shows its connections"
+            for p in via
+        )
 
     fields.update(prefs)
     fields.update(carriers_against(msg, airlines, (current.get("preferences") or {}).get("flight")))
@@ -246,7 +259,11 @@ def extract_fields(
         split = None  # "jun 1-10, 4 nights rome then 3 florence": the nights do not fill the days said
     home = _home_of_split(places, split) if split and not stay_mode and fields["flights_needed"] is not False else None
     legs = _split_legs(msg, home, split, assumptions) if split and home else None
-    legs = legs or read_legs(msg, places, dates) or read_journey(msg, places, dates, assumptions)
+    legs = (
+        legs
+        or read_legs(msg, places, dates)
+        or read_journey(msg, places, dates, assumptions, durations[-1].nights if len(durations) == 1 else None)
+    )
     if legs:
         fields["legs"] = legs
         if not split:
@@ -283,6 +300,12 @@ def extract_fields(
             _month_moved(masked, known, today, dates_of_stay, fields)
         _implausibly_long(dates, known, dates_of_stay, fields, doubts)
         _referred_place(msg, said_about_stay, stay_mode, current, conversation, fields, assumptions)
+    if stop and stop_town and not legs:
+        legs = stopovers.stopover_legs(stop, stop_town, fields, assumptions)
+        if legs:
+            fields["legs"] = legs
+            for key in ("origin", "destination", "depart_date", "return_date", "stays"):
+                fields[key] = None
     if split:  # the stays said, whatever the flights' days; the trip's end is the last check-out
         for stay in split:
             stay["location"].pop("_fly", None)
@@ -361,6 +384,12 @@ def extract_fields(
         fields["hotel_needed"] = True
     _same_day_trip(msg, fields)
     return fields, notes
+
+
+def _typed_name(text: str, mention: Any) -> str:
+    """A place as the traveller wrote it ("dallas": Dallas, not Dallas-Fort Worth)."""
+    typed = text[mention.start : mention.end]
+    return typed.title() if typed.islower() else typed
 
 
 def _stay_in_the_town(places: Sequence[Any], fields: Dict[str, Any]) -> bool:

@@ -6,6 +6,7 @@ said; with fewer dates than flights the message is read as usual (its dates aske
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .dates import DateMention
@@ -28,21 +29,26 @@ _TO = re.compile(r"\s*to\s*", re.I)
 
 
 def read_journey(
-    msg: str, places: Sequence[Mention], dates: Sequence[DateMention], assumptions: Optional[List[str]] = None
+    msg: str,
+    places: Sequence[Mention],
+    dates: Sequence[DateMention],
+    assumptions: Optional[List[str]] = None,
+    nights: Optional[int] = None,
 ) -> Optional[List[Dict[str, Any]]]:
     """The legs of a chain of places or of a trip home from elsewhere, or None when neither is said;
-    a chain without a date for each flight is read as usual, and ``assumptions`` says how to say it."""
-    tour = _tour_home_from_the_last(msg, places, dates)
+    a chain without a date for each flight is read as usual, and ``assumptions`` says how to say it.
+    ``nights``: the trip's length when said ("10 days starting march 5"), which gives its last day."""
+    tour = _tour_home_from_the_last(msg, places, dates, nights)
     if tour is not None:
-        home, first, last = tour
+        home, first, last, span = tour
         if assumptions is not None:
             assumptions.append(
                 f"Flying home from {_name(last)}, the last town; getting from {_name(first)} to {_name(last)} "
                 "is not in this search (say the day to add a flight)"
             )
         return [
-            {"origin": home, "destination": first, "depart_date": dates[0].value.isoformat()},
-            {"origin": last, "destination": home, "depart_date": dates[1].value.isoformat()},
+            {"origin": home, "destination": first, "depart_date": span[0].isoformat()},
+            {"origin": last, "destination": home, "depart_date": span[1].isoformat()},
         ]
     stops = _chain(msg, places)
     pairs = list(zip(stops, stops[1:], strict=False)) if stops else _open_jaw(msg, places)
@@ -83,17 +89,20 @@ _TRIP_SPAN = re.compile(r"\s*(?:-|–|to|through|thru|until|till)\s*|.*\b(?:back
 
 
 def _tour_home_from_the_last(
-    msg: str, places: Sequence[Mention], dates: Sequence[DateMention]
-) -> Optional[Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]]:
-    """(home, first town, last town) for towns toured one after another between a trip's first and
-    last day: "nyc to london then paris march 3-12", "rome then florence then venice from dc may 2-14",
-    "miami to sao paulo then buenos aires then back to miami, march 1 to 15". The flight home leaves
-    from the last town on the last day; None when the days are each a flight's or the tour is no tour."""
-    if (
-        len(dates) != 2
-        or dates[0].value >= dates[1].value
-        or not _TRIP_SPAN.fullmatch(msg[dates[0].end : dates[1].start])
+    msg: str, places: Sequence[Mention], dates: Sequence[DateMention], nights: Optional[int] = None
+) -> Optional[Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any], Tuple[date, date]]]:
+    """(home, first town, last town, (first day, last day)) for towns toured one after another between a
+    trip's first and last day: "nyc to london then paris march 3-12", "rome then florence then venice
+    from dc may 2-14", "dublin then galway then cork, 10 days from march 5, flying from boston". The
+    flight home leaves from the last town on the last day; None when the days are each a flight's or
+    the tour is no tour."""
+    if len(dates) == 1 and nights:
+        days = (dates[0].value, dates[0].value + timedelta(days=nights))
+    elif (
+        len(dates) == 2 and dates[0].value < dates[1].value and _TRIP_SPAN.fullmatch(msg[dates[0].end : dates[1].start])
     ):
+        days = (dates[0].value, dates[1].value)
+    else:
         return None
     run: List[Mention] = []
     for m in places:
@@ -120,7 +129,7 @@ def _tour_home_from_the_last(
         return None
     if _code(home) in codes:
         return None
-    return home, towns[0], towns[-1]
+    return home, towns[0], towns[-1], days
 
 
 _HOME_LINK = re.compile(r"\s*(?:,?\s*(?:and\s+)?then\s+)?(?:fly\s+)?back\s+(?:home\s+)?to\s*", re.I)

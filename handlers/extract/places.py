@@ -422,6 +422,47 @@ SERVED: Dict[str, Tuple[str, str, str, str, str]] = {
     "sonoma": ("STS", "Santa Rosa", "Sonoma", "", "San Francisco (SFO) or Oakland (OAK)"),
     "yellowstone": ("BZN", "Bozeman", "Yellowstone", "", "Jackson Hole (JAC) or West Yellowstone (WYS)"),
     "glacier national park": ("FCA", "Kalispell", "Glacier National Park", "", ""),
+    # towns and parks people holiday in whose own field (if any) has no airline service, or whose name
+    # airportsdata gives to another place ("panama city beach" is not Panama, "hood river" not New Zealand's)
+    "panama city beach": ("ECP", "Panama City", "Panama City Beach", "", "Destin-Fort Walton Beach (VPS)"),
+    "gettysburg": ("MDT", "Harrisburg", "Gettysburg", "GTY", "Baltimore (BWI)"),
+    "hershey": ("MDT", "Harrisburg", "Hershey", "", ""),
+    "williamsburg virginia": ("PHF", "Newport News", "Williamsburg", "", "Richmond (RIC) or Norfolk (ORF)"),
+    "colonial williamsburg": ("PHF", "Newport News", "Williamsburg", "", "Richmond (RIC) or Norfolk (ORF)"),
+    "st augustine": ("JAX", "Jacksonville", "St. Augustine", "UST", "Daytona Beach (DAB)"),
+    "saint augustine": ("JAX", "Jacksonville", "St. Augustine", "UST", "Daytona Beach (DAB)"),
+    "amelia island": ("JAX", "Jacksonville", "Amelia Island", "", ""),
+    "jekyll island": ("JAX", "Jacksonville", "Jekyll Island", "", "Brunswick (BQK)"),
+    "tybee island": ("SAV", "Savannah", "Tybee Island", "", ""),
+    "kiawah island": ("CHS", "Charleston", "Kiawah Island", "", ""),
+    "sanibel": ("RSW", "Fort Myers", "Sanibel", "", ""),
+    "sanibel island": ("RSW", "Fort Myers", "Sanibel", "", ""),
+    "siesta key": ("SRQ", "Sarasota", "Siesta Key", "", "Tampa (TPA)"),
+    "anna maria island": ("SRQ", "Sarasota", "Anna Maria Island", "", "Tampa (TPA)"),
+    "gulf shores": ("PNS", "Pensacola", "Gulf Shores", "GUF", "Mobile (MOB)"),
+    "mount rushmore": ("RAP", "Rapid City", "Mount Rushmore", "", ""),
+    "mt rushmore": ("RAP", "Rapid City", "Mount Rushmore", "", ""),
+    "grand teton": ("JAC", "Jackson Hole", "Grand Teton", "", "Idaho Falls (IDA)"),
+    "grand tetons": ("JAC", "Jackson Hole", "the Grand Tetons", "", "Idaho Falls (IDA)"),
+    "the grand tetons": ("JAC", "Jackson Hole", "the Grand Tetons", "", "Idaho Falls (IDA)"),
+    "joshua tree": ("PSP", "Palm Springs", "Joshua Tree", "", "Ontario (ONT)"),
+    "death valley": ("LAS", "Las Vegas", "Death Valley", "", ""),
+    "sequoia": ("FAT", "Fresno", "Sequoia National Park", "", ""),
+    "sequoia national park": ("FAT", "Fresno", "Sequoia National Park", "", ""),
+    "solvang": ("SBA", "Santa Barbara", "Solvang", "", ""),
+    "mendocino": ("STS", "Santa Rosa", "Mendocino", "", "San Francisco (SFO)"),
+    "cannon beach": ("PDX", "Portland", "Cannon Beach", "", ""),
+    "hood river": ("PDX", "Portland", "Hood River", "", ""),
+    "san juan islands": ("SEA", "Seattle", "the San Juan Islands", "FRD", "Bellingham (BLI)"),
+    "lake george": ("ALB", "Albany", "Lake George", "", ""),
+    "cooperstown": ("ALB", "Albany", "Cooperstown", "COP", "Syracuse (SYR)"),
+    "niagara falls": ("BUF", "Buffalo", "Niagara Falls", "IAG", "Toronto (YYZ)"),
+    "wisconsin dells": ("MSN", "Madison", "Wisconsin Dells", "", ""),
+    "mackinac": ("PLN", "Pellston", "Mackinac Island", "", ""),
+    "eureka springs": ("XNA", "Northwest Arkansas", "Eureka Springs", "", ""),
+    "lake of the ozarks": ("SGF", "Springfield, Missouri", "Lake of the Ozarks", "", "Kansas City (MCI)"),
+    "pigeon forge": ("TYS", "Knoxville", "Pigeon Forge", "", ""),
+    "rehoboth beach": ("BWI", "Baltimore", "Rehoboth Beach", "", "Philadelphia (PHL)"),
 }
 
 
@@ -1413,15 +1454,21 @@ def _place_after_to(words: List[Tuple[int, int, str]], i: int, text: str = "", l
     return False
 
 
+_TOUR_JOIN = re.compile(r"\s*(?:,?\s*(?:and\s+)?then|>|->|→)\s*", re.I)
+
+
 def _after_place_to(text: str, words: List[Tuple[int, int, str]], i: int, out: List[Mention]) -> bool:
-    """Word ``i`` follows "<the last place found> to" ("boston to rome")."""
+    """Word ``i`` follows "<the last place found> to" ("boston to rome") or "<it> then" ("paris and then
+    rome", "paris > rome")."""
+    if not (i >= 1 and out and (i + 1 >= len(words) or fold(words[i + 1][2]) not in _THINGS)):
+        return False
+    if _TOUR_JOIN.fullmatch(text[out[-1].end : words[i][0]]):
+        return True
     return (
         i >= 2
-        and bool(out)
         and fold(words[i - 1][2]) == "to"
         and out[-1].end == words[i - 2][1]
         and not text[words[i - 2][1] : words[i][0]].strip(" to")
-        and (i + 1 >= len(words) or fold(words[i + 1][2]) not in _THINGS)
     )
 
 

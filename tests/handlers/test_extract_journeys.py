@@ -117,6 +117,11 @@ def test_home_from_another_town_after_a_route_is_an_open_jaw():
             "rome then florence then venice from dc may 2-14",
             [("WAS", "ROM", "2027-05-02"), ("VCE", "WAS", "2027-05-14")],
         ),
+        # the last day from the trip's length; Galway has no airport, Cork has
+        (
+            "dublin then galway then cork, 10 days starting march 5, flying from boston",
+            [("BOS", "DUB", "2027-03-05"), ("ORK", "BOS", "2027-03-15")],
+        ),
     ],
 )
 def test_towns_toured_between_the_first_and_last_day_fly_home_from_the_last(text, want):

@@ -155,10 +155,14 @@ def test_the_region_said_picks_the_town(text, expected):
         ("scranton to orlando", "AVP", "AVP"),  # filed under "Wilkes-Barre/Scranton"
         ("Fort Worth to Denver", "DFW", "DFW"),
         ("flying out of St. Paul to Boston", "MSP", "MSP"),
+        # holiday towns whose own field has no airline service, or whose name is another place's
+        ("boston to panama city beach", "ECP", "Panama City Beach"),  # not Panama's Tocumen
+        ("from nyc to hood river", "PDX", "Hood River"),  # not Masterton, New Zealand
+        ("flying to niagara falls from atlanta", "BUF", "Niagara Falls"),
     ],
 )
 def test_a_town_flies_from_the_airport_that_serves_it_and_says_so(text, code, told):
-    first = find_places(text)[0]
+    first = next(m for m in find_places(text) if m.assumed)
     assert first.place["code"] == code
     assert told in first.assumed
 
@@ -203,3 +207,8 @@ def test_a_metro_area_or_region_flies_from_its_main_airport_and_offers_the_other
 def test_a_town_that_is_a_word_is_a_place_after_fly_into_but_not_after_any_into():
     assert [m.place["code"] for m in find_places("fly into rome out of venice, from chicago")] == ["ROM", "VCE", "CHI"]
     assert find_places("we want to get into nice restaurants") == []
+
+
+def test_a_town_that_is_a_word_is_a_place_right_after_another_and_then():
+    assert [m.place["code"] for m in find_places("paris and then rome, flying from atlanta")] == ["PAR", "ROM", "ATL"]
+    assert [m.place["code"] for m in find_places("athens then nice hotels")] == ["ATH"]  # "nice hotels": no town
