@@ -1271,7 +1271,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                 lower_text,
                 named,
                 typed_lower=typed_lower,
-                route_end=i > 0 and fold(words[i - 1][2]) in _ROUTE_ENDS,
+                route_end=key in _CASE_SENSITIVE_NICKNAMES and i > 0 and words[i - 1][2].lower() in _ROUTE_ENDS,
             ):
                 continue
             if (
