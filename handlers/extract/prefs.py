@@ -1311,6 +1311,7 @@ def money_mentions(text: str) -> List[Tuple[str, float, Optional[str], Tuple[int
 # A cap said on its own ("cheap, like under 150", "no more than $200"): on a trip that is only a stay, a
 # nightly rate, as hotels are priced; "budget 500", "under 900 total", "600 for the 3 nights" stay totals
 _STAY_CAP_BEFORE = re.compile(rf"\b{_CAP_WORDS}\s+(?:like\s+|about\s+|around\s+)?$", re.I)
+_STAY_CAP_AFTER = re.compile(r"^\s*(?:or\s+(?:less|under|below|cheaper)|max(?:imum)?\b|tops\b|at\s+most\b)", re.I)
 _STAY_TOTAL_WORDS = re.compile(r"\b(?:budget|total|all[\s-]in|in\s+all|whole|entire|altogether)\b", re.I)
 _STAY_TOTAL_AFTER = re.compile(
     r"^\s*(?:for\s+(?:the\s+|all\s+)?(?:whole|entire|stay|trip|week|weekend|\w+\s+nights?|nights?|all|both|everyone)\b)",
@@ -1331,7 +1332,10 @@ def stay_caps_nightly(
         if (
             key == "budget_total"
             and amount <= _NIGHTLY_AT_MOST
-            and _STAY_CAP_BEFORE.search(text[max(0, span[0] - 40) : span[0]].rstrip("$\u20ac\u00a3 ") + " ")
+            and (
+                _STAY_CAP_BEFORE.search(text[max(0, span[0] - 40) : span[0]].rstrip("$\u20ac\u00a3 ") + " ")
+                or _STAY_CAP_AFTER.match(after)
+            )
             and not _STAY_TOTAL_WORDS.search(before + " " + after)
             and not _STAY_TOTAL_AFTER.match(after)
         ):

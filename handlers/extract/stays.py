@@ -143,7 +143,8 @@ _TOWN_FIRST = re.compile(
 )
 # between two stays: "then", ", then", "and then", "followed by", "+", "and", "->"
 _STAY_LINK = re.compile(
-    r"^[\s,;.]*(?:(?:and\s+)?then|after\s+that|followed\s+by|and|\+|&|->|→|>)?[\s,]*"
+    r"^(?:\s*(?:from|starting|beginning|on)\b)?"  # "austin 2 nights from feb 1, then ..." (the day masked)
+    r"[\s,;.]*(?:(?:and\s+)?then|after\s+that|followed\s+by|and|\+|&|->|→|>)?[\s,]*"
     r"(?:(?:train|drive|bus|ferry|head(?:ing)?|go(?:ing)?|move)\s+(?:on\s+)?(?:to\s+)?)?(?:in\s+)?$",
     re.I,
 )

@@ -102,6 +102,8 @@ def test_a_stay_in_a_town_without_an_airport_is_slept_there_and_flown_through_it
         ("sf to seattle      , 2 nights, then portland for 3 nights, then home", [("SEA", 2), ("PDX", 3)]),
         ("rome, 4 nights, then florence for 3, then home", [("ROM", 4), ("FLR", 3)]),
         ("from boston, 2 nights in denver then 3 in aspen", [("DEN", 2), ("ASE", 3)]),
+        # the first stay's day after its nights ("from feb 1", masked)
+        ("hotels only: austin 2 nights from      , then houston 2 nights", [("AUS", 2), ("HOU", 2)]),
     ],
 )
 def test_a_town_said_before_its_day_or_a_bare_number_after_the_first_stay_still_chains(text, stays):

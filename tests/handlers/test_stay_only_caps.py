@@ -25,6 +25,8 @@ def _caps(text):
         ("just need a room in nashville jan 8 to jan 10, no more than $200", 200),
         ("room in boston jan 3-5, around 180 or less", 180),
         ("hotel in vegas jan 2-4, cheap under 100", 100),
+        ("room in denver jan 3-5 for 1, 120 or less", 120),  # the cap said after the amount
+        ("hotel in miami jan 3-5, 200 tops", 200),
     ],
 )
 def test_a_bare_cap_on_a_stay_alone_is_the_nightly_rate(text, nightly):
@@ -39,6 +41,7 @@ def test_a_bare_cap_on_a_stay_alone_is_the_nightly_rate(text, nightly):
         ("hotel in austin dec 14-16 under $400 for the 2 nights", 400),
         ("hotel in austin dec 14-16, under $400 for both nights", 400),
         ("hotel in paris jan 3-10, under 2000", 2000),  # more than a night costs
+        ("hotel in denver jan 3-5 for 1, 300 max for the whole stay", 300),
         ("flights to miami dec 3-5, under 300", 300),  # a trip with flights: the trip's total
     ],
 )
