@@ -469,6 +469,23 @@ def flexible_dates_line(flexible: bool, doc: Dict[str, Any]) -> str:
     )
 
 
+# "add a hotel", "i'll need a hotel too", "can you include a room": a hotel asked for
+_HOTEL_ASKED = re.compile(
+    r"\b(?:add|need|want|include|get|book|throw\s+in|also)\b[^.?!]{0,30}\b(?:hotel|room|place\s+to\s+stay|accommodation|lodging)s?\b",
+    re.I,
+)
+
+
+def hotel_already_line(text: str, doc: Dict[str, Any]) -> str:
+    """For a hotel asked for that every option already has ("add a hotel" on a trip whose options
+    include one): one line naming the stays, so "Nothing changed" is never the answer; "" otherwise."""
+    stays = [s for s in stays_of(doc) if s.get("check_in") and s.get("check_out")]
+    if not stays or not _HOTEL_ASKED.search(text or ""):
+        return ""
+    said = "; ".join(f"{stay_place(s)}, {day_text(s['check_in'])} – {day_text(s['check_out'])}" for s in stays)
+    return f"The options already include a hotel ({said}). Say 'no hotel' to see flights only."
+
+
 def bags_line(wished: bool) -> str:
     """For bags the party brings (``extract.prefs.bags_wished``: "2 checked bags each"): one line saying
     fares are not filtered by bags and how to see each option's allowance; "" when none is said."""

@@ -67,6 +67,7 @@ from ..wording import (
     error_message,
     findings,
     flexible_dates_line,
+    hotel_already_line,
     known_so_far,
     past_trip_line,
     preference_words,
@@ -427,6 +428,10 @@ class Intake(DecisionBase):
         flexible = flexible_dates_line(not changed and bool(dates_flexible(text)), doc)
         if flexible:
             self.say(flexible)  # "flexible by a day or two": the trip kept, and how to compare other days
+            return
+        already = hotel_already_line(text, doc) if not changed and bundles else ""
+        if already:
+            self.say(already)  # "add a hotel" when every option has one: said, not "Nothing changed"
             return
         if applied.get("understood") is False and bundles and whole_message("more", text):
             self._more_options(doc)  # "any other options?"
