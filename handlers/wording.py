@@ -486,6 +486,26 @@ def hotel_already_line(text: str, doc: Dict[str, Any]) -> str:
     return f"The options already include a hotel ({said}). Say 'no hotel' to see flights only."
 
 
+def assistance_line(asked: bool) -> str:
+    """For help a traveller needs at the airport or on board (``extract.prefs.asks_for_assistance``:
+    "she uses a wheelchair", "a service dog"): one line saying the airline arranges it once booked and
+    the options are not filtered by it; "" when none is said."""
+    if not asked:
+        return ""
+    return (
+        "Wheelchair help, a service animal or oxygen is arranged with the airline once the trip is booked "
+        "(free, best at least 48 hours before the flight); the options below are not filtered by it."
+    )
+
+
+def car_line(asked: bool) -> str:
+    """For a rental car wished beside the trip (``extract.prefs.asks_for_car``): one line saying the desk
+    books flights and hotels only; "" when none is asked for."""
+    if not asked:
+        return ""
+    return "I can't book rental cars: I book flights and hotels only, so book the car with a rental company."
+
+
 def bags_line(wished: bool) -> str:
     """For bags the party brings (``extract.prefs.bags_wished``: "2 checked bags each"): one line saying
     fares are not filtered by bags and how to see each option's allowance; "" when none is said."""

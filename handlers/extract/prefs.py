@@ -1570,3 +1570,33 @@ FLEXIBLE_DATES = re.compile(
 def dates_flexible(text: str) -> List[Tuple[int, int]]:
     """Where a message says its dates may move (``FLEXIBLE_DATES``): the spans, [] when it does not."""
     return [m.span() for m in FLEXIBLE_DATES.finditer(text or "")]
+
+
+# Help at the airport or on board ("she uses a wheelchair", "needs wheelchair assistance", "travelling with
+# a service dog", "needs oxygen on the flight"), which airlines arrange themselves, free, once booked.
+_ASSISTANCE = re.compile(
+    r"\b(?:uses?|using|in|needs?|need(?:s|ing)?\s+a|with\s+a|requires?)\s+(?:a\s+)?wheel\s?chair\b(?!\s+accessible)"
+    r"|\bwheel\s?chair\s+(?:assistance|service|help|user|bound|at\s+the\s+airport)\b"
+    r"|\b(?:mobility|special)\s+(?:assistance|needs)\b|\bservice\s+(?:dog|animal)\b"
+    r"|\b(?:needs?|uses?|on)\s+(?:supplemental\s+)?oxygen\b",
+    re.I,
+)
+
+
+def asks_for_assistance(text: str) -> bool:
+    """Whether a message says a traveller needs help at the airport or on board (a wheelchair, a
+    service dog, oxygen), which the airline arranges once the trip is booked."""
+    return _ASSISTANCE.search(text or "") is not None
+
+
+# A car wished beside the trip ("need a car too", "and a rental car", "can you add a car"): not booked here.
+_CAR = re.compile(
+    r"\b(?:rental\s+cars?|rent(?:al|ing)?\s+(?:a\s+)?car|car\s+rentals?|(?:need|want|add|get|book)\s+(?:a|the)\s+car"
+    r"|a\s+car\s+(?:too|as\s+well|also)|and\s+a\s+car)\b(?!\s+seats?)",
+    re.I,
+)
+
+
+def asks_for_car(text: str) -> bool:
+    """Whether a message wishes a rental car beside the trip, which the desk does not book."""
+    return _CAR.search(text or "") is not None

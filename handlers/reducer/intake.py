@@ -14,6 +14,8 @@ from ..echo import echo_line
 from ..extract.party import ages_question, children_named
 from ..extract.patch import ELIDED, REVERTIBLE
 from ..extract.prefs import (
+    asks_for_assistance,
+    asks_for_car,
     asks_for_past_trip,
     asks_for_seats,
     bags_wished,
@@ -60,10 +62,12 @@ from ..wording import (
     QUESTIONS,
     amenities_line,
     area_kind_line,
+    assistance_line,
     bags_line,
     bundle_line,
     bundles_line,
     bundles_widget,
+    car_line,
     error_message,
     findings,
     flexible_dates_line,
@@ -371,6 +375,8 @@ class Intake(DecisionBase):
             seats_line(asks_for_seats(text)),
             bags_line(bags_wished(text)),
             past_trip_line(asks_for_past_trip(text)),
+            assistance_line(asks_for_assistance(text)),
+            car_line(asks_for_car(text)),
             flexible_dates_line(bool(changed) and bool(dates_flexible(text)), doc),
             unknown_place_line(doc) if "preferences.hotel.near" in changed else "",
             area_kind_line(doc) if "preferences.hotel.near" in changed else "",
