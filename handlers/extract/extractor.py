@@ -121,6 +121,7 @@ def extract_fields(
     if isinstance(text, str) and len(text) > MAX_CHARS:
         notes.append(f"Only the first {MAX_CHARS} characters were read.")
     msg = self_corrected(clean(text))  # "Jan 8 - sorry, Jan 9": read as "Jan 9"
+    as_typed = msg  # (before any words are masked: "any time between" is also "any time")
     if not msg.strip():
         return fields, notes
     relax, relax_spans = read_relax(msg)
@@ -383,6 +384,7 @@ def extract_fields(
     if fields["stays"] and fields["hotel_needed"] is None and not town_stay:
         fields["hotel_needed"] = True
     _same_day_trip(msg, fields)
+    _nights_in_window(as_typed, fields, assumptions)  # "sometime between may 10 and 20, 6 nights"
     return fields, notes
 
 
@@ -884,6 +886,33 @@ def _has_dates(current: Dict[str, Any]) -> bool:
     return any(isinstance(s, dict) and s.get("depart_date") for s in segments) or any(
         isinstance(s, dict) and s.get("check_in") for s in stays
     )
+
+
+# Days said as a window the trip falls in: "sometime between May 10 and May 20", "any time from the
+# 3rd to the 15th", "in the window of june 1-14"
+_WINDOW_SAID = re.compile(
+    r"\b(?:sometime|some\s+time|anytime|any\s+time|somewhere|whenever)\s+(?:between|from|in)\b|\bwindow\b"
+    r"|\b(?:can|could)\s+(?:go|travel|leave)\s+(?:any\s+(?:time|day)\s+)?between\b",
+    re.I,
+)
+
+
+def _nights_in_window(msg: str, fields: Dict[str, Any], assumptions: Optional[List[str]]) -> None:
+    """ "sometime between May 10 and May 20, about 6 nights": the nights start on the window's first day
+    (said in ``assumptions``), not the whole window; days said plainly ("May 10-20, 6 nights") keep
+    what they said."""
+    depart, back, nights = fields.get("depart_date"), fields.get("return_date"), fields.get("nights")
+    if not (depart and back and isinstance(nights, int) and _WINDOW_SAID.search(msg)):
+        return
+    start, end = date.fromisoformat(depart), date.fromisoformat(back)
+    if not 0 < nights < (end - start).days:
+        return
+    fields["return_date"] = (start + timedelta(days=nights)).isoformat()
+    if assumptions is not None:
+        assumptions.append(
+            f"Assumed {nights} nights from {day_text(start.isoformat())}, the first day of your window"
+            f" ({day_text(start.isoformat())} – {day_text(end.isoformat())}); say other days to compare"
+        )
 
 
 def _set_dates(fields: Dict[str, Any], stay: bool, start: Optional[date], end: Optional[date]) -> None:
