@@ -7,6 +7,13 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .text import NUMBER_RE, to_int
 
+# What a number counts when it does not count people: "for 3 nights", "us two rooms", "a hotel with 2 beds".
+# One list for every reading of a bare number next to the party ("for N", "us N", "with N"); each adds
+# only what its own shape needs (an hour "for 9am", a ticket after "us", luggage "checked").
+_THINGS = (
+    r"(?:queen|king|double|single|twin|full|sofa)?\s*beds?|(?:bed)?rooms?|suites?|bathrooms?|stars?|stops?|layovers?"
+    r"|connections?|nights?|days?|weeks?|months?|hours?|minutes?|bags?|suitcases?|carry[\s-]?ons?|queens|kings|doubles"
+)
 _N = rf"(?P<n>{NUMBER_RE})"
 _ADULTS = re.compile(rf"\b{_N}\s+(?:more\s+)?(?:adults?|grown[- ]?ups?|seniors?|senior\s+citizens?)\b", re.I)
 _CHILDREN = re.compile(
@@ -42,8 +49,8 @@ _PEOPLE = re.compile(
     rf"|\b(?:just|only)\s+(?P<n9>{NUMBER_RE})\s+(?:now|left|going|(?:of\s+us|people|adults)\s+now)\b"
     # "..., avoid Spirit pls, just 1": a count closing a clause of a trip request is the party
     rf"|\b(?:just|only)\s+(?P<n10>(?!(?:a|an|no)\b){NUMBER_RE})\s*(?=[,;.!)]|$)"
-    rf"|\bthere\s+(?:are|will\s+be)\s+(?P<n4>{NUMBER_RE})\s+of\s+us\b|\b(?:for|book)\s+(?P<n5>(?!(?:a|an|no)\b){NUMBER_RE})\b(?!\s*(?:nights?|days?|weeks?|months?|stars?|rooms?|beds?|bags?|am\b|pm\b|%|percent|"
-    rf"dollars|usd|bucks|hours?|minutes?|o'?clock|st\b|nd\b|rd\b|th\b|[.:/]\d|\d|-|of\s+(?:the|these|those|them)|more|way|stop))",
+    rf"|\bthere\s+(?:are|will\s+be)\s+(?P<n4>{NUMBER_RE})\s+of\s+us\b|\b(?:for|book)\s+(?P<n5>(?!(?:a|an|no)\b){NUMBER_RE})\b(?!\s*(?:{_THINGS}|am\b|pm\b|%|percent|"
+    rf"dollars|usd|bucks|o'?clock|st\b|nd\b|rd\b|th\b|[.:/]\d|\d|-|of\s+(?:the|these|those|them)|more|way|stop))",
     re.I,
 )
 _SOLO = re.compile(
@@ -174,14 +181,9 @@ def adding(text: str) -> bool:
     return bool(ADDING.search(text) or ("more" in text.lower() and MORE_PEOPLE.search(text)) or PLUS_PEOPLE.match(text))
 
 
-# What a hotel or flight comes "with" a number of, which are not people ("for my parents, a hotel with 2 beds")
-_THINGS = (
-    r"(?:queen|king|double|single|twin|full|sofa)?\s*beds?|(?:bed)?rooms?|suites?|bathrooms?|stars?|stops?|layovers?"
-    r"|connections?|hours?|weeks?|months?|suitcases?|checked|carry[\s-]?ons?|queens|kings|doubles"
-)
 # The writer goes too: "flying with", "with my wife and 3 kids", "a ski trip with 3 friends" (not "for my parents")
 _WITH = re.compile(
-    rf"\b(?:travell?ing|going|flying|coming)\s+(?:with|w/?)(?=\s|$)|^\s*with\b|(?:\bwith\s+|\bw/\s*)(?:my|our|(?!(?:a|an|no)\b){NUMBER_RE})\s+(?!(?:own|points|miles|card|nights?|days?|bags?|{_THINGS})\b)",
+    rf"\b(?:travell?ing|going|flying|coming)\s+(?:with|w/?)(?=\s|$)|^\s*with\b|(?:\bwith\s+|\bw/\s*)(?:my|our|(?!(?:a|an|no)\b){NUMBER_RE})\s+(?!(?:own|points|miles|card|checked|{_THINGS})\b)",
     re.I,
 )
 _I_GO_WITH = re.compile(
@@ -190,7 +192,7 @@ _I_GO_WITH = re.compile(
 )
 _ME_AND_ONE = re.compile(r"\b(?:me|i)\s*(?:and|&|\+)\s*(?:him|her)\b|\b(?:him|her)\s*(?:and|&|\+)\s*(?:me|i)\b", re.I)
 _US_N = re.compile(
-    r"\bus\s+(?P<n>two|three|four|five|six|2|3|4|5|6)\b(?![\s-]*(?:stars?|rooms?|nights?|days?|weeks?|hours?|tickets?|options?|\*|\u2605))",
+    rf"\bus\s+(?P<n>two|three|four|five|six|2|3|4|5|6)\b(?![\s-]*(?:{_THINGS}|tickets?|options?|\*|\u2605))",
     re.I,
 )
 _US_AND_KIDS = re.compile(
