@@ -15,13 +15,19 @@ _THINGS = (
     r"|connections?|nights?|days?|weeks?|months?|hours?|minutes?|bags?|suitcases?|carry[\s-]?ons?|queens|kings|doubles"
 )
 _N = rf"(?P<n>{NUMBER_RE})"
+# A number that closes another count typed as on a form: the 2 of "adults 2 kids 3" counts the adults
+# (the word before it starts the text or follows a word that is no number; "2 adults 3 kids" is two counts)
+_FORM_BEFORE = re.compile(rf"(?:^|[^\w\s]|(?<!\S)(?!{NUMBER_RE}\b)\w+)\s*(?:adults?|kids?|children)\s*:?\s*$", re.I)
 _ADULTS = re.compile(rf"\b{_N}\s+(?:more\s+)?(?:adults?|grown[- ]?ups?|seniors?|senior\s+citizens?)\b", re.I)
 _CHILDREN = re.compile(
     rf"\b{_N}\s+(?:little\s+|young\s+|small\s+)?(?:children|child|kids?|minors?|teens?|teenagers?)\b(?![\s-]+friendly)",
     re.I,
 )
 # Counts written after the word, as on a form: "adults 2, kids 1", "adults: 3" (a list after "kids" is their ages)
-_AFTER = r"\s*[:=]?\s*(?P<n>\d{1,2})\b(?!\s*(?:,|and|&|/)\s*\d)(?!\s*(?:y/?o|yrs?|years?|months?)\b)"
+_AFTER = (
+    r"\s*[:=]?\s*(?P<n>\d{1,2})\b(?!\s*(?:,|and|&|/)\s*\d)(?!\s*(?:y/?o|yrs?|years?|months?)\b)"
+    rf"(?!\s+\d{{1,2}}\b(?![/:.-]\d)(?!\s*(?:{_THINGS})\b))"  # "kids 4 7 10": their ages, typed with spaces
+)
 _ADULTS_AFTER = re.compile(rf"\badults?{_AFTER}", re.I)
 _CHILDREN_AFTER = re.compile(rf"\b(?:children|kids?){_AFTER}", re.I)
 _INFANTS = re.compile(rf"\b{_N}\s+(?:infants?|babies|baby|toddlers?|lap\s+infants?)\b", re.I)
@@ -204,7 +210,8 @@ _KIDS_BEFORE = re.compile(rf"\b(?:{_CHILD_KIN})\b", re.I)
 _INCLUDING_ME = re.compile(r"\b(?:incl(?:uding|\.)?|with)\s+me\b|\bcounting\s+me\b", re.I)
 _LONE_ME = re.compile(r"(?:^|[,;:.]\s*)(?:just\s+|only\s+)?(?:me|myself)\s*(?:[,;.!]|$)", re.I)
 _SELF_WITH = re.compile(
-    r"\b(?:me\s+and|and\s+(?:I|me)\b|with\s+(?:my|our|me)\b|i\s+and|bringing|including\s+(?:me|myself))", re.I
+    r"\b(?:me\s+and|me\s*(?:\+|&|plus|w/)|and\s+(?:I|me)\b|with\s+(?:my|our|me)\b|i\s+and|bringing|including\s+(?:me|myself))",
+    re.I,
 )
 _GROUP_COMPANIONS = re.compile(
     rf"\b{_N}\s+(?:more\s+)?(?:friends?|buddies|pals|mates|colleagues?|coworkers?|co-workers?|others|other\s+(?:people|persons?|travell?ers|adults))\b",
@@ -226,7 +233,7 @@ _AGES = re.compile(
     rf"|\b(?:son|daughter|kid|child|boy|girl|grandson|granddaughter)(?:'s|\s+is)\s+(?:only\s+|just\s+)?(?P<kid_is>\d{{1,2}})\b"
     rf"(?!\s*(?:months?|mos?|%|am\b|pm\b|[/:\d-]|\.\d|nights?|days?|weeks?|hours?|minutes?))"
     rf"|\b(?:kids|children|sons|daughters|boys|girls|little\s+ones|grandkids|grandchildren|teens|teenagers)"
-    rf"(?:\s+(?:are|aged?))?\s*[,:\-\u2013\u2014]?\s*(?P<kin>\d{{1,2}}(?:\s*(?:,|and|&)\s*\d{{1,2}})+)\b"
+    rf"(?:\s+(?:are|aged?))?\s*[,:\-\u2013\u2014]?\s*(?P<kin>\d{{1,2}}(?:(?:\s*(?:,|and|&)\s*|\s+)\d{{1,2}})+)\b"
     rf"(?!\s*(?:months?|mos?|nights?|days?|weeks?|rooms?|stars?|adults?|people|persons?|pax|bags?|am\b|pm\b|[/:\d]|-\s*\d|\.\d))"
     r"|\b(?P<one>\d{1,2})[- ]?(?:years?|yrs?|yr|y/?o)(?:[- ]old)?\b"
     r"|\b(?P<months>\d{1,2})\s*(?:months?|mos?)(?:[- ]old)?\b",
@@ -297,7 +304,7 @@ def _count(pattern: re.Pattern[str], text: str) -> Optional[int]:
     total = None
     for m in pattern.finditer(text):
         n = to_int(m.group("n"))
-        if n is not None and 0 < n <= 20:
+        if n is not None and 0 < n <= 20 and not (m.start() and _FORM_BEFORE.search(text[: m.start()])):
             total = (total or 0) + n
     return total
 

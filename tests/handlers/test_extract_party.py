@@ -266,3 +266,22 @@ def test_counts_said_around_the_kin(text, adults, children, ages):
 def test_children_named_in_the_ages_question(text, going, question):
     named = children_named(text, going)
     assert (ages_question(named, going) if named else None) == question
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children", "ages"),
+    [
+        # ages typed with spaces are ages, not the count of children
+        ("me + kids 4 7 10, atlanta to nyc", 1, 3, [4, 7, 10]),
+        ("we're 4 adults and 3 kids, kids are 5 8 and 13", 4, 3, [5, 8, 13]),
+        ("me w/ my 2 kids 6 11", 1, 2, [6, 11]),
+        ("adults 2 kids 1 3 nights in miami", 2, 1, None),  # a number of nights after the count is not an age
+        # counts typed after their word, one after the other: the number closing "adults 2" is not the kids'
+        ("adults 2 kids 3", 2, 3, None),
+        ("kids 2 adults 4", 4, 2, None),
+        ("2 adults 3 kids 2 rooms", 2, 3, None),  # each number before its word
+    ],
+)
+def test_ages_and_counts_typed_with_spaces(text, adults, children, ages):
+    party = read_party(text)
+    assert (party["adults"], party["children"], party["child_ages"]) == (adults, children, ages)
