@@ -236,7 +236,8 @@ def extract_fields(
     if fields["flights_needed"] and ((current.get("itinerary") or {}).get("flights_needed", True)) is not False:
         fields["flights_needed"] = None  # flights are the default: only news when the trip had none
     alone = stay_mode and fields["flights_needed"] is None and hotel_alone(said_about_stay, current, conversation)
-    fields.update(read_party(people_text))
+    counted = ((current.get("party") or {}).get("travelers") or {}).values()
+    fields.update(read_party(people_text, going=any(isinstance(n, int) and n > 0 for n in counted)))
     if _solo_request(people_text, places, dates, current, fields):
         fields["adults"] = 1
     elif _i_travel(people_text, places, dates, current, fields):
@@ -562,16 +563,18 @@ _I_TRAVEL = re.compile(
     # a trip only the writer makes: "business trip", "for work", "flying home", "visiting my parents"
     r"|\b(?:business|work)\s+trip\b|^\W*(?:a\s+|the\s+)?(?:conference|convention|trade\s*show|training)\s+(?:in|at)\b|\b(?:client|business|sales|board)\s+(?:meeting|visit|dinner|presentation|pitch)\b|\bfor\s+(?:work|business|an?\s+(?:conference|meeting|interview|job\s+interview))\b"
     r"|\b(?:flying|heading|going|coming)\s+(?:back\s+)?home\b|\b(?:visit(?:ing)?|see(?:ing)?)\s+my\b|^\s*need\s+to\s+(?:get|fly|go|be)\b"
+    r"|^\W*(?:flying|heading|travell?ing)\b"  # "flying boston to tampa dec 18-22": the writer, the subject left out
     # the writer's own appointment: "I have a job interview in Charlotte", "I've got a conference in Denver"
     r"|\bi(?:\s+have|'ve\s+got|\s+got|'ve)\s+an?\s+(?:job\s+)?(?:interview|conference|exam|training|appointment|work\s+meeting)\b",
     re.I,
 )
 _OTHERS = re.compile(
     r"\b(?:we|us|our|ours|we'?re|we'?ll|we'?d|they|them|their|he|she|him|her|family|group|team|everyone|both|all\s+of"
-    r"|kids?|children|child|baby|infant|toddler|son|daughter|wife|husband|partner|spouse|friends?|buddies|colleagues?"
-    r"|co-?workers?|boss|client(?!\s+(?:meeting|visit|dinner|lunch|presentation|pitch|site|call|event|workshop)s?\b)|mom|mum|dad|parents?|sister|brother|girlfriend|boyfriend|gf|bf|fianc[eé]e?|people"
-    r"|guests?|passengers?|travell?ers|adults?|pax|persons?)\b"
-    r"|\bfor\s+(?:a|an|my|our)\s+(?!work\b|job\b|business\b|company\b|conference\b|meeting\b|interview\b|birthday\b"
+    r"|wife|husband|partner|spouse|girlfriend|boyfriend|gf|bf|fianc[eé]e?|people|guests?|passengers?|travell?ers|adults?|pax|persons?)\b"
+    # someone whose occasion the writer goes to is not travelling: "for my grandmother's 90th", "my sister's wedding"
+    r"|\b(?:kids?|children|child|baby|infant|toddler|son|daughter|friends?|buddies|colleagues?|co-?workers?|boss"
+    r"|client(?!\s+(?:meeting|visit|dinner|lunch|presentation|pitch|site|call|event|workshop)s?\b)|mom|mum|dad|parents?|sister|brother)\b(?!['’]s\b)"
+    r"|\bfor\s+(?:a|an|my|our)\s+(?!\w+['’]s\b)(?!work\b|job\b|business\b|company\b|conference\b|meeting\b|interview\b|birthday\b"
     r"|trip\b|vacation\b|holiday\b|wedding\b"
     # what the writer goes for ("for a funeral", "for a 9am meeting", "for a few days"), not whom
     r"|\d|funeral\b|graduation\b|reunion\b|concert\b|game\b|match\b|show\b|festival\b|race\b|marathon\b|tournament\b"

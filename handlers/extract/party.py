@@ -79,6 +79,12 @@ _ADULT_KIN = (
     r"mrs|missus|wifey|hubs|sis|bro|better\s+half|mother\s+in\s+law|father\s+in\s+law|bff|bestie"
 )
 _PAIR_KIN = r"parents|grandparents|in-laws|folks"
+# Family said without "my" after "with": "w/ hubby and our 2 kids", "with mom and dad" (not "with client")
+_BARE_KIN = (
+    r"(?:wife|husband|hubby|hubs|wifey|missus|mrs|partner|spouse|girlfriend|boyfriend|gf|bf|fianc[eé]e?|mom|mum|dad"
+    rf"|grandma|grandpa|(?:other|better)\s+half|{_PAIR_KIN})"
+)
+_WITH_BARE = re.compile(r"(?:\bwith|\bw/|\bplus|[+&])\s*$", re.I)
 _CHILD_KIN = (
     r"kids?|children|child|sons?|daughters?|boys?|girls?|toddlers?|babies|baby|infants?|little\s+ones?|newborn|"
     r"grandkids?|grandchild(?:ren)?|grandsons?|granddaughters?|twins|triplets|teens?|teenagers?"
@@ -99,10 +105,12 @@ _NOT_ME = re.compile(
     r"|\bi\s+(?:won'?t|will\s+not|don'?t|do\s+not)\s+(?:be\s+)?(?:go|fly|travel|come|going|flying|travell?ing|coming)\b",
     re.I,
 )
+# The writer is who they come to: "my parents are flying in to see us", "to visit me"
+_HOSTS = re.compile(r"\b(?:visit|see|stay\s+with)\s+(?:us|me)\b", re.I)
 # "my wife", "her parents", "two friends", "three colleagues", "her two boys"
 _AGE_ADJECTIVE = r"(?:\d{1,2}[- ]?(?:years?|yrs?|yr|y/?o|months?|mos?)(?:[- ]old)?\s+)"
 _COMPANION = re.compile(
-    rf"\b(?:(?:my|our|his|her|their|the)\s+)?(?:(?P<n>{NUMBER_RE})\s+)?{_AGE_ADJECTIVE}?(?:{_KIN_ADJECTIVES}\s+)?(?:(?P<adult>(?:{_ADULT_KIN})s?)|(?P<pair>{_PAIR_KIN})|(?P<child>{_CHILD_KIN}))\b"
+    rf"\b(?:(?:my|our|his|her|their|the)\s+)?(?:(?P<n>{NUMBER_RE})\s+(?:of\s+(?:my|our|his|her|their)\s+)?)?{_AGE_ADJECTIVE}?(?:{_KIN_ADJECTIVES}\s+)?(?:(?P<adult>(?:{_ADULT_KIN})s?)|(?P<pair>{_PAIR_KIN})|(?P<child>{_CHILD_KIN}))\b"
     r"(?![\s-]+(?:friendly|trip|class|seat|room|rate|fare|ticket|meal|menu|house|home|place|wedding|party)s?\b)",
     re.I,
 )
@@ -127,6 +135,9 @@ _FLOWN = re.compile(rf"\b{_FLY_SOMEONE}\s*$", re.I)
 _BOOKING_FOR = re.compile(
     r"\b(?:book(?:ing)?|reserv(?:e|ing)|arrang(?:e|ing))\s+(?:(?:a|some)\s+)?(?:flights?|tickets?|trip|seats?|travel|it)?\s*"
     r"for\s+(?:my|our|the|his|her|their)\b"
+    # "I need flights for my parents", "I need to book my parents": they fly, the writer books
+    r"|\b(?:flights?|tickets?|tix|seats?)\s+for\s+(?:my|our|his|her|their)\b"
+    r"|\bbook(?:ing)?\s+(?:my|our|his|her|their)\s+(?!(?:own\s+)?(?:flights?|tickets?|trip|hotel|rooms?|seats?|travel|stay|vacation|holiday|car)\b)"
     # "I need to get my dad from Tampa to Pittsburgh", "fly my mom home": someone else flown somewhere
     rf"|\b{_FLY_SOMEONE}\s+(?:my|our|his|her|their)\s+[\w\s-]{{2,30}}?\b(?:from|to|home|back|out\s+(?:to|of|here))\b",
     re.I,
@@ -139,14 +150,17 @@ _SELF_GOES = re.compile(
 # The person joins the trip: "my wife is coming too", "my sister wants to join", "my dad is tagging along"
 _JOINS_AFTER = re.compile(
     r"^\s*(?:is|are|'s|'re|will\s+be|wants?\s+to|would\s+like\s+to|decided\s+to|can|will|also)\s+(?:also\s+)?"
-    r"(?:com(?:e|ing)|join(?:ing)?|tag(?:ging)?\s+along)\b",
+    r"(?:com(?:e|ing)|join(?:ing)?|tag(?:ging)?\s+along|fly(?:ing)?(?!\s+(?:me|us)\b)|travel(?:l?ing)?)\b",
     re.I,
 )
 _JOINED_AFTER = re.compile(
-    r"^\s*(?:,|and\s+(?:i|me|my|our|her|his)\b|\+|&|\(|\s*$|incl(?:uding|\.)?\s+(?:me|myself)\b)", re.I
+    r"^\s*(?:,|and\s+(?:i|me|my|our|her|his)\b|\+|&|\(|\s*$|incl(?:uding|\.)?\s+(?:me|myself)\b|(?:too|as\s+well)\b)",
+    re.I,
 )
 _SELF = re.compile(
     r"\b(?:me|myself|i)\b(?!\s*'?(?:d|ll|ve|m)\b)|\bi'?m\s+(?:travell?ing|going|flying|bringing)\b"
+    r"|\bi(?:'ll|\s+will)\s+(?:be\s+)?(?:travell?ing|going|flying|com(?:e|ing)|bring(?:ing)?|tak(?:e|ing))\b"
+    rf"|\b(?:{_ADULT_KIN}|{_PAIR_KIN}|{_CHILD_KIN})s?\s+(?:too|as\s+well)\b"  # "..., my wife too"
     r"|\b(?:taking|bringing|to\s+(?:take|bring))\s+(?:my|our)\b"
     # "looking to take the kids (8 and 11) to Orlando": the writer takes them ("my wife is taking the
     # kids": she does)
@@ -154,7 +168,7 @@ _SELF = re.compile(
     re.I,
 )
 _SELF_PLUS = re.compile(
-    rf"\bme\s*(?:\+|plus|and)\s*(?P<n>{NUMBER_RE})\b(?!\s+(?:{_ADULT_KIN}|{_CHILD_KIN}|{_PAIR_KIN}|more|others?)s?\b)",
+    rf"\bme\s*(?:\+|plus|and)\s*(?P<n>{NUMBER_RE})\b(?!\s+(?:{_ADULT_KIN}|{_CHILD_KIN}|{_PAIR_KIN}|more)s?\b)",
     re.I,
 )
 # "add my daughter", "also bringing my mom", "one more": people joining those already going
@@ -189,7 +203,8 @@ def adding(text: str) -> bool:
 
 # The writer goes too: "flying with", "with my wife and 3 kids", "a ski trip with 3 friends" (not "for my parents")
 _WITH = re.compile(
-    rf"\b(?:travell?ing|going|flying|coming)\s+(?:with|w/?)(?=\s|$)|^\s*with\b|(?:\bwith\s+|\bw/\s*)(?:my|our|(?!(?:a|an|no)\b){NUMBER_RE})\s+(?!(?:own|points|miles|card|checked|{_THINGS})\b)",
+    rf"\b(?:travell?ing|going|flying|coming)\s+(?:with|w/?)(?=\s|$)|^\s*with\b|(?:\bwith\s+|\bw/\s*)(?:my|our|(?!(?:a|an|no)\b){NUMBER_RE})\s+(?!(?:own|points|miles|card|checked|{_THINGS})\b)"
+    rf"|(?:\bwith\s+|\bw/\s*){_BARE_KIN}\b",
     re.I,
 )
 _I_GO_WITH = re.compile(
@@ -207,10 +222,10 @@ _US_AND_KIDS = re.compile(
     re.I,
 )
 _KIDS_BEFORE = re.compile(rf"\b(?:{_CHILD_KIN})\b", re.I)
-_INCLUDING_ME = re.compile(r"\b(?:incl(?:uding|\.)?|with)\s+me\b|\bcounting\s+me\b", re.I)
+_INCLUDING_ME = re.compile(r"\bincl(?:uding|\.)?\s+me\b|\bcounting\s+me\b", re.I)
 _LONE_ME = re.compile(r"(?:^|[,;:.]\s*)(?:just\s+|only\s+)?(?:me|myself)\s*(?:[,;.!]|$)", re.I)
 _SELF_WITH = re.compile(
-    r"\b(?:me\s+and|me\s*(?:\+|&|plus|w/)|and\s+(?:I|me)\b|with\s+(?:my|our|me)\b|i\s+and|bringing|including\s+(?:me|myself))",
+    r"\b(?:me\s+and|me\s*(?:\+|&|plus|w/)|and\s+(?:I|me)\b|with\s+(?:my|our|me)\b|i\s+and|bringing|taking\s+(?:my|our|the)\b|including\s+(?:me|myself))",
     re.I,
 )
 _GROUP_COMPANIONS = re.compile(
@@ -346,11 +361,13 @@ def _form_counts(text: str) -> str:
     return _FORM.sub(lambda m: f"{m.group('n')} {_FORM_WORDS[m.group('word').lower()]}", text)
 
 
-def read_party(text: str) -> Dict[str, Any]:
+def read_party(text: str, going: bool = True) -> Dict[str, Any]:
     """{"adults", "children", "infants", "child_ages", "rooms"}; None where the text says nothing.
 
     Children of 2 and over count as children (they need a seat); under 2, or a baby of no
-    stated age, as lap infants."""
+    stated age, as lap infants. ``going``: people already go on the trip, so those said to come
+    along ("my wife is coming with me") join them; on a first message the writer goes with them."""
+    joining = going and adding(text)
     text = visited_masked(_form_counts(text))  # "visiting my sister and her kids": they stay home
     if "twin" in text.lower() or "triplet" in text.lower():
         text = _TWIN_KIDS.sub(lambda m: m.group(1) + "s", text)  # "my twin boys (10)": "my twins (10)"
@@ -419,19 +436,21 @@ def read_party(text: str) -> Dict[str, Any]:
         adults = 1 + (to_int(_SELF_PLUS.search(text).group("n")) or 0)
     if adults is None and (companions or kids):
         self_counted = 0 if _INCLUDING_ME.search(text) or not (_SELF.search(text) or _WITH.search(text)) else 1
-        if adding(text):
+        if joining:
             self_counted = 0  # "i need to add my daughter (5)": the ones already going stay as they are
         elif _BOOKING_FOR.search(text) and not _SELF_GOES.search(text):
             self_counted = 0  # "I need to book travel for our VP": the writer books, the VP flies
         elif ("not" in low or "n't" in low or "out" in low) and _NOT_ME.search(text):
             self_counted = 0  # "for my parents (not me)", "I'm not going": the writer stays home
+        elif (" us" in low or " me" in low) and _HOSTS.search(text):
+            self_counted = 0  # "my parents are flying in to see us": the writer is there already
         adults = (self_counted + companions) or None  # "add a kid": the grown-ups stay as they are
     if (
         adults is None
         and (children or infants)
         and (_WITH.search(text) or _SELF_WITH.search(text))
         and _SELF.search(text)
-        and not adding(text)
+        and not joining
     ):
         adults = 1 + companions  # "I'm traveling with my 2 year old": the writer and the child
     if adults is None and " with " in low and _I_GO_WITH.search(text):
@@ -671,7 +690,10 @@ def _companions(text: str) -> Tuple[int, int]:
             and bool(_CLAUSE_START.search(text[: m.start()]))
             and (with_me or (not child and bool(_KIN_AFTER.match(text[m.end() :]))))
         )
-        if not (possessed or n is not None or listed or pair_opens) and not (
+        bare_kin = (
+            not child and bool(_WITH_BARE.search(text[: m.start()])) and bool(re.fullmatch(_BARE_KIN, word, re.I))
+        )
+        if not (possessed or n is not None or listed or pair_opens or bare_kin) and not (
             m.group("adult") and _BARE_AFTER_ME.search(text[: m.start()])
         ):
             continue  # "a friend", "wife" alone; but "me+wife", "me, wife and 2 kids" say who travels
@@ -697,7 +719,7 @@ def _companions(text: str) -> Tuple[int, int]:
             multiples.add(child)
         if m.group("pair"):
             adults += n or 2  # "my parents": two; "2 parents", "4 grandparents": as many as said
-        elif m.group("adult") or _GROWN_CHILD.search(m.group(0)):
+        elif m.group("adult") or _GROWN_CHILD.search(m.group(0)) or (child and _HAS_KIDS.match(text[m.end() :])):
             adults += n or 1
         else:
             kids += n or _MULTIPLES.get(m.group("child").lower(), 1)
@@ -706,6 +728,11 @@ def _companions(text: str) -> Tuple[int, int]:
 
 # The writer named right before, with no word between: "me my wife and the twins"
 _ME_BEFORE = re.compile(r"(?:^|[,;:.!?]\s*)me\s+$", re.I)
+# A son or daughter with children of their own is a grown-up: "my daughter and her 2 kids"
+_HAS_KIDS = re.compile(
+    rf"^\s*(?:and|&|\+|n|with|w/)\s*(?:her|his|their)\s+(?:{NUMBER_RE}\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:{_CHILD_KIN})\b",
+    re.I,
+)
 _IS_JOINING = re.compile(r"'s\s+(?:also\s+)?(?:com(?:e|ing)|join(?:ing)?|tag(?:ging)?\s+along)\b", re.I)
 # The party's size said as a total ("so 3 of us", "that makes 4", "5 in total", "we're 3 now"): a
 # number that replaces the count, where "add 2 adults" or "2 more" comes on top of it
@@ -729,7 +756,7 @@ def total_said(text: str) -> Tuple[bool, Optional[int]]:
 _LISTED = re.compile(
     r"\s*(?:\(\s*\d{1,2}[^()]{0,12}\)\s*)?(?:,\s*(?:and\s+)?|and\s+|&\s*|\+\s*|n\s+)", re.I
 )  # "(10) + grandma"
-_CLAUSE_START = re.compile(r"(?:^|[.!?;:,]\s*)$")
+_CLAUSE_START = re.compile(r"(?:^|[.!?;:,]\s*)(?:just\s+|only\s+)?$", re.I)
 # Another grown-up named right after, in the same list: "mom and dad", "my grandma & my grandpa"
 # (not "my wife and kids": whether the writer comes too is asked)
 _KIN_AFTER = re.compile(

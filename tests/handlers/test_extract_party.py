@@ -285,3 +285,50 @@ def test_children_named_in_the_ages_question(text, going, question):
 def test_ages_and_counts_typed_with_spaces(text, adults, children, ages):
     party = read_party(text)
     assert (party["adults"], party["children"], party["child_ages"]) == (adults, children, ages)
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children"),
+    [
+        # the writer goes with the people said: "coming with me", family after a bare "w/", "... too"
+        ("my twin boys are 12, they're coming with me", 1, 2),
+        ("going to cancun w/ hubby and our 2 kids", 2, 2),
+        ("boston to denver with mom and dad", 3, None),
+        ("seattle to honolulu jan 20-27, my wife too", 2, None),
+        ("meeting with client in nyc", None, None),  # a bare word after "with" that is no family: not counted
+        # the writer stays: they book, or the travellers come to them
+        ("I need flights for my parents from detroit", 2, None),
+        ("I need to book my parents, my aunt as well", 3, None),
+        ("I need flights for my wife and me", 2, None),
+        ("my parents are flying in to see us for xmas", 2, None),
+        ("my daughter and her 2 kids are flying to visit us", 1, 2),  # a daughter with children is a grown-up
+    ],
+)
+def test_whether_the_writer_goes_on_a_first_message(text, adults, children):
+    party = read_party(text, going=False)
+    assert (party["adults"], party["children"]) == (adults, children)
+
+
+def test_someone_said_to_come_along_joins_those_already_going():
+    # on a trip with travellers, "my wife is coming with me" is one more, added by the extractor
+    assert read_party("my wife is coming with me")["adults"] == 1
+    assert read_party("my wife is coming with me", going=False)["adults"] == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children"),
+    [
+        # "N of my <people>": that many of them
+        ("me & 2 of my buddies", 3, None),
+        ("2 of my coworkers and I", 3, None),
+        ("me + 3 others", 4, None),
+        # the writer said in more words: "I'm taking the ...", "I'll be traveling with ...", "just hubby and me"
+        ("I'm taking the grandkids (7 and 10)", 1, 2),
+        ("I'll be traveling with my 2 yo", 1, 1),
+        ("I'll need flights for my parents", 2, None),  # "I'll need" books for them: the writer stays
+        ("just hubby and me", 2, None),
+    ],
+)
+def test_more_ways_of_saying_who_comes(text, adults, children):
+    party = read_party(text, going=False)
+    assert (party["adults"], party["children"]) == (adults, children)

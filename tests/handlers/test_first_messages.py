@@ -347,3 +347,22 @@ def test_a_place_before_to_and_a_name_not_known_is_where_the_trip_starts(text, o
 def test_a_place_before_to_and_a_verb_is_still_where_the_trip_goes(text):
     fields = read(text)[0]
     assert fields.get("origin") is None and fields.get("destination") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "adults"),
+    [
+        # whose occasion the writer goes to is not someone travelling: alone, and told so
+        ("flying boston to tampa dec 18-22 for my grandmother's 90th", 1),
+        ("I'm flying to denver from chicago jan 9-11 for my sister's wedding", 1),
+        (
+            "flying to vegas from LA jan 8-10 for my wife's birthday",
+            None,
+        ),  # a partner's birthday: likely both go, asked
+        ("flying to orlando from boston jan 8-10 with my son", 1),  # the writer and the son (the son counts apart)
+    ],
+)
+def test_someone_elses_occasion_is_the_writers_errand(text, adults):
+    fields, assumptions = read(text)
+    assert fields["adults"] == adults
+    assert (ASSUMED_ALONE in assumptions) == (adults == 1 and not fields.get("children"))
