@@ -123,7 +123,7 @@ _JOINED_BEFORE = re.compile(
 # "tickets for my son": they travel; the writer goes too only when the text says so ("for me and my wife").
 _FOR_OTHERS = re.compile(
     r"\b(?:(?:book(?:ing)?|reserv(?:e|ing)|arrang(?:e|ing))(?:\s+(?:a\s+)?(?:flights?|tickets?|trip|seats?|hotel|it|travel))?(?:\s+for)?"
-    r"|(?:it'?s|this\s+is|that'?s)\s+for|(?:flights?|tickets?|tix|seats?)\s+for)\s*$",
+    r"|(?:it'?s|this\s+is|that'?s)\s+for|(?:flights?|tickets?|tix|seats?|rooms?|another|one)\s+for)\s*$",
     re.I,
 )
 # The verbs of flying someone somewhere: "get my dad", "flying my mom"
@@ -136,7 +136,7 @@ _BOOKING_FOR = re.compile(
     r"\b(?:book(?:ing)?|reserv(?:e|ing)|arrang(?:e|ing))\s+(?:(?:a|some)\s+)?(?:flights?|tickets?|trip|seats?|travel|it)?\s*"
     r"for\s+(?:my|our|the|his|her|their)\b"
     # "I need flights for my parents", "I need to book my parents": they fly, the writer books
-    r"|\b(?:flights?|tickets?|tix|seats?)\s+for\s+(?:my|our|his|her|their)\b"
+    r"|\b(?:flights?|tickets?|tix|seats?|rooms?|another|one)\s+for\s+(?:my|our|his|her|their)\b"
     r"|\bbook(?:ing)?\s+(?:my|our|his|her|their)\s+(?!(?:own\s+)?(?:flights?|tickets?|trip|hotel|rooms?|seats?|travel|stay|vacation|holiday|car)\b)"
     # "I need to get my dad from Tampa to Pittsburgh", "fly my mom home": someone else flown somewhere
     rf"|\b{_FLY_SOMEONE}\s+(?:my|our|his|her|their)\s+[\w\s-]{{2,30}}?\b(?:from|to|home|back|out\s+(?:to|of|here))\b",
@@ -469,7 +469,7 @@ def read_party(text: str, going: bool = True) -> Dict[str, Any]:
         "children": children,
         "infants": infants,
         "child_ages": ages or None,
-        "rooms": (_first(_ROOMS, text) or (2 if _KIDS_ROOM.search(text) else None)) if "room" in low else None,
+        "rooms": _rooms(text, adults) if "room" in low or "rm" in low else None,
     }
 
 
@@ -510,6 +510,33 @@ _KIDS_ROOM = re.compile(
     r"|\b(?:kids|children)\s+(?:in|get|have)\s+(?:a\s+|their\s+own\s+)?(?:separate|own|second)\s+room\b",
     re.I,
 )
+
+
+# Rooms said another way than "2 rooms": "rooms: 3", "2 rms", "a room for us and one for the kids",
+# "separate rooms for me and my colleague", "each couple gets their own room"
+_ROOMS_FORM = re.compile(r"\brooms?\s*[:=]\s*(?P<n>[1-9])\b|(?<!\ba\s)\b(?P<m>[1-9])\s*rms?\b", re.I)
+_ROOM_AND_ANOTHER = re.compile(
+    r"\broom\s+for\s+[^,.;!?]{1,40}?\s+(?:and|\+|&)\s+(?:one|another|a\s+(?:second|2nd|separate)(?:\s+room)?)\s+for\b",
+    re.I,
+)
+_ROOM_EACH = re.compile(
+    r"\b(?:separate|individual)\s+rooms\b|\brooms?\s+each\b(?!\s+(?:nights?|days?|weeks?|way|time))|\b(?:our|their)\s+own\s+rooms\b"
+    r"|\beach\s+(?P<couple>couple\s+)?(?:\w+\s+)?(?:gets?|needs?|wants?|with|in|has)\s+(?:a|an|their|his|her)\s+(?:own\s+)?room\b",
+    re.I,
+)
+
+
+def _rooms(text: str, adults: Optional[int]) -> Optional[int]:
+    """How many rooms the text asks for, or None."""
+    said = _first(_ROOMS, text) or _first(_ROOMS_FORM, text)
+    if said:
+        return said
+    if _KIDS_ROOM.search(text) or _ROOM_AND_ANOTHER.search(text):
+        return 2
+    each = _ROOM_EACH.search(text)
+    if each and adults and adults > 1:
+        return adults // 2 if each.group("couple") else adults  # "separate rooms for the 3 of us": 3
+    return None
 
 
 def _ages(text: str) -> Tuple[List[int], List[int], List[int]]:

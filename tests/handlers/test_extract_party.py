@@ -332,3 +332,22 @@ def test_someone_said_to_come_along_joins_those_already_going():
 def test_more_ways_of_saying_who_comes(text, adults, children):
     party = read_party(text, going=False)
     assert (party["adults"], party["children"]) == (adults, children)
+
+
+@pytest.mark.parametrize(
+    ("text", "rooms"),
+    [
+        ("a room for us and one for the kids", 2),
+        ("need a room for me and another for my parents", 2),
+        ("separate rooms for me and my colleague", 2),
+        ("4 adults, a room each", 4),
+        ("each couple gets their own room, 3 couples", 3),
+        ("rooms: 3", 3),
+        ("4 adults, 2 rms", 2),
+        ("a 4rm suite", None),  # a kind of suite
+        ("max 200 a room each night, 2 adults", None),
+        ("one room for the 4 of us", 1),
+    ],
+)
+def test_rooms_said_per_person_or_as_on_a_form(text, rooms):
+    assert read_party(text, going=False)["rooms"] == rooms
