@@ -62,7 +62,11 @@ _PEOPLE = re.compile(
 _SOLO = re.compile(
     r"\bme\s*(?:\+|&|and|with|plus|n|w/)\s*(?:my|our|the)\s+(?:dog|cat|pet|puppy)\b"
     r"|\b(?:just\s+(?:be\s+)?me|only\s+(?:be\s+)?me|solo\s+trip|me\s+alone|just\s+myself|by\s+myself|on\s+my\s+own|travell?ing\s+alone|alone|solo|one\s+person"
-    r"|(?:me|myself)\s+only|only\s+myself)\b",
+    r"|(?:me|myself)\s+only|only\s+myself)\b"
+    # someone else sends the writer: "my company is sending me to a conference", "work is flying me out",
+    # "my boss wants me in chicago" (with others named, they are counted first: "sending me and 2 colleagues")
+    r"|\b(?:is|are|'s|'re|been|keeps?)\s+(?:sending|flying)\s+me\b(?!\s*(?:and|&|\+|with|plus)\b)"
+    r"|\b(?:sent|sends|wants|needs)\s+me\s+(?:to\s+(?:fly|go|travel|be|attend|head|visit)\b|in\s+[a-z])(?![^.;!?]*\b(?:with|and)\s+(?:my|our|\d))",
     re.I,
 )
 # "jan 15-17 for me": alone, when it closes a trip request (``solo_request``), not "that works for me"

@@ -32,6 +32,9 @@ from handlers.extract.party import (
         ("looking to take the kids (8 and 11) to orlando", 1, 2),  # the writer takes them
         ("bringing the 2 kids to denver in may", 1, 2),
         ("my wife is taking the kids (8 and 11) to orlando", None, 2),  # she does: who else goes is asked
+        ("my company is sending me to a conference in vegas", 1, None),  # sent: the writer goes
+        ("my manager wants me to fly to austin on the 14th", 1, None),
+        ("they're sending me and my wife to vegas", 2, None),
     ],
 )
 def test_who_travels(text, adults, children):
