@@ -445,12 +445,22 @@ def area_kind_line(doc: Dict[str, Any]) -> str:
     )
 
 
-def seats_line(asked: bool) -> str:
-    """For seats wished (``extract.prefs.asks_for_seats``: "aisle seats", "sit together"): one line
-    saying seats are chosen with the airline, not here; "" when none is asked for."""
-    if not asked:
-        return ""
-    return "I can't choose seats: pick them with the airline after booking (the options are not filtered by seat)."
+# What the desk cannot do, said once when a message wishes it (the detectors are in
+# ``extract.prefs``; ``reducer.intake`` pairs each with its sentence).
+SEATS_CANNOT = "I can't choose seats: pick them with the airline after booking (the options are not filtered by seat)."
+ASSISTANCE_CANNOT = (
+    "Wheelchair help, a service animal or oxygen is arranged with the airline once the trip is booked "
+    "(free, best at least 48 hours before the flight); the options below are not filtered by it."
+)
+CAR_CANNOT = "I can't book rental cars: I book flights and hotels only, so book the car with a rental company."
+BAGS_CANNOT = (
+    "I can't filter fares by bags: each option comes with its own allowance; "
+    'ask "what bags are included?" to compare them.'
+)
+PAST_TRIP_CANNOT = (
+    "I can't see your past trips, so I can't find the hotel or flights you had before: "
+    "tell me the hotel's name or area, or the airline, and I'll look near that."
+)
 
 
 def flexible_dates_line(flexible: bool, doc: Dict[str, Any]) -> str:
@@ -470,59 +480,12 @@ def flexible_dates_line(flexible: bool, doc: Dict[str, Any]) -> str:
 
 
 # "add a hotel", "i'll need a hotel too", "can you include a room": a hotel asked for
-_HOTEL_ASKED = re.compile(
-    r"\b(?:add|need|want|include|get|book|throw\s+in|also)\b[^.?!]{0,30}\b(?:hotel|room|place\s+to\s+stay|accommodation|lodging)s?\b",
-    re.I,
-)
-
-
-def hotel_already_line(text: str, doc: Dict[str, Any]) -> str:
-    """For a hotel asked for that every option already has ("add a hotel" on a trip whose options
-    include one): one line naming the stays, so "Nothing changed" is never the answer; "" otherwise."""
+def hotel_already_line(asked: bool, doc: Dict[str, Any]) -> str:
+    """For a hotel asked for (``extract.prefs.asks_for_hotel``) that every option already has ("add a
+    hotel" on a trip whose options include one): one line naming the stays, so "Nothing changed" is
+    never the answer; "" otherwise."""
     stays = [s for s in stays_of(doc) if s.get("check_in") and s.get("check_out")]
-    if not stays or not _HOTEL_ASKED.search(text or ""):
+    if not stays or not asked:
         return ""
     said = "; ".join(f"{stay_place(s)}, {day_text(s['check_in'])} – {day_text(s['check_out'])}" for s in stays)
     return f"The options already include a hotel ({said}). Say 'no hotel' to see flights only."
-
-
-def assistance_line(asked: bool) -> str:
-    """For help a traveller needs at the airport or on board (``extract.prefs.asks_for_assistance``:
-    "she uses a wheelchair", "a service dog"): one line saying the airline arranges it once booked and
-    the options are not filtered by it; "" when none is said."""
-    if not asked:
-        return ""
-    return (
-        "Wheelchair help, a service animal or oxygen is arranged with the airline once the trip is booked "
-        "(free, best at least 48 hours before the flight); the options below are not filtered by it."
-    )
-
-
-def car_line(asked: bool) -> str:
-    """For a rental car wished beside the trip (``extract.prefs.asks_for_car``): one line saying the desk
-    books flights and hotels only; "" when none is asked for."""
-    if not asked:
-        return ""
-    return "I can't book rental cars: I book flights and hotels only, so book the car with a rental company."
-
-
-def bags_line(wished: bool) -> str:
-    """For bags the party brings (``extract.prefs.bags_wished``: "2 checked bags each"): one line saying
-    fares are not filtered by bags and how to see each option's allowance; "" when none is said."""
-    if not wished:
-        return ""
-    return (
-        "I can't filter fares by bags: each option comes with its own allowance; "
-        'ask "what bags are included?" to compare them.'
-    )
-
-
-def past_trip_line(asked: bool) -> str:
-    """For a wish about an earlier trip (``extract.prefs.asks_for_past_trip``: "same hotel as last
-    time"): one line saying the desk cannot see past trips; "" when none is asked for."""
-    if not asked:
-        return ""
-    return (
-        "I can't see your past trips, so I can't find the hotel or flights you had before: "
-        "tell me the hotel's name or area, or the airline, and I'll look near that."
-    )

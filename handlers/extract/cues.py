@@ -87,8 +87,10 @@ BAGS_CHECKED = re.compile(
     r"\bcheck(?:ed|ing)?[\s-]?in\s+(?:\w+\s+){0,2}(?:bags?|luggage|baggage|suitcases?)\b",
     re.I,
 )
+# What a stay is called when it is asked for ("add a hotel", "need a room", "a place to stay").
+STAY_NOUNS = r"hotels?|motels?|rooms?|accommodations?|lodging|places?\s+to\s+stay"
 HOTEL_WORDS = re.compile(
-    r"\b(?:hotels?|motels?|inn|house|houses|homes?|app?artments?|condo|airbnb|accommodations?|lodging|stay(?:ing)?|rooms?|check[\s-]?in|check[\s-]?out)\b",
+    rf"\b(?:{STAY_NOUNS}|inn|house|houses|homes?|app?artments?|condo|airbnb|stay(?:ing)?|check[\s-]?in|check[\s-]?out)\b",
     re.I,
 )
 

@@ -9,6 +9,7 @@ from ..common.beds import BED_WISHES
 from ..common.carriers import AIRLINE_GROUPS, AIRLINES
 from ..common.question_form import is_question
 from .board import BOARD_RELAX, read_board
+from .cues import STAY_NOUNS
 from .text import NUMBER_RE, to_int
 
 # Two-letter codes people type for the big carriers ("no AA", "DL only").
@@ -1587,6 +1588,17 @@ def asks_for_assistance(text: str) -> bool:
     """Whether a message says a traveller needs help at the airport or on board (a wheelchair, a
     service dog, oxygen), which the airline arranges once the trip is booked."""
     return _ASSISTANCE.search(text or "") is not None
+
+
+# A hotel asked for ("add a hotel", "we also need a room", "include a place to stay").
+_HOTEL_ASKED = re.compile(
+    rf"\b(?:add|need|want|include|get|book|throw\s+in|also)\b[^.?!]{{0,30}}\b(?:{STAY_NOUNS})\b", re.I
+)
+
+
+def asks_for_hotel(text: str) -> bool:
+    """Whether a message asks for a hotel ("add a hotel", "we need a room too")."""
+    return _HOTEL_ASKED.search(text or "") is not None
 
 
 # A car wished beside the trip ("need a car too", "and a rental car", "can you add a car"): not booked here.

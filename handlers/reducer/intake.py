@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import re
 from datetime import date, datetime
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from ..applier import MAX_BUNDLES_ON_SCREEN, MAX_BUNDLES_WITH_MORE
 from ..common.clock import day_text, local_today
@@ -16,6 +16,7 @@ from ..extract.patch import ELIDED, REVERTIBLE
 from ..extract.prefs import (
     asks_for_assistance,
     asks_for_car,
+    asks_for_hotel,
     asks_for_past_trip,
     asks_for_seats,
     bags_wished,
@@ -58,24 +59,24 @@ from ..tool_calls import failed_before, pending_searches, ranker_args, ranking_k
 from ..trip_read import earliest_deadline, live_holds, missing_slots, segments_of, stays_of, travellers
 from ..wording import (
     ADULTS_FOR_A_CHILD,
+    ASSISTANCE_CANNOT,
+    BAGS_CANNOT,
+    CAR_CANNOT,
+    PAST_TRIP_CANNOT,
     PURCHASE_REFUSAL,
     QUESTIONS,
+    SEATS_CANNOT,
     amenities_line,
     area_kind_line,
-    assistance_line,
-    bags_line,
     bundle_line,
     bundles_line,
     bundles_widget,
-    car_line,
     error_message,
     findings,
     flexible_dates_line,
     hotel_already_line,
     known_so_far,
-    past_trip_line,
     preference_words,
-    seats_line,
     segment_route,
     stay_place,
     trip_summary,
@@ -86,6 +87,17 @@ from .base import DecisionBase
 MAX_QUESTIONS = 3
 ORDINAL_WORDS = ["", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
 MAX_TEXT_CHARS = 20000  # the extractor's schema limit
+
+
+# Wishes no search can meet ("aisle seats", "2 checked bags each", "same hotel as last time", "she uses
+# a wheelchair", "and a rental car"): each detector with the sentence that says so.
+_CANNOT: Tuple[Tuple[Callable[[str], bool], str], ...] = (
+    (asks_for_seats, SEATS_CANNOT),
+    (bags_wished, BAGS_CANNOT),
+    (asks_for_past_trip, PAST_TRIP_CANNOT),
+    (asks_for_assistance, ASSISTANCE_CANNOT),
+    (asks_for_car, CAR_CANNOT),
+)
 
 
 class Intake(DecisionBase):
@@ -372,11 +384,7 @@ class Intake(DecisionBase):
         # "a hotel with a gym", "aisle seats", "same hotel as last time": said so
         for cannot in (
             amenities_line(unsearchable_hotel_features(text)),
-            seats_line(asks_for_seats(text)),
-            bags_line(bags_wished(text)),
-            past_trip_line(asks_for_past_trip(text)),
-            assistance_line(asks_for_assistance(text)),
-            car_line(asks_for_car(text)),
+            *(sentence for wished, sentence in _CANNOT if wished(text)),
             flexible_dates_line(bool(changed) and bool(dates_flexible(text)), doc),
             unknown_place_line(doc) if "preferences.hotel.near" in changed else "",
             area_kind_line(doc) if "preferences.hotel.near" in changed else "",
@@ -435,7 +443,7 @@ class Intake(DecisionBase):
         if flexible:
             self.say(flexible)  # "flexible by a day or two": the trip kept, and how to compare other days
             return
-        already = hotel_already_line(text, doc) if not changed and bundles else ""
+        already = hotel_already_line(asks_for_hotel(text), doc) if not changed and bundles else ""
         if already:
             self.say(already)  # "add a hotel" when every option has one: said, not "Nothing changed"
             return
