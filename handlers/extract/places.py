@@ -466,6 +466,24 @@ SERVED: Dict[str, Tuple[str, str, str, str, str]] = {
 }
 
 
+# Towns with no airline airport of their own, found only when their state is said, and the airport that
+# serves them ("springfield ma" is Bradley, not Missouri's Springfield): (name, state) -> airport.
+SERVED_IN_STATE: Dict[Tuple[str, str], str] = {
+    ("springfield", "massachusetts"): "BDL",
+    ("kansas city", "kansas"): "MCI",
+    ("fayetteville", "arkansas"): "XNA",
+    ("bentonville", "arkansas"): "XNA",
+    ("columbia", "maryland"): "BWI",
+    ("arlington", "texas"): "DFW",
+    ("arlington", "virginia"): "DCA",
+    ("cambridge", "massachusetts"): "BOS",
+    ("newark", "delaware"): "PHL",
+    ("bloomington", "indiana"): "IND",
+    ("princeton", "new jersey"): "EWR",
+    ("durham", "north carolina"): "RDU",
+}
+
+
 def served_town(typed: str) -> Optional[str]:
     """The town a name typed stands for when it is flown to through another town's airport ("kyoto": "Kyoto",
     not Osaka Kansai), else None."""
@@ -767,6 +785,11 @@ def _index() -> Dict[str, List[_Entry]]:
         # spelling far more people mean than the small town of that name ("Pittsburg")
         # an alias is read where a place is expected (after a cue, before "to"): "the Hanover Hotel" is not Hannover
         add(key, _town_entry(top, 70 if entries else 35, index))
+    for (key, state), code in SERVED_IN_STATE.items():  # "springfield ma": Bradley, found only with its state
+        region = f"{state} us"  # (the town's own airfield, if any, has no airline service: not flown to)
+        index[key] = [e for e in index.get(key) or [] if e.region != region] + [
+            _Entry(code, "city", key.title(), -10, region)
+        ]
     for key, (code, *_rest) in SERVED.items():  # the town's own airfield, which has no airline service, is not flown to
         index[key] = [e for e in index.get(key) or [] if e.code == code] + [
             e
@@ -1015,7 +1038,8 @@ def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
         # clause's end: "columbus in march" is a month)
         code = code or _word_state_code(following)
         # "london, on to vancouver", "portland, me." (not "london, on the 5th", "portland, me and my wife")
-        code = code or (comma and following[:2].islower() and _CODE_ENDS.match(following[2:]) is not None)
+        ends = _CODE_ENDS_HERE if following[:2] in ("in", "on") else _CODE_ENDS
+        code = code or (comma and following[:2].islower() and ends.match(following[2:]) is not None)
         said = _STATE_CODES[tail[0]].split() if code and tail[0] in _STATE_CODES else None
         said = _PROVINCES[tail[0]].split() if tail[0] in _PROVINCES else said  # "newcastle nsw"
         for entry in entries:
@@ -1027,7 +1051,10 @@ def _pick(entries: List[_Entry], following: str) -> Tuple[_Entry, bool]:
     return entries[0], False
 
 
-_CODE_ENDS = re.compile(r"(?:\s?$|[,.;!?)]|\s(?:to|from|->)\b)", re.I)  # (a date masked out leaves spaces)
+# (a date masked out leaves spaces, and the dash of "feb 11-13": "portland me       -  , 1 adult")
+_CODE_ENDS = re.compile(r"\s*(?:$|[-–,.;!?)]|(?<=\s)(?:to|from|->)\b)", re.I)
+# after "on" and "in", which also open a date, only right at the end: "london, on." (not "london, on the 5th")
+_CODE_ENDS_HERE = re.compile(r"(?:\s?$|[,.;!?)]|\s(?:to|from|->)\b)", re.I)
 # Postal codes that are also English words or names ("me", "in", "or", "hi", "la"): read only in capitals.
 _WORD_STATE_CODES = frozenset("me in or ok hi oh la de ma pa co id on al ne pe".split())
 
@@ -1261,7 +1288,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                     or (lower_text and _stay_in(words, i))  # "hotel in rome", "3 nights in nice"
                     or (cued and _qualifier_words(text, words, i + 1) > 0)  # "to rome italy", "to Reno, NV"
                 )
-            )
+            ) or _state_said(text, words, i + n, entries)  # "jackson ms", "mobile, al", "reading pa"
             if not common_route and not _accept(
                 key,
                 raw,
@@ -1543,6 +1570,16 @@ def _qualifier_words(text: str, words: List[Tuple[int, int, str]], j: int) -> in
         if comma or (raw.isupper() and not shouting) or n > 1 or written_out or (n == 1 and _lower_state_code(raw)):
             return n
     return 0
+
+
+def _state_said(text: str, words: List[Tuple[int, int, str]], j: int, entries: List[_Entry]) -> bool:
+    """The words after a name are the state of one of its towns ("jackson ms", "mobile, al"): a place,
+    even where the name alone is a word or a person's."""
+    if j >= len(words):
+        return False
+    following = text[words[j - 1][1] : words[j - 1][1] + 40]
+    coded = _qualifier_words(text, words, j) > 0 or _word_state_code(following.lstrip(" "))
+    return coded and _pick(entries, following)[1]
 
 
 def _country_words(words: List[Tuple[int, int, str]], j: int, code: str) -> int:

@@ -142,6 +142,18 @@ def test_codes_that_are_words_count_only_beside_a_code(text, codes):
         ("flights to portland for me and my wife", ["PDX"]),
         # a town served by an international airport named for two towns, filed under a third
         ("greenville sc to boston", ["GSP", "BOS"]),
+        # as the date reader leaves them: a masked "feb 11-13" is spaces and its dash
+        ("hotel in portland me       -  , 1 adult", ["PWM"]),
+        ("charleston wv       -   from dc", ["CRW", "WAS"]),
+        ("toronto to london, on                , 1 adult", ["YTO", "LON"]),
+        # a town with no airline airport, named with its state, flies from the one that serves it
+        ("springfield ma to orlando", ["BDL", "MCO"]),
+        ("fayetteville, ar from dallas", ["XNA", "DFW"]),
+        ("springfield to orlando", ["SGF", "MCO"]),
+        # a name that is also a word or a person's is a place when its state follows
+        ("jackson ms, from chicago", ["JAN", "CHI"]),
+        ("reading pa to orlando", ["RDG", "MCO"]),
+        ("bath me and my wife to london", ["LON"]),
     ],
 )
 def test_the_region_said_picks_the_town(text, expected):
