@@ -17,19 +17,24 @@ _THINGS = (
 _N = rf"(?P<n>{NUMBER_RE})"
 # A number that closes another count typed as on a form: the 2 of "adults 2 kids 3" counts the adults
 # (the word before it starts the text or follows a word that is no number; "2 adults 3 kids" is two counts)
-_FORM_BEFORE = re.compile(rf"(?:^|[^\w\s]|(?<!\S)(?!{NUMBER_RE}\b)\w+)\s*(?:adults?|kids?|children)\s*:?\s*$", re.I)
+_FORM_BEFORE = re.compile(
+    rf"(?:^|[^\w\s]|(?<!\S)(?!{NUMBER_RE}\b)\w+)\s*(?:adults?|seniors?|kids?|children|infants?|babies)\s*[:=-]?\s*$",
+    re.I,
+)
 _ADULTS = re.compile(rf"\b{_N}\s+(?:more\s+)?(?:adults?|grown[- ]?ups?|seniors?|senior\s+citizens?)\b", re.I)
 _CHILDREN = re.compile(
     rf"\b{_N}\s+(?:little\s+|young\s+|small\s+)?(?:children|child|kids?|minors?|teens?|teenagers?)\b(?![\s-]+friendly)",
     re.I,
 )
-# Counts written after the word, as on a form: "adults 2, kids 1", "adults: 3" (a list after "kids" is their ages)
+# Counts written after the word, as on a form: "adults 2, kids 1", "adults: 3", "Infants - 1", "seniors 2"
+# (a list after "kids" is their ages)
 _AFTER = (
-    r"\s*[:=]?\s*(?P<n>\d{1,2})\b(?!\s*(?:,|and|&|/)\s*\d)(?!\s*(?:y/?o|yrs?|years?|months?)\b)"
+    r"\s*(?:[:=]|-(?!\s*\d{1,2}\s*-))?\s*(?P<n>\d{1,2})\b(?!\s*(?:,|and|&|/)\s*\d)(?!\s*(?:y/?o|yrs?|years?|months?)\b)"
     rf"(?!\s+\d{{1,2}}\b(?![/:.-]\d)(?!\s*(?:{_THINGS})\b))"  # "kids 4 7 10": their ages, typed with spaces
 )
-_ADULTS_AFTER = re.compile(rf"\badults?{_AFTER}", re.I)
+_ADULTS_AFTER = re.compile(rf"\b(?:adults?|seniors?){_AFTER}", re.I)
 _CHILDREN_AFTER = re.compile(rf"\b(?:children|kids?){_AFTER}", re.I)
+_INFANTS_AFTER = re.compile(rf"\b(?:lap\s+)?(?:infants?|babies){_AFTER}", re.I)
 _INFANTS = re.compile(rf"\b{_N}\s+(?:infants?|babies|baby|toddlers?|lap\s+infants?)\b", re.I)
 _CABIN_WORDS = r"(?:(?:premium\s+)?(?:economy|business|first|coach)(?:\s+class)?\s+)?"
 # Words for grown-ups counted as a group ("4 guys", "me and 3 ladies"), and words for young people that
@@ -49,7 +54,9 @@ _PEOPLE = re.compile(
     rf"(?:tickets?|tix|tkts?|seats?)|"
     rf"adults?\s+tickets?|in\s+(?:my|our|the)\s+(?:group|party|team))\b"
     rf"|\b(?:group|party|team)\s+(?:has|is|of|will\s+be)\s+(?P<n6>{NUMBER_RE})\b"
-    rf"|\b(?:travell?ers|passengers|pax|people|guests|party\s+size|headcount)\s*:\s*(?P<n7>\d{{1,2}})\b"
+    # "travellers: 3", "pax 2" (on a form: "people" and "guests" only with the colon)
+    rf"|\b(?:(?:travell?ers|passengers|pax|party\s+size|headcount)\s*[:=-]?|(?:people|guests)\s*:)\s*(?P<n7>\d{{1,2}})\b"
+    rf"(?![/:.-]\d)(?!\s*(?:{_THINGS})\b)"
     rf"|(?<![\w-])x\s?(?P<n8>[1-9])\b(?!\s*(?:nights?|days?|rooms?))"
     rf"|\b(?:party|group|family|team)\s+of\s+(?P<n2>{NUMBER_RE})\b|\bwe(?:\s+are|'re|\s+will\s+be|'ll\s+be)\s+(?:actually\s+|now\s+|really\s+|just\s+|only\s+)?(?P<n3>{NUMBER_RE})\b(?!\s*(?:nights?|days?|weeks?|stars?|minutes?|mins?|hours?|hrs?|miles?|km|blocks?)\b)"
     rf"|\b(?:just|only)\s+(?P<n9>{NUMBER_RE})\s+(?:now|left|going|(?:of\s+us|people|adults)\s+now)\b"
@@ -244,9 +251,11 @@ _NOT_AGE = (
     r"|friends?|of\s+us|rooms?|nights?|days?|weeks?)\b)"
 )
 _AGE_LIST = rf"{_AGE_ITEM}(?:\s*(?:,|and|&|/)\s*{_AGE_ITEM}{_NOT_AGE})*"
+# In brackets the ages may be typed with spaces only: "kids (8 10 14)", "[5 7 9]"
+_BRACKET_AGES = rf"{_AGE_ITEM}(?:(?:\s*(?:,|and|&|/)\s*|\s+){_AGE_ITEM}{_NOT_AGE})*"
 _AGES = re.compile(
     rf"\b(?:aged?|ages)\s*:?\s*(?P<list>{_AGE_LIST})"
-    rf"|\((?:ages?\s*:?\s*)?(?P<paren>{_AGE_LIST})(?:\s*(?:y/?o|yrs?|years?(?:\s+old)?))?\)"
+    rf"|[(\[](?:ages?\s*:?\s*)?(?P<paren>{_BRACKET_AGES})(?:\s*(?:y/?o|yrs?|years?(?:\s+old)?))?[)\]]"
     rf"|\b(?:(?:he|she|they)(?:['’]s|\s+is|\s+are|['’]re)|hes|shes|theyre)\s+(?P<pron>{_AGE_LIST})\b(?!\s*(?:months?|mos?|%))"
     rf"|\bwho(?:'s|\s+is|\s+are)\s+(?P<who>{_AGE_LIST})\b(?!\s*(?:months?|mos?))"
     rf"|\b(?:son|daughter|kid|child|boy|girl|grandson|granddaughter)(?:'s|\s+is)\s+(?:only\s+|just\s+)?(?P<kid_is>\d{{1,2}})\b"
@@ -331,8 +340,8 @@ def _count(pattern: re.Pattern[str], text: str) -> Optional[int]:
 # Counts written as on a booking form: "2A 1C", "2ADT 1CHD 1INF", "2 adt + 1 chd" (one letter only in capitals)
 _FORM_WORDS = {"adt": "adults", "adts": "adults", "chd": "children", "chld": "children", "inf": "infants"}
 _FORM = re.compile(r"\b(?P<n>[1-9])\s?(?P<word>adts?|chl?d|inf)\b", re.I)
-_FORM_LETTERS = re.compile(
-    r"\b(?P<a>[1-9])\s?A(?:\s*[,/+&]?\s*(?P<c>[1-9])\s?CH?)(?:\s*[,/+&]?\s*(?P<i>[1-9])\s?I(?:NF)?)?\b"
+_FORM_LETTERS = re.compile(  # (also after a count written out: "2 adults 3C")
+    r"\b(?P<a>[1-9])\s?(?:A|(?i:adults?\s*))(?:\s*[,/+&]?\s*(?P<c>[1-9])\s?CH?)(?:\s*[,/+&]?\s*(?P<i>[1-9])\s?I(?:NF)?)?\b"
 )
 
 
@@ -377,7 +386,7 @@ def read_party(text: str, going: bool = True) -> Dict[str, Any]:
         text = _TWIN_KIDS.sub(lambda m: m.group(1) + "s", text)  # "my twin boys (10)": "my twins (10)"
     low = text.lower()  # (the counting patterns run only where their nouns are: most messages name few)
     adults = _count(_ADULTS, text) if _said(low, "adult", "grown", "senior") else None
-    adults = adults if adults is not None or "adult" not in low else _count(_ADULTS_AFTER, text)
+    adults = adults if adults is not None or not _said(low, "adult", "senior") else _count(_ADULTS_AFTER, text)
     kid_nouns = _said(low, "child", "kid", "minor", "teen")
     children = _count(_CHILDREN, text) if kid_nouns else None
     children = children if children is not None or not kid_nouns else _count(_CHILDREN_AFTER, text)
@@ -385,6 +394,7 @@ def read_party(text: str, going: bool = True) -> Dict[str, Any]:
     if young_students:
         children = (children or 0) + young_students
     infants = _count(_INFANTS, text) if _said(low, "infant", "bab", "toddler") else None
+    infants = infants if infants is not None or not _said(low, "infant", "babies") else _count(_INFANTS_AFTER, text)
     ages, infant_ages, grown_ages = _ages(text) if any(c.isdigit() for c in text) else ([], [], [])
     companions, kids = _companions(text)
     grown_kin = min(len(grown_ages), max(0, kids - len(ages)))

@@ -354,3 +354,29 @@ def test_more_ways_of_saying_who_comes(text, adults, children):
 )
 def test_rooms_said_per_person_or_as_on_a_form(text, rooms):
     assert read_party(text, going=False)["rooms"] == rooms
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children", "infants", "ages"),
+    [
+        ("adults 2 infants 1", 2, None, 1, None),
+        ("Adults - 2 / Children - 1 (4 yrs) / Infants - 1", 2, 1, 1, [4]),
+        ("seniors 2, sarasota to chicago", 2, None, None, None),
+        ("pax 2+1 inf", 2, None, 1, None),  # the infant on top of the two
+        ("pax: 3", 3, None, None, None),
+        ("2 travelers 3 nights", 2, None, None, None),  # the nights are no count of people
+        ("passengers: 2 adults 3C (5 9 11)", 2, 3, None, [5, 9, 11]),
+        ("2 adults kids (8 10 14)", 2, 3, None, [8, 10, 14]),
+        ("me + kids [5 7 9]", 1, 3, None, [5, 7, 9]),
+        ("2 adults (flight 9 10)", 2, None, None, None),  # numbers in brackets with no child named
+        ("2 adults 3 kids", 2, 3, None, None),
+    ],
+)
+def test_counts_typed_as_on_a_form(text, adults, children, infants, ages):
+    party = read_party(text, going=False)
+    assert (party["adults"], party["children"], party["infants"], party["child_ages"]) == (
+        adults,
+        children,
+        infants,
+        ages,
+    )
