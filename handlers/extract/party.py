@@ -128,7 +128,7 @@ _COMPANION = re.compile(
 # Someone travels along when joined to the writer or the party: "me and my wife", "with my kids",
 # "my sister and her two boys", "my mom, my dad and I" (not "visit a friend", "my cousin's house").
 _JOINED_BEFORE = re.compile(
-    r"(?:\b(?:with|w/?|and|n|plus|including|bringing\s+along|taking|bringing|to\s+(?:take|bring))|[+&,:(])\s*$", re.I
+    r"(?:\b(?:with|w/?|and|n|plus|including|bringing\s+along|taking|bringing|to\s+(?:take|bring))|[+&,:(/])\s*$", re.I
 )
 # Booking for someone else: "booking for my wife and 2 kids", "book my parents", "it's for my boss",
 # "tickets for my son": they travel; the writer goes too only when the text says so ("for me and my wife").
@@ -697,8 +697,8 @@ def visited_masked(text: str) -> str:
     return text
 
 
-_BARE_AFTER_ME = re.compile(
-    r"\b(?:me|i|myself)\s*(?:\+|&|,|and|plus|n|w/?|with)\s*(?:a\s+|an\s+|my\s+|our\s+)?$|\b(?:my|our)\s+(?:family|group|party|crew)\s*[(:]\s*$",
+_BARE_AFTER_ME = re.compile(  # (or typed without a word between: "me wife and 2 kids", "me/wife/son")
+    r"\b(?:me|i|myself)(?:\s*(?:\+|&|,|and|plus|n|w/?|with|/)\s*|\s+)(?:a\s+|an\s+|my\s+|our\s+)?$|\b(?:my|our)\s+(?:family|group|party|crew)\s*[(:]\s*$",
     re.I,
 )
 _CHILD_NEAR = re.compile(rf"\b(?:{_CHILD_KIN}|kids?)\b[^()]*$", re.I)
@@ -793,20 +793,22 @@ def total_said(text: str) -> Tuple[bool, Optional[int]]:
     return True, to_int(m.group("t1") or m.group("t2") or m.group("t3") or "")
 
 
-# Between two people in one list ("my mom and dad", "my wife, son and daughter"): the second is the writer's too.
+# Between two people in one list ("my mom and dad", "my wife, son and daughter", typed without commas:
+# "mom dad", "wife/son"): the second is the writer's too.
 _LISTED = re.compile(
-    r"\s*(?:\(\s*\d{1,2}[^()]{0,12}\)\s*)?(?:,\s*(?:and\s+)?|and\s+|&\s*|\+\s*|n\s+)", re.I
+    r"\s*(?:\(\s*\d{1,2}[^()]{0,12}\)\s*)?(?:,\s*(?:and\s+)?|and\s+|&\s*|\+\s*|n\s+|/\s*|(?<=[\s)]))", re.I
 )  # "(10) + grandma"
 _CLAUSE_START = re.compile(r"(?:^|[.!?;:,]\s*)(?:just\s+|only\s+)?$", re.I)
 # Another grown-up named right after, in the same list: "mom and dad", "my grandma & my grandpa"
 # (not "my wife and kids": whether the writer comes too is asked)
 _KIN_AFTER = re.compile(
-    rf"^\s*(?:and|&|\+|n)\s+(?:(?:my|our)\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN}|{_PAIR_KIN})s?\b", re.I
+    rf"^\s*(?:(?:and|&|\+|n|/)\s*)?(?<=[\s&+/])(?:(?:my|our)\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN}|{_PAIR_KIN})s?\b",
+    re.I,
 )
 _ANY_KIN = rf"(?:(?:my|our|his|her|their)\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN}|{_PAIR_KIN}|{_CHILD_KIN})s?"
 # A list of people that ends with the writer: "mom, dad and me", "my son and daughter and i"
 _LIST_TO_ME = re.compile(
-    rf"^(?:\s*\(\d{{1,3}}\))?(?:\s*(?:,|and|&)\s*{_ANY_KIN}\b(?:\s*\(\d{{1,3}}\))?)*\s*"
+    rf"^(?:\s*\(\d{{1,3}}\))?(?:\s*(?:,|and|&|/)?\s*{_ANY_KIN}\b(?:\s*\(\d{{1,3}}\))?)*\s*"
     # "... and me", or the writer in the middle of the list: "grandma (72), me and my two girls"
     r"(?:(?:,\s*)?(?:and|&|\+)\s*(?:i|me|myself)\b|,\s*(?:me|myself)\s*(?:,|and\b|&|\+))",
     re.I,

@@ -380,3 +380,20 @@ def test_counts_typed_as_on_a_form(text, adults, children, infants, ages):
         infants,
         ages,
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children"),
+    [
+        ("mom dad me and my brother, chicago to orlando", 4, None),
+        ("grandma grandpa my sister and i", 4, None),
+        ("me wife and 2 kids 7 and 9", 2, 2),
+        ("my husband our daughter (6) and me", 2, 1),
+        ("Me/wife/son(12) - ATL to MCO", 2, 1),
+        ("me my wife my mother in law", 3, None),
+        ("me and my wife", 2, None),
+    ],
+)
+def test_people_listed_without_commas(text, adults, children):
+    party = read_party(text, going=False)
+    assert (party["adults"], party["children"]) == (adults, children)
