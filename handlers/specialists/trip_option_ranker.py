@@ -291,6 +291,21 @@ def _unslept(depart_at: Any, arrive_at: Any, stays: Sequence[Tuple[str, str]]) -
     return any(depart_at[:10] <= check_in < night < check_out for check_in, check_out in stays)
 
 
+_DAY, _DAY_AND_HOUR = itemgetter(slice(0, 10)), itemgetter(slice(0, 13))
+
+
+def _unslept_each(departs: Sequence[Any], arrives: Sequence[Any], stays: Sequence[Tuple[str, str]]) -> List[Any]:
+    """``_unslept`` of each offer (leaving at ``departs``, landing at ``arrives``). It reads only the
+    day a flight leaves and the day and hour it lands, so when every time is text it is asked once
+    per distinct pair of those: a leg's thousand offers leave on a day or two and land in a few
+    dozen hours."""
+    if not set(map(type, departs)) | set(map(type, arrives)) <= {str}:
+        return list(map(_unslept, departs, arrives, repeat(stays)))
+    pairs = list(zip(map(_DAY, departs), map(_DAY_AND_HOUR, arrives), strict=True))
+    verdicts = {pair: _unslept(*pair, stays) for pair in set(pairs)}
+    return list(map(verdicts.__getitem__, pairs))
+
+
 def _flight_leg(
     quote: Dict[str, Any],
     w: Dict[str, float],
@@ -332,7 +347,7 @@ def _flight_leg(
     if avoid_red_eye:
         wishes.append(red_eyes)
     if stays:  # a night paid at the hotel while still flying: an unmet wish, so one landing in time comes first
-        wishes.append(list(map(_unslept, column("depart_at"), column("arrive_at"), repeat(stays))))
+        wishes.append(_unslept_each(column("depart_at"), column("arrive_at"), stays))
     misses: Sequence[Any] = [0] * len(ids)  # no flight wish: none missed
     for wish in wishes:
         misses = list(map(add, misses, wish))

@@ -15,7 +15,7 @@ from handlers.common.shape import carrier_allowed, carrier_rules
 from handlers.specialists import SELF_TEST_NOW, self_test_deps, trip_option_ranker
 from handlers.specialists.flight_quote_search import FlightQuoteSearch
 from handlers.specialists.hotel_quote_search import HotelQuoteSearch
-from handlers.specialists.trip_option_ranker import Candidate, Leg, _unslept, _wants_refundable, rank
+from handlers.specialists.trip_option_ranker import Candidate, Leg, _unslept, _unslept_each, _wants_refundable, rank
 from handlers.supplier import summarize_offer
 from handlers.supplier.summary import ranked_offers
 from handlers.supplier.table import output_items
@@ -124,3 +124,27 @@ def test_candidates_made_with_wishes_read_once_rank_as_before(monkeypatch, seed)
             plain = rank(**args)
             monkeypatch.undo()
             assert ranked["bundles"] and json.dumps(ranked) == json.dumps(plain), (preferences, constraints)
+
+
+def test_unslept_asked_per_day_and_hour_says_what_it_says_of_each_offer():
+    rnd = random.Random(5)
+    days = ["2027-03-02", "2027-03-03", "2027-03-04", "2027-03-05"]
+
+    def at(zone):
+        return f"{rnd.choice(days)}T{rnd.randrange(24):02d}:{rnd.randrange(0, 60, 5):02d}:00{zone}"
+
+    departs = [at("-05:00") for _ in range(600)]
+    arrives = [at(rnd.choice(["+00:00", "+09:00", "-07:00"])) for _ in range(600)]
+    for stays in ([], [("2027-03-03", "2027-03-08")], [("2027-03-02", "2027-03-04"), ("2027-03-04", "2027-03-06")]):
+        each = _unslept_each(departs, arrives, stays)
+        assert each == [_unslept(d, a, stays) for d, a in zip(departs, arrives, strict=True)]
+        assert not stays or 0 < sum(each) < len(each)  # (the times reach both answers)
+    # times that are not text, or not whole: each asked as it is
+    odd_departs, odd_arrives = (
+        ["2027-03-03T22:00", None, "2027-03-03", 7],
+        ["2027-03-04T01", "2027-03-04T09:00", None, 7],
+    )
+    stays = [("2027-03-03", "2027-03-08")]
+    assert _unslept_each(odd_departs, odd_arrives, stays) == [
+        _unslept(d, a, stays) for d, a in zip(odd_departs, odd_arrives, strict=True)
+    ]
