@@ -12,7 +12,7 @@ from handlers.common.shape import in_window, superlative_pick
 from handlers.specialists import SELF_TEST_NOW, flight_quote_search, self_test_deps
 from handlers.specialists.flight_quote_search import FlightQuoteSearch, _filters, _kept_one_by_one
 from handlers.supplier.columns import TableSummaries, offer_columns
-from handlers.supplier.summary import cheapest_of_each_fare, summarize_offer
+from handlers.supplier.summary import cheapest_of_each_fare, compact_offer, summarize_offer
 from handlers.supplier.table import items_table, output_items, with_tables, without_tables
 
 
@@ -204,3 +204,12 @@ def test_a_search_of_many_offers_keeps_them_as_its_table_and_of_a_few_as_a_list(
         offer["slices"][0]["segments"][0]["flight_number"] += f"{n}"
     out = _same(many, {})
     assert len(many) >= flight_quote_search.COLUMNS_FROM and list(out)[:2] == ["segment_id", "offers_table"]
+
+
+@pytest.mark.parametrize("left_out", ["cabin", "requires_instant_payment", "seats_remaining"])
+def test_an_offer_without_a_field_read_with_get_is_still_made_a_column_at_a_time(left_out):
+    found = _found(*SEARCHES[2])
+    del found[len(found) // 2][left_out]
+    columns = offer_columns(found)
+    assert columns is not None, "read as get reads it, not refused"
+    assert columns.table() == items_table([compact_offer(o) for o in found])
