@@ -162,7 +162,7 @@ class SandboxCore:
         if left != offered:  # (a search nobody held from shows its items as offered: nothing to change)
             for item in items:
                 item[stock_field] = min(item[stock_field], left[item[id_field]])
-        refs = {search_of(item[id_field]) for item in items}
+        refs = set(map(search_of, offered))  # (from the ids already read: no second pass over the items)
         self.state.put_many("search", {ref: {"kind": kind, "search": search} for ref in refs})
         return items
 
