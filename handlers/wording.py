@@ -34,8 +34,13 @@ QUESTIONS: Dict[str, str] = {
 }
 # "How many people?" when only a child is going: a child alone flies on the airline's own service.
 ADULTS_FOR_A_CHILD = (
-    "Will a grown-up fly with them? A child flying alone goes as the airline's unaccompanied minor, "
-    "which the airline books itself; if an adult comes along, say how many adults are travelling."
+    "Will a grown-up fly with them? Airlines let children of 5 to 14 fly alone only with their unaccompanied minor "
+    "service, which the airline books itself (for a fee); if an adult comes along, say how many adults are travelling."
+)
+# ... and when a child is under 5: no airline lets them fly alone
+ADULTS_FOR_A_SMALL_CHILD = (
+    "Who will fly with them? A child under 5 can't fly alone on any airline, even as an unaccompanied minor; "
+    "say how many adults are travelling."
 )
 PURCHASE_REFUSAL = (
     "I can't buy anything from a chat message. Purchases need your approver's token, entered in the purchase form."

@@ -54,9 +54,11 @@ from .party import (
     FOR_ME,
     MORE_PEOPLE,
     PLUS_PEOPLE,
+    UM_FROM_AGE,
     UNACCOMPANIED,
     adding,
     adults_leaving,
+    alone_notice,
     children_as_before,
     children_stay_home,
     couple_trip,
@@ -65,6 +67,7 @@ from .party import (
     total_said,
     unaccompanied,
     visited_masked,
+    writer_goes_along,
 )
 from .patch import ASSUMED_HOTEL_ONLY
 from .places import find_places, lookup
@@ -245,6 +248,8 @@ def extract_fields(
         if assumptions is not None:
             assumptions.append(ASSUMED_ALONE)
     _added_to_party(people_text, current, fields)
+    if fields.get("adults") and writer_goes_along(people_text, current):
+        fields["adults"] += ((current.get("party") or {}).get("travelers") or {}).get("adults") or 0
     if fields.get("adults") is None:  # "one less person", "mike can't make it"
         going = ((current.get("party") or {}).get("travelers") or {}).get("adults")
         fields["adults"] = adults_leaving(people_text, going if isinstance(going, int) else 0)
@@ -373,8 +378,11 @@ def extract_fields(
             assumptions.append(
                 f"Counted your family of {family} as {family} adults; say how many are children (and their ages)"
             )
-        if fields.get("adults") == 0 and unaccompanied(people_text):
+        small = fields.get("infants") or any(a < UM_FROM_AGE for a in fields.get("child_ages") or [])
+        if fields.get("adults") == 0 and unaccompanied(people_text) and not small:  # (under 5: the question says)
             assumptions.append(UNACCOMPANIED)
+        elif fields.get("adults") and not fields.get("children") and (notice := alone_notice(people_text)):
+            assumptions.append(notice)  # "my 16-year-old flies by herself": a passenger of her own
         couple = couple_trip(people_text)
         if couple and fields.get("adults") == 2:
             assumptions.append(f"Counted 2 travellers for a {couple.lower()}; say if more are coming")

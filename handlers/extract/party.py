@@ -258,7 +258,7 @@ _AGES = re.compile(
     rf"|[(\[](?:ages?\s*:?\s*)?(?P<paren>{_BRACKET_AGES})(?:\s*(?:y/?o|yrs?|years?(?:\s+old)?))?[)\]]"
     rf"|\b(?:(?:he|she|they)(?:['’]s|\s+is|\s+are|['’]re)|hes|shes|theyre)\s+(?P<pron>{_AGE_LIST})\b(?!\s*(?:months?|mos?|%))"
     rf"|\bwho(?:'s|\s+is|\s+are)\s+(?P<who>{_AGE_LIST})\b(?!\s*(?:months?|mos?))"
-    rf"|\b(?:son|daughter|kid|child|boy|girl|grandson|granddaughter)(?:'s|\s+is)\s+(?:only\s+|just\s+)?(?P<kid_is>\d{{1,2}})\b"
+    rf"|\b(?:(?:step|god|grand)?(?:son|daughter)|kid|child|boy|girl|niece|nephew|grandkid|grandchild)(?:'s|\s+is)\s+(?:only\s+|just\s+)?(?P<kid_is>\d{{1,2}})\b"
     rf"(?!\s*(?:months?|mos?|%|am\b|pm\b|[/:\d-]|\.\d|nights?|days?|weeks?|hours?|minutes?))"
     rf"|\b(?:kids|children|sons|daughters|boys|girls|little\s+ones|grandkids|grandchildren|teens|teenagers)"
     rf"(?:\s+(?:are|aged?))?\s*[,:\-\u2013\u2014]?\s*(?P<kin>\d{{1,2}}(?:(?:\s*(?:,|and|&)\s*|\s+)\d{{1,2}})+)\b"
@@ -476,8 +476,13 @@ def read_party(text: str, going: bool = True) -> Dict[str, Any]:
     if adults is None and not (children or infants or companions or kids) and _COUPLE_TRIP.search(text):
         adults = 2  # "honeymoon in st lucia": the two of them (and told so: ``couple_trip``)
     if unaccompanied(text):
-        # "my son (10) flies alone": a child travelling without a grown-up, no one else
-        adults, children = 0, max(children or 0, len(ages), 1)
+        # "my son (10) flies alone": a child travelling without a grown-up, no one else; "my 16-year-old
+        # flies by herself": from 15 airlines let them fly as passengers of their own
+        young = max(children or 0, len(ages), 1)
+        if flies_alone(ages, young, infants):
+            adults, children, ages = young, 0, []
+        else:
+            adults, children = 0, young
     return {
         "adults": adults,
         "children": children,
@@ -495,7 +500,7 @@ _ALONE = re.compile(
     re.I,
 )
 _CHILD_SAID = re.compile(
-    rf"\b(?:my|our|his|her)\s+(?:{_AGE_ADJECTIVE}(?:{_CHILD_KIN})?|(?:{_CHILD_KIN}))\b|\bunaccompanied\s+minors?\b",
+    rf"\b(?:my|our|his|her|the)\s+(?:{_AGE_ADJECTIVE}(?:{_CHILD_KIN})?|(?:{_CHILD_KIN}))\b|\bunaccompanied\s+minors?\b",
     re.I,
 )
 _GROWN_UP_GOES = re.compile(
@@ -513,9 +518,43 @@ def unaccompanied(text: str) -> bool:
 
 
 UNACCOMPANIED = (
-    "A child flying alone travels as an unaccompanied minor: airlines book that service themselves (most require it "
-    "under 12, for a fee) and I can't add it here; say if a grown-up is flying with them"
+    "A child flying alone travels as an unaccompanied minor: airlines require that service from 5 to 14 and book it "
+    "themselves, for a fee, and I can't add it here; say if a grown-up is flying with them"
 )
+# The ages airlines let fly alone: under 5 never; from 15 as a passenger of their own (the unaccompanied-minor
+# service optional); in between only with that service.
+UM_FROM_AGE, ALONE_FROM_AGE = 5, 15
+
+
+def flies_alone(ages: List[int], young: int, infants: Optional[int]) -> bool:
+    """Whether the ``young`` people said to fly alone are all of an age to fly as passengers of their own."""
+    return not infants and len(ages) == young and min(ages) >= ALONE_FROM_AGE
+
+
+# What the notice says, to know it later: the writer who then flies along comes on top of them
+ALONE_WORDS = "airlines let 15 to 17-year-olds fly alone"
+
+
+def writer_goes_along(text: str, current: Dict[str, Any]) -> bool:
+    """ "actually i'll fly with her" on a trip whose young traveller was counted as flying alone."""
+    notes = (current.get("status") or {}).get("assumptions") or []
+    return any(ALONE_WORDS in str(a) for a in notes) and bool(_I_GO_WITH.search(text))
+
+
+def alone_notice(text: str) -> Optional[str]:
+    """What the traveller is told when the young people a text names fly alone from 15: counted as
+    passengers of their own ("your 16-year-old"), the airline's service theirs to ask for."""
+    if not unaccompanied(text):
+        return None
+    ages = _ages(visited_masked(_form_counts(text)))[0]
+    if not ages or not flies_alone(ages, len(ages), None):
+        return None
+    who = f"your {ages[0]}-year-old" if len(ages) == 1 else f"your {len(ages)} teenagers"
+    return (
+        f"Counted {who} as {'a passenger' if len(ages) == 1 else 'passengers'} of their own: {ALONE_WORDS} "
+        "(some offer their unaccompanied-minor service on request, booked with the airline); say if a grown-up "
+        "is flying with them"
+    )
 
 
 # A room of the children's own besides the grown-ups': "a separate room for the kids"

@@ -15,7 +15,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Dict, List, Optional, Tuple
 
-from .party import UNACCOMPANIED
+from .party import ALONE_WORDS, UNACCOMPANIED
 
 ASSUMED_ECONOMY = "Assumed economy"
 ASSUMED_TWO_PER_ROOM = "Assumed 2 guests per room"
@@ -94,6 +94,10 @@ def fields_to_patch(
         _add(assumptions, rooms_assumed)
     if travelers.get("adults"):
         assumptions = [a for a in assumptions if a != UNACCOMPANIED]  # a grown-up goes after all
+    if fields.get("adults") and fields["adults"] != int(
+        (cur.get("party") or {}).get("travelers", {}).get("adults") or 0
+    ):
+        assumptions = [a for a in assumptions if ALONE_WORDS not in a]  # someone flies with the teenager now
     used = _codes_held(segments, new_lodging if new_lodging is not None else lodging)
     assumptions = [a for a in assumptions if not _guess_dropped(a, used)]
     if assumptions != ((cur.get("status") or {}).get("assumptions") or []):

@@ -11,7 +11,7 @@ from ..applier import MAX_BUNDLES_ON_SCREEN, MAX_BUNDLES_WITH_MORE
 from ..common.clock import day_text, local_today
 from ..common.question_form import is_question
 from ..echo import echo_line
-from ..extract.party import ages_question, children_named
+from ..extract.party import UM_FROM_AGE, ages_question, children_named
 from ..extract.patch import ELIDED, REVERTIBLE
 from ..extract.prefs import (
     asks_for_assistance,
@@ -59,6 +59,7 @@ from ..tool_calls import failed_before, pending_searches, ranker_args, ranking_k
 from ..trip_read import earliest_deadline, live_holds, missing_slots, segments_of, stays_of, travellers
 from ..wording import (
     ADULTS_FOR_A_CHILD,
+    ADULTS_FOR_A_SMALL_CHILD,
     ASSISTANCE_CANNOT,
     BAGS_CANNOT,
     CAR_CANNOT,
@@ -679,8 +680,15 @@ def _questions(
     trip implausibly long is asked by naming it and the nights. A doubt asked before and still
     open is asked the same way again, without the readings the trip's start now rules out."""
     texts = {s: QUESTIONS[s] for s in asked}
-    if "adults" in texts and travellers(doc)["children"] and not travellers(doc)["adults"]:
-        texts["adults"] = ADULTS_FOR_A_CHILD  # a child alone: the airline's unaccompanied-minor service
+    if (
+        "adults" in texts
+        and (travellers(doc)["children"] or travellers(doc)["infants"])
+        and not travellers(doc)["adults"]
+    ):
+        # a child alone: the airline's unaccompanied-minor service, which takes no child under 5
+        ages = [a for a in (doc.get("party") or {}).get("child_ages") or [] if isinstance(a, int)]
+        small = travellers(doc)["infants"] or any(a < UM_FROM_AGE for a in ages)
+        texts["adults"] = ADULTS_FOR_A_SMALL_CHILD if small else ADULTS_FOR_A_CHILD
     going = travellers(doc)["children"]
     named = children_named(doc["request"].get("user_message") or "", going) if "child_ages" in texts else None
     if named:  # "me and my nephew": "How old is your nephew?"

@@ -397,3 +397,19 @@ def test_counts_typed_as_on_a_form(text, adults, children, infants, ages):
 def test_people_listed_without_commas(text, adults, children):
     party = read_party(text, going=False)
     assert (party["adults"], party["children"]) == (adults, children)
+
+
+@pytest.mark.parametrize(
+    ("text", "adults", "children", "ages"),
+    [
+        ("my 16-year-old is flying by herself to see her dad", 1, 0, None),  # a passenger of her own
+        ("booking for my son, he's 15, flying alone", 1, 0, None),
+        ("my niece is 14 and flying by herself", 0, 1, [14]),  # the airline's unaccompanied-minor service
+        ("the kids (8 and 16) are flying on their own", 0, 2, [8, 16]),  # the 8-year-old needs the service
+        ("my 4 yo is going to fly alone", 0, 1, [4]),
+        ("my daughter is flying by herself", 0, 1, None),  # no age: asked as a child alone
+    ],
+)
+def test_who_flies_alone_by_age(text, adults, children, ages):
+    party = read_party(text, going=False)
+    assert (party["adults"], party["children"], party["child_ages"]) == (adults, children, ages)

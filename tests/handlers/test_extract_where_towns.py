@@ -125,20 +125,20 @@ def test_who_travels_as_typed(text, adults, children, ages):
 
 
 @pytest.mark.parametrize(
-    ("text", "alone"),
+    ("text", "alone", "adults"),
     [
-        ("my son is 10 and will be flying alone to his dad in denver", True),
-        ("sending my 8 yr old daughter to her grandparents, she flies alone", True),
-        ("my 16 year old is flying solo to boston", True),
-        ("im flying alone with my son (6)", False),
-        ("just me, flying alone", False),
-        ("me and my daughter, on our own this time", False),
+        ("my son is 10 and will be flying alone to his dad in denver", True, 0),
+        ("sending my 8 yr old daughter to her grandparents, she flies alone", True, 0),
+        ("my 16 year old is flying solo to boston", True, 1),  # from 15: a passenger of their own
+        ("im flying alone with my son (6)", False, None),
+        ("just me, flying alone", False, None),
+        ("me and my daughter, on our own this time", False, None),
     ],
 )
-def test_a_child_travelling_alone(text, alone):
+def test_a_child_travelling_alone(text, alone, adults):
     assert unaccompanied(text) is alone
     if alone:
-        assert read_party(text)["adults"] == 0
+        assert read_party(text)["adults"] == adults
 
 
 def test_a_child_alone_is_flagged_and_asked_whether_a_grown_up_goes():
