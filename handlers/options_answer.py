@@ -271,6 +271,28 @@ def _about_bags(bundles: List[Bundle], offers: Dict[str, Dict[str, Any]]) -> str
     return "Bags per adult: " + "; ".join(f"{', '.join(names)}: {what}" for what, names in by_bags.items()) + "."
 
 
+def _about_infants(bundles: List[Bundle], offers: Dict[str, Dict[str, Any]]) -> str:
+    """Whether a baby needs a seat and what it pays, from whom each option's fares are for (their bags per passenger type)."""
+    flying = [b for b in bundles if b.get("flights")]
+    if not flying:
+        return "These options have no flights, only the hotel."
+    fares = [(offers.get(str(f.get("offer_id"))) or {}).get("baggage") for b in flying for f in b.get("flights") or []]
+    kinds = [fare for fare in fares if isinstance(fare, dict) and fare]
+    if not kinds:
+        return "The fares on screen don't say how a baby travels; the airline will, when you book."
+    laps = [fare["infant"] for fare in kinds if isinstance(fare.get("infant"), dict)]
+    if not laps:
+        return (
+            "No lap infant is on these fares: everyone travelling has a seat of their own. A child under 2 may fly on "
+            "a grown-up's lap instead; say their age and I'll search again."
+        )
+    bags = "" if any(int(lap.get("carry_on") or 0) for lap in laps) else ", with no carry-on of their own"
+    return (
+        "On every option the baby flies as a lap infant: on a grown-up's lap, without a seat of their own (from 2 a "
+        f"child needs a seat){bags}. Each option's total already includes the baby's lap fare: it is what you pay for all of you."
+    )
+
+
 def _about_departures(bundles: List[Bundle]) -> str:
     """When each option's flights leave, outbound and return, earliest first."""
     flying = [b for b in bundles if b.get("flights")]
@@ -320,6 +342,11 @@ _WHY_PRICE = (
     r"\b(?:expensive|pricier|pricey|costs?|costing|cheaper|cheap|more|less|price\w*|dearer)\b"
 )
 TOPICS: List[tuple] = [
+    (  # "is the baby free?", "does my 1 year old need a seat?", "can she sit on my lap?"
+        r"\b(?:bab(?:y|ies)|infants?|toddlers?|newborn|lap|\d{1,2}[- ]?(?:months?|mos?)[- ]?old"
+        r"|(?:1|one)[- ]?(?:years?|yrs?|yr)[- ]?old|1\s*y/?o)\b",
+        "infants",
+    ),
     (_WHY_PRICE, "why_price"),
     (_BAGS, "bags"),
     (_ARRIVE, "arrivals"),
@@ -598,6 +625,8 @@ def _answer(
 ) -> str:
     if topic == "bags":
         return _about_bags(bundles, offers)
+    if topic == "infants":
+        return _about_infants(bundles, offers)
     if topic == "why_price":
         return _why_price(low, bundles, every) if focused else _about_price(bundles)
     if topic == "price":

@@ -59,6 +59,7 @@ from .party import (
     adding,
     adults_leaving,
     alone_notice,
+    asks_about_those_going,
     children_as_before,
     children_stay_home,
     couple_trip,
@@ -247,6 +248,8 @@ def extract_fields(
         fields["adults"] = 1
         if assumptions is not None:
             assumptions.append(ASSUMED_ALONE)
+    if asks_about_those_going(people_text, current):  # "does the baby need a seat?": the party stays
+        fields.update(adults=None, children=None, infants=None, child_ages=None)
     _added_to_party(people_text, current, fields)
     if fields.get("adults") and writer_goes_along(people_text, current):
         fields["adults"] += ((current.get("party") or {}).get("travelers") or {}).get("adults") or 0

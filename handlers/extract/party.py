@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..common.question_form import is_question
 from .text import NUMBER_RE, to_int
 
 # What a number counts when it does not count people: "for 3 nights", "us two rooms", "a hotel with 2 beds".
@@ -529,6 +530,27 @@ UM_FROM_AGE, ALONE_FROM_AGE = 5, 15
 def flies_alone(ages: List[int], young: int, infants: Optional[int]) -> bool:
     """Whether the ``young`` people said to fly alone are all of an age to fly as passengers of their own."""
     return not infants and len(ages) == young and min(ages) >= ALONE_FROM_AGE
+
+
+# A child already going, named in a question about them: "does the baby need a seat?", "how much is it
+# for the toddler", "can my 1 year old sit on my lap?"; and the seat the question is about
+_CHILD_ASKED_ABOUT = re.compile(
+    rf"\b(?:the|my|our|his|her)\s+(?:{_KIN_ADJECTIVES}\s+)?(?:{_CHILD_KIN})\b"
+    r"|\b(?:a|its|his|her|their|own)\s+(?:own\s+)?seats?\b(?:\s+of\s+(?:its|his|her|their)\s+own)?",
+    re.I,
+)
+
+
+def asks_about_those_going(text: str, current: Dict[str, Any]) -> bool:
+    """A question about a child already on the trip ("does the baby need a seat?"), which says nothing of
+    who travels (not "can my mom come too?", "what if we bring the kids?", "what if we add a baby?")."""
+    going = (current.get("party") or {}).get("travelers") or {}
+    if not (going.get("children") or going.get("infants")) or not is_question(text) or adding(text):
+        return False
+    if not _CHILD_ASKED_ABOUT.search(text) or re.search(r"\b(?:bring|take|add|come|join)", text, re.I):
+        return False
+    rest = _CHILD_ASKED_ABOUT.sub(lambda m: " " * len(m.group(0)), text)
+    return all(v is None for k, v in read_party(rest).items() if k != "rooms")
 
 
 # What the notice says, to know it later: the writer who then flies along comes on top of them

@@ -6,6 +6,7 @@ import pytest
 
 from handlers.extract.party import (
     ages_question,
+    asks_about_those_going,
     children_named,
     couple_trip,
     family_unsplit,
@@ -413,3 +414,21 @@ def test_people_listed_without_commas(text, adults, children):
 def test_who_flies_alone_by_age(text, adults, children, ages):
     party = read_party(text, going=False)
     assert (party["adults"], party["children"], party["child_ages"]) == (adults, children, ages)
+
+
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [
+        ("does the baby need a seat?", True),
+        ("how much is it for the toddler", True),
+        ("does my 1 year old need a seat?", True),
+        ("can the baby sit on my lap?", True),
+        ("what if we bring our other 2 kids?", False),  # more people, not those going
+        ("can my mom come too?", False),
+        ("the baby needs a seat", False),  # no question
+        ("is the 2nd one refundable?", False),  # nobody named
+    ],
+)
+def test_a_question_about_a_child_going_is_no_new_party(text, about):
+    current = {"party": {"travelers": {"adults": 2, "children": 0, "infants": 1}}}
+    assert asks_about_those_going(text, current) is about
