@@ -51,6 +51,7 @@ from .dates import (
 )
 from .journeys import read_journey, towns_left_out
 from .party import (
+    AGES_SAID,
     FOR_ME,
     MORE_PEOPLE,
     PLUS_PEOPLE,
@@ -152,6 +153,13 @@ def extract_fields(
     airlines, airline_spans = read_airlines(msg)
     # "does the 2nd one have a layover", "compare the first two": options named, never a day of the month
     dates, masked = find_dates(mask(msg, _options_named(msg)), today, order=order_for(locale), doubts=doubts)
+    # "kids aged 3/5/8": ages, not a day (nor a day to ask about)
+    spans = [(d.start, d.end) for d in dates] + [(d.start, d.end) for d in doubts]
+    aged = [(a, b) for a, b in spans if AGES_SAID.search(msg[:a])]
+    if aged:
+        dates = [d for d in dates if (d.start, d.end) not in aged]
+        doubts[:] = [d for d in doubts if (d.start, d.end) not in aged]
+        masked = "".join(msg[i] if any(a <= i < b for a, b in aged) else c for i, c in enumerate(masked))
     anchor = _trip_start(current)
     if not anchor and dates and _NEXT_MONTH.search(msg):
         # "next month, the 14th to 17th", "the 14th to 17th of next month": days of next month, not the next 14th

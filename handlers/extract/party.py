@@ -240,6 +240,8 @@ _SELF_WITH = re.compile(
     r"\b(?:me\s+and|me\s*(?:\+|&|plus|w/)|and\s+(?:I|me)\b|with\s+(?:my|our|me)\b|i\s+and|bringing|taking\s+(?:my|our|the)\b|including\s+(?:me|myself))",
     re.I,
 )
+# The words that open a list of ages: "kids aged 3/5/8" (what follows is no day)
+AGES_SAID = re.compile(r"\b(?:aged?|ages)\s*:?\s*$", re.I)
 # One age in a list, in months for a baby: "ages 10 months, 3 and 5"
 _AGE_ITEM = r"\d{1,2}(?:\s*(?:months?|mos?)(?:[- ]old)?\b)?"
 # A number that counts people, not an age: "shes 9 and 2 adults", "(7) and 3 friends"
