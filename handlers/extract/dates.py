@@ -648,6 +648,8 @@ def find_dates(
             found.append(DateMention(m.start(), mid - 1, first, m.group(0)))
             found.append(DateMention(mid, m.end(), second, m.group(0)))
         masked = mask(masked, [(d.start, d.end) for d in found])
+    found += _dotted_range(masked, today, order)
+    masked = mask(masked, [(d.start, d.end) for d in found])
     lower = text.lower()
     for kind, pattern in _PATTERNS:
         if (
@@ -1203,6 +1205,54 @@ def _weekend_ends(text: str, found: List[DateMention]) -> List[DateMention]:
     if any(d.value < weekend.value for d in out if d is not weekend):
         out = [replace(d, value=d.until, until=None, period=False) if d is weekend else d for d in out]  # its end
     return out
+
+
+# "12.10-12.14", "1.15 - 1.19", "23.12 - 02.01": two dotted days joined as a range (prices and ratings are not)
+_DOTTED_RANGE = re.compile(
+    r"(?<![$\u20ac\u00a3\d.,])\b(?P<a>[0-3]?\d)\.(?P<b>[0-3]?\d)(?P<to>\s*(?:-|\u2013|to|until|till|thru|through)\s*)"
+    r"(?P<c>[0-3]?\d)\.(?P<d>[0-3]?\d)\b(?![.,]?\d)(?!\s*(?:stars?|k\b|%|hours?|h\b|km|miles|mi\b|kg|lbs?))",
+    re.I,
+)
+
+
+def _dotted_range(text: str, today: date, order: Optional[str]) -> List[DateMention]:
+    """The two days of a dotted range, read in one order: a part over 12 settles it for both ("23.12 -
+    02.01": day first; "12.10-12.14": month first), else the desk's ("12.10-12.14" on a US desk is
+    December), day first where the desk names none (the dotted convention), and the other order when
+    only it makes a trip of weeks rather than months ("03.02 - 07.02": Feb 3-7)."""
+    out: List[DateMention] = []
+    for m in _DOTTED_RANGE.finditer(text):
+        if _RATING.search(text[max(0, m.start() - 24) : m.start()]):
+            continue
+        a, b, c, d = (int(m.group(k)) for k in "abcd")
+        month_first = _dotted_days(today, (a, b), (c, d))
+        day_first = _dotted_days(today, (b, a), (d, c))
+        if a > 12 or c > 12:
+            days = day_first
+        elif b > 12 or d > 12:
+            days = month_first
+        else:
+            said, other = (month_first, day_first) if order == "mdy" else (day_first, month_first)
+            days = other if other and (not said or (said[1] - said[0]).days > 31 >= (other[1] - other[0]).days) else said
+        if days is None:
+            continue
+        mid = m.start("to")
+        out.append(DateMention(m.start(), mid, days[0], text[m.start() : mid]))
+        out.append(DateMention(m.end("to"), m.end(), days[1], text[m.end("to") : m.end()]))
+    return out
+
+
+def _dotted_days(today: date, first: Tuple[int, int], second: Tuple[int, int]) -> Optional[Tuple[date, date]]:
+    """(month, day) and (month, day) as the next such days, the second after the first; None if not days."""
+    if not (1 <= first[0] <= 12 and 1 <= second[0] <= 12):
+        return None
+    start = next_month_day(today, *first)
+    end = _safe(start.year, *second) if start else None
+    if start and end and end < start:
+        end = _safe(start.year + 1, *second)
+    if start is None or end is None or (end - start).days > 330:
+        return None
+    return start, end
 
 
 def _order_said(text: str) -> Optional[str]:

@@ -52,6 +52,13 @@ def test_text_is_ascii_with_arrows_as_to(raw, cleaned):
         ("21/03 until 25/03", ["2027-03-21", "2027-03-25"]),  # a day over 12: day first
         ("06/21", ["2027-06-21"]),
         ("5.6. - 9.6.", ["2027-06-05", "2027-06-09"]),  # dots: day first
+        # a dotted range on a US desk: month first, unless a part over 12 or the trip's length says otherwise
+        ("12.10-12.14", ["2026-12-10", "2026-12-14"]),
+        ("1.15 - 1.19", ["2027-01-15", "2027-01-19"]),
+        ("3.4 to 3.8", ["2027-03-04", "2027-03-08"]),
+        ("23.12 - 02.01", ["2026-12-23", "2027-01-02"]),  # the 23rd says both are day first
+        ("03.02 - 07.02", ["2027-02-03", "2027-02-07"]),  # Mar 2 - Jul 2 is no trip
+        ("rated 4.5 - 4.8", []),
         ("labor day", ["2027-09-06"]),
         ("new year's eve", ["2026-12-31"]),
         ("3.5 stars", []),
@@ -59,6 +66,11 @@ def test_text_is_ascii_with_arrows_as_to(raw, cleaned):
 )
 def test_dates_people_type(text, want):
     assert days(text) == want
+
+
+def test_a_dotted_range_off_a_us_desk_is_day_first():
+    assert days("03.04 - 08.04", order="dmy") == ["2027-04-03", "2027-04-08"]
+    assert days("03.04 - 08.04", order=None) == ["2027-04-03", "2027-04-08"]
 
 
 def test_a_weekday_that_disagrees_with_the_date_is_a_doubt_not_a_date():
