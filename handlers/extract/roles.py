@@ -451,6 +451,8 @@ def assign_dates(
         end = None  # a return before the departure in the same breath is not one
     if start is None and end is None:
         return
+    if start is not None and end is None and not stay_mode and _going_home(msg, dates, known):
+        fields["one_way"] = True if fields.get("one_way") is None else fields["one_way"]
     if stay_mode:
         stays = fields["stays"] or [{"location": None, "check_in": None, "check_out": None}]
         stays[0]["check_in"] = start.isoformat() if start else None
@@ -473,6 +475,20 @@ _HOME_BOUND = re.compile(
 _ROUTE_SAID = re.compile(
     r"\b(?:to|into)\s+(?!(?:get|go|fly|be|head|come|return|travel|book|make|find|see|visit)\b)\w|->|→|>", re.I
 )
+
+
+# "heading back home to boston from la", "flying home to seattle from austin", "going home from denver to chicago":
+# a flight that names the home it goes to or the place it leaves
+_GOING_HOME = re.compile(
+    r"\b(?:head(?:ing)?|go(?:ing)?|fly(?:ing)?|get(?:ting)?|com(?:e|ing)|return(?:ing)?|back)\s+(?:back\s+)?home"
+    r"\s+(?:to|from)\b",
+    re.I,
+)
+
+
+def _going_home(msg: str, dates: List[DateMention], known: Tuple[Optional[date], Optional[date], bool]) -> bool:
+    """A first message whose one day is the flight home: no way back to ask about."""
+    return len(dates) == 1 and not known[0] and _GOING_HOME.search(msg) is not None
 
 
 def _only_the_way_home(

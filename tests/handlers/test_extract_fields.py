@@ -77,6 +77,22 @@ def test_one_way_and_no_hotel():
 
 
 @pytest.mark.parametrize(
+    ("text", "one_way", "depart", "back"),
+    [
+        ("heading back home to boston from la dec 14, 1 adult", True, "2026-12-14", None),
+        ("flying home to seattle from austin dec 22, 2 of us", True, "2026-12-22", None),
+        ("going home from denver to chicago on jan 3", True, "2027-01-03", None),
+        # the way home is the return of a trip said before it
+        ("flying to denver jan 3, home to chicago jan 9", None, "2027-01-03", "2027-01-09"),
+        ("boston to denver jan 3, 1 adult", None, "2027-01-03", None),
+    ],
+)
+def test_the_flight_home_is_one_way(text, one_way, depart, back):
+    f = read(text)
+    assert (f["one_way"], f["depart_date"], f["return_date"]) == (one_way, depart, back)
+
+
+@pytest.mark.parametrize(
     ("question", "answer", "field", "value"),
     [
         ({"slots": ["origin"], "text": "Where are you flying from?"}, "Los Angeles", "origin", "QLA"),
