@@ -1233,7 +1233,9 @@ def _dotted_range(text: str, today: date, order: Optional[str]) -> List[DateMent
             days = month_first
         else:
             said, other = (month_first, day_first) if order == "mdy" else (day_first, month_first)
-            days = other if other and (not said or (said[1] - said[0]).days > 31 >= (other[1] - other[0]).days) else said
+            days = (
+                other if other and (not said or (said[1] - said[0]).days > 31 >= (other[1] - other[0]).days) else said
+            )
         if days is None:
             continue
         mid = m.start("to")

@@ -232,6 +232,7 @@ def extract_fields(
     places = find_places(masked, cue_all=cue_all, accented=accented) if cue_all or accented else found
     chosen_town = [] if places else towns.other_town_named(msg, current, pending_question)
     places = places or chosen_town  # "maine" to "say if you meant Portland, Maine (PWM)"
+    places = landmarks_read.venue_placed(mask(msg, asides), places)  # "a conference at moscone center": SF
     stop_town = stopovers.stopover_place(stop, places)  # the trip is read without it, then the stopover put in
     via = stopovers.connections(masked, places)  # "via chicago", "a layover in dallas is fine": no end of the trip
     places = [p for p in places if p is not stop_town and p not in via]

@@ -12,7 +12,9 @@ from collections import Counter
 from functools import cache
 from typing import Dict, List, Optional, Tuple
 
-from ..common.landmarks import LANDMARKS
+from ..common import geo
+from ..common.landmarks import CENTRES, LANDMARKS, REACH_KM, Landmark, km
+from .places import Mention, lookup
 
 # A landmark's words (two words, or one of six letters or more: "moscone", "javits") -> its name when they name one place only
 _SHARED = Counter(w for mark in LANDMARKS for w in set(mark.words))
@@ -104,3 +106,50 @@ def landmark_spans(text: str) -> List[Tuple[int, int]]:
     name is not read as the trip's origin or destination ("to disneyland" is still a destination)."""
     low = text.lower()
     return [m.span("what") for w in _named(low) for m in _as_near(w).finditer(low)]
+
+
+# A venue named without its town ("a conference at moscone center", "a show at msg", "cubs game at wrigley"):
+# the words of one landmark only, long enough not to be a word ("msg", "lvcc": only after "at"), and no
+# part of town a hotel is "in"; words that are also plain words do not count ("universal", "capitol")
+_VENUES: Dict[str, Landmark] = {
+    w: mark
+    for mark in LANDMARKS
+    for w in mark.words
+    if _SHARED[w] == 1 and not mark.district and w not in ("universal", "capitol", "loop", "strip", "broadway")
+}
+_VENUES_LONGEST_FIRST = sorted(_VENUES, key=len, reverse=True)
+_AT = re.compile(r"\b(?:at|@)\s+(?:the\s+)?$")
+
+
+def venue_town(text: str) -> Optional[Tuple[Tuple[int, int], Landmark, str]]:
+    """(its span, the venue, the town whose centre is nearest it) for the first well-known venue the
+    message names, whatever its town; None when it names none or the desk knows no town near it."""
+    low = text.lower()
+    for words in _VENUES_LONGEST_FIRST:
+        if words not in low:
+            continue
+        for m in _whole(words).finditer(low):
+            if (" " in words or len(words) >= 6) or _AT.search(low[: m.start()]):
+                mark = _VENUES[words]
+                (town, _country), (lat, lon) = min(
+                    CENTRES.items(), key=lambda c: km(c[1][0], c[1][1], mark.lat, mark.lon)
+                )
+                if km(lat, lon, mark.lat, mark.lon) <= REACH_KM:
+                    return m.span(), mark, town
+    return None
+
+
+def venue_placed(text: str, places: List[Mention]) -> List[Mention]:
+    """The places, with the town of a well-known venue named without it ("a show at msg from chicago": New York)
+    when no place named lies near the venue."""
+    venue = venue_town(text)
+    town = lookup(venue[2]) if venue else None
+    if venue is None or town is None:
+        return places
+    (start, end), mark, name = venue
+    for p in places:
+        there = geo.place(str(p.place.get("code") or ""))
+        if there and km(float(there["lat"]), float(there["lon"]), mark.lat, mark.lon) <= REACH_KM:
+            return places  # "hotel near times square in nyc": the town is said
+    said = Mention(start, end, town, f"Assumed {name} for {mark.name}")
+    return sorted([*places, said], key=lambda m: m.start)

@@ -19,6 +19,7 @@ import re
 from typing import Any, Dict, List, NamedTuple, Optional
 
 from .cues import BAGS_CHECKED, DEST_CUE, FLIGHT_WORDS, HOTEL_WORDS, ORIGIN_CUE, before
+from .landmark_near import venue_placed
 from .places import Mention, find_places
 from .text import clean
 
@@ -80,7 +81,9 @@ def _own_topic(text: str, under_way: str = "trip") -> Optional[str]:
     if other:
         # "trade show in vegas, leaving from orlando jan 19": the show is why, the route is the trip
         # (a car "from LAX to San Diego" is the car's)
-        return "trip" if not CAR_WORDS.search(text) and names_route(text, homes=False) else "other"
+        # ("a show at msg from chicago": the venue's town is one end)
+        route = names_route(text, homes=False, found=venue_placed(text, find_places(text)))
+        return "trip" if not CAR_WORDS.search(text) and route else "other"
     return None
 
 

@@ -255,3 +255,23 @@ def test_a_town_that_is_also_a_word_is_read_after_a_stay_in():
     doc = h.intent()
     assert doc["itinerary"]["lodging"]["stays"][0]["location_code"] == "ROM"
     assert re.search(r"km from the Colosseum\.$", doc["working_memory"]["ranked_bundles"][0]["why"][-1])
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        # a venue named without its town: the town whose centre is nearest it, said as assumed
+        ("conference at moscone center mar 9-12 from boston, 1 adult", "BOS", "QSF"),
+        ("a show at msg from chicago jan 22-23, 2 adults", "CHI", "NYC"),
+        ("cubs game at wrigley field from dallas, apr 10-12, 2 of us", "DFW", "CHI"),
+        # the town said with it stays the town; a short name is a venue only after "at"
+        ("hotel near times square in nyc dec 3-5, boston to nyc", "BOS", "NYC"),
+        ("boston to denver dec 3-5, I'll send you a msg", "BOS", "DEN"),
+    ],
+)
+def test_a_venue_without_its_town_is_in_its_town(text, origin, destination):
+    assumptions: list = []
+    f, _ = extract_fields(text=text, today=TODAY, assumptions=assumptions)
+    assert (f["origin"]["code"], f["destination"]["code"]) == (origin, destination)
+    venue_only = (origin, destination) in (("BOS", "QSF"), ("CHI", "NYC"), ("DFW", "CHI"))
+    assert any(a.startswith("Assumed") and " for " in a for a in assumptions) == venue_only
