@@ -49,6 +49,57 @@ METRO_CODES: Dict[str, Dict[str, Any]] = {
 }
 
 
+# Towns people stay in that have no airline airport (nor a code of their own), flown to through another's:
+# where their hotels are searched. Their codes are their names, so they never pass for an airport's.
+# code -> (name, latitude, longitude, time zone, country, the airport that serves it)
+TOWNS: Dict[str, tuple] = {
+    "ZERMATT": ("Zermatt", 46.0207, 7.7491, "Europe/Zurich", "CH", "ZRH"),
+    "INTERLAKEN": ("Interlaken", 46.6863, 7.8632, "Europe/Zurich", "CH", "ZRH"),
+    "GRINDELWALD": ("Grindelwald", 46.6242, 8.0414, "Europe/Zurich", "CH", "ZRH"),
+    "LUCERNE": ("Lucerne", 47.0502, 8.3093, "Europe/Zurich", "CH", "ZRH"),
+    "STMORITZ": ("St. Moritz", 46.4983, 9.8390, "Europe/Zurich", "CH", "ZRH"),
+    "VERBIER": ("Verbier", 46.0964, 7.2286, "Europe/Zurich", "CH", "GVA"),
+    "GSTAAD": ("Gstaad", 46.4750, 7.2861, "Europe/Zurich", "CH", "GVA"),
+    "CHAMONIX": ("Chamonix", 45.9237, 6.8694, "Europe/Paris", "FR", "GVA"),
+    "KITZBUHEL": ("Kitzbühel", 47.4464, 12.3925, "Europe/Vienna", "AT", "INN"),
+    "HALLSTATT": ("Hallstatt", 47.5622, 13.6493, "Europe/Vienna", "AT", "SZG"),
+    "SINTRA": ("Sintra", 38.8029, -9.3817, "Europe/Lisbon", "PT", "LIS"),
+    "CASCAIS": ("Cascais", 38.6979, -9.4215, "Europe/Lisbon", "PT", "LIS"),
+    "SORRENTO": ("Sorrento", 40.6263, 14.3758, "Europe/Rome", "IT", "NAP"),
+    "POSITANO": ("Positano", 40.6281, 14.4850, "Europe/Rome", "IT", "NAP"),
+    "TAORMINA": ("Taormina", 37.8516, 15.2853, "Europe/Rome", "IT", "CTA"),
+    "CORTINA": ("Cortina d'Ampezzo", 46.5405, 12.1357, "Europe/Rome", "IT", "VCE"),
+    "LAKECOMO": ("Lake Como", 45.8081, 9.0852, "Europe/Rome", "IT", "MXP"),
+    "CINQUETERRE": ("Cinque Terre", 44.1350, 9.6847, "Europe/Rome", "IT", "PSA"),
+    "STTROPEZ": ("St. Tropez", 43.2727, 6.6406, "Europe/Paris", "FR", "NCE"),
+    "ANTIBES": ("Antibes", 43.5804, 7.1251, "Europe/Paris", "FR", "NCE"),
+    "HVAR": ("Hvar", 43.1729, 16.4411, "Europe/Zagreb", "HR", "SPU"),
+    "BRUGES": ("Bruges", 51.2093, 3.2247, "Europe/Brussels", "BE", "BRU"),
+    "GHENT": ("Ghent", 51.0543, 3.7174, "Europe/Brussels", "BE", "BRU"),
+    "GALWAY": ("Galway", 53.2707, -9.0568, "Europe/Dublin", "IE", "SNN"),
+    "UBUD": ("Ubud", -8.5069, 115.2625, "Asia/Makassar", "ID", "DPS"),
+    "KYOTO": ("Kyoto", 35.0116, 135.7681, "Asia/Tokyo", "JP", "KIX"),
+    "NARA": ("Nara", 34.6851, 135.8048, "Asia/Tokyo", "JP", "KIX"),
+    "HAKONE": ("Hakone", 35.2324, 139.1069, "Asia/Tokyo", "JP", "HND"),
+    "NIKKO": ("Nikko", 36.7199, 139.6982, "Asia/Tokyo", "JP", "HND"),
+    "HAKUBA": ("Hakuba", 36.6982, 137.8619, "Asia/Tokyo", "JP", "HND"),
+    "NISEKO": ("Niseko", 42.8048, 140.6874, "Asia/Tokyo", "JP", "CTS"),
+    "WHISTLER": ("Whistler", 50.1163, -122.9574, "America/Vancouver", "CA", "YVR"),
+    "PLAYADELCARMEN": ("Playa del Carmen", 20.6296, -87.0739, "America/Cancun", "MX", "CUN"),
+    "PARKCITY": ("Park City", 40.6461, -111.4980, "America/Denver", "US", "SLC"),
+    "BRECKENRIDGE": ("Breckenridge", 39.4817, -106.0384, "America/Denver", "US", "DEN"),
+    "ESTESPARK": ("Estes Park", 40.3772, -105.5217, "America/Denver", "US", "DEN"),
+    "BIGSKY": ("Big Sky", 45.2847, -111.3683, "America/Denver", "US", "BZN"),
+    "CARMEL": ("Carmel", 36.5552, -121.9233, "America/Los_Angeles", "US", "MRY"),
+}
+_TOWN_CODES = {name: code for code, (name, *_rest) in TOWNS.items()}
+
+
+def town_code(name: str) -> Optional[str]:
+    """The code a town in ``TOWNS`` is searched under ("Zermatt": "ZERMATT"), else None."""
+    return _TOWN_CODES.get(name)
+
+
 # Codes that are both a metro code above and a busy airport, where the airport is meant.
 # (QSF, a pseudo-code for the Bay Area, is also Setif in Algeria: there the metro wins.)
 _AIRPORT_BEATS_METRO = frozenset({"SHA", "BKK", "BER", "IST", "DOH"})
@@ -67,7 +118,8 @@ def airport(code: Optional[str]) -> Optional[Dict[str, Any]]:
 
 
 def place(code: Optional[str]) -> Optional[Dict[str, Any]]:
-    """An airport or metro code -> {type, code, name, airport, lat, lon, tz, country, city}."""
+    """An airport, metro or town code -> {type, code, name, airport, lat, lon, tz, country, city}; a town
+    (``TOWNS``) is a "city" whose airport is the one that serves it."""
     if not code:
         return None
     c = code.strip().upper()
@@ -85,6 +137,21 @@ def place(code: Optional[str]) -> Optional[Dict[str, Any]]:
             "tz": main["tz"],
             "country": main["country"],
             "city": metro["name"],
+        }
+    town = TOWNS.get(c)
+    if town:
+        name, lat, lon, tz, country, served_by = town
+        return {
+            "type": "city",
+            "code": c,
+            "name": name,
+            "airport": served_by,
+            "airports": [served_by],
+            "lat": lat,
+            "lon": lon,
+            "tz": tz,
+            "country": country,
+            "city": name,
         }
     a = airports().get(c)
     if not a:

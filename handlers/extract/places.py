@@ -1334,7 +1334,9 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             n, place, assumed = hit
             n += _qualifier_words(text, words, i + n) or _country_words(words, i + n, place["code"])
             town = SERVED.get(served)
-            stay = {"type": "city", "code": town[3], "name": town[2]} if town and town[3] else None
+            # (its hotels searched in the town: its own field's code, else its own, else around the airport)
+            stay_code = (town[3] or geo.town_code(town[2])) if town else None
+            stay = {"type": "city", "code": stay_code, "name": town[2]} if town and stay_code else None
             out.append((Mention(words[i][0], words[i + n - 1][1], place, assumed, stay), hit_key))
             i += n
         else:

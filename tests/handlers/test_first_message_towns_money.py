@@ -86,7 +86,11 @@ def test_newcastle_is_englands_unless_australia_is_said(text, code, told):
         ("sedona trip from seattle apr 10-14, 2 adults", "PHX", "SDX"),
         ("lake tahoe feb 19-22 from san diego, 3 of us", "RNO", "TVL"),
         ("the hamptons july 2-5 from dc, 2 adults", "ISP", "HTO"),
-        ("park city from LA feb 6-9 2 adults", "SLC", "SLC"),  # no place of its own to search hotels under
+        # no airfield of its own: the town's own place (handlers/common/geo.py TOWNS), not the airport's city
+        ("park city from LA feb 6-9 2 adults", "SLC", "PARKCITY"),
+        ("zermatt hotel feb 2-9 flying from nyc, 2 adults", "ZRH", "ZERMATT"),
+        ("chamonix from boston dec 20-27, 2 adults, need flights and a hotel", "GVA", "CHAMONIX"),
+        ("whistler ski trip from sf feb 12-18, 3 adults", "YVR", "WHISTLER"),
     ],
 )
 def test_a_resort_town_flies_to_its_airport_and_keeps_the_hotel_in_town(text, airport, hotel):
@@ -96,6 +100,20 @@ def test_a_resort_town_flies_to_its_airport_and_keeps_the_hotel_in_town(text, ai
     assert itinerary["segments"][0]["destination"]["code"] == airport
     assert itinerary["lodging"]["stays"][0]["location_code"] == hotel
     assert any(f"({airport})" in line for line in h.intent()["status"]["assumptions"])
+
+
+def test_a_town_without_an_airport_has_its_hotels_searched_in_the_town():
+    from handlers.common import geo
+    from handlers.common.landmarks import km
+
+    zermatt, zurich = geo.place("ZERMATT"), geo.place("ZRH")
+    assert zermatt["city"] == "Zermatt" and zermatt["airport"] == "ZRH" and zermatt["tz"] == "Europe/Zurich"
+    assert km(zermatt["lat"], zermatt["lon"], zurich["lat"], zurich["lon"]) > 150
+    assert geo.town_code("Zermatt") == "ZERMATT" and geo.town_code("Zurich") is None
+    for code, (name, lat, lon, _tz, _country, airport) in geo.TOWNS.items():
+        served = geo.place(airport)
+        assert code not in geo.airports() and served is not None, name  # never an airport's code
+        assert km(lat, lon, served["lat"], served["lon"]) < 300, name  # near the airport that serves it
 
 
 def test_a_town_that_is_also_a_word_needs_a_cue():
