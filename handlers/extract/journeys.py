@@ -85,7 +85,10 @@ def _name(place: Dict[str, Any]) -> str:
 
 
 # Between a trip's first and last day: "march 3-12", "may 2 to may 14", "jun 1, back jun 14"
-_TRIP_SPAN = re.compile(r"\s*(?:-|–|to|through|thru|until|till)\s*|.*\b(?:back|return(?:ing)?|home)\b.*", re.I | re.S)
+# ("mar 3 - 15": the range's dash is read with its first day)
+_TRIP_SPAN = re.compile(
+    r"\s*(?:(?:-|–|to|through|thru|until|till)\s*)?|.*\b(?:back|return(?:ing)?|home)\b.*", re.I | re.S
+)
 
 
 def _tour_home_from_the_last(
@@ -106,7 +109,10 @@ def _tour_home_from_the_last(
         return None
     run: List[Mention] = []
     for m in places:
-        if run and not _LINK.fullmatch(msg[run[-1].end : m.start]):
+        if _FROM.search(msg[max(0, m.start - 15) : m.start]) and len(run) < 2:
+            run = []  # "from dallas, vegas and then la": the home named first is not the tour's
+            continue
+        if run and not (_LINK.fullmatch(msg[run[-1].end : m.start]) or _LIST.fullmatch(msg[run[-1].end : m.start])):
             if len(run) >= 3 or (len(run) >= 2 and _tour_from_home(msg, places, run)):
                 break
             run = []
@@ -156,7 +162,9 @@ def _chain(msg: str, places: Sequence[Mention]) -> Optional[List[Dict[str, Any]]
     return stops if len(stops) >= 3 else None
 
 
-_TOUR_LINK = re.compile(r"\s*(?:,?\s*and\s+)?,?\s*then\s*", re.I)
+_TOUR_LINK = re.compile(r"\s*(?:,?\s*and\s+)?,?\s*then\s*|\s*(?:,|&|,?\s*and)\s*", re.I)
+# Towns listed one after another: "lisbon, madrid, barcelona", "vegas and la"
+_LIST = re.compile(r"\s*(?:,|&|,?\s*and)\s*", re.I)
 
 
 def _tour_from_home(msg: str, places: Sequence[Mention], chain: Sequence[Mention]) -> bool:

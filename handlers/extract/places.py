@@ -1233,6 +1233,10 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             cue_all
             or _cued(words, i)
             or bool(out and out[-1][0].end == words[i - 1][1] and _dash_before(text, words, i))
+            # "boston: lisbon, madrid": a name listed right after a place is one too
+            or bool(
+                out and out[-1][0].end == words[i - 1][1] and _LISTED.fullmatch(text[words[i - 1][1] : words[i][0]])
+            )
         )
         route = not cued and (_before_to(words, i) or _dash_after(text, words, i))
         hit = None
@@ -1332,7 +1336,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             continue
         if hit:
             n, place, assumed = hit
-            n += _qualifier_words(text, words, i + n) or _country_words(words, i + n, place["code"])
+            n += _qualifier_words(text, words, i + n, place["code"]) or _country_words(words, i + n, place["code"])
             town = SERVED.get(served)
             # (its hotels searched in the town: its own field's code, else its own, else around the airport)
             stay_code = (town[3] or geo.town_code(town[2])) if town else None
@@ -1445,6 +1449,9 @@ _DASH = re.compile(
 )  # a route's dash or arrow, not "Minneapolis-St. Paul"
 
 
+_LISTED = re.compile(r"\s*[,:;&]\s*")
+
+
 def _dash_before(text: str, words: List[Tuple[int, int, str]], i: int) -> bool:
     return i > 0 and _DASH.fullmatch(text[words[i - 1][1] : words[i][0]]) is not None
 
@@ -1553,10 +1560,15 @@ _FLY_INTO = frozenset({"fly", "flying", "flights", "flight", "land", "landing", 
 _TYPO_CUES = CUES - frozenset({"for", "at", "near", "around", "and", "than", "then", "book", "back", "stay", "staying"})
 
 
-def _qualifier_words(text: str, words: List[Tuple[int, int, str]], j: int) -> int:
-    """How many words after a place are its state or country (", Ontario", ", WA", " UK", " Oregon")."""
+def _qualifier_words(text: str, words: List[Tuple[int, int, str]], j: int, code: str = "") -> int:
+    """How many words after a place are its state or country (", Ontario", ", WA", " UK", " Oregon"); not
+    a big town abroad that is also a region's name ("from sfo, tokyo then seoul": Tokyo is the next town)."""
     if j >= len(words) or text[words[j - 1][1] : words[j][0]].strip() not in (",", ""):
         return 0
+    town, country = _index().get(fold(words[j][2])), _country_of(code) if code else ""
+    if town and country and town[0].score >= 40 and _country_of(town[0].code) != country:
+        if country not in _region_countries().get(fold(words[j][2]), ()):  # ("London, Ontario" is Canada's)
+            return 0
     regions = _regions()
     comma = text[words[j - 1][1] : words[j][0]].strip() == ","
     shouting = text.isupper()
@@ -1592,6 +1604,15 @@ def _country_words(words: List[Tuple[int, int, str]], j: int, code: str) -> int:
         if len(words) >= j + n and country and _country_codes().get(said) == country:
             return n
     return 0
+
+
+@lru_cache(maxsize=1)
+def _region_countries() -> Dict[str, frozenset]:
+    """A state or province's folded name -> the countries it is in ("ontario": Canada)."""
+    out: Dict[str, set] = {}
+    for a in geo.airports().values():
+        out.setdefault(fold(a.get("subd") or ""), set()).add(a.get("country") or "")
+    return {name: frozenset(countries) for name, countries in out.items()}
 
 
 @lru_cache(maxsize=1)

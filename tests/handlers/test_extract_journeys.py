@@ -122,6 +122,19 @@ def test_home_from_another_town_after_a_route_is_an_open_jaw():
             "dublin then galway then cork, 10 days starting march 5, flying from boston",
             [("BOS", "DUB", "2027-03-05"), ("ORK", "BOS", "2027-03-15")],
         ),
+        # listed without "to": the home named apart, the towns by commas, "and" or "then"
+        (
+            "from sfo, tokyo then seoul, mar 3 - 15, 2 adults",
+            [("SFO", "TYO", "2027-03-03"), ("SEL", "SFO", "2027-03-15")],
+        ),
+        (
+            "leaving boston apr 2: lisbon, madrid, barcelona, home apr 16",
+            [("BOS", "LIS", "2027-04-02"), ("BCN", "BOS", "2027-04-16")],
+        ),
+        (
+            "from dallas, vegas and then la, leaving jan 15, home the 20th",
+            [("DFW", "LAS", "2027-01-15"), ("QLA", "DFW", "2027-01-20")],
+        ),
     ],
 )
 def test_towns_toured_between_the_first_and_last_day_fly_home_from_the_last(text, want):

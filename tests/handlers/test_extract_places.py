@@ -154,6 +154,10 @@ def test_codes_that_are_words_count_only_beside_a_code(text, codes):
         ("jackson ms, from chicago", ["JAN", "CHI"]),
         ("reading pa to orlando", ["RDG", "MCO"]),
         ("bath me and my wife to london", ["LON"]),
+        # a big town abroad after a comma is the next town, not the place's region; a region of its country is
+        ("from sfo, tokyo then seoul", ["SFO", "TYO", "SEL"]),
+        ("London, Ontario to toronto", ["YXU", "YTO"]),
+        ("leaving boston: lisbon, madrid", ["BOS", "LIS", "MAD"]),
     ],
 )
 def test_the_region_said_picks_the_town(text, expected):
