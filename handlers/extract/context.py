@@ -7,7 +7,7 @@ Whether a message arranges a stay alone or flights, which dates the trip already
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .cues import BAGS_CHECKED, FLIGHT_WORDS, HOTEL_WORDS
@@ -193,6 +193,22 @@ def doubt_answer(msg: str, pending_question: Any) -> Dict[str, str]:
     words = re.findall(r"[a-z]+", msg.lower())
     named = [d for d in days if any(_names_day(w, d) for w in words)]
     return {slot: named[0].isoformat()} if len(named) == 1 else {}
+
+
+_FLOWN_THE_DAY_BEFORE = re.compile(r"^Flying out \w+ \w+ \d+, the day before (?:your|the) \w+ on ")
+
+
+def event_day_answer(msg: str, current: Any) -> Dict[str, str]:
+    """ "same day" / "the day of" after "Flying out Fri Feb 19, the day before the wedding on Sat Feb 20": the
+    way out on the event's day; {} otherwise."""
+    around = _AROUND_EVENT.match(msg)
+    status = (current or {}).get("status") if isinstance(current, dict) else None
+    told = (status or {}).get("assumptions") if isinstance(status, dict) else None
+    if not around or around.group("before") or not any(_FLOWN_THE_DAY_BEFORE.match(str(t)) for t in told or []):
+        return {}
+    segments = ((current or {}).get("itinerary") or {}).get("segments") or []
+    out = _iso(segments[0].get("depart_date")) if segments and isinstance(segments[0], dict) else None
+    return {"depart_date": (out + timedelta(days=1)).isoformat()} if out else {}
 
 
 def _names_day(word: str, day: date) -> bool:

@@ -895,6 +895,12 @@ _EVENT_AT = re.compile(
     r"(?:\s+(?:in|at)(?:\s+(?!(?:from|to|out|with|for|and|then|on)\b)[\w'.-]+){1,3})?\s+(?:on\s+)?(?:the\s+)?$",
     re.I,
 )
+# an event the traveller must attend, right before its day: "for my friend's funeral on", "wedding in savannah on"
+_MUST_ATTEND_ON = re.compile(
+    r"\b(?:wedding|funeral|graduation|ceremony|memorial|meeting|interview|appointment|surgery|procedure)s?"
+    r"(?:\s+(?:in|at)(?:\s+(?!(?:from|to|out|with|for|and|then|on)\b)[\w'.-]+){1,3})?\s+on\s+(?:the\s+)?$",
+    re.I,
+)
 _TRAVEL_WORD = re.compile(
     r"\b(?:fly\w*|flight|leav\w*|depart\w*|back|return\w*|arriv\w*|land\w*|home|get\s+(?:in|there)|head\w*)\b", re.I
 )
@@ -912,8 +918,8 @@ def _event_day(text: str, found: List[DateMention], today: date) -> List[DateMen
         if reason:
             if not all(o.weekday_only or o.day_only for o in found if o is not d) or len(found) < 2:
                 continue
-        elif _TRAVEL_WORD.search(clause):
-            continue
+        elif _TRAVEL_WORD.search(clause) and not _MUST_ATTEND_ON.search(clause):
+            continue  # ("flying to nashville for my friend's funeral on dec 10": the funeral's day)
         elif not (_EVENT_IS.search(clause) or _NAMED_IS.search(clause)):
             bare = [o for o in found if o.value != d.value]
             if not (
@@ -957,9 +963,11 @@ _EVENT_NOUN = re.compile(
 )
 
 
-# Events of work that start a day: the traveller flies in the day before ("a meeting feb 4, return feb 5")
+# Events the traveller must be at, from their start: an agent flies them in the day before ("a meeting feb 4,
+# return feb 5", "my sister's wedding on june 12th, back the 14th"); a game or a show may be flown to that day (asked)
 _WORK_EVENT = frozenset(
     "meeting interview presentation appointment pitch training workshop kickoff offsite exam surgery procedure".split()
+    + "wedding funeral graduation ceremony memorial".split()
 )
 
 

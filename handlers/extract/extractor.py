@@ -27,6 +27,7 @@ from .context import (
     THERE,
     confirmed_proposal,
     doubt_answer,
+    event_day_answer,
     hotel_alone,
     known_dates,
     place_referred_to,
@@ -102,6 +103,10 @@ _BARE_WORDS = 7
 _NEXT_MONTH = re.compile(r"\bnext\s+month\b", re.I)
 
 
+# Events the traveller goes to that are usually someone else's: "the day before the wedding", not "your wedding"
+_SOMEONES_EVENTS = frozenset({"wedding", "funeral", "graduation", "ceremony", "memorial"})
+
+
 def extract_fields(
     *,
     text: Any,
@@ -134,7 +139,7 @@ def extract_fields(
     msg = mask(msg, dates_flexible(msg))  # "flexible by a day or two": no day, no one-day trip (said so: intake)
     slots = pending_slots(pending_question)
     current = current if isinstance(current, dict) else {}
-    chosen = doubt_answer(msg, pending_question)
+    chosen = doubt_answer(msg, pending_question) or event_day_answer(msg, current)  # "same day"
     if chosen:  # "the first one", "April", "yes" to "Do you mean Thu Mar 4 or Sat Apr 3 by "03/04"?"
         for slot, day in chosen.items():
             if slot in ("check_in", "check_out"):
@@ -638,8 +643,9 @@ def _weekdays_read(dates: List[DateMention], fields: Dict[str, Any]) -> List[str
             said.append(f"Taking {d.value.strftime('%A')} after next as {day}")
         elif d.before_event:
             event = day_text((d.value + timedelta(days=1)).isoformat())
+            whose = "the" if d.before_event in _SOMEONES_EVENTS else "your"  # (the wedding is often a sister's)
             said.append(
-                f"Flying out {day}, the day before your {d.before_event} on {event}; say the day if you fly another"
+                f"Flying out {day}, the day before {whose} {d.before_event} on {event}; say the day if you fly another"
             )
         elif d.period and d.until and fields.get("nights") == (d.until - d.value).days:
             back = day_text(d.until.isoformat())

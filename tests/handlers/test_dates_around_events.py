@@ -50,8 +50,33 @@ def test_dates_said_around_something(text, expected):
 
 
 def test_an_event_date_alone_is_still_the_travel_day():
-    assert trip("flying to austin for a wedding on the 12th, back the 14th")[:2] == ("2026-12-12", "2026-12-14")
+    assert trip("flying to austin for a hockey game on the 12th, back the 14th")[:2] == ("2026-12-12", "2026-12-14")
     assert [d.value.isoformat() for d in find_dates("the wedding is on feb 20", TODAY)[0]] == ["2027-02-20"]
+
+
+@pytest.mark.parametrize(
+    ("text", "depart", "told"),
+    [
+        # an event the traveller must be at: flown to the day before, and said so
+        ("flying to austin for a wedding on the 12th, back the 14th", "2026-12-11", "the day before the wedding"),
+        ("flying to nashville from nyc for my friend's funeral on dec 10, back the 11th", "2026-12-09", "the funeral"),
+        ("my son's graduation is may 20 in columbus oh, from tampa, home the 22nd", "2027-05-19", "the graduation"),
+        ("need to get to my sister's wedding in savannah on june 12th, back the 14th", "2027-06-11", "the wedding"),
+    ],
+)
+def test_the_way_out_to_an_event_one_must_attend_is_the_day_before(text, depart, told):
+    assumptions: list = []
+    fields, _ = extract_fields(text=text, today=TODAY, assumptions=assumptions)
+    assert fields["depart_date"] == depart
+    assert any(told in line and line.startswith("Flying out") for line in assumptions)
+
+
+def test_the_same_day_after_the_day_before_was_said_flies_on_the_event_day():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("my cousin's wedding in austin on sat feb 20, home the 21st, from chicago, me and my wife")
+    assert h.intent()["itinerary"]["segments"][0]["depart_date"] == "2027-02-19"
+    h.say("same day")
+    assert [s["depart_date"] for s in h.intent()["itinerary"]["segments"]] == ["2027-02-20", "2027-02-21"]
 
 
 @pytest.mark.parametrize(
