@@ -409,7 +409,7 @@ def extract_fields(
     complete_stay(fields)
     if fields["stays"] and fields["hotel_needed"] is None and not town_stay:
         fields["hotel_needed"] = True
-    _same_day_trip(msg, fields)
+    _same_day_trip(msg, fields, len(dates))
     _nights_in_window(as_typed, fields, assumptions)  # "sometime between may 10 and 20, 6 nights"
     return fields, notes
 
@@ -451,11 +451,27 @@ SAME_DAY = re.compile(
 )
 
 
-def _same_day_trip(msg: str, fields: Dict[str, Any]) -> None:
+def _same_day_trip(msg: str, fields: Dict[str, Any], days_said: int = 0) -> None:
     """ "day trip boston to dc jan 6", "there and back in a day": the way home on the day out (a
-    trip of no night then searches no hotel, and brings it back when it grows: ``handlers.extract.patch``)."""
+    trip of no night then searches no hotel, and brings it back when it grows: ``handlers.extract.patch``);
+    so too two flights said by their hours on one day ("fly to chicago at 7am and back at 6pm on the 9th")."""
     if fields.get("depart_date") and not fields.get("return_date") and SAME_DAY.search(msg):
         fields["return_date"] = fields["depart_date"]
+    out, back = _clock(fields.get("time_out")), _clock(fields.get("time_return"))
+    if (
+        days_said == 1
+        and out
+        and back
+        and out < back
+        and bool(fields.get("depart_date")) != bool(fields.get("return_date"))
+    ):
+        fields["depart_date"] = fields["return_date"] = fields.get("depart_date") or fields.get("return_date")
+
+
+def _clock(wish: Any) -> Optional[str]:
+    """ "07:00" for a time wished at a clock hour ("around 07:00", "after 17:00"), else None."""
+    found = re.search(r"\b\d\d:\d\d\b", wish) if isinstance(wish, str) else None
+    return found.group(0) if found else None
 
 
 # A yes/no question about what is on screen ("are any of these refundable?", "is the second one

@@ -255,3 +255,18 @@ def test_a_weekend_brings_its_way_back_unless_told_otherwise(text, depart, night
 def test_in_and_out_are_the_days_at_the_destination(text, depart, ret):
     fields, _ = extract_fields(text=text, today=date(2026, 12, 1))
     assert (fields["depart_date"], fields["return_date"]) == (depart, ret)
+
+
+@pytest.mark.parametrize(
+    ("text", "depart", "back"),
+    [
+        # two flights said by their hours on one day: there and back that day
+        ("fly from boston to chicago at 7am and back at 6pm on the 9th, just me", "2026-12-09", "2026-12-09"),
+        ("boston to chicago dec 9 at 7am, back at 6pm", "2026-12-09", "2026-12-09"),
+        ("boston to chicago dec 9 at 7am, back dec 12 at 6pm", "2026-12-09", "2026-12-12"),
+        ("boston to chicago dec 9 at 7pm, 1 adult", "2026-12-09", None),
+    ],
+)
+def test_out_and_back_by_the_hour_on_one_day_is_a_day_trip(text, depart, back):
+    f = read(text)
+    assert (f["depart_date"], f["return_date"]) == (depart, back)
