@@ -1241,6 +1241,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
         route = not cued and (_before_to(words, i) or _dash_after(text, words, i))
         hit = None
         hit_key = served = ""
+        word_code = False  # "lafayette la to houston": the state's code that is also a word, read with the town
         for n in range(min(_MAX_WORDS, len(words) - i), 0, -1):
             span = words[i : i + n]
             # names do not run across sentence punctuation (but "St. Louis" is one name, and "Turks & Caicos"
@@ -1322,6 +1323,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             hit = (n, {"type": entry.type, "code": entry.code, "name": name}, assumed)
             hit_key = key if assumed and not qualified else ""
             served = key if key in SERVED and entry.code == SERVED[key][0] else ""
+            word_code = qualified and _word_state_code(text[span[-1][1] : span[-1][1] + 40].lstrip(" "))
             break
         if hit is None:
             raw = words[i][2]
@@ -1336,7 +1338,11 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             continue
         if hit:
             n, place, assumed = hit
-            n += _qualifier_words(text, words, i + n, place["code"]) or _country_words(words, i + n, place["code"])
+            n += (
+                _qualifier_words(text, words, i + n, place["code"])
+                or _country_words(words, i + n, place["code"])
+                or int(word_code and i + n < len(words))
+            )
             town = SERVED.get(served)
             # (its hotels searched in the town: its own field's code, else its own, else around the airport)
             stay_code = (town[3] or geo.town_code(town[2])) if town else None

@@ -153,6 +153,9 @@ def test_codes_that_are_words_count_only_beside_a_code(text, codes):
         # a name that is also a word or a person's is a place when its state follows
         ("jackson ms, from chicago", ["JAN", "CHI"]),
         ("reading pa to orlando", ["RDG", "MCO"]),
+        # a state's code that is also a word or a nickname is the town's, not the next place ("la": not Los Angeles)
+        ("flights lafayette la to houston", ["LFT", "HOU"]),
+        ("portland me to boston", ["PWM", "BOS"]),
         ("bath me and my wife to london", ["LON"]),
         # a big town abroad after a comma is the next town, not the place's region; a region of its country is
         ("from sfo, tokyo then seoul", ["SFO", "TYO", "SEL"]),
