@@ -7,6 +7,7 @@ anywhere earlier in the clause; ``AFTER_*`` follow the value ("March 11th check-
 from __future__ import annotations
 
 import re
+from typing import List, Tuple
 
 _PLACE_TAIL = (
     r"(?:\s+(?:is|was|the|city|town|airport|city\s+of|airport\s+(?:of|in)|main\s+airport\s+in|beautiful|sunny|lovely))*"
@@ -89,8 +90,15 @@ BAGS_CHECKED = re.compile(
 )
 # What a stay is called when it is asked for ("add a hotel", "need a room", "a place to stay").
 STAY_NOUNS = r"hotels?|motels?|rooms?|accommodations?|lodging|places?\s+to\s+stay"
+# Hotel chains people name instead of saying "hotel" ("book the marriott in denver", "a hilton near the
+# airport"); names that are also plain words ("four seasons", "courtyard", "omni") are left out.
+HOTEL_BRANDS = (
+    r"marriott|hilton|hyatt|westin|sheraton|ritz(?:[\s-]carlton)?|doubletree|hampton|radisson|wyndham|"
+    r"intercontinental|kimpton|fairmont|best\s+western|la\s+quinta|motel\s*6|embassy\s+suites|"
+    r"homewood\s+suites|springhill\s+suites|st\.?\s+regis|waldorf(?:[\s-]astoria)?|loews|ihg"
+)
 HOTEL_WORDS = re.compile(
-    rf"\b(?:{STAY_NOUNS}|inn|house|houses|homes?|app?artments?|condo|airbnb|stay(?:ing)?|check[\s-]?in|check[\s-]?out)\b",
+    rf"\b(?:{STAY_NOUNS}|{HOTEL_BRANDS}|inn|house|houses|homes?|app?artments?|condo|airbnb|stay(?:ing)?|check[\s-]?in|check[\s-]?out)\b",
     re.I,
 )
 
@@ -98,3 +106,17 @@ HOTEL_WORDS = re.compile(
 def before(msg: str, start: int, floor: int = 0) -> str:
     """Up to 40 characters before ``start``, not reaching back past ``floor``."""
     return msg[max(floor, start - 40) : start]
+
+
+# An airport a stay is near ("a hotel near the airport", "an airport hotel", "by the Denver airport"):
+# the word is about where to sleep, not a flight to search.
+_AIRPORT_STAY = re.compile(
+    r"\b(?:near|by|close\s+to|next\s+to|around|walking\s+distance\s+(?:to|from|of))\s+(?:the\s+)?"
+    r"(?:[A-Za-z]+\s+)?(?P<near>airports?)\b|\b(?P<named>airport)\s+(?:hotels?|motels?|inns?|lodging)\b",
+    re.I,
+)
+
+
+def airport_stay_spans(text: str) -> List[Tuple[int, int]]:
+    """Where ``text`` says "airport" of a stay ("hotel near the airport", "airport hotel")."""
+    return [m.span("near") if m.group("near") else m.span("named") for m in _AIRPORT_STAY.finditer(text)]

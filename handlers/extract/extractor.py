@@ -37,7 +37,7 @@ from .context import (
     unfilled_first,
 )
 from .corrections import self_corrected
-from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS
+from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS, airport_stay_spans
 from .dates import (
     MONTHS,
     DateMention,
@@ -216,7 +216,9 @@ def extract_fields(
     durations = find_durations(mask(masked, part_span))
     masked = mask(masked, airline_spans + [(d.start, d.end) for d in durations])
     # "no hotel", "already have a hotel": hotel words that do not make the message about a stay
-    said_about_stay = mask(msg, [m.span() for rx in (NO_HOTEL, BAGS_CHECKED) for m in rx.finditer(msg)])
+    said_about_stay = mask(
+        msg, [m.span() for rx in (NO_HOTEL, BAGS_CHECKED) for m in rx.finditer(msg)] + airport_stay_spans(msg)
+    )
     # "near the orange county convention center", "something in the old town": no route
     masked = mask(masked, landmarks_read.landmark_spans(msg) + ([kind[1]] if kind else []))
 
@@ -349,6 +351,8 @@ def extract_fields(
         _weekend_back(dates, stay_mode, fields)
     if durations and not split:  # each of several stays has its own nights
         fields["nights"] = durations[-1].nights
+    elif stay_mode and len(dates) == 1 and _ONE_NIGHT.search(msg):
+        fields["nights"] = 1  # "a hotel in boston tonight", "a room friday night": that one night
     elif "nights" in slots and fields["nights"] is None:
         n = _BARE_NUMBER.match(msg)
         if n and to_int(n.group("n")):
@@ -368,7 +372,7 @@ def extract_fields(
                 for part, proposed_part in value[0].items():
                     first[part] = first[part] or proposed_part
     if alone and any(s.get("location") for s in fields["stays"] or []):
-        if not _travel_said(msg, places):
+        if not _travel_said(said_about_stay, places):
             fields["flights_needed"] = False
             if assumptions is not None:
                 assumptions.append(ASSUMED_HOTEL_ONLY)
@@ -784,6 +788,13 @@ _GETTING_THERE = re.compile(
     # a way back ("to denver dec 4 back dec 7 with a hotel"): a hotel alone is not returned from
     r"|\b(?:back|return(?:ing)?|coming home|heading home|home again)\s+(?:(?:on|by|the)\s+)*"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|next|tomorrow)",
+    re.I,
+)
+
+
+# A night named for a stay ("tonight", "friday night", "tomorrow night"): one night, when no other day is said
+_ONE_NIGHT = re.compile(
+    r"\b(?:tonight|(?:tomorrow|mon|tues|wednes|thurs|fri|satur|sun)(?:day)?\s+night|the\s+night\s+of)\b(?!\s+(?:and|through|thru|to|until|till|-))",
     re.I,
 )
 

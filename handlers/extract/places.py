@@ -1299,7 +1299,7 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
                 raw,
                 n,
                 capitalised,
-                cued or starts_route,
+                cued or starts_route or _stay_after(words, i + n),
                 lower_text,
                 named,
                 typed_lower=typed_lower,
@@ -1545,6 +1545,11 @@ def _flown_into(words: List[Tuple[int, int, str]], i: int) -> bool:
 def _stay_in(words: List[Tuple[int, int, str]], i: int) -> bool:
     """Word ``i`` follows "<a stay> in" ("hotel in rome", "2 nights in nice"): where a stay is, a town."""
     return i >= 2 and fold(words[i - 1][2]) == "in" and fold(words[i - 2][2]) in _STAY_WORDS
+
+
+def _stay_after(words: List[Tuple[int, int, str]], i: int) -> bool:
+    """Word ``i`` is a stay ("lisbon hotel", "venice airbnb"): the name before it is where the stay is."""
+    return i < len(words) and fold(words[i][2]) in _STAY_WORDS and fold(words[i][2]) not in ("night", "nights")
 
 
 def _cued(words: List[Tuple[int, int, str]], i: int, cues: frozenset = CUES) -> bool:

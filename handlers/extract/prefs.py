@@ -7,6 +7,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ..common.beds import BED_WISHES
 from ..common.carriers import AIRLINE_GROUPS, AIRLINES
+from ..common.landmarks import area_kind
 from ..common.question_form import is_question
 from .board import BOARD_RELAX, read_board
 from .cues import STAY_NOUNS
@@ -369,7 +370,8 @@ _NEAR = re.compile(
     r"\b(?:near(?:er)?(?:\s+to)?|clos(?:e|er|est)\s+to|next\s+to|walking\s+distance\s+(?:to|from|of))\s+(?P<what>(?:the\s+)?[A-Za-z0-9'&\- ]{3,60}?)"
     r"(?=\s*(?:[.,!?;$\u20ac\u00a3]|$|\b(?:and|for|from|on|with|please|in|at|by|this|next|tomorrow|today|starting"
     r"|under|below|max(?:imum)?|up\s+to|less\s+than|no\s+more\s+than|cheaper\s+than|budget|tops|but|or|if|so"
-    r"|ideally|preferably|if\s+possible|pls|plz|thanks|thx|would|is|would\s+be|instead|rather|then|too|this\s+time)\b))",
+    r"|ideally|preferably|if\s+possible|pls|plz|thanks|thx|would|is|would\s+be|instead|rather|then|too|this\s+time)\b"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d))",  # "near the airport jan 4-5"
     re.I,
 )
 # Where in town without a landmark: "a hotel downtown", "somewhere central", "centrally located",
@@ -706,6 +708,9 @@ _DISTRICT = re.compile(
     re.I,
 )
 
+# The word that ends a part of town when it is said as a kind ("the historic district", "the old town area")
+_KIND_AFTER = re.compile(r"\s+(district|area|quarter|neighbou?rhood)\b", re.I)
+
 
 def hotel_area(text: str, is_place: Any) -> Optional[str]:
     """The part of town named for the hotel ("South Beach", "the French Quarter"), if it is not a place of its own.
@@ -715,6 +720,11 @@ def hotel_area(text: str, is_place: Any) -> Optional[str]:
         what = m.group("what").strip()
         bare = re.sub(r"^the\s+", "", what, flags=re.I)
         words = bare.lower().split()
+        after = _KIND_AFTER.match(text, m.end("what"))
+        if after and (after.group(1).lower() != "area" or area_kind(f"{bare} area")):
+            return f"{what} {after.group(1)}"  # "the historic district", "the Garden District": the name is whole
+        if area_kind(bare):
+            return what  # "in the old town"
         if not words or words[0] in _NOT_AREAS or words[-1] in _NOT_AREAS or is_place(bare):
             continue
         capitalised = any(w[0].isupper() for w in bare.split())

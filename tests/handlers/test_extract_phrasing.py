@@ -279,7 +279,7 @@ def test_counts_and_ages_written_as_on_a_form(text, adults, children, ages):
     ("text", "near"),
     [
         ("Tulsa to Boston Mar 2-5, 1 adult, hotel in Back Bay", "Back Bay"),
-        ("tulsa to boston mar 2-5, 1 adult, staying in the seaport district", "the seaport"),
+        ("tulsa to boston mar 2-5, 1 adult, staying in the seaport district", "the seaport district"),
         ("Tulsa to Boston Mar 2-5, 1 adult, hotel in Boston", None),  # the town itself
         ("Tulsa to Boston Mar 2-5, 1 adult, book the hotel in advance", None),
         ("Tulsa to Boston Mar 2-5, 1 adult, a hotel in March is fine", None),
