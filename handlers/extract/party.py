@@ -307,7 +307,7 @@ def _students(text: str) -> Tuple[int, int]:
         if minors:
             young += n
         else:
-            grown += n + (1 if _BARE_AFTER_ME.search(text[: m.start()]) else 0)
+            grown += n + (1 if _BARE_AFTER_ME.search(_before(text, m)) else 0)
     return grown, young
 
 
@@ -331,7 +331,7 @@ def _count(pattern: re.Pattern[str], text: str) -> Optional[int]:
     total = None
     for m in pattern.finditer(text):
         n = to_int(m.group("n"))
-        if n is not None and 0 < n <= 20 and not (m.start() and _FORM_BEFORE.search(text[: m.start()])):
+        if n is not None and 0 < n <= 20 and not (m.start() and _FORM_BEFORE.search(_before(text, m))):
             total = (total or 0) + n
     return total
 
@@ -763,6 +763,19 @@ _BARE_AFTER_ME = re.compile(  # (or typed without a word between: "me wife and 2
 _CHILD_NEAR = re.compile(rf"\b(?:{_CHILD_KIN}|kids?)\b[^()]*$", re.I)
 
 
+# How far around a person named the words that say who travels are read: a message's own list ("grandma
+# (72), me and my two girls") fits, and a message of thousands of names costs each name the same.
+_AROUND = 200
+
+
+def _before(text: str, m: Any) -> str:
+    return text[max(0, m.start() - _AROUND) : m.start()]
+
+
+def _after(text: str, m: Any) -> str:
+    return text[m.end() : m.end() + _AROUND]
+
+
 def _companions(text: str) -> Tuple[int, int]:
     """(adults travelling with the writer, children) from "my wife and her parents", "two friends",
     "her two boys"; "1 adult" and the like are counted elsewhere."""
@@ -772,7 +785,7 @@ def _companions(text: str) -> Tuple[int, int]:
     for m in _COMPANION.finditer(text):
         n = to_int(m.group("n")) if m.group("n") else None
         if (m.group("n") and n is None) or (
-            text[m.end() : m.end() + 2] in ("'s", "s'") and not _IS_JOINING.match(text[m.end() :])
+            text[m.end() : m.end() + 2] in ("'s", "s'") and not _IS_JOINING.match(_after(text, m))
         ):
             continue  # "a friend's wedding": not someone travelling (but "my mate's joining us" is "my mate is")
         word = (m.group("adult") or m.group("pair") or m.group("child") or "").lower()
@@ -784,31 +797,29 @@ def _companions(text: str) -> Tuple[int, int]:
         countable = n is not None or not child or child in _MULTIPLES or not re.search(r"s$|children", child)
         listed = countable and last_end >= 0 and bool(_LISTED.fullmatch(text[last_end : m.start()]))
         # "mom and dad need flights", "grandma and grandpa": two kin opening the message or a clause
-        with_me = bool(_LIST_TO_ME.match(text[m.end() :]))
+        with_me = bool(_LIST_TO_ME.match(_after(text, m)))
         pair_opens = (
             countable
-            and bool(_CLAUSE_START.search(text[: m.start()]))
-            and (with_me or (not child and bool(_KIN_AFTER.match(text[m.end() :]))))
+            and bool(_CLAUSE_START.search(_before(text, m)))
+            and (with_me or (not child and bool(_KIN_AFTER.match(_after(text, m)))))
         )
-        bare_kin = (
-            not child and bool(_WITH_BARE.search(text[: m.start()])) and bool(re.fullmatch(_BARE_KIN, word, re.I))
-        )
+        bare_kin = not child and bool(_WITH_BARE.search(_before(text, m))) and bool(re.fullmatch(_BARE_KIN, word, re.I))
         if not (possessed or n is not None or listed or pair_opens or bare_kin) and not (
-            m.group("adult") and _BARE_AFTER_ME.search(text[: m.start()])
+            m.group("adult") and _BARE_AFTER_ME.search(_before(text, m))
         ):
             continue  # "a friend", "wife" alone; but "me+wife", "me, wife and 2 kids" say who travels
         before = text[max(0, m.start() - 30) : m.start()]
         joined = (
             listed
             or (with_me and countable)
-            or (n is not None and n > 1 and bool(_CLAUSE_START.search(text[: m.start()])))  # "2 grandparents and ..."
-            or bool(_ME_BEFORE.search(text[: m.start()]))
+            or (n is not None and n > 1 and bool(_CLAUSE_START.search(_before(text, m))))  # "2 grandparents and ..."
+            or bool(_ME_BEFORE.search(_before(text, m)))
             or _JOINED_BEFORE.search(before[-14:])
-            or _JOINED_AFTER.match(text[m.end() :])
-            or (not child and _KIN_AFTER.match(text[m.end() :]))
+            or _JOINED_AFTER.match(_after(text, m))
+            or (not child and _KIN_AFTER.match(_after(text, m)))
             or _FOR_OTHERS.search(before)
             or (not child and _FLOWN.search(before))
-            or _JOINS_AFTER.match(text[m.end() :])
+            or _JOINS_AFTER.match(_after(text, m))
         )
         if not joined or _VISITED.search(text[max(0, m.start() - 30) : m.start()]):
             continue  # "visit a friend", "in my cousin house": not someone travelling along
@@ -819,7 +830,7 @@ def _companions(text: str) -> Tuple[int, int]:
             multiples.add(child)
         if m.group("pair"):
             adults += n or 2  # "my parents": two; "2 parents", "4 grandparents": as many as said
-        elif m.group("adult") or _GROWN_CHILD.search(m.group(0)) or (child and _HAS_KIDS.match(text[m.end() :])):
+        elif m.group("adult") or _GROWN_CHILD.search(m.group(0)) or (child and _HAS_KIDS.match(_after(text, m))):
             adults += n or 1
         else:
             kids += n or _MULTIPLES.get(m.group("child").lower(), 1)
@@ -867,7 +878,8 @@ _KIN_AFTER = re.compile(
 _ANY_KIN = rf"(?:(?:my|our|his|her|their)\s+)?(?:{_KIN_ADJECTIVES}\s+)?(?:{_ADULT_KIN}|{_PAIR_KIN}|{_CHILD_KIN})s?"
 # A list of people that ends with the writer: "mom, dad and me", "my son and daughter and i"
 _LIST_TO_ME = re.compile(
-    rf"^(?:\s*\(\d{{1,3}}\))?(?:\s*(?:,|and|&|/)?\s*{_ANY_KIN}\b(?:\s*\(\d{{1,3}}\))?)*\s*"
+    # (the list read once, never tried again word by word: "mom dad mom dad ..." is no slower than its length)
+    rf"^(?:\s*\(\d{{1,3}}\))?(?:\s*(?:,|and|&|/)?\s*{_ANY_KIN}\b(?:\s*\(\d{{1,3}}\))?)*+\s*"
     # "... and me", or the writer in the middle of the list: "grandma (72), me and my two girls"
     r"(?:(?:,\s*)?(?:and|&|\+)\s*(?:i|me|myself)\b|,\s*(?:me|myself)\s*(?:,|and\b|&|\+))",
     re.I,
