@@ -18,8 +18,11 @@ from ..common import geo
 from ..common.clock import day_text
 from ..common.shape import time_wish_text
 from . import landmark_near as landmarks_read  # "a conference at McCormick Place, hotel close by"
+from . import (
+    lodging_kind,  # "just need airfare", "going home for christmas": no hotel
+    stopovers,  # "a 3 night stopover in reykjavik", "via chicago"
+)
 from . import places as towns  # the town another question offered ("maine"): other_town_named
-from . import stopovers  # "a 3 night stopover in reykjavik", "via chicago"
 from .board import read_board
 from .changes import aside_spans, instead_of, place_roles, read_shift, shifted
 from .context import (
@@ -251,6 +254,9 @@ def extract_fields(
         )
 
     fields.update(prefs)
+    unwanted = None if trip_has_flights(current) else lodging_kind.hotel_unwanted(msg)
+    if unwanted and fields["hotel_needed"] is None:
+        fields["hotel_needed"] = False
     fields.update(carriers_against(msg, airlines, (current.get("preferences") or {}).get("flight")))
     fields["relax"] = relax
     if fields["flights_needed"] and ((current.get("itinerary") or {}).get("flights_needed", True)) is not False:
@@ -404,6 +410,8 @@ def extract_fields(
             assumptions.append(UNACCOMPANIED)
         elif fields.get("adults") and not fields.get("children") and (notice := alone_notice(people_text)):
             assumptions.append(notice)  # "my 16-year-old flies by herself": a passenger of her own
+        if unwanted and fields.get("hotel_needed") is False:
+            assumptions.append(lodging_kind.told(unwanted))
         couple = couple_trip(people_text)
         if couple and fields.get("adults") == 2:
             assumptions.append(f"Counted 2 travellers for a {couple.lower()}; say if more are coming")
