@@ -19,6 +19,7 @@ from datetime import date, timedelta
 from typing import List, Optional, Tuple
 
 from .cues import RETURN_CUE
+from .events import event_weekends
 from .text import NUMBER_RE, ORDINAL_WORDS, mask, to_int
 
 MONTHS = {
@@ -107,6 +108,8 @@ _FIXED_DAYS = {
     "july fourth": (7, 4),
     "halloween": (10, 31),
     "veterans day": (11, 11),
+    "cinco de mayo": (5, 5),
+    "juneteenth": (6, 19),
 }
 _RULE_DAYS = {
     "mlk day": (1, 0, 3),
@@ -123,11 +126,20 @@ _RULE_DAYS = {
     "easter sunday": (0, 6, 0),
     "easter monday": (0, 0, 1),
     "good friday": (0, 4, -2),
+    # days of events, which the traveller is told as read ("Taking mardi gras as Tue Feb 9")
+    "mardi gras": (0, 1, -47),
+    "fat tuesday": (0, 1, -47),
+    "ash wednesday": (0, 2, -46),
+    "carnival": (0, 5, -50),  # Rio's: the Saturday to Fat Tuesday; the day it starts
+    "carnaval": (0, 5, -50),
+    "kentucky derby": (5, 5, 1),
+    "boston marathon": (4, 0, 3),  # Patriots' Day
+    "marathon monday": (4, 0, 3),
 }
 _NAMED_RE = "|".join(
     re.escape(k).replace("'", "'?").replace(r"\ ", r"\s+")
     for k in sorted({**_FIXED_DAYS, **_RULE_DAYS}, key=len, reverse=True)
-)
+).replace("carnival", r"carnival(?!\s+(?:cruises?|lines?|ships?|corp\w*|games?|rides?))")  # a cruise line, a fair
 
 # A part of a month said instead of a day ("mid March", "early april", "the first week of Feb"):
 # read as one day in it, which the traveller is told (``DateMention.period``).
@@ -691,6 +703,8 @@ def find_dates(
                 )
         masked = mask(masked, [(d.start, d.end) for d in found] + [(d.start, d.end) for d in doubts])
     found.sort(key=lambda d: d.start)
+    if "weekend" in lower or "wknd" in lower:  # "coachella weekend 1": the event's, which has no known days
+        found = [d for d in found if not any(d.start in r for r in event_weekends(text))]
     # "asap, leaving jan 5": the day said ("asap ... back in 3 days" still leaves today)
     if any(not asap_said(d) and not RETURN_CUE.search(text[max(0, d.start - 40) : d.start]) for d in found):
         found = [d for d in found if not asap_said(d)]
@@ -812,9 +826,9 @@ def _around_the_last(text: str, found: List[DateMention]) -> List[DateMention]:
     anchors = [d for d in found if not any(m.start() <= d.start < m.end() for m in said)]
     for m in said:
         if any(d.start <= m.start() < d.end and not d.weekday_only for d in found) or any(
-            m.end() <= d.start <= m.end() + 5 for d in found
+            m.end() <= d.start <= m.end() + 5 and not _RANGE_GAP.fullmatch(text[m.end() : d.start]) for d in found
         ):
-            continue  # part of a date ("the day after tomorrow") or counting from the next one
+            continue  # part of a date ("the day after tomorrow") or counting from the next one ("the saturday before to ash wednesday" is not)
         last = next((d for d in reversed(anchors) if d.end <= m.start()), None)
         if last is None:
             continue

@@ -17,11 +17,12 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..common import geo
 from ..common.clock import day_text
 from ..common.shape import time_wish_text
-from . import landmark_near as landmarks_read  # "a conference at McCormick Place, hotel close by"
 from . import (
+    events,  # "the kentucky derby": Louisville
     lodging_kind,  # "just need airfare", "going home for christmas": no hotel
     stopovers,  # "a 3 night stopover in reykjavik", "via chicago"
 )
+from . import landmark_near as landmarks_read  # "a conference at McCormick Place, hotel close by"
 from . import places as towns  # the town another question offered ("maine"): other_town_named
 from .board import read_board
 from .changes import aside_spans, instead_of, place_roles, read_shift, shifted
@@ -302,6 +303,7 @@ def extract_fields(
             hotels_named(msg, places, fields)
     else:
         assign_places(msg, places, slots, current, stay_mode, fields)
+        _event_town(msg, stay_mode, current, fields, assumptions)
         _fly_to_the_stay(stay_mode, current, fields)
         # "check in on the 10th" is about the hotel even on a trip with flights
         dates_of_stay = stay_mode or _checks_in_or_out(msg)
@@ -424,6 +426,21 @@ def extract_fields(
     _same_day_trip(msg, fields, len(dates))
     _nights_in_window(as_typed, fields, assumptions)  # "sometime between may 10 and 20, 6 nights"
     return fields, notes
+
+
+def _event_town(
+    msg: str, stay_mode: bool, current: Dict[str, Any], fields: Dict[str, Any], assumptions: Optional[List[str]]
+) -> None:
+    """ "the kentucky derby! flying from charlotte": an event held in one town is where the trip goes, when
+    nothing else says where (told, so another town can be said)."""
+    if stay_mode or fields["destination"] or trip_has_flights(current):
+        return
+    said = events.event_town(msg, lookup)
+    if not said or (fields["origin"] or {}).get("code") == said[1]["code"]:
+        return
+    fields["destination"] = dict(said[1])
+    if assumptions is not None:
+        assumptions.append(events.town_told(*said))
 
 
 def _typed_name(text: str, mention: Any) -> str:
