@@ -116,6 +116,12 @@ NICKNAMES: Dict[str, Tuple[str, str]] = {
     "st martin": ("SXM", "St. Maarten"),
     "st maarten": ("SXM", "St. Maarten"),
     "sint maarten": ("SXM", "St. Maarten"),
+    # famous short names: "rio for carnival", "hk to tokyo", "out of nj"
+    "rio": ("RIO", "Rio de Janeiro"),
+    "bombay": ("BOM", "Mumbai"),
+    "hk": ("HKG", "Hong Kong"),
+    "bsas": ("BUE", "Buenos Aires"),
+    "nj": ("EWR", "Newark"),
 }
 # Airports people call by their own name ("out of O'Hare", "into Midway", "Heathrow"): alias -> code.
 # A bare name is read only where an airport is expected (after from/to/into/out of, or before
@@ -515,11 +521,12 @@ GATEWAYS = {
     "disney": "Assumed Orlando (MCO) for Disney World; say if you meant Disneyland in California (SNA)",
     "st pete": "Assumed Tampa (TPA) for St. Pete; say if you meant St. Pete-Clearwater (PIE)",
     "st petersburg florida": "Assumed Tampa (TPA) for St. Petersburg; say if you meant St. Pete-Clearwater (PIE)",
+    "nj": "Assumed Newark (EWR) for New Jersey; say if you meant another airport",
 }
 GATEWAYS.update({alias: _destination_note(*entry) for alias, entry in DESTINATIONS.items()})
 GATEWAYS.update({alias: _served_note(*entry) for alias, entry in SERVED.items()})
 # Nicknames that are too short to trust in lower case ("la" is also French, "ny" a typo).
-_CASE_SENSITIVE_NICKNAMES = {"ny", "la", "sf", "sd", "dc", "kl", "l a", "d c", "kc"}
+_CASE_SENSITIVE_NICKNAMES = {"ny", "la", "sf", "sd", "dc", "kl", "l a", "d c", "kc", "hk", "nj"}
 
 # Words in airport names that do not name the place.
 _GENERIC = re.compile(
@@ -1755,7 +1762,8 @@ def _accept(
 ) -> bool:
     if key in _CASE_SENSITIVE_NICKNAMES:
         # "Flying from dc to Boston": right after "from" or "to" the short name is the place, in any case
-        return raw.isupper() or (cued and (raw[0].isupper() or lower_text or route_end))
+        # ("ny to LA": lower case where only codes are capitals, as in all-lower-case text)
+        return raw.isupper() or (cued and (raw[0].isupper() or lower_text or typed_lower or route_end))
     if n == 1 and key in COMMON_WORDS:
         return cued and capitalised and key not in _NEVER_PLACES
     # a name written with its accents ("Málaga", "Besançon") is a name, even if the plain spelling is also a word
