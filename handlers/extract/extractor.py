@@ -416,7 +416,8 @@ def extract_fields(
             assumptions.append(lodging_kind.told(unwanted))
         couple = couple_trip(people_text)
         if couple and fields.get("adults") == 2:
-            assumptions.append(f"Counted 2 travellers for a {couple.lower()}; say if more are coming")
+            article = "an" if couple[0].lower() in "aeiou" else "a"
+            assumptions.append(f"Counted 2 travellers for {article} {couple.lower()}; say if more are coming")
         said_class = hotel_class_said(msg)
         if said_class and fields["hotel_min_stars"] == said_class[1]:
             assumptions.append(f'Took "{said_class[0]}" as {said_class[1]}★ or better; say the stars you want')

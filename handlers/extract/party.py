@@ -447,6 +447,8 @@ def read_party(text: str, going: bool = True) -> Dict[str, Any]:
         adults = 2
     if adults is None and _SELF_PLUS.search(text):
         adults = 1 + (to_int(_SELF_PLUS.search(text).group("n")) or 0)
+    if adults is None and not companions and _OUR_ANNIVERSARY.search(text):
+        adults = 2  # "for our 10th anniversary", "... bringing the kids": the couple (told so: ``couple_trip``)
     if adults is None and (companions or kids):
         self_counted = 0 if _INCLUDING_ME.search(text) or not (_SELF.search(text) or _WITH.search(text)) else 1
         if joining:
@@ -889,15 +891,18 @@ _LIST_TO_ME = re.compile(
 # A trip that is a couple's by its kind: "our honeymoon", "babymoon", "anniversary trip"
 _COUPLE_TRIP = re.compile(
     r"\b(?:honeymoon|babymoon|anniversary\s+(?:trip|getaway|weekend)|romantic\s+(?:getaway|trip|weekend)"
-    r"|couples?\s+(?:trip|getaway|retreat))\b",
+    r"|couples?\s+(?:trip|getaway|retreat))\b"
+    r"|(?<=\bour\s)(?:\d+(?:st|nd|rd|th)\s+)?(?:wedding\s+)?anniversary\b",  # not "my parents' anniversary"
     re.I,
 )
+_OUR_ANNIVERSARY = re.compile(r"\bour\s+(?:\d+(?:st|nd|rd|th)\s+)?(?:wedding\s+)?anniversary\b", re.I)
 
 
 def couple_trip(text: str) -> Optional[str]:
     """The words that made two travellers of a couple's trip ("honeymoon"), when nothing else counted them."""
     m = _COUPLE_TRIP.search(text)
-    if not m or read_party(text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :])["adults"] is not None:
+    rest = read_party(text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]) if m else {}
+    if not m or rest["adults"] not in (None, 1 if rest["children"] else None):  # (1: the writer "bringing the kids")
         return None
     return m.group(0) if read_party(text)["adults"] == 2 else None
 

@@ -1545,8 +1545,11 @@ _STAY_WORDS = frozenset(
 
 
 def _flown_into(words: List[Tuple[int, int, str]], i: int) -> bool:
-    """Word ``i`` follows "fly into", "landing into": where a flight goes, a town."""
-    return i >= 2 and fold(words[i - 1][2]) == "into" and fold(words[i - 2][2]) in _FLY_INTO
+    """Word ``i`` follows "fly into", "landing into", "flying to", "a trip to": where a flight goes, a town."""
+    if i < 2:
+        return False
+    before = fold(words[i - 2][2])
+    return fold(words[i - 1][2]) == "into" and before in _FLY_INTO or fold(words[i - 1][2]) == "to" and before in _GO_TO
 
 
 def _stay_in(words: List[Tuple[int, int, str]], i: int) -> bool:
@@ -1575,6 +1578,7 @@ def _cued(words: List[Tuple[int, int, str]], i: int, cues: frozenset = CUES) -> 
 # one typo from a town is not forgiven into one ("mardi" is not Maradi).
 _FROM_CUES = frozenset({"from", "of", "leaving", "departing"})  # "of": "out of"
 _FLY_INTO = frozenset({"fly", "flying", "flights", "flight", "land", "landing", "arrive", "arriving"})
+_GO_TO = frozenset({"fly", "flying", "flights", "flight", "trip", "vacation", "vacay", "getaway", "honeymoon"})
 _TYPO_CUES = CUES - frozenset({"for", "at", "near", "around", "and", "than", "then", "book", "back", "stay", "staying"})
 
 

@@ -40,3 +40,12 @@ def test_a_states_abbreviation_is_its_airport_told():
 def test_rio_grande_is_not_rio():
     fields, _ = read("flying to rio grande from dallas jan 3-6")
     assert code(fields["destination"]) != "RIO"
+
+
+@pytest.mark.parametrize(
+    "text, destination",
+    [("plan a trip to rome from chicago may 3-10", "ROM"), ("flying to nice from boston may 3-10", "NCE")],
+)
+def test_a_town_that_is_also_a_word_after_flying_to_or_a_trip_to(text, destination):
+    fields, _ = read(text)
+    assert code(fields["destination"]) == destination
