@@ -136,6 +136,7 @@ _RULE_DAYS = {
     "boston marathon": (4, 0, 3),  # Patriots' Day
     "marathon monday": (4, 0, 3),
 }
+_EVENT_DAYS = frozenset(list(_RULE_DAYS)[list(_RULE_DAYS).index("mardi gras") :])  # told as read
 _NAMED_RE = "|".join(
     re.escape(k).replace("'", "'?").replace(r"\ ", r"\s+")
     for k in sorted({**_FIXED_DAYS, **_RULE_DAYS}, key=len, reverse=True)
@@ -696,7 +697,9 @@ def find_dates(
                         floating,
                         by_convention,
                         day_only,
-                        kind in ("period", "period_rel", "asap") or (span is not None and _said_back(kind, m)),
+                        kind in ("period", "period_rel", "asap")
+                        or (span is not None and _said_back(kind, m))
+                        or (kind == "named" and " ".join(m.group("name").lower().split()) in _EVENT_DAYS),
                         kind == "weekday" and floating,
                         span[1] if span else None,
                     )

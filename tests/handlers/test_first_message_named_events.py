@@ -80,3 +80,9 @@ def test_the_weekend_of_an_event_of_no_fixed_days_is_asked(text):
 def test_a_carnival_cruise_is_no_day():
     fields, _ = read("boston to miami for a carnival cruise jan 9-16, 2 adults")
     assert (fields["depart_date"], fields["return_date"]) == ("2027-01-09", "2027-01-16")
+
+
+def test_the_day_of_an_event_is_told_as_read():
+    fields, told = read("new orleans for mardi gras from atlanta, 2 adults")
+    assert fields["depart_date"] == "2027-02-09"
+    assert "Taking mardi gras as Tue Feb 9; say the day if it is another" in told
