@@ -35,16 +35,18 @@ HOLD_RE = re.compile(
     rf"|lock (?:it|this|that|them) in){_TAIL}$"
 )
 # A hold asked as a request or for a while: "can u put it on hold til tmrw", "could you hold this one
-# for us until friday", "please hold it for 24 hours", "can we keep it on hold overnight". The time is
-# the traveller's wish; the hold lasts as long as the supplier allows, and the reply says until when.
-_HOLD_FOR = r"(?:\s+(?:until|till|til|thru|through|for|over)\s+[\w:]+(?:\s+[\w:]+){0,2}|\s+overnight)?"
+# for us until friday", "please hold it for 24 hours", "can we keep it on hold overnight", "can u put a
+# hold on it", "hold onto it for a day or two", "hold it while i check with my wife". The time and the
+# reason are the traveller's; the hold lasts as long as the supplier allows, and the reply says until when.
+_HOLD_FOR = r"(?:\s+(?:until|till|til|thru|through|for|over)\s+[\w:]+(?:\s+[\w:]+){0,3}|\s+overnight)?"
 HOLD_ASK_RE = re.compile(
-    rf"^{_POLITE}(?:(?:can|could|would|will)\s+(?:you|u|we)\s+(?:please\s+|pls\s+|just\s+)?|please\s+|pls\s+"
+    rf"^{_POLITE}(?:(?:can|could|would|will)\s+(?:you|u|we|i)\s+(?:please\s+|pls\s+|just\s+)?|please\s+|pls\s+"
     r"|(?:i|we)'?d\s+like\s+to\s+|let'?s\s+|go\s+ahead\s+and\s+)?"
-    r"(?:hold\s+(?:it|this|that|them)(?:\s+one)?(?:\s+on\s+hold)?|reserve\s+(?:it|this|that|them)(?:\s+one)?"
-    r"|(?:put|keep|place)\s+(?:it|this|that|them)(?:\s+one)?\s+on\s+hold)"
+    r"(?:hold\s+(?:on\s*to\s+|onto\s+)?(?:it|this|that|them)(?:\s+one)?(?:\s+on\s+hold)?|reserve\s+(?:it|this|that|them)(?:\s+one)?"
+    r"|(?:put|keep|place)\s+(?:it|this|that|them)(?:\s+one)?\s+on\s+hold|(?:put|place)\s+(?:a\s+|the\s+)?hold\s+on\s+(?:it|this|that|them))"
     rf"(?:\s+for\s+(?:me|us))?{_HOLD_FOR}"
-    r"(?:\s+for\s+(?:me|us))?(?:\s+(?:please|pls|plz))?\s*[?.!]*$"
+    r"(?:\s+for\s+(?:me|us))?(?:\s+(?:please|pls|plz))?"
+    r"(?:\s*,?\s+(?:while|whilst|so|because|cause|cuz|as|till|until|til|for\s+now|tho|though|thanks|thx)\b[^?]{0,50})?\s*[?.!]*$"
 )
 # A hold asked as the approval it starts: "send it to my manager for approval", "B2 and submit it for
 # sign-off", "get B3 approved", "request approval", "ask my boss to approve it". The hold is what puts
@@ -225,6 +227,15 @@ BUY_SHOWN_RE = re.compile(
     r"|\bconfirm (?:and|&) (?:buy|purchase|book|pay)\b|\b(?:pay|buy|purchase|book)(?: it| this| that| them)?"
     r" (?:with|using|by|on) (?:my |our |the |a )?(?:company |corporate |work )?(?:visa|amex|mastercard|card|credit|debit|paypal)\b"
 )
+# "lets book", "ok lets do it, book", "I'll take it, book please", "ready to book": a buy verb with nothing
+# after it. With options on screen it asks to buy what is chosen (refused as a purchase, read as a pick);
+# before any, "i'd like to book" starts a trip.
+BUY_BARE_RE = re.compile(
+    r"(?:^|[,.;!]\s*|\b(?:let'?s|lets|to|wanna|(?:can|could|shall|should|do)\s+(?:we|i|you|u)|ok(?:ay)?|yes|yeah|yep|sure"
+    r"|great|perfect|cool|so|then|now|just|pls|please)\s+)(?:book|buy|purchase)(?:\s+(?:please|pls|plz|now|then|asap|today"
+    r"|right\s+away|for\s+(?:me|us)))*\s*[.!?]*\s*(?:$|[,;])"
+)
+_WHICH_TO_BUY = re.compile(r"\b(?:which|what|whether|if)\b")
 PURCHASE_TOPIC_RE = re.compile(
     r"\b(?:buy\w*|purchas\w*|pay\w*|check ?out|book\w*|charg\w*|order|confirm\w*|approv\w*|holds?|tokens?)\b"
 )
@@ -1002,12 +1013,8 @@ def _buy_pick(low: str, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     if named is None:  # "the refundable one and book it please": the pick in its own clause
         clauses = [c for c in re.split(r"\s*(?:,|\band\b|\bthen\b|&)\s*", plain) if c.strip()]
         named = next((p for p in (_said_pick(c, bundles, slots) for c in clauses) if p), None)
-    wm = trip_intent.get("working_memory") or {}
-    if named is None and re.search(r"\b(?:that|this)(?: one)?\b", low):
-        talked_of = discussed(wm, bundles) or wm.get("selected") or {}
-        named = talked_of.get("bundle_id")
-    elif named is None and re.search(r"\bit\b", low):  # "sounds good, book it" after "I'd pick B1" or a choice
-        named = (discussed(wm, bundles) or wm.get("selected") or {}).get("bundle_id")
+    if named is None:  # "sounds good, book it", "ok lets book" after "I'd pick B1" or a choice
+        named = _meant(trip_intent, chosen_too=True)
         held = named if re.search(rf"\b{_HOLD_VERB}\b", low) else None  # "hold it and book it"
     if named not in {b.get("bundle_id") for b in bundles}:
         return {}
@@ -1328,17 +1335,22 @@ def _unbooked(trip_intent: Dict[str, Any]) -> bool:
     return not (trip_intent.get("working_memory") or {}).get("bookings")
 
 
+def _meant(trip_intent: Dict[str, Any], *, chosen_too: bool = False) -> Optional[str]:
+    """The option a reply naming none means ("hold it", "ok lets book"): the one asked about since the
+    last choice (choosing forgets what was discussed, ``handlers.reducer.commerce``), else with
+    ``chosen_too`` the one chosen; None when there is neither."""
+    wm = trip_intent.get("working_memory") or {}
+    talked_of = discussed(wm, _on_screen(trip_intent))
+    if talked_of is not None:
+        return talked_of.get("bundle_id")
+    return (wm.get("selected") or {}).get("bundle_id") if chosen_too else None
+
+
 def _hold_of_discussed(low: str, trip_intent: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     """ "ok hold that one", "can you hold it til friday" right after a question about one option ("whats
-    the layover on the first one"): that option, chosen and held. Choosing forgets what was discussed
-    (``handlers.reducer.commerce``), so an option discussed is one asked about since the last choice;
-    a bare "hold" keeps holding what is chosen."""
-    if not re.search(r"\b(?:it|this|that)\b", low):
-        return None
-    talked_of = discussed(trip_intent.get("working_memory") or {}, _on_screen(trip_intent))
-    if talked_of is None:
-        return None
-    return {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": talked_of.get("bundle_id"), "hold": True}}
+    the layover on the first one"): that option, chosen and held; a bare "hold" keeps holding what is chosen."""
+    meant = _meant(trip_intent) if re.search(r"\b(?:it|this|that)\b", low) else None
+    return None if meant is None else {"type": "USER_SELECTED_BUNDLE", "data": {"bundle_id": meant, "hold": True}}
 
 
 def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
@@ -1347,7 +1359,14 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     safe = redact_text(cleaned)
     message: Dict[str, Any] = {"type": "USER_MESSAGE", "data": {"text": safe}}
     low = re.sub(r"\s+", " ", cleaned.lower())
-    if contains_token_like(cleaned) or purchase_refused(cleaned.lower()):
+    if (
+        contains_token_like(cleaned)
+        or purchase_refused(cleaned.lower())
+        or BUY_BARE_RE.search(low)
+        and not _WHICH_TO_BUY.search(low)  # "ok which should i book": asked, answered from the options
+        and _on_screen(trip_intent)
+        and len(low) <= COMMAND_MAX_CHARS
+    ):
         message["data"]["purchase_text_refused"] = True
         if honest_buy_wish(cleaned.lower()):  # "book B2": refused as a purchase, read as a pick
             message["data"]["buy_wish"] = True
