@@ -293,13 +293,30 @@ def _about_infants(bundles: List[Bundle], offers: Dict[str, Dict[str, Any]]) -> 
     )
 
 
-def _about_departures(bundles: List[Bundle]) -> str:
-    """When each option's flights leave, outbound and return, earliest first."""
+# "any flights after 5pm on the way back?", "anything before 9am going out": a clock bound on one leg
+_CLOCK_BOUND = re.compile(
+    r"\b(?P<bound>after|before|by)\s+(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?\s*(?P<ap>[ap])?\.?m?\.?(?![\w:])"
+)
+_LEG_BACK = re.compile(r"\bon\s+the\s+way\s+(?:back|home)\b|\b(?:back|home|return\w*|inbound)\b")
+_LEG_OUT = re.compile(r"\bon\s+the\s+way\s+(?:out|there)\b|\b(?:outbound|going\s+(?:out|there)|fly(?:ing)?\s+out)\b")
+
+
+def _about_departures(bundles: List[Bundle], low: str = "") -> str:
+    """When each option's flights leave, earliest first: on the leg asked about (both when none is), and
+    with a clock bound asked ("any flights after 5pm on the way back?") the options that leave then and
+    the search that finds more."""
     flying = [b for b in bundles if b.get("flights")]
     if not flying:
         return "These options have no flights, only the hotel."
+    back, out = bool(_LEG_BACK.search(low)), bool(_LEG_OUT.search(low))
+    legs = ["return"] if back and not out else ["outbound"] if out and not back else ["outbound", "return"]
+    bound = _CLOCK_BOUND.search(low)
+    if bound:
+        return " ".join(
+            _departures_bound(flying, leg, bound) for leg in legs if any(leg_departure(b, leg) for b in flying)
+        )
     lines = []
-    for leg in ("outbound", "return"):
+    for leg in legs:
         timed = sorted((b for b in flying if leg_departure(b, leg)), key=lambda b: leg_departure(b, leg))
         if timed:
             lines.append(
@@ -307,6 +324,33 @@ def _about_departures(bundles: List[Bundle]) -> str:
                 + ", ".join(f"{_name(b)} {_leaves(b, leg)}" for b in timed)
             )
     return ". ".join(lines) + "."
+
+
+def _departures_bound(flying: List[Bundle], leg: str, bound: re.Match[str]) -> str:
+    """The options whose ``leg`` leaves after (before) the clock said, and how to search for more."""
+    hours = (
+        int(bound.group("h")) % 12 + (12 if bound.group("ap") == "p" else 0)
+        if bound.group("ap")
+        else int(bound.group("h"))
+    )
+    if not bound.group("ap") and hours < 7:
+        hours += 12  # "after 5" is 5 PM for a flight
+    hhmm = f"{hours:02d}:{bound.group('m') or '00'}"
+    after = bound.group("bound") == "after"
+    timed = sorted((b for b in flying if leg_departure(b, leg)), key=lambda b: leg_departure(b, leg))
+    fits = [b for b in timed if (leg_departure(b, leg)[11:16] > hhmm if after else leg_departure(b, leg)[11:16] < hhmm)]
+    name, way = ("Return", "back") if leg == "return" else ("Outbound", "out")
+    when = f"{'after' if after else 'before'} {clock_text(hhmm)}"
+    search = f" Say 'fly {way} {when}' and I'll search for {'more' if fits else 'them'}."
+    if fits:
+        return (
+            f"{name} leaves {when} on screen: "
+            + ", ".join(f"{_name(b)} {_leaves(b, leg)}" for b in fits)
+            + "."
+            + search
+        )
+    edge = timed[-1] if after else timed[0]
+    return f"No {name.lower()} on screen leaves {when} ({'latest' if after else 'earliest'}: {_name(edge)} {_leaves(edge, leg)}).{search}"
 
 
 def _each(b: Bundle, people: int) -> str:
@@ -354,7 +398,9 @@ TOPICS: List[tuple] = [
         r"\b(?:earliest|latest|first|last|early|late)\b.*\b(?:flights?|departures?|leav\w*|depart\w*|back|home|out)\b"
         r"|\bwhat\s+time\b(?!.*\bcheck[\s-]?(?:in|out)\b)|\bwhen\s+do(?:es)?\b.*\bleave\b"
         r"|\b(?:morning|afternoon|evening|night)\s+(?:ones?|options?|flights?|departures?)\b"
-        r"|\b(?:leav\w*|depart\w*|go(?:es)?\s+out|fly(?:ing)?\s+out)\b.*\b(?:morning|afternoon|evening|night)\b",
+        r"|\b(?:leav\w*|depart\w*|go(?:es)?\s+out|fly(?:ing)?\s+out)\b.*\b(?:morning|afternoon|evening|night)\b"
+        r"|\b(?:other|different)\s+(?:times?|departures?)\b|\bwhat\s+times\b"
+        r"|\b(?:flights?|anything|departures?|ones?)\b.*\b(?:after|before)\s+(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s*(?:[ap]\.?m\b|o'?clock\b|\b)",
         "departures",
     ),
     (
@@ -633,11 +679,12 @@ def _answer(
         return _about_price(bundles, people if _PER_PERSON.search(low) else 0, focused)
     if topic == "distance":
         return _about_distance(bundles, low)
+    if topic == "departures":
+        return _about_departures(bundles, low)
     if topic in ("refunds", "stops", "time"):
         return {"refunds": _about_refunds, "stops": _about_stops, "time": _about_time}[topic](bundles, focused)
     about: Dict[str, Callable[[List[Bundle]], str]] = {
         "arrivals": _about_arrivals,
-        "departures": _about_departures,
         "meals": _about_meals,
         "hotels": _about_hotels,
         "airlines": _about_airlines,

@@ -628,7 +628,7 @@ OTHER_TIME_RE = re.compile(
     rf"(?:\s+(?P<noun>flights?|departures?|ones?|options?|times?|(?P<noun_back>return(?:\s+flight)?)))?"
     rf"(?:\s+(?:(?P<out>{_OUT})|(?P<back>{_BACK})))?(?:\s+flights?)?"
     r"(?:\s+(?:on\s+)?(?:the\s+)?(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\b)?"
-    r"(?:\s+(?:please|instead|then|if\s+possible|if\s+there\s+is\s+one|than\s+(?:this|that|b\d{1,2})))*\s*[?.!]*$"
+    r"(?:\s+(?:please|instead|then|tho|though|if\s+possible|if\s+there\s+is\s+one|than\s+(?:this|that|b\d{1,2})))*\s*[?.!]*$"
 )
 # "the earliest flight out", "can we do the last flight back", "latest flight home pls", "id rather take
 # the first flight in the morning": "first" / "last" need a leg or a time of day ("the last one" is B5).
@@ -639,6 +639,54 @@ EXTREME_TIME_RE = re.compile(
     rf"(?:\s+(?:(?P<out>{_OUT})|(?P<back>{_BACK})))?(?:\s+flights?)?"
     r"(?:\s+(?:please|pls|plz|instead|then|if\s+possible|if\s+there\s+is\s+one))*\s*[?.!]*$"
 )
+# "anything earlier on tuesday?", "any later flights on friday", "any flights after 5pm on the 15th": with
+# options on screen, a day that is one of the trip's flying days names that leg ("on the way out" / "on the
+# way back"), never a new date; a day asked to move to ("can we leave friday instead") stays a date.
+_WEEKDAYS = ("mon(?:day)?", "tue(?:s(?:day)?)?", "wed(?:nesday)?", "thu(?:r(?:s(?:day)?)?)?", "fri(?:day)?", "sat(?:urday)?", "sun(?:day)?")  # fmt: skip
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_LEG_DAY = re.compile(
+    r"(?:\b(?:on|for)\s+)?(?:\bthe\s+)?(?:"
+    rf"\b(?P<weekday>{'|'.join(_WEEKDAYS)})\b\.?"
+    rf"|\b(?P<month>{'|'.join(_MONTHS)})[a-z]*\.?\s+(?P<mday>[0-3]?\d)(?:st|nd|rd|th)?\b"
+    r"|(?<=\bthe\s)(?P<nth>[0-3]?\d)(?:st|nd|rd|th)?\b(?!\s*(?::|[ap]\.?m\b|o'?clock))|\b(?P<nth2>[0-3]?\d)(?:st|nd|rd|th)\b)"
+)
+_ABOUT_TIMES = re.compile(
+    r"\b(?:earlier|later|earliest|latest|after|before|morning|afternoon|evening|night|times?|flights?|departures?"
+    r"|leav\w*|depart\w*)\b"
+)
+_LEG_SAID = re.compile(r"\b(?:back|home|return\w*|inbound|outbound|on\s+the\s+way|going\s+out|fly(?:ing)?\s+out)\b")
+_MOVES_DAY = re.compile(r"\b(?:instead|move|moving|change|switch|push|shift|rather|day\s+(?:earlier|later))\b")
+
+
+def _leg_said_as_day(low: str, bundles: List[Dict[str, Any]]) -> Optional[str]:
+    """``low`` with a day said about flight times ("anything earlier on tuesday?") that is the day of one
+    leg on screen said as that leg ("anything earlier on the way out?"), else None."""
+    if not bundles or not _ABOUT_TIMES.search(low) or _MOVES_DAY.search(low) or _LEG_SAID.search(low):
+        return None  # "an earlier flight home on the 12th": the leg is said already
+    days = {leg: leg_departure(bundles[0], leg)[:10] for leg in ("outbound", "return")}
+    days = {leg: d for leg, d in days.items() if len(d) == 10}
+
+    def leg_of(m: re.Match[str]) -> Optional[str]:
+        legs = [leg for leg, d in days.items() if _is_day(m, datetime.fromisoformat(d))]
+        return legs[0] if len(legs) == 1 else None
+
+    found = [(m, leg_of(m)) for m in _LEG_DAY.finditer(low)]
+    named = [(m, leg) for m, leg in found if leg]
+    if len(named) != 1 or len(found) != 1:
+        return None  # no day, or several: said as they are
+    m, leg = named[0]
+    said = " on the way out" if leg == "outbound" else " on the way back"
+    return re.sub(r"\s+", " ", low[: m.start()].rstrip() + said + low[m.end() :]).strip()
+
+
+def _is_day(m: re.Match[str], day: datetime) -> bool:
+    if m.group("weekday"):
+        return day.weekday() == next(i for i, w in enumerate(_WEEKDAYS) if re.fullmatch(w, m.group("weekday")))
+    if m.group("month"):
+        return _MONTHS.index(m.group("month")) + 1 == day.month and int(m.group("mday")) == day.day
+    return int(m.group("nth") or m.group("nth2")) == day.day
+
+
 _THAN = re.compile(r"\bthan\s+b(\d{1,2})\b")
 _HOTEL_PARTS = ("hotel", "room", "stay", "accommodation", "place")
 _FLIGHT_PARTS = ("flight", "fare", "ticket", "airfare")
@@ -1323,6 +1371,35 @@ def put_down(low: str, bundles: List[Dict[str, Any]]) -> Optional[str]:
     return said.pop() if len(said) == 1 and said <= shown else None
 
 
+# the words that move a day said beside a pick ("B2 looks good but can we come back saturday instead")
+_TRAVEL_VERB = re.compile(
+    r"\b(?:come|coming|fly|flying|leave|leaving|return\w*|go|going|depart\w*|head\w*|get|getting|back|stay\w*"
+    r"|check(?:ing)?\s+(?:in|out))\b"
+)
+
+
+def _pick_and_change(
+    m: re.Match[str], bundles: List[Dict[str, Any]], trip_intent: Dict[str, Any], message: Dict[str, Any]
+) -> Optional[Dict[str, Any]]:
+    """An option named, then a change asked in the same message: "B1 but with a nicer hotel" (the option
+    on screen like B1 with a nicer hotel, as if B1 were chosen), "b4, can you find a nonstop", "B2 looks
+    good but can we come back saturday instead" (the change searched: read as said without the pick).
+    None when the rest is no change ("b2, thanks") or asks about the option (answered for it)."""
+    picked = _said_pick(m.group("pick"), bundles, set())
+    rest = re.sub(r"^(?:(?:and|but|so|also|then)\s+)+", "", m.group("ask").strip())
+    if picked is None or _ASKED_PLAIN.match(rest) or HOLD_ASK_RE.match(rest):
+        return None
+    wm = trip_intent.get("working_memory") or {}
+    as_chosen = {**trip_intent, "working_memory": {**wm, "selected": {"bundle_id": picked}}}
+    relative = _words_about_options(re.sub(r"^(?:with|w/)\s+", "", rest), message, bundles, as_chosen)
+    if relative is not None:
+        return relative
+    if _changes_trip(rest) or _DAY_SAID.search(rest) and _TRAVEL_VERB.search(rest):
+        message["data"]["read_as"] = rest
+        return message
+    return None
+
+
 def asks_what_if_day(low: str) -> bool:
     """Whether ``low`` asks about another day without asking to move the trip ("is it cheaper on the 4th?")."""
     return bool(_WHAT_IF.search(low) and _DAY_SAID.search(low)) and not re.search(
@@ -1390,6 +1467,9 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     if not bundles:
         return message
     pending = (trip_intent.get("status") or {}).get("pending_question") or {}
+    as_leg = _leg_said_as_day(low, bundles)
+    if as_leg:  # "anything earlier on tuesday?": read as "anything earlier on the way out?"
+        low = message["data"]["read_as"] = as_leg
     dropped = dropped_as_wish(low)
     if dropped:  # "get rid of the jetblue ones": never read as a wish for JetBlue
         message["data"]["read_as"] = dropped
@@ -1410,6 +1490,9 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     ):
         message["data"]["about_options"] = True  # "the 2nd one, is it refundable?": answered for it, no wish
         return message
+    changed = _pick_and_change(asked_of_one, bundles, trip_intent, message) if asked_of_one else None
+    if changed:  # "b4, can you find a nonstop", "B1 but with a nicer hotel"
+        return changed
     if (
         ABOUT_OPTIONS_RE.match(low)
         or WHY_RE.match(low)
