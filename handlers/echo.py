@@ -16,7 +16,7 @@ from .common.beds import beds_words
 from .common.board import board_words
 from .common.clock import day_text
 from .common.formats import stops_text
-from .common.intent import new_trip_intent
+from .common.intent import WORK_STARS, new_trip_intent
 from .common.shape import CABIN_WORDS, arrival_text, carrier_words, place_name, time_wish_text
 from .patcher import value_at
 from .wording import money
@@ -180,6 +180,8 @@ def echo_lines(changes: List[Dict[str, Any]], after: Dict[str, Any], *, options_
             add("board", f"Hotel with {board_words(new)}" if new else "Hotel with or without meals")
         elif change["path"] == "preferences.hotel.beds" and new:
             add("beds", f"Rooms with {beds_words(new)} first")
+        elif change["path"] == "preferences.hotel.for_work" and new:
+            add("for_work", f"A work trip: hotels of {WORK_STARS}★ or better first")
         elif change["path"] == "preferences.hotel.near":
             add("near", f"Hotel near {new}" if new else "Hotel anywhere in town")
         elif change["path"] == "constraints.hotel_max_per_night":

@@ -37,6 +37,10 @@ WORKING_MEMORY_DEFAULTS: Dict[str, Any] = {
 }
 
 
+# A work trip's hotel has at least this many stars (``preferences.hotel.for_work``): none under it is ranked first.
+WORK_STARS = 2
+
+
 def new_trip_intent(
     trip_id: str,
     now: datetime,
@@ -99,7 +103,14 @@ def new_trip_intent(
                 "time_of_day": {"outbound": None, "return": None},
                 "arrival": {"outbound": None, "return": None},  # "before 18:00" | "after 07:00": local arrival
             },
-            "hotel": {"min_stars": None, "refundable_only": False, "near": None, "board": None, "beds": None},
+            "hotel": {
+                "min_stars": None,
+                "refundable_only": False,
+                "near": None,
+                "board": None,
+                "beds": None,
+                "for_work": None,  # a work trip: a hotel under 2★ (a hostel) is never ranked first
+            },
         },
         "constraints": {
             "budget_total": None,  # the whole trip

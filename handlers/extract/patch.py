@@ -266,6 +266,8 @@ def _preferences(fields: Dict[str, Any], patch: Dict[str, Any], cur: Dict[str, A
         hotel["board"] = fields["hotel_board"]  # "with free breakfast": the least the rate includes
     if fields.get("hotel_beds"):
         hotel["beds"] = fields["hotel_beds"]  # "2 queens": rooms with them ranked first (no search filters beds)
+    if fields.get("for_work"):
+        hotel["for_work"] = True  # "business trip": no hostel ranked first (no search filters it)
     constraints: Dict[str, Any] = {}
     if fields.get("refundable"):
         constraints["refundable_preference"] = fields["refundable"]

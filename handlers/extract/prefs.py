@@ -789,8 +789,20 @@ def read_preferences(text: str, money_text: Optional[str] = None, money: Optiona
         "hotel_needed": hotel_needed,
         "flights_needed": flights_needed,
         "separate_rooms": True if _SEPARATE_ROOMS.search(text) else None,
+        "for_work": True if FOR_WORK.search(text) else None,
         **times,
     }
+
+
+# A trip for work: "business trip", "for work", "a client meeting in denver", "conference in austin",
+# "my company is sending me": its hotel is one a company books (``trip_option_ranker``: no hostel first)
+FOR_WORK = re.compile(
+    r"\b(?:business|work|company)\s+trip\b|\bfor\s+(?:work|business|my\s+job|the\s+company)\b"
+    r"|\b(?:client|business|sales|board|team|work)\s+(?:meetings?|visits?|dinner|presentation|pitch|offsite|off-site)\b"
+    r"|\b(?:conference|convention|trade\s*show|summit)\b|\b(?:work|my\s+(?:company|employer|boss|manager))\s+(?:is\s+)?"
+    r"(?:sending|flying)\s+me\b",
+    re.I,
+)
 
 
 # A red-eye wanted, not only allowed: "I want the red-eye", "back on the red-eye", "red-eye home please"

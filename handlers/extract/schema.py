@@ -139,6 +139,10 @@ REQUIREMENTS_SCHEMA: Dict[str, Any] = {
         "hotel_board": _nullable(
             {"enum": ["breakfast", "half_board", "full_board", "all_inclusive"]},
         ),
+        "for_work": {
+            "type": ["boolean", "null"],
+            "description": "true: the trip is for work ('business trip', 'for a conference', 'client meeting')",
+        },
         "hotel_beds": _nullable(
             {
                 "enum": ["king", "queen", "double", "2 king", "2 queen", "2 double", "2 twin", "2 beds"],

@@ -42,7 +42,15 @@ def clean_fields(raw: Any) -> Dict[str, Any]:
         fields[key] = _count(raw.get(key), top)
     stars = _count(raw.get("hotel_min_stars"), 5)
     fields["hotel_min_stars"] = stars if stars else None
-    for key in ("one_way", "avoid_red_eye", "prefer_nonstop", "hotel_needed", "flights_needed", "separate_rooms"):
+    for key in (
+        "one_way",
+        "avoid_red_eye",
+        "prefer_nonstop",
+        "hotel_needed",
+        "flights_needed",
+        "separate_rooms",
+        "for_work",
+    ):
         fields[key] = raw.get(key) if isinstance(raw.get(key), bool) else None
     fields["cabin"] = raw.get("cabin") if raw.get("cabin") in _CABINS else None
     fields["refundable"] = raw.get("refundable") if raw.get("refundable") in _REFUNDABLE else None

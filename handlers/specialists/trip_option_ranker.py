@@ -34,6 +34,7 @@ from handlers.common.beds import beds_fit
 from handlers.common.clock import day_text, first_night
 from handlers.common.defaults import DEFAULT_POLICY
 from handlers.common.formats import duration_text, flight_zones, money_text, stops_text
+from handlers.common.intent import WORK_STARS
 from handlers.common.shape import budget_limit, carrier_allowed, carrier_rules, party_size
 from handlers.common.types import ok
 from handlers.supplier import summarize_offer, summarize_rate
@@ -63,6 +64,10 @@ DIVERSITY = 0.6  # cost added for each chosen bundle an alternative duplicates e
 ALTERNATIVES_POOL = 100  # best bundles alternatives are chosen from: beyond them, price and comfort drift off
 # Added to an out-of-policy item's cost (not to its breakdown): any in-policy bundle ranks before it.
 OUT_OF_POLICY = 100.0
+# A work trip's hotel under WORK_STARS (a hostel, a 1★ lodge) counts as this many unmet preferences (at
+# ``preference_fit`` each, a whole cheapest bundle's price): it is the best overall only when no better
+# hotel is found, and still the cheapest option when it is.
+NOT_FOR_WORK = 4.0
 # A hotel this much nearer the place wished than the best overall's is shown as its own option.
 NEARER_KM = 1.0
 
@@ -435,7 +440,10 @@ def _hotel_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any]
         # Disney World when hotels beside it exist is no hotel "near disney", however cheap)
         distance = min(float(far or 0), 30.0 if hp.get("near") else 10.0) / 10.0
         fit = (
-            (s["stars"] < min_stars) + distance * (1.0 if hp.get("near") else 0.3) + (not beds_fit(beds, s.get("beds")))
+            (s["stars"] < min_stars)
+            + distance * (1.0 if hp.get("near") else 0.3)
+            + (not beds_fit(beds, s.get("beds")))
+            + (NOT_FOR_WORK if hp.get("for_work") and s["stars"] < WORK_STARS else 0.0)
         )
         ids.append(rate["rate_id"])
         kept.append({**s, "near": landmark} if landmark and s.get("near_km") is not None else s)

@@ -54,6 +54,7 @@ FIELDS = {
     "hotel_max_per_night",
     "flights_needed",
     "separate_rooms",
+    "for_work",
 }
 REQUIREMENT_KEYS = {"party", "itinerary", "preferences", "constraints", "status"}  # what a patch may touch
 PURCHASE_WORDS = [
