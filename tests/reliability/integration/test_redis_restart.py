@@ -157,3 +157,5 @@ async def test_clients_resume_across_redis_restarts_with_nothing_lost_or_doubled
         assert c.delivered == seqs, "every message reached the browser once, in order"
         assert c.connections >= 4, "each restart dropped the connection and the client came back"
     assert not client.unacked
+    worker_log = (marks.parent / "worker.log").read_text(errors="replace")
+    assert "Unrecoverable error" not in worker_log, "the worker kept consuming through every restart"
