@@ -182,6 +182,8 @@ def echo_lines(changes: List[Dict[str, Any]], after: Dict[str, Any], *, options_
             add("beds", f"Rooms with {beds_words(new)} first")
         elif change["path"] == "preferences.hotel.for_work" and new:
             add("for_work", f"A work trip: hotels of {WORK_STARS}★ or better first")
+        elif change["path"] == "preferences.hotel.quality" and new:
+            add("quality", f"Hotels of {new}★ or better first")
         elif change["path"] == "preferences.hotel.near":
             add("near", f"Hotel near {new}" if new else "Hotel anywhere in town")
         elif change["path"] == "constraints.hotel_max_per_night":

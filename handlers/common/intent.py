@@ -110,6 +110,7 @@ def new_trip_intent(
                 "board": None,
                 "beds": None,
                 "for_work": None,  # a work trip: a hotel under 2★ (a hostel) is never ranked first
+                "quality": None,  # stars wished in words ("a nice hotel": 3): a hotel under them is not ranked first
             },
         },
         "constraints": {

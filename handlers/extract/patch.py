@@ -268,6 +268,8 @@ def _preferences(fields: Dict[str, Any], patch: Dict[str, Any], cur: Dict[str, A
         hotel["beds"] = fields["hotel_beds"]  # "2 queens": rooms with them ranked first (no search filters beds)
     if fields.get("for_work"):
         hotel["for_work"] = True  # "business trip": no hostel ranked first (no search filters it)
+    if fields.get("hotel_quality"):
+        hotel["quality"] = fields["hotel_quality"]  # "a nice hotel": 3★ or more ranked first (no search filters it)
     constraints: Dict[str, Any] = {}
     if fields.get("refundable"):
         constraints["refundable_preference"] = fields["refundable"]
@@ -297,7 +299,7 @@ def _relaxed(names: List[str], flight: Dict[str, Any], hotel: Dict[str, Any], co
             flight,
             {"time_of_day": {"outbound": None, "return": None}, "arrival": {"outbound": None, "return": None}},
         ),
-        "min_stars": (hotel, {"min_stars": None}),
+        "min_stars": (hotel, {"min_stars": None, "quality": None}),
         "board": (hotel, {"board": None}),
         "refundable": (hotel, {"refundable_only": False}),
         "max_nightly": (constraints, {"hotel_max_per_night": None}),

@@ -790,6 +790,7 @@ def read_preferences(text: str, money_text: Optional[str] = None, money: Optiona
         "flights_needed": flights_needed,
         "separate_rooms": True if _SEPARATE_ROOMS.search(text) else None,
         "for_work": True if FOR_WORK.search(text) else None,
+        "hotel_quality": None if stars else hotel_quality(text),
         **times,
     }
 
@@ -803,6 +804,54 @@ FOR_WORK = re.compile(
     r"(?:sending|flying)\s+me\b",
     re.I,
 )
+
+
+# A hotel wished good in words, not in stars: "a nice hotel", "somewhere decent", "not a dump", "no hostels",
+# "somewhere fancy". The least stars the words mean are ranked first (``preferences.hotel.quality``,
+# ``trip_option_ranker``) but filter no search: the cheapest hotel is still shown. Stars or a class said
+# ("4 star", "a luxury hotel") are the traveller's own filter and win.
+_QUALITY_WORDS = (
+    (4, r"fancy|fancier|luxur(?:y|ious)|upscale|posh|swanky|high[\s-]?end|classy"),
+    (3, r"nice|nicer|lovely|good|great|comfortable|comfy|quality|charming|beautiful|better"),
+    (2, r"decent|clean|proper|respectable|safe|ok|okay|reasonable|real"),
+)
+_LODGING = r"(?:hotels?|motels?|place\s+to\s+stay|rooms?|accommodations?|lodging|resorts?)"
+_SOMEWHERE = r"(?:somewhere|some\s*place|a\s+place|anywhere)"
+_IS_WISHED = r"(?:that'?s|that\s+is|which\s+is|should\s+be|must\s+be|needs?\s+to\s+be|has\s+to\s+be)"
+_QUALITY = tuple(
+    (
+        stars,
+        re.compile(
+            rf"\b(?P<w>{words})(?:[\s,]+(?:and\s+)?(?!{_LODGING}|price|value|deal|rate)[a-z]+)?\s+{_LODGING}\b"  # "a nice hotel", "clean decent hotel"
+            rf"|\b{_SOMEWHERE}\s+(?:(?:really|very|pretty|super|reasonably|fairly|actually)\s+)?(?P<s>{words})\b"
+            rf"|\b{_LODGING}\s+{_IS_WISHED}\s+(?:(?:really|very|pretty|at\s+least)\s+)?(?P<i>{words})\b",
+            re.I,
+        ),
+    )
+    for stars, words in _QUALITY_WORDS
+)
+# Said as what it must not be: a hostel, a dump, somewhere sketchy (a hotel of 2★ or more first)
+_NOT_LOW = re.compile(
+    r"\bnot\s+(?:a\s+|in\s+a\s+|some\s+)?(?:dump|dive|hostel|shithole|fleabag|motel)\b"
+    r"|\bno\s+(?:dumps|dives|hostels?|motels|fleabags)\b|\bnothing\s+(?:sketchy|seedy|dodgy|gross|dirty)\b"
+    r"|\bnot\s+(?:sketchy|seedy|dodgy|gross|dirty)\b",
+    re.I,
+)
+# A clause ends at a "but" too: "not too fancy but a nice hotel" wishes the nice one
+_CLAUSE = re.compile(r"[,.;!?]|\b(?:but|though|although|just)\b", re.I)
+
+
+def hotel_quality(text: str) -> Optional[int]:
+    """The least stars a hotel wished in words means: 4 for "somewhere fancy", 3 for "a nice hotel", 2 for
+    "somewhere decent" / "not a dump"; None when no such words are said (or only said as not wished)."""
+    wished = [2] if _NOT_LOW.search(text) else []
+    for stars, rx in _QUALITY:
+        for m in rx.finditer(text):
+            start = next(m.start(g) for g in ("w", "s", "i") if m.group(g))
+            clause = _CLAUSE.split(text[max(0, start - 40) : start])[-1]
+            if not _NOT_CLASS.search(clause):  # "nothing fancy", "doesn't need to be nice"
+                wished.append(stars)
+    return max(wished, default=None)
 
 
 # A red-eye wanted, not only allowed: "I want the red-eye", "back on the red-eye", "red-eye home please"

@@ -143,6 +143,13 @@ REQUIREMENTS_SCHEMA: Dict[str, Any] = {
             "type": ["boolean", "null"],
             "description": "true: the trip is for work ('business trip', 'for a conference', 'client meeting')",
         },
+        "hotel_quality": {
+            "type": ["integer", "null"],
+            "minimum": 2,
+            "maximum": 4,
+            "description": "a hotel wished good in words, not stars: 4 'somewhere fancy', 3 'a nice hotel', "
+            "2 'somewhere decent' / 'not a dump' / 'no hostels'",
+        },
         "hotel_beds": _nullable(
             {
                 "enum": ["king", "queen", "double", "2 king", "2 queen", "2 double", "2 twin", "2 beds"],

@@ -40,8 +40,8 @@ def clean_fields(raw: Any) -> Dict[str, Any]:
         ("max_stops", 3),
     ):
         fields[key] = _count(raw.get(key), top)
-    stars = _count(raw.get("hotel_min_stars"), 5)
-    fields["hotel_min_stars"] = stars if stars else None
+    for key in ("hotel_min_stars", "hotel_quality"):
+        fields[key] = _count(raw.get(key), 5) or None
     for key in (
         "one_way",
         "avoid_red_eye",

@@ -64,10 +64,10 @@ DIVERSITY = 0.6  # cost added for each chosen bundle an alternative duplicates e
 ALTERNATIVES_POOL = 100  # best bundles alternatives are chosen from: beyond them, price and comfort drift off
 # Added to an out-of-policy item's cost (not to its breakdown): any in-policy bundle ranks before it.
 OUT_OF_POLICY = 100.0
-# A work trip's hotel under WORK_STARS (a hostel, a 1★ lodge) counts as this many unmet preferences (at
-# ``preference_fit`` each, a whole cheapest bundle's price): it is the best overall only when no better
-# hotel is found, and still the cheapest option when it is.
-NOT_FOR_WORK = 4.0
+# A hotel under the stars wished without a filter (WORK_STARS on a work trip, ``quality`` for "a nice
+# hotel") counts as this many unmet preferences (at ``preference_fit`` each, a whole cheapest bundle's
+# price): it is the best overall only when no better hotel is found, and still the cheapest option when it is.
+UNDER_WISHED_STARS = 4.0
 # A hotel this much nearer the place wished than the best overall's is shown as its own option.
 NEARER_KM = 1.0
 
@@ -426,6 +426,7 @@ def _flight_items(quote: Dict[str, Any]) -> _FlightItems:
 def _hotel_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any], constraints: Dict[str, Any]) -> Leg:
     hp = prefs.get("hotel") or {}
     min_stars = hp.get("min_stars") or 0
+    wished_stars = max(WORK_STARS if hp.get("for_work") else 0, hp.get("quality") or 0)  # ranked, not filtered
     beds = hp.get("beds")  # "2 queens": a room without them is an unmet wish (no search filters beds)
     refund_w = w["refundability"] * (4 if _wants_refundable("hotel", prefs, constraints) else 1)
     ids, kept, parts = [], [], []
@@ -443,7 +444,7 @@ def _hotel_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any]
             (s["stars"] < min_stars)
             + distance * (1.0 if hp.get("near") else 0.3)
             + (not beds_fit(beds, s.get("beds")))
-            + (NOT_FOR_WORK if hp.get("for_work") and s["stars"] < WORK_STARS else 0.0)
+            + (UNDER_WISHED_STARS if s["stars"] < wished_stars else 0.0)
         )
         ids.append(rate["rate_id"])
         kept.append({**s, "near": landmark} if landmark and s.get("near_km") is not None else s)

@@ -55,6 +55,7 @@ FIELDS = {
     "flights_needed",
     "separate_rooms",
     "for_work",
+    "hotel_quality",
 }
 REQUIREMENT_KEYS = {"party", "itinerary", "preferences", "constraints", "status"}  # what a patch may touch
 PURCHASE_WORDS = [
