@@ -20,6 +20,7 @@ from ..common.shape import time_wish_text
 from . import (
     events,  # "the kentucky derby": Louisville
     lodging_kind,  # "just need airfare", "going home for christmas": no hotel
+    origins,  # "3 of us from NYC and 3 from Chicago": a party leaving from several towns
     stopovers,  # "a 3 night stopover in reykjavik", "via chicago"
 )
 from . import landmark_near as landmarks_read  # "a conference at McCormick Place, hotel close by"
@@ -247,6 +248,9 @@ def extract_fields(
     stop_town = stopovers.stopover_place(stop, places)  # the trip is read without it, then the stopover put in
     via = stopovers.connections(masked, places)  # "via chicago", "a layover in dallas is fine": no end of the trip
     places = [p for p in places if p is not stop_town and p not in via]
+    # "3 of us from NYC and 3 from Chicago": no one of them searched silently (the origin question names them)
+    leaving = origins.several_origins(masked, places)
+    places = [p for p in places if p not in leaving]
     if assumptions is not None:
         assumptions.extend(
             f"Took {_typed_name(masked, p)} as where a flight connects, not a stop of the trip; "

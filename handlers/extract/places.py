@@ -287,6 +287,8 @@ DESTINATIONS: Dict[str, Tuple[str, str, str, str]] = {
     "research triangle": ("RDU", "Raleigh/Durham", "the Research Triangle", ""),
     "north jersey": ("EWR", "Newark", "North Jersey", "New York (LGA or JFK)"),
     "northern new jersey": ("EWR", "Newark", "North Jersey", "New York (LGA or JFK)"),
+    "new jersey": ("EWR", "Newark", "New Jersey", "Philadelphia (PHL) or New York (LGA or JFK)"),
+    "jersey city": ("EWR", "Newark", "Jersey City", "New York (LGA or JFK)"),
     "jersey shore": ("ACY", "Atlantic City", "the Jersey Shore", "Newark (EWR) or Philadelphia (PHL)"),
     "long island": ("ISP", "Islip", "Long Island", "New York (JFK or LGA)"),
     "northern virginia": ("IAD", "Washington Dulles", "Northern Virginia", "Washington National (DCA)"),
@@ -1358,7 +1360,24 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
             i += n
         else:
             i += 1
-    return _twin_towns(text, _alternatives_merged(text, _by_the_other_end(out)))
+    return _short_for_a_state(text, _twin_towns(text, _alternatives_merged(text, _by_the_other_end(out))))
+
+
+# A place abroad whose name is also what Americans call a state ("flying from jersey to orlando"):
+# the state, when every other place named is in the US (and the place abroad otherwise: "london to jersey").
+_SHORT_FOR_A_STATE = {"jersey": "new jersey"}
+
+
+def _short_for_a_state(text: str, found: List[Mention]) -> List[Mention]:
+    out = list(found)
+    for i, m in enumerate(found):
+        state = _SHORT_FOR_A_STATE.get(fold(text[m.start : m.end]))
+        countries = {_country_of(o.place["code"]) for j, o in enumerate(found) if j != i}
+        if state and countries == {"US"}:
+            code, name, place, other = DESTINATIONS[state]
+            note = f"{_destination_note(code, name, place, other)}, or the island of Jersey ({m.place['code']})"
+            out[i] = Mention(m.start, m.end, {"type": "city", "code": code, "name": name}, note)
+    return out
 
 
 # A state named so that it is not the city of its name: first word -> the phrases it opens.
@@ -1579,6 +1598,7 @@ def _cued(words: List[Tuple[int, int, str]], i: int, cues: frozenset = CUES) -> 
 _FROM_CUES = frozenset({"from", "of", "leaving", "departing"})  # "of": "out of"
 _FLY_INTO = frozenset({"fly", "flying", "flights", "flight", "land", "landing", "arrive", "arriving"})
 _GO_TO = frozenset({"fly", "flying", "flights", "flight", "trip", "vacation", "vacay", "getaway", "honeymoon"})
+_COUNT_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"})
 _TYPO_CUES = CUES - frozenset({"for", "at", "near", "around", "and", "than", "then", "book", "back", "stay", "staying"})
 
 
@@ -1878,6 +1898,8 @@ def _fuzzy_hit(words: List[Tuple[int, int, str]], i: int, text: str, cued: bool)
         if not (cued or before_to):
             continue
         raw = " ".join(w for _, _, w in words[i : i + n])
+        if fold(words[i][2]) in _COUNT_WORDS:
+            continue  # "out of two cities" is a count, not the Twin Cities misspelt
         if n == 1 and len(raw) <= 4 and not raw[0].isupper():
             continue  # "home", "town": short lower-case words are words
         if (

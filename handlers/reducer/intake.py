@@ -11,6 +11,7 @@ from ..applier import MAX_BUNDLES_ON_SCREEN, MAX_BUNDLES_WITH_MORE
 from ..common.clock import day_text, local_today
 from ..common.question_form import is_question
 from ..echo import echo_line
+from ..extract.origins import origins_question
 from ..extract.party import UM_FROM_AGE, ages_question, children_named
 from ..extract.patch import ELIDED, REVERTIBLE
 from ..extract.prefs import (
@@ -689,6 +690,9 @@ def _questions(
         ages = [a for a in (doc.get("party") or {}).get("child_ages") or [] if isinstance(a, int)]
         small = travellers(doc)["infants"] or any(a < UM_FROM_AGE for a in ages)
         texts["adults"] = ADULTS_FOR_A_SMALL_CHILD if small else ADULTS_FOR_A_CHILD
+    leaving = origins_question(doc["request"].get("user_message") or "") if "origin" in texts else ""
+    if leaving:  # "3 of us from NYC and 3 from Chicago": the towns named, one searched at a time
+        texts["origin"] = leaving
     going = travellers(doc)["children"]
     named = children_named(doc["request"].get("user_message") or "", going) if "child_ages" in texts else None
     if named:  # "me and my nephew": "How old is your nephew?"
