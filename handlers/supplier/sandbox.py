@@ -158,11 +158,11 @@ class SandboxCore:
         stock counters together, and show the stock actually left (purchases consume it)."""
         id_field, stock_field = ITEM_FIELDS[kind]
         offered = {item[id_field]: item[stock_field] for item in items}
-        left = self.state.stock_many(offered)
+        refs = set(map(search_of, offered))  # (from the ids already read: no second pass over the items)
+        left = self.state.stock_many(offered, refs)
         if left != offered:  # (a search nobody held from shows its items as offered: nothing to change)
             for item in items:
                 item[stock_field] = min(item[stock_field], left[item[id_field]])
-        refs = set(map(search_of, offered))  # (from the ids already read: no second pass over the items)
         self.state.put_many("search", {ref: {"kind": kind, "search": search} for ref in refs})
         return items
 

@@ -6,7 +6,7 @@ Every value is a JSON-serialisable dict so a Django host can persist the store i
 from __future__ import annotations
 
 from contextlib import nullcontext
-from typing import Any, ContextManager, Dict, List, Optional
+from typing import Any, ContextManager, Dict, List, Optional, Set
 
 from .seeded import search_of
 
@@ -45,12 +45,15 @@ class SupplierState:
             for key, value in keyed.items():
                 self.store.put(key, value)
 
-    def stock_many(self, initials: Dict[str, int]) -> Dict[str, int]:
+    def stock_many(self, initials: Dict[str, int], refs: Optional[Set[str]] = None) -> Dict[str, int]:
         """Units left of many items in one go (a search publishes all its offers together). Only
         items someone held or bought have counters (``stock`` creates them and marks their search):
         a search nobody held from shows its items' initial stock, with one read per search instead
-        of a counter read and created for every offer."""
-        if not any(self.get("stocked", ref) is not None for ref in {search_of(item_id) for item_id in initials}):
+        of a counter read and created for every offer. ``refs``: the items' searches, when the
+        caller has read them already (``search_of`` of every id: a thousand calls)."""
+        if refs is None:
+            refs = set(map(search_of, initials))
+        if not any(self.get("stocked", ref) is not None for ref in refs):
             return dict(initials)
         keyed = {f"{self.prefix}stock:{item_id}": n for item_id, n in initials.items()}
         if hasattr(self.store, "counters_init"):
