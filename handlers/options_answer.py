@@ -865,9 +865,11 @@ RECOMMEND_RE = re.compile(
 _WHICH_MOST = re.compile(
     r"^(?:(?:so|ok(?:ay)?|and|hmm+)[,.!]*\s+)*(?:which|what)(?:\s+(?:one|option|bundle))?\s*(?:is|'?s|has|got)\s+(?:the\s+)?"
     r"(?P<q>cheapest|least\s+expensive|lowest[- ]priced|lowest\s+price|fastest|quickest|shortest|fewest\s+stops|least\s+stops"
-    r"|(?:best|nicest|better|fanciest)\s+hotel)"
-    # "which has the shortest flights", "which one is the cheapest option", "which has the lowest price overall"
-    r"(?:\s+(?:one|option|bundle|deal|flights?|flight\s+times?|flying\s+time|travel\s+time|trip|journey|total|price|fare))?"
+    r"|(?:best|nicest|better|fanciest)\s+hotel|earliest|latest)"
+    # "which has the shortest flights", "which one is the cheapest option", "which has the lowest price overall",
+    # "which option has the earliest flight out"
+    r"(?P<tail>(?:\s+(?:one|option|bundle|deal|flights?|flight\s+times?|flying\s+time|travel\s+time|trip|journey|total|price|fare"
+    r"|departures?))?(?:\s+(?:out|there|back|home|going\s+out|coming\s+back|on\s+the\s+way\s+(?:out|there|back|home)))?)"
     r"(?:\s+(?:overall|in\s+all|of\s+(?:them|these|those|all)|here|on\s+screen))?\s*\??$"
 )
 _MOST = {
@@ -878,6 +880,112 @@ _MOST = {
     "fewest stops": "fewest_stops",
     "least stops": "fewest_stops",
 }
+
+
+def _most_asked(low: str, bundles: List[Bundle]) -> Optional[tuple]:
+    """ "which one has the best hotel?", "which is the fastest?": the quality asked for and the option on
+    screen that has it most (the one a pick by those words would choose); None when no such question."""
+    most = _WHICH_MOST.match(low)
+    if not most or not bundles:
+        return None
+    said, tail = re.sub(r"\s+", " ", most.group("q")), most.group("tail") or ""
+    if said in ("earliest", "latest"):
+        back = _LEG_BACK.search(tail) or said == "latest" and not _LEG_OUT.search(tail)
+        quality = f"{said}_{'return' if back else 'outbound'}"
+        timed = [b for b in bundles if leg_departure(b, quality.split("_")[1])]
+        pick = min if said == "earliest" else max
+        return (quality, pick(timed, key=lambda b: leg_departure(b, quality.split("_")[1]))) if timed else None
+    quality = "hotel" if said.endswith("hotel") else _MOST.get(said, "cheapest")
+    if quality == "cheapest" and re.search(r"\bflights?\b", tail):
+        flying = [b for b in bundles if b.get("flights")]
+        best = min(flying, key=lambda b: _part_total(b, "flights")) if flying else None
+        return ("cheapest_flights", best) if best else None
+    best = bundle_by_quality(quality, bundles)
+    return (quality, best) if best else None
+
+
+def _flying_minutes(b: Bundle) -> int:
+    return sum(int(s.get("duration_minutes") or 0) for s in _flights(b))
+
+
+def _stop_count(b: Bundle) -> int:
+    return sum(int(s.get("stops") or 0) for s in _flights(b))
+
+
+# For each quality a "which one is …" question asks about: what the answer says the option is, how an
+# option measures on it (lower first) and what it shows of that option.
+_MOST_SAID: Dict[str, tuple] = {
+    "cheapest": ("is the cheapest", lambda b: float(b.get("total") or "inf"), lambda b: f"{_price(b)} in all"),
+    "cheapest_flights": (
+        "has the cheapest flights",
+        lambda b: _part_total(b, "flights"),
+        lambda b: f"flights {_part_money(b, 'flights')}",
+    ),
+    "fastest": ("is the fastest", _flying_minutes, lambda b: f"{_hm(_flying_minutes(b))} of flying"),
+    "fewest_stops": (
+        "has the fewest stops",
+        _stop_count,
+        lambda b: "; ".join(f"{s.get('origin')}→{s.get('destination')} {_stops_text(s)}" for s in _flights(b)),
+    ),
+    "hotel": (
+        "has the best hotel",
+        lambda b: -max((int(s.get("stars") or 0) for s in _hotels(b)), default=0),
+        lambda b: f"{_stars_text(b)}, {_nightly(b)} a night",
+    ),
+    "earliest_outbound": (
+        "has the earliest flight out",
+        lambda b: leg_departure(b, "outbound"),
+        lambda b: f"leaves {_leaves(b, 'outbound')}",
+    ),
+    "latest_outbound": (
+        "has the latest flight out",
+        lambda b: _later_first(b, "outbound"),
+        lambda b: f"leaves {_leaves(b, 'outbound')}",
+    ),
+    "earliest_return": (
+        "has the earliest flight back",
+        lambda b: leg_departure(b, "return"),
+        lambda b: f"leaves {_leaves(b, 'return')}",
+    ),
+    "latest_return": (
+        "has the latest flight back",
+        lambda b: _later_first(b, "return"),
+        lambda b: f"leaves {_leaves(b, 'return')}",
+    ),
+}
+
+
+def _later_first(b: Bundle, leg: str) -> str:
+    """A key that sorts later departures first ("23:10" before "08:40")."""
+    return "".join(chr(0x10FFFF - ord(c)) for c in leg_departure(b, leg))
+
+
+def most_answer(low: str, bundles: List[Bundle]) -> Optional[str]:
+    """ "which one has the best hotel?": the option that has it most and why, then the next best and what it
+    costs against it; never every option again. None when the text asks no such thing."""
+    asked = _most_asked(low, bundles)
+    if asked is None:
+        return None
+    quality, best = asked
+    if quality == "fewest_stops" and not _stop_count(best):
+        return None  # "which has the fewest stops" when some fly nonstop: every nonstop one (``_about_stops``)
+    phrase, measure, shows = _MOST_SAID[quality]
+    total = "" if quality == "cheapest" else f", {_price(best)} in all"
+    line = f"{_name(best)} {phrase}: {shows(best)}{total}."
+    others = [b for b in bundles if b is not best and (b.get("hotels") if quality == "hotel" else b.get("flights"))]
+    if others:
+        runner = min(others, key=lambda b: (measure(b), float(b.get("total") or "inf")))
+        next_to = "As good" if measure(runner) == measure(best) else "Next best"
+        line += f" {next_to}: {_name(runner)}, {shows(runner)} ({_price_gap(runner, best)})."
+    return f"{line} Say '{best.get('bundle_id')}' to choose it."
+
+
+def _price_gap(b: Bundle, against: Bundle) -> str:
+    """ "$93.33 more", "$2.41 less", "the same price": ``b``'s total against another's."""
+    gap = float(b.get("total") or 0) - float(against.get("total") or 0)
+    if abs(gap) < 0.005:
+        return "the same price"
+    return f"{money(f'{abs(gap):.2f}', b.get('currency'))} {'more' if gap > 0 else 'less'}"
 
 
 _ABOUT_TOWN = re.compile(
@@ -914,10 +1022,9 @@ def answered_pick(text: str, bundles: List[Bundle]) -> Optional[Bundle]:
         return next(iter(cheaper_kind[2]), None)
     if COMBINED_RE.search(low):
         return next(iter((combined_options(low, bundles) or ("", "", []))[2]), None)
-    most = _WHICH_MOST.match(low)
-    if most and bundles:
-        said = re.sub(r"\s+", " ", most.group("q"))
-        return bundle_by_quality("hotel" if said.endswith("hotel") else _MOST.get(said, "cheapest"), bundles)
+    most = _most_asked(low, bundles)
+    if most:
+        return most[1]
     return recommended(low, bundles)
 
 
@@ -945,7 +1052,12 @@ def answer_about_options(
     topics = [topic for pattern, topic in TOPICS if re.search(pattern, low)]
     if len(named) == 2 and _SIDE_BY_SIDE.search(low) and set(topics) <= {"price"}:
         return compare_two(named[0], named[1], offers or {})  # "b1 vs b2", "how much more is b2 than b1"
-    combined = kind_cheaper_answer(low, bundles) or combined_answer(low, bundles) or recommendation(low, bundles)
+    combined = (
+        kind_cheaper_answer(low, bundles)
+        or combined_answer(low, bundles)
+        or most_answer(low, bundles)
+        or recommendation(low, bundles)
+    )
     if combined:
         return combined
     focus = named or list(focus)
@@ -999,7 +1111,7 @@ def choice_line(because: Dict[str, Any], chosen: Bundle, before: Any) -> str:
             return f"{name} already has the {first} {leg} flight on screen ({_leaves(chosen, leg)})."
         return (
             f"Chose {name}{instead}: its {leg} flight leaves at {_leaves(chosen, leg)}, the {first} on screen "
-            f"({_price(chosen)} in all)."
+            f"({_price(chosen)} in all{_gap_note(chosen, before)})."
         )
     if why == "mixed":  # "B1's flights with B2's hotel" and an option on screen is that pair
         hotel = (_hotels(chosen) or [{}])[0].get("hotel_name") or "hotel"
@@ -1037,9 +1149,17 @@ def choice_line(because: Dict[str, Any], chosen: Bundle, before: Any) -> str:
         leg = "outbound" if why.endswith("outbound") else "return"
         return (
             f"Chose {name}{instead}: its {leg} flight leaves at {_leaves(chosen, leg)}, not {_leaves(before, leg)} "
-            f"({_price(chosen)} in all)."
+            f"({_price(chosen)} in all{_gap_note(chosen, before)})."
         )
     return f"Chose {name}{instead}: {_price(chosen)} in all, not {_price(before)}."
+
+
+def _gap_note(chosen: Bundle, before: Any) -> str:
+    """ ", $644.16 more than B1": what a choice made for another reason costs against the option it replaced."""
+    if not isinstance(before, dict) or before.get("bundle_id") == chosen.get("bundle_id"):
+        return ""
+    gap = _price_gap(chosen, before)
+    return f", {gap} {'as' if gap == 'the same price' else 'than'} {before.get('bundle_id')}"
 
 
 def _leaves(b: Bundle, leg: str) -> str:
@@ -1129,6 +1249,78 @@ COMPLAINED = (
     "Sorry about that. Tell me what isn't right and I'll fix it: the price, flight times, stops, airline, "
     "the hotel or the dates. Or pick an option ('B2') and say 'hold'; nothing is bought from a chat message."
 )
+
+
+# "hold on, the dates are wrong", "wait that's not right", "thats the wrong airport", "these arent the dates i
+# wanted": the traveller sees a mistake in what was understood. Answered with what the trip holds and a
+# question about what to fix (the part named, when one is), never "Nothing changed." and the options again.
+_PART = (
+    r"(?:dates?|days?|airports?|cit(?:y|ies)|destination|origin|route|hotels?|rooms?|stay|flights?|times?"
+    r"|people|travell?ers|passengers|adults|kids|children|number\s+of\s+(?:people|travell?ers|adults))"
+)
+_WRONG = re.compile(
+    r"\b(?:(?:that|this|it|these|those|something|smth|sth|everything|all\s+(?:of\s+)?this)\s*(?:'?s|s|\s+is|\s+are|'re|\s+looks?|\s+seems?)?"
+    r"\s+(?:all\s+)?(?:not\s+(?:right|correct)|wrong|incorrect|off|messed\s+up)"
+    r"|(?:that|this|it)\s*(?:isn'?t|is\s+not|isnt|ain'?t)\s+(?:right|correct)"
+    rf"|(?:the\s+|my\s+|our\s+)?{_PART}\s+(?:is|are|'?s|'?re|look|looks?|seems?)\s+(?:all\s+)?(?:wrong|incorrect|off|not\s+right|messed\s+up)"
+    rf"|(?:the\s+)?wrong\s+{_PART}"
+    r"|(?:these|those|they|that|this)\s*(?:aren'?t|arent|are\s+not|isn'?t|isnt|is\s+not|'?re\s+not)\s+the\s+\w+(?:\s+\w+)?"
+    r"\s+(?:i|we)\s+(?:wanted|asked\s+for|said|meant|picked|chose|put|gave|typed)"
+    rf"|(?:you|u)\s+(?:got|have|put|read)\s+the\s+{_PART}\s+wrong)\b"
+)
+# The part of the trip a "that's wrong" names, and what the answer asks and offers for it.
+_WRONG_PARTS: List[tuple] = [
+    (r"\b(?:dates?|days?)\b", "dates", "Which dates should it be?", "'jan 13-16', 'back on the 16th'"),
+    (
+        r"\b(?:airports?|cit(?:y|ies)|destination|origin|route)\b",
+        "places",
+        "Where should it be from or to?",
+        "'from Providence', 'into Newark'",
+    ),
+    (
+        r"\b(?:hotels?|rooms?|stay)\b",
+        "hotel",
+        "What should the hotel be?",
+        "'a 4-star hotel', 'near downtown', 'no hotel'",
+    ),
+    (
+        r"\b(?:people|travell?ers|passengers|adults|kids|children)\b",
+        "party",
+        "How many of you are going?",
+        "'3 adults', 'me and 2 kids'",
+    ),
+    (
+        r"\b(?:flights?|times?)\b",
+        "flights",
+        "What should change about the flights?",
+        "'leave after 5pm', 'nonstop only'",
+    ),
+]
+_WRONG_ANY = ("What isn't right?", "'back on the 16th', 'from Providence', '3 of us', 'no hotel'")
+# what the trip holds that each part shows (``wording.known_so_far``'s words)
+_SHOWS = {
+    "dates": re.compile(r"^(?:leaving|back|last flight|hotel)\b"),
+    "places": re.compile(r"→|^(?:to|from)\s"),
+    "hotel": re.compile(r"\bhotel\b"),
+    "party": re.compile(r"\b(?:adults?|child(?:ren)?|infants?|travell?ers?)\b"),
+}
+
+
+def says_wrong(text: str) -> bool:
+    """The message says something understood is wrong ("the dates are wrong", "wait that's not right")."""
+    return _WRONG.search(re.sub(r"[’`]", "'", (text or "").lower())) is not None
+
+
+def what_is_wrong(text: str, known: Sequence[str]) -> str:
+    """What to fix, asked about the part named ("Which dates should it be?"), with what the trip holds of it
+    (``known``: ``wording.known_so_far``) and how to say the fix."""
+    low = (text or "").lower()
+    part = next((p for p in _WRONG_PARTS if re.search(p[0], low)), None)
+    ask, say = (part[2], part[3]) if part else _WRONG_ANY
+    shows = _SHOWS.get(part[1]) if part else None
+    held = [k for k in known if shows is None or shows.search(k)]
+    now = f" I have: {', '.join(held)}." if held else ""
+    return f"Sorry about that. {ask}{now} Say it your way ({say}) and I'll search again."
 
 
 def complains(text: str) -> bool:

@@ -1155,6 +1155,8 @@ def _changes_trip(clause: str) -> bool:
     if read_relax(clause)[0]:
         return True
     mentions = {"flights_needed": True, "hotel_needed": True, "one_way": False}
+    if any(read_airlines(clause)[0].values()):  # "lets do b1 but on delta"
+        return True
     return any(v is not None and mentions.get(k, object()) != v for k, v in read_preferences(clause).items())
 
 
@@ -1339,6 +1341,12 @@ _DAY_SAID = re.compile(
 
 # "the 2nd one, and is it refundable?", "b3 - does it have breakfast?": an option named, then asked about
 _PICK_THEN_ASK = re.compile(r"^(?P<pick>[^,?;]{2,40}?)\s*(?:[,;:]|\s-+\s|\band\b|\bbut\b)+\s*(?P<ask>[^?]+\??)\s*$")
+# "b4 nonstop please", "b1 w/ breakfast pls", "lets do b2 in business": an option named by its id, then a
+# wish with no comma or "but" between them (what follows is read as a change only if it is one)
+_PICK_THEN_WISH = re.compile(
+    r"^(?P<pick>(?:(?:let'?s|lets)\s+(?:do|go\s+with|go\s+for)\s+|(?:i'?ll|we'?ll|ill)\s+take\s+)?b\d{1,2})\s+"
+    r"(?P<ask>(?!(?:please|pls|plz|thanks?|thx|ty|is|looks?|seems?|sounds?|it|then|one|or|vs|versus|the|that|this)\b)\w[^?]*)$"
+)
 # the question said without its "?" ("b2 looks good but whats the layover", "the second one, is it
 # refundable"): one that asks (not a request such as "can you hold it", "could you find a nonstop", nor a
 # wish put as "what about a nonstop")
@@ -1480,7 +1488,7 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
     if put:  # "b2 is too expensive": never chosen
         message["data"]["put_down"] = put
         return message
-    asked_of_one = _PICK_THEN_ASK.match(low)
+    asked_of_one = _PICK_THEN_ASK.match(low) or _PICK_THEN_WISH.match(low)
     if (
         asked_of_one
         and _said_pick(asked_of_one.group("pick"), bundles, set())

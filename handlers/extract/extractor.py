@@ -683,10 +683,12 @@ def _weekdays_read(dates: List[DateMention], fields: Dict[str, Any]) -> List[str
     }
     taken |= {leg.get("depart_date") for leg in fields.get("legs") or [] if isinstance(leg, dict)}
     said = []
+    periods: Dict[Tuple[str, str], List[str]] = {}  # (the day(s) read, what to say if wrong): the words read so
     for d in dates:
         if d.value.isoformat() not in taken:
             continue
         day = day_text(d.value.isoformat())
+        words = " ".join(d.text.split())
         if next_weekday_said(d):
             said.append(f"Taking next {d.value.strftime('%A')} as {day}")
         elif after_next_said(d):
@@ -699,10 +701,17 @@ def _weekdays_read(dates: List[DateMention], fields: Dict[str, Any]) -> List[str
             )
         elif d.period and d.until and fields.get("nights") == (d.until - d.value).days:
             back = day_text(d.until.isoformat())
-            said.append(f"Taking {' '.join(d.text.split())} as {day} to {back}; say the days if they are others")
+            periods.setdefault((f"{day} to {back}", "say the days if they are others"), []).append(words)
         elif d.period:
-            said.append(f"Taking {' '.join(d.text.split())} as {day}; say the day if it is another")
-    return said
+            periods.setdefault((day, "say the day if it is another"), []).append(words)
+    # "for mardi gras / fat tuesday": two names of one day read once ("Taking mardi gras (fat tuesday) as ...")
+    return said + [f"Taking {_one_name(names)} as {when}; {tail}" for (when, tail), names in periods.items()]
+
+
+def _one_name(names: List[str]) -> str:
+    """ "mardi gras (fat tuesday)": the first name said for a day, the others after it once each."""
+    first, *others = dict.fromkeys(names)
+    return f"{first} ({', '.join(others)})" if others else first
 
 
 def _weekend_back(dates: List[DateMention], stay_mode: bool, fields: Dict[str, Any]) -> None:

@@ -49,8 +49,10 @@ from ..options_answer import (
     referent,
     rejects_options,
     remember_discussed,
+    says_wrong,
     thanked,
     unseen_answer,
+    what_is_wrong,
     whole_message,
 )
 from ..patcher import value_at
@@ -418,6 +420,9 @@ class Intake(DecisionBase):
         bundles = doc["working_memory"]["ranked_bundles"]
         if applied.get("understood") is False and looks_non_english(text):
             self.say(ENGLISH_ONLY)
+            return
+        if bundles and says_wrong(text):
+            self.say(what_is_wrong(text, known_so_far(doc, ())))  # "hold on, the dates are wrong": what to fix
             return
         asked = applied.get("understood") is False or is_question(text)
         held = live_holds(doc, now) if asked else []

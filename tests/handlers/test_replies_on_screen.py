@@ -101,10 +101,10 @@ def _reply(first, text):
 @pytest.mark.parametrize(
     ("text", "answer", "quality"),
     [
-        ("which has the shortest flights", "Flying time, shortest first: B1", "fastest"),
-        ("which one is the cheapest option", "From cheapest: B5", "cheapest"),
+        ("which has the shortest flights", "B1 (Best overall) is the fastest: 7h20m", "fastest"),
+        ("which one is the cheapest option", "B5 (Cheapest) is the cheapest: $2,636.90", "cheapest"),
         ("which has the fewest stops", "Nonstop all the way: B1", "fewest_stops"),
-        ("which one has the lowest price overall", "From cheapest: B5", "cheapest"),
+        ("which one has the lowest price overall", "B5 (Cheapest) is the cheapest", "cheapest"),
         ("which is refundable", "Fully refundable: B4", None),
         ("which flights leave in the morning", "Outbound leaves, earliest first: B4 (Refundable) 7:00 AM", None),
         ("which has a 4 star hotel", "B1 (Best overall): Orlando City Hostel (1★", None),

@@ -186,7 +186,8 @@ def test_which_option_leaves_last_is_answered_not_chosen():
     h = _options_on_screen()
     turn = h.say("which one has the latest flight back?")
     said = " ".join(m.get("text") or "" for m in turn["ui_messages"])
-    assert "Return leaves, earliest first:" in said
+    latest = max(h.intent()["working_memory"]["ranked_bundles"], key=lambda b: b["flights"][-1]["summary"]["depart_at"])
+    assert f"{latest['bundle_id']} ({latest['label']}) has the latest flight back: leaves" in said  # named, not listed
     assert h.intent()["working_memory"]["selected"] is None or not h.intent()["working_memory"]["selected"].get(
         "bundle_id"
     )
