@@ -194,6 +194,7 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT = "tripdesk.broker:Transport"  # kombu's, surviving a restart mid-task
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
