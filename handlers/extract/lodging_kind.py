@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from .cues import HOTEL_BRANDS, STAY_NOUNS
+
 # The people whose home a traveller stays in
 _FAMILY = (
     r"(?:parents|folks|in[\s-]?laws|mom|mum|dad|mother|father|grand(?:parents|ma|pa|mother|father)|nana|family|"
@@ -22,10 +24,8 @@ _HOLIDAY = re.compile(
     r"\b(?:christmas|xmas|x-mas|thanksgiving|the\s+holidays|holiday\s+break|new\s+years?(?:'s)?|easter|hanukkah|passover|diwali)\b",
     re.I,
 )
-_HOTEL = re.compile(
-    r"\b(?:hotels?|motels?|inn|resort|accommodations?|lodging|place\s+to\s+stay|rooms?|check[\s-]?in|airbnb|vrbo)\b",
-    re.I,
-)
+# A stay named: its nouns, a chain ("the marriott near the stadium"), or a kind of place to stay
+_HOTEL = re.compile(rf"\b(?:{STAY_NOUNS}|{HOTEL_BRANDS}|inn|resort|check[\s-]?in|airbnb|vrbo)\b", re.I)
 
 # (what the message says, the told reason); the first that matches is the reason
 _KINDS = (

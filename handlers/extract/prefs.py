@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from ..common.beds import BED_WISHES
 from ..common.carriers import AIRLINE_GROUPS, AIRLINES
@@ -1573,6 +1573,15 @@ def read_beds(text: str) -> Optional[str]:
     return wish
 
 
+def _says(pattern: re.Pattern[str]) -> Callable[[str], bool]:
+    """Whether a message says what ``pattern`` finds (the ``asks_for_*`` readers below)."""
+
+    def says(text: str) -> bool:
+        return pattern.search(text or "") is not None
+
+    return says
+
+
 _SEATS = re.compile(
     r"\b(?:aisle|window|middle|exit[\s-]row|bulkhead|extra[\s-]legroom)(?:\s+seats?)?\b(?<!window)(?<!middle)"
     r"|\b(?:window|middle)\s+seats?\b|\bseats?\s+(?:together|next\s+to\s+each\s+other)\b|\bsit\s+together\b",
@@ -1580,9 +1589,8 @@ _SEATS = re.compile(
 )
 
 
-def asks_for_seats(text: str) -> bool:
-    """Whether a message wishes seats ("aisle seats", "sit together"), which no search can choose."""
-    return _SEATS.search(text or "") is not None
+# Seats wished ("aisle seats", "sit together"), which no search can choose.
+asks_for_seats = _says(_SEATS)
 
 
 _BAGS_WISHED = re.compile(
@@ -1613,10 +1621,8 @@ _PAST_TRIP = re.compile(
 )
 
 
-def asks_for_past_trip(text: str) -> bool:
-    """Whether a message asks for what an earlier trip had ("same hotel as last time"), which no
-    search here can find: the desk does not keep past trips."""
-    return _PAST_TRIP.search(text or "") is not None
+# What an earlier trip had ("same hotel as last time"): the desk keeps no past trips.
+asks_for_past_trip = _says(_PAST_TRIP)
 
 
 # Dates that may move ("dates are flexible", "flexible by a day or two", "+/- 2 days", "give or take a
@@ -1655,10 +1661,8 @@ _ASSISTANCE = re.compile(
 )
 
 
-def asks_for_assistance(text: str) -> bool:
-    """Whether a message says a traveller needs help at the airport or on board (a wheelchair, a
-    service dog, oxygen), which the airline arranges once the trip is booked."""
-    return _ASSISTANCE.search(text or "") is not None
+# Help at the airport or on board (a wheelchair, a service dog, oxygen), arranged by the airline once booked.
+asks_for_assistance = _says(_ASSISTANCE)
 
 
 # A hotel asked for ("add a hotel", "we also need a room", "include a place to stay").
@@ -1667,9 +1671,8 @@ _HOTEL_ASKED = re.compile(
 )
 
 
-def asks_for_hotel(text: str) -> bool:
-    """Whether a message asks for a hotel ("add a hotel", "we need a room too")."""
-    return _HOTEL_ASKED.search(text or "") is not None
+# A hotel asked for ("add a hotel", "we need a room too").
+asks_for_hotel = _says(_HOTEL_ASKED)
 
 
 # A car wished beside the trip ("need a car too", "and a rental car", "can you add a car"): not booked here.
@@ -1680,6 +1683,5 @@ _CAR = re.compile(
 )
 
 
-def asks_for_car(text: str) -> bool:
-    """Whether a message wishes a rental car beside the trip, which the desk does not book."""
-    return _CAR.search(text or "") is not None
+# A rental car beside the trip, which the desk does not book.
+asks_for_car = _says(_CAR)

@@ -38,6 +38,8 @@ def test_no_hotel_by_the_trips_kind_and_told(text):
         "denver for my brother's wedding, at my brother's wedding jan 8-11 from boston",
         "christmas in orlando with my family, from boston dec 22-27, 2 adults 2 kids",
         "going to visit my sister in austin march 3-6 from chicago",
+        "home for christmas, boston to denver dec 20-27, book the marriott downtown",
+        "just need airfare and places to stay, atlanta to orlando feb 12-15",
     ],
 )
 def test_a_hotel_said_or_not_ruled_out_stays(text):
