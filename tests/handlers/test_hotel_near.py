@@ -36,6 +36,16 @@ TODAY = date(2026, 12, 1)
         ("disneyland", "CDG", "Disneyland Paris"),
         ("downtown", "DEN", "the centre"),
         ("the airport", "AUS", "the airport"),
+        # parts of town people name for the hotel; the same words in two cities are each city's own
+        ("kensington", "LHR", "Kensington"),
+        ("chelsea", "LHR", "Chelsea, London"),
+        ("chelsea", "JFK", "Chelsea, New York"),
+        ("soho", "LGA", "SoHo, New York"),
+        ("shibuya", "HND", "Shibuya"),
+        ("le marais", "CDG", "Le Marais"),
+        ("capitol hill", "SEA", "Capitol Hill, Seattle"),
+        ("capitol hill", "DCA", "the Capitol"),
+        ("the mission", "SFO", "the Mission District"),
     ],
 )
 def test_a_place_is_found_in_the_stays_city(said, code, name):
@@ -49,6 +59,7 @@ def test_a_place_is_found_in_the_stays_city(said, code, name):
         ("my sister's house", "DEN"),
         ("the orange county convention center", "SNA"),  # in Orlando, not in Santa Ana
         ("times square", "LAX"),
+        ("the sunset strip", "LAS"),  # in Los Angeles, not the Las Vegas Strip
     ],
 )
 def test_a_place_not_known_in_that_city_is_none(said, code):
