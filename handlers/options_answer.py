@@ -753,13 +753,25 @@ _POINTS_BACK = re.compile(
 )
 
 
+# "what time do we leave", "when does our flight land", "how long is my layover": once an option is
+# chosen, a question about the traveller's own trip is about that option (not one about the options:
+# "which ones leave after 5", "do any of them have breakfast")
+_OURS = re.compile(r"\b(?:we|us|our|my|i|me)\b")
+_AMONG = re.compile(r"\b(?:which|any|options?|ones|others?|cheap\w*|compar\w*|all|each|every\w*|b\d{1,2})\b")
+
+
 def referent(text: str, bundles: List[Bundle], wm: Dict[str, Any]) -> List[Bundle]:
-    """The option "it" / "that" points at in a question: the one last discussed, else the one chosen."""
+    """The option "it" / "that" points at in a question: the one last discussed, else the one chosen; and
+    the one chosen for a question about the traveller's own trip ("what time do we leave")."""
     low = (text or "").strip().lower()
-    if not is_question(low) or not _POINTS_BACK.search(low):
-        return []
     chosen = (wm.get("selected") or {}).get("bundle_id")
-    one = discussed(wm, bundles) or next((b for b in bundles if b.get("bundle_id") == chosen), None)
+    mine = next((b for b in bundles if b.get("bundle_id") == chosen), None)
+    if not is_question(low):
+        return []
+    if _POINTS_BACK.search(low):
+        one = discussed(wm, bundles) or mine
+    else:
+        one = mine if _OURS.search(low) and not _AMONG.search(low) else None
     return [one] if one is not None else []
 
 
@@ -882,26 +894,81 @@ _MOST = {
 }
 
 
-def _most_asked(low: str, bundles: List[Bundle]) -> Optional[tuple]:
-    """ "which one has the best hotel?", "which is the fastest?": the quality asked for and the option on
-    screen that has it most (the one a pick by those words would choose); None when no such question."""
+# "which one gets in earliest", "which flight leaves first", "what lands last on the way back": one option
+# asked for by when its flights leave or land
+_WHICH_WHEN = re.compile(
+    r"^(?:(?:so|ok(?:ay)?|and|hmm+)[,.!]*\s+)*(?:which|what)(?:\s+(?:one|option|bundle|flight))?\s+"
+    r"(?P<verb>gets?\s+(?:in|there|(?:us|me)\s+there)|lands?|arrives?|leaves?|departs?|goes\s+out|gets?\s+(?:us|me)\s+(?:home|back))"
+    r"\s+(?P<w>earliest|first|soonest|latest|last)(?P<tail>(?:\s+(?:on\s+the\s+way\s+)?(?:out|there|back|home|going\s+out|coming\s+back))?)"
+    r"\s*\??$"
+)
+_FIRST_WORDS = ("earliest", "first", "soonest")
+
+
+def _quality_asked(low: str) -> Optional[str]:
+    """The quality a "which one is / has the …" question asks for ("hotel", "fastest", "earliest_return",
+    "lands_first_outbound"), else None."""
     most = _WHICH_MOST.match(low)
-    if not most or not bundles:
+    if most:
+        said, tail = re.sub(r"\s+", " ", most.group("q")), most.group("tail") or ""
+        if said in ("earliest", "latest"):
+            back = _LEG_BACK.search(tail) or said == "latest" and not _LEG_OUT.search(tail)
+            return f"{said}_{'return' if back else 'outbound'}"
+        quality = "hotel" if said.endswith("hotel") else _MOST.get(said, "cheapest")
+        return "cheapest_flights" if quality == "cheapest" and re.search(r"\bflights?\b", tail) else quality
+    when = _WHICH_WHEN.match(low)
+    if when is None:
         return None
-    said, tail = re.sub(r"\s+", " ", most.group("q")), most.group("tail") or ""
-    if said in ("earliest", "latest"):
-        back = _LEG_BACK.search(tail) or said == "latest" and not _LEG_OUT.search(tail)
-        quality = f"{said}_{'return' if back else 'outbound'}"
-        timed = [b for b in bundles if leg_departure(b, quality.split("_")[1])]
-        pick = min if said == "earliest" else max
-        return (quality, pick(timed, key=lambda b: leg_departure(b, quality.split("_")[1]))) if timed else None
-    quality = "hotel" if said.endswith("hotel") else _MOST.get(said, "cheapest")
-    if quality == "cheapest" and re.search(r"\bflights?\b", tail):
+    first = when.group("w") in _FIRST_WORDS
+    leaves = re.match(r"(?:leave|depart|goes)", when.group("verb")) is not None
+    back = (
+        _LEG_BACK.search(when.group("verb") + when.group("tail"))
+        or not first
+        and leaves
+        and not _LEG_OUT.search(when.group("tail"))
+    )
+    leg = "return" if back else "outbound"
+    if leaves:
+        return f"{'earliest' if first else 'latest'}_{leg}"
+    return f"lands_{'first' if first else 'last'}_{leg}"
+
+
+def _most_asked(low: str, bundles: List[Bundle]) -> Optional[tuple]:
+    """ "which one has the best hotel?", "which is the fastest?", "which one gets in earliest": the quality
+    asked for and the option on screen that has it most (the one a pick by those words would choose);
+    None when no such question."""
+    quality = _quality_asked(low)
+    if quality is None or not bundles:
+        return None
+    if quality in ("cheapest", "fastest", "hotel", "fewest_stops"):
+        best = bundle_by_quality(quality, bundles)
+    else:
         flying = [b for b in bundles if b.get("flights")]
-        best = min(flying, key=lambda b: _part_total(b, "flights")) if flying else None
-        return ("cheapest_flights", best) if best else None
-    best = bundle_by_quality(quality, bundles)
+        best = min(flying, key=_MOST_SAID[quality][1]) if flying else None
     return (quality, best) if best else None
+
+
+def _timed(at: str, latest: bool) -> str:
+    """A key that sorts the soonest time first (the latest with ``latest``), an unknown time last."""
+    if len(at) < 16:
+        return "\U0010ffff"
+    return "".join(chr(0x10FFFE - ord(c)) for c in at) if latest else at
+
+
+def _lands(b: Bundle, leg: str) -> str:
+    flights = _flights(b)
+    at = str((flights[0] if leg == "outbound" else flights[-1]).get("arrive_at") or "") if flights else ""
+    return at if leg == "outbound" or len(flights) > 1 else ""
+
+
+def _lands_text(b: Bundle, leg: str) -> str:
+    """ "10:55 AM in DEN", "1:15 AM in BOS on Sat Jan 16" (a day after the flight left)."""
+    at = _lands(b, leg)
+    if len(at) < 16:
+        return "an unknown time"
+    flight = (_flights(b) or [{}])[0 if leg == "outbound" else -1]
+    day = f" on {day_text(at[:10])}" if at[:10] != str(flight.get("depart_at") or "")[:10] else ""
+    return f"{clock_text(at[11:16])} in {flight.get('destination')}{day}"
 
 
 def _flying_minutes(b: Bundle) -> int:
@@ -932,32 +999,25 @@ _MOST_SAID: Dict[str, tuple] = {
         lambda b: -max((int(s.get("stars") or 0) for s in _hotels(b)), default=0),
         lambda b: f"{_stars_text(b)}, {_nightly(b)} a night",
     ),
-    "earliest_outbound": (
-        "has the earliest flight out",
-        lambda b: leg_departure(b, "outbound"),
-        lambda b: f"leaves {_leaves(b, 'outbound')}",
-    ),
-    "latest_outbound": (
-        "has the latest flight out",
-        lambda b: _later_first(b, "outbound"),
-        lambda b: f"leaves {_leaves(b, 'outbound')}",
-    ),
-    "earliest_return": (
-        "has the earliest flight back",
-        lambda b: leg_departure(b, "return"),
-        lambda b: f"leaves {_leaves(b, 'return')}",
-    ),
-    "latest_return": (
-        "has the latest flight back",
-        lambda b: _later_first(b, "return"),
-        lambda b: f"leaves {_leaves(b, 'return')}",
-    ),
+    **{
+        f"{first}_{leg}": (
+            f"has the {first} flight {'out' if leg == 'outbound' else 'back'}",
+            lambda b, leg=leg, latest=first == "latest": _timed(leg_departure(b, leg), latest),
+            lambda b, leg=leg: f"leaves {_leaves(b, leg)}",
+        )
+        for first in ("earliest", "latest")
+        for leg in ("outbound", "return")
+    },
+    **{
+        f"lands_{first}_{leg}": (
+            f"{'lands' if leg == 'outbound' else 'gets home'} {first}",
+            lambda b, leg=leg, latest=first == "last": _timed(_lands(b, leg), latest),
+            lambda b, leg=leg: _lands_text(b, leg),
+        )
+        for first in ("first", "last")
+        for leg in ("outbound", "return")
+    },
 }
-
-
-def _later_first(b: Bundle, leg: str) -> str:
-    """A key that sorts later departures first ("23:10" before "08:40")."""
-    return "".join(chr(0x10FFFF - ord(c)) for c in leg_departure(b, leg))
 
 
 def most_answer(low: str, bundles: List[Bundle]) -> Optional[str]:
@@ -1255,13 +1315,15 @@ COMPLAINED = (
 # wanted": the traveller sees a mistake in what was understood. Answered with what the trip holds and a
 # question about what to fix (the part named, when one is), never "Nothing changed." and the options again.
 _PART = (
-    r"(?:dates?|days?|airports?|cit(?:y|ies)|destination|origin|route|hotels?|rooms?|stay|flights?|times?"
+    r"(?:dates?|days?|months?|weeks?|weekends?|airports?|cit(?:y|ies)|destination|origin|route|hotels?|rooms?|stay|flights?|times?"
     r"|people|travell?ers|passengers|adults|kids|children|number\s+of\s+(?:people|travell?ers|adults))"
 )
 _WRONG = re.compile(
     r"\b(?:(?:that|this|it|these|those|something|smth|sth|everything|all\s+(?:of\s+)?this)\s*(?:'?s|s|\s+is|\s+are|'re|\s+looks?|\s+seems?)?"
     r"\s+(?:all\s+)?(?:not\s+(?:right|correct)|wrong|incorrect|off|messed\s+up)"
     r"|(?:that|this|it)\s*(?:isn'?t|is\s+not|isnt|ain'?t)\s+(?:right|correct)"
+    r"|(?:that|this|it|something)\s+(?:does(?:n'?t|nt|\s+not)|do(?:n'?t|nt))\s+(?:look|seem|sound)\s+(?:right|correct)"
+    r"|not\s+sure\s+(?:that|this|it)\s*(?:'?s|s|\s+is)\s+(?:right|correct)"
     rf"|(?:the\s+|my\s+|our\s+)?{_PART}\s+(?:is|are|'?s|'?re|look|looks?|seems?)\s+(?:all\s+)?(?:wrong|incorrect|off|not\s+right|messed\s+up)"
     rf"|(?:the\s+)?wrong\s+{_PART}"
     r"|(?:these|those|they|that|this)\s*(?:aren'?t|arent|are\s+not|isn'?t|isnt|is\s+not|'?re\s+not)\s+the\s+\w+(?:\s+\w+)?"
@@ -1270,7 +1332,12 @@ _WRONG = re.compile(
 )
 # The part of the trip a "that's wrong" names, and what the answer asks and offers for it.
 _WRONG_PARTS: List[tuple] = [
-    (r"\b(?:dates?|days?)\b", "dates", "Which dates should it be?", "'jan 13-16', 'back on the 16th'"),
+    (
+        r"\b(?:dates?|days?|months?|weeks?|weekends?)\b",
+        "dates",
+        "Which dates should it be?",
+        "'jan 13-16', 'back on the 16th'",
+    ),
     (
         r"\b(?:airports?|cit(?:y|ies)|destination|origin|route)\b",
         "places",

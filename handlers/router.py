@@ -19,8 +19,10 @@ from .common.question_form import is_question
 from .common.redact import contains_token_like, redact_text
 from .common.shape import clock_text, leg_departure
 from .common.types import EVENT_TYPES, fail, guarded, ok
+from .extract.party import read_party
 from .extract.prefs import read_airlines, read_preferences, read_relax, unsearchable_hotel_features
 from .quotes import items as quote_items
+from .trip_read import travellers
 
 # Texts longer than this are never commands (a pasted page is a message, not "hold").
 COMMAND_MAX_CHARS = 80
@@ -655,14 +657,16 @@ _ABOUT_TIMES = re.compile(
     r"|leav\w*|depart\w*)\b"
 )
 _LEG_SAID = re.compile(r"\b(?:back|home|return\w*|inbound|outbound|on\s+the\s+way|going\s+out|fly(?:ing)?\s+out)\b")
+_SAID_BACK = re.compile(r"\b(?:back|home|return\w*|inbound|on\s+the\s+way\s+(?:back|home))\b")
+_SAID_OUT = re.compile(r"\b(?:outbound|going\s+(?:out|there)|fly(?:ing)?\s+out|on\s+the\s+way\s+(?:out|there))\b")
 _MOVES_DAY = re.compile(r"\b(?:instead|move|moving|change|switch|push|shift|rather|day\s+(?:earlier|later))\b")
 
 
 def _leg_said_as_day(low: str, bundles: List[Dict[str, Any]]) -> Optional[str]:
     """``low`` with a day said about flight times ("anything earlier on tuesday?") that is the day of one
     leg on screen said as that leg ("anything earlier on the way out?"), else None."""
-    if not bundles or not _ABOUT_TIMES.search(low) or _MOVES_DAY.search(low) or _LEG_SAID.search(low):
-        return None  # "an earlier flight home on the 12th": the leg is said already
+    if not bundles or not _ABOUT_TIMES.search(low) or _MOVES_DAY.search(low):
+        return None
     days = {leg: leg_departure(bundles[0], leg)[:10] for leg in ("outbound", "return")}
     days = {leg: d for leg, d in days.items() if len(d) == 10}
 
@@ -676,6 +680,11 @@ def _leg_said_as_day(low: str, bundles: List[Dict[str, Any]]) -> Optional[str]:
         return None  # no day, or several: said as they are
     m, leg = named[0]
     said = " on the way out" if leg == "outbound" else " on the way back"
+    if _LEG_SAID.search(low):  # "can we fly out later on thursday": the leg said already, and its own day
+        back, out = _SAID_BACK.search(low), _SAID_OUT.search(low)
+        if (leg == "return") != bool(back) or bool(back) == bool(out):
+            return None  # "an earlier flight home on the 12th" (the day out): said as it is
+        said = ""
     return re.sub(r"\s+", " ", low[: m.start()].rstrip() + said + low[m.end() :]).strip()
 
 
@@ -1160,6 +1169,13 @@ def _changes_trip(clause: str) -> bool:
     return any(v is not None and mentions.get(k, object()) != v for k, v in read_preferences(clause).items())
 
 
+def _changes_party(clause: str, trip_intent: Dict[str, Any]) -> bool:
+    """Whether a clause said beside a pick changes who travels ("b4 but for 3 people", "b2 and 2 kids")."""
+    said = read_party(clause)
+    going = travellers(trip_intent)
+    return any(said.get(k) is not None and said[k] != going.get(k) for k in ("adults", "children", "infants"))
+
+
 def _hold_pick(low: str, bundles: List[Dict[str, Any]], pending_slots: set) -> Optional[str]:
     """The bundle a text asks to pick and hold in one breath, else None."""
     for pattern in _HOLD_PICK:
@@ -1347,6 +1363,11 @@ _PICK_THEN_WISH = re.compile(
     r"^(?P<pick>(?:(?:let'?s|lets)\s+(?:do|go\s+with|go\s+for)\s+|(?:i'?ll|we'?ll|ill)\s+take\s+)?b\d{1,2})\s+"
     r"(?P<ask>(?!(?:please|pls|plz|thanks?|thx|ty|is|looks?|seems?|sounds?|it|then|one|or|vs|versus|the|that|this)\b)\w[^?]*)$"
 )
+# "b2 nonstop?", "b3 refundable?", "b1 breakfast included?": an option id and a few words asked of it (a
+# question about that option, never a wish for the trip)
+_ASKED_OF_ID = re.compile(
+    r"^(?:is\s+|does\s+)?b\d{1,2}(?:'?s)?\s+(?!(?:but|and|with|w/|or|vs)\b)[a-z][\w\s'-]{1,30}\?+$"
+)
 # the question said without its "?" ("b2 looks good but whats the layover", "the second one, is it
 # refundable"): one that asks (not a request such as "can you hold it", "could you find a nonstop", nor a
 # wish put as "what about a nonstop")
@@ -1402,7 +1423,7 @@ def _pick_and_change(
     relative = _words_about_options(re.sub(r"^(?:with|w/)\s+", "", rest), message, bundles, as_chosen)
     if relative is not None:
         return relative
-    if _changes_trip(rest) or _DAY_SAID.search(rest) and _TRAVEL_VERB.search(rest):
+    if _changes_trip(rest) or _changes_party(rest, trip_intent) or _DAY_SAID.search(rest) and _TRAVEL_VERB.search(rest):
         message["data"]["read_as"] = rest
         return message
     return None
@@ -1489,6 +1510,9 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
         message["data"]["put_down"] = put
         return message
     asked_of_one = _PICK_THEN_ASK.match(low) or _PICK_THEN_WISH.match(low)
+    if _ASKED_OF_ID.match(low):  # "b2 nonstop?": answered for B2
+        message["data"]["about_options"] = True
+        return message
     if (
         asked_of_one
         and _said_pick(asked_of_one.group("pick"), bundles, set())
