@@ -203,7 +203,10 @@ def _about_meals(bundles: List[Bundle]) -> str:
         f"{MEALS.get(board, 'meals vary by stay' if board == 'mixed' else 'meals not stated').capitalize()}: {', '.join(names)}"
         for board, names in by_board.items()
     ]
-    return ". ".join(parts) + "."
+    search = (
+        " Say 'with breakfast' and I'll search for rooms that include it." if set(by_board) == {"room_only"} else ""
+    )
+    return ". ".join(parts) + "." + search
 
 
 def _about_airlines(bundles: List[Bundle]) -> str:
@@ -875,7 +878,7 @@ RECOMMEND_RE = re.compile(
 )
 # "which one is cheapest", "which is the fastest?": one option asked for by what sets it apart
 _WHICH_MOST = re.compile(
-    r"^(?:(?:so|ok(?:ay)?|and|hmm+)[,.!]*\s+)*(?:which|what)(?:\s+(?:one|option|bundle))?\s*(?:is|'?s|has|got)\s+(?:the\s+)?"
+    r"^(?:(?:so|ok(?:ay)?|and|hmm+)[,.!]*\s+)*(?:which|what)(?:\s+(?:one|option|bundle))?\s*(?:(?:'?s|has)\s+got|is|'?s|has|got)\s+(?:the\s+)?"
     r"(?P<q>cheapest|least\s+expensive|lowest[- ]priced|lowest\s+price|fastest|quickest|shortest|fewest\s+stops|least\s+stops"
     r"|(?:best|nicest|better|fanciest)\s+hotel|earliest|latest)"
     # "which has the shortest flights", "which one is the cheapest option", "which has the lowest price overall",

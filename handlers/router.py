@@ -1226,6 +1226,16 @@ WHY_RE = re.compile(r"^(?:(?:and|so|but|hmm+|um+|ok(?:ay)?|wait)[,.!]*\s+)*(?:wh
 WHICH_RE = re.compile(
     r"^(?:(?:and|so|but|hmm+|um+|ok(?:ay)?|wait|also|btw)[,.!]*\s+)*which\b(?!\s+(?:day|date|dates)\b)"
 )
+# "is breakfast included in b2", "do we get breakfast", "are checked bags included": a yes/no question about
+# what an option includes, never a wish (the extractor would read "breakfast" as one and search again)
+_INCLUDED = r"(?:a\s+|any\s+|free\s+)?(?:breakfast|meals?|food|(?:checked\s+|carry[- ]?on\s+)?bags?|a\s+checked\s+bag|luggage|baggage)"
+INCLUDED_ASK_RE = re.compile(
+    r"^(?:(?:and|so|but|hmm+|um+|ok(?:ay)?|wait|also|btw)[,.!]*\s+)*"
+    rf"(?:(?:is|are)\s+(?:there\s+)?{_INCLUDED}(?:\s+included)?|(?:do|will|would)\s+(?:i|we|you)\s+get\s+{_INCLUDED}"
+    rf"|(?:does|do)\s+(?:it|that|this|they|the\s+(?:hotel|room|fare|flights?)|b\d{{1,2}})\s+(?:include|have|come\s+with)\s+{_INCLUDED})"
+    r"(?:\s+(?:included|with\s+(?:it|that|this|b\d{1,2})|in\s+(?:it|that|this|b\d{1,2}|the\s+(?:price|fare|rate))"
+    r"|on\s+(?:it|that|this|b\d{1,2})|(?:for|with)\s+(?:the\s+)?(?:hotel|room|fare|flights?)))*\s*\??$"
+)
 # "can i cancel the hotel in B1 if plans change?", "what happens if we cancel?", "is it free to cancel
 # later": a question about the options' cancellation terms, never a wish to drop part of the trip.
 CANCEL_TERMS_RE = re.compile(
@@ -1527,6 +1537,7 @@ def route_text(text: Any, trip_intent: Dict[str, Any]) -> Dict[str, Any]:
         return changed
     if (
         ABOUT_OPTIONS_RE.match(low)
+        or INCLUDED_ASK_RE.match(low)
         or WHY_RE.match(low)
         or WHICH_RE.match(low)
         and not IN_POLICY_RE.search(low)  # "which ones are within policy": what the refusal card's button does

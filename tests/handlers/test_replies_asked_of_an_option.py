@@ -88,3 +88,23 @@ def test_a_doubt_after_a_choice_asks_what_to_fix(doubt):
     h, reply = conversation(TRIP, "B2", doubt)
     assert "What isn't right?" in reply and "Nothing changed" not in reply
     assert h.intent()["working_memory"]["selected"]["bundle_id"] == "B2"
+
+
+@pytest.mark.parametrize(
+    ("lines", "answer"),
+    [
+        (("is breakfast included in b2",), "Room only, no meals: B2 (Better hotel) Denver Garden Hotel."),
+        (("B2", "do i get breakfast"), "Room only, no meals: B2 (Better hotel) Denver Garden Hotel."),
+        (("do we get breakfast",), "Room only, no meals: B1 (Best overall) Denver City Hostel"),
+        (
+            ("B4", "do we get a checked bag"),
+            "Bags per adult: B4 (Cheapest): a carry-on, no checked bag on each flight.",
+        ),
+    ],
+)
+def test_a_yes_no_question_about_what_is_included_is_answered_not_searched(lines, answer):
+    h, reply = conversation(TRIP, *lines)
+    assert answer in reply
+    assert h.intent()["preferences"]["hotel"].get("board") is None and set(h.tools_run()) <= {
+        "trip_requirements_extract"
+    }

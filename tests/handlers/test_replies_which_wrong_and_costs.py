@@ -35,6 +35,7 @@ def named(reply):
     [
         ("which one has the best hotel?", r"^B2 \(Better hotel\) has the best hotel: the 3★ Denver Garden Hotel"),
         ("whats the quickest option", r"is the fastest: \dh\d\dm of flying"),
+        ("which one's got the nicest hotel", r"^B2 \(Better hotel\) has the best hotel"),
         ("which has the cheapest flights", r"has the cheapest flights: flights \$"),
         ("which option has the earliest flight out?", r"has the earliest flight out: leaves \d"),
     ],
