@@ -1167,7 +1167,9 @@ def choice_line(because: Dict[str, Any], chosen: Bundle, before: Any) -> str:
     instead = f" instead of {before.get('bundle_id')}" if isinstance(before, dict) else ""
     name = chosen.get("bundle_id")
     if why == "in_policy":
-        return f"Chose {name}{instead}: the best option within policy, {_price(chosen)} in all."
+        return (
+            f"Chose {name}{instead}: the best option within policy, {_price(chosen)} in all{_gap_note(chosen, before)}."
+        )
     if why in ("earliest_outbound", "latest_outbound", "earliest_return", "latest_return"):
         first, leg = why.split("_")
         if isinstance(before, dict) and before.get("bundle_id") == name:
@@ -1191,22 +1193,22 @@ def choice_line(because: Dict[str, Any], chosen: Bundle, before: Any) -> str:
     if why == "cheaper_hotel":
         return (
             f"Chose {name}{instead}: its hotel is {_nightly(chosen)} a night, not {_nightly(before)} "
-            f"({_price(chosen)} in all)."
+            f"({_price(chosen)} in all{_gap_note(chosen, before)})."
         )
     if why == "other_hotel":
         return (
             f"Chose {name}{instead}: its hotel is {_stars_text(chosen)}, not {_stars_text(before)} "
-            f"({_price(chosen)} in all, {_nightly(chosen)} a night)."
+            f"({_price(chosen)} in all{_gap_note(chosen, before)}, {_nightly(chosen)} a night)."
         )
     if why == "nicer_hotel":
         return (
             f"Chose {name}{instead}: its hotel is {_stars_text(chosen)}, not {_stars_text(before)} "
-            f"({_price(chosen)} in all, {_nightly(chosen)} a night)."
+            f"({_price(chosen)} in all{_gap_note(chosen, before)}, {_nightly(chosen)} a night)."
         )
     if why == "cheaper_flights":
         return (
             f"Chose {name}{instead}: its flights cost {_part_money(chosen, 'flights')}, not "
-            f"{_part_money(before, 'flights')} ({_price(chosen)} in all)."
+            f"{_part_money(before, 'flights')} ({_price(chosen)} in all{_gap_note(chosen, before)})."
         )
     if why in ("later_outbound", "earlier_outbound", "later_return", "earlier_return"):
         leg = "outbound" if why.endswith("outbound") else "return"

@@ -93,3 +93,16 @@ def test_two_names_of_one_day_are_read_once():
     h, _ = conversation("boston to new orleans for mardi gras / fat tuesday, 2 ppl, 3 nights")
     taking = [a for a in h.intent()["status"]["assumptions"] if a.startswith("Taking")]
     assert taking == ["Taking mardi gras (fat tuesday) as Tue Feb 9; say the day if it is another"]
+
+
+@pytest.mark.parametrize(
+    ("lines", "said"),
+    [
+        (("B1 but with a nicer hotel",), "Chose B2 instead of B1: its hotel is the 3★ Denver Garden Hotel, not the 1★"),
+        (("B2", "a different hotel"), "Chose B1 instead of B2: its hotel is the 1★ Denver City Hostel"),
+    ],
+)
+def test_a_choice_by_its_hotel_says_what_it_costs_against_the_one_it_replaced(lines, said):
+    _, reply = conversation(TRIP, *lines)
+    assert said in reply
+    assert re.search(r"\$[\d,.]+ (?:more|less) than B\d", reply)
