@@ -120,3 +120,30 @@ _AIRPORT_STAY = re.compile(
 def airport_stay_spans(text: str) -> List[Tuple[int, int]]:
     """Where ``text`` says "airport" of a stay ("hotel near the airport", "airport hotel")."""
     return [m.span("near") if m.group("near") else m.span("named") for m in _AIRPORT_STAY.finditer(text)]
+
+
+# A flight the traveller already has, said as the reason for a night's stay ("a hotel near lax on jan 7,
+# i have an early flight next morning", "hotel by JFK the night of feb 3, flying out early feb 4"):
+# when the message names no route, it is the hotel that is asked for, not a flight to search.
+_OWN_FLIGHT = re.compile(
+    r"\b(?:(?:i|we)\s*(?:'ve|ve|have)?\s*(?:have|got)|(?:i'?m|we'?re|i\s+am|we\s+are)\s+(?:catching|taking|on))\s+"
+    r"(?:an?\s+|the\s+|my\s+|our\s+)?(?:(?:very|super|really|early|late|red[- ]?eye|morning|evening|connecting|"
+    r"\d{1,2}(?::\d\d)?\s*(?:am|pm)?)\s+)*(?:flight|plane)\b[^,.;!?]*"
+    r"|\b(?:my|our)\s+(?:\w+\s+)?flight\s+(?:leaves|is|departs|goes)\b[^,.;!?]*"
+    r"|\bflying\s+(?:out|home|back)\s+(?:really\s+|very\s+|super\s+)?(?:early|first\s+thing)\b[^,.;!?]*",
+    re.I,
+)
+# The flight the morning after: the stay is that one night
+_NEXT_MORNING = re.compile(r"\b(?:next|following)\s+(?:morning|day)\b|\bmorning\s+after\b|\btomorrow\s+morning\b", re.I)
+
+
+def own_flight_spans(text: str) -> List[Tuple[int, int]]:
+    """Where a hotel message speaks of a flight the traveller already has (nothing when it asks for no hotel)."""
+    if not HOTEL_WORDS.search(text):
+        return []
+    return [m.span() for m in _OWN_FLIGHT.finditer(text)]
+
+
+def flight_next_morning(text: str, spans: List[Tuple[int, int]]) -> bool:
+    """The traveller's own flight leaves the morning after the night asked for."""
+    return any(_NEXT_MORNING.search(text[a:b]) for a, b in spans)

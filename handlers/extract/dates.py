@@ -315,6 +315,7 @@ class DateMention:
     until: Optional[date] = None  # "this weekend", "MLK weekend": the span's last day (the way back, unless told)
     event: bool = False  # "the wedding is Saturday Jan 16": an event's day, a travel day only when none other is said
     before_event: str = ""  # "a sales meeting jan 12, back the 14th": the day before the meeting, the way out
+    counted_from: Optional[date] = None  # "the thursday before fat tuesday": the day it is counted from
 
     def in_month_of(self, anchor: date, today: date) -> DateMention:
         """ "make it the 9th" about a trip that starts Jan 8: the 9th of the trip's month (the next
@@ -718,6 +719,7 @@ def find_dates(
     found = _back_in(text, found, today)
     if any(not d.event for d in found):
         found = _day_before_the_event(text, found, doubts)
+    found = _event_day_alone(text, found, doubts)
     found = _bounds_dropped(text, found)
     masked = mask(masked, [(d.start, d.end) for d in found])
     return _week_of(text, _weekend_days(text, _weekend_from(_weekend_of(text, found))), today), masked
@@ -844,6 +846,7 @@ def _around_the_last(text: str, found: List[DateMention]) -> List[DateMention]:
         )
         if direction in ("before", "prior"):  # "conference Jan 25-27, fly in the evening before": before the 25th
             last = next((d for d in anchors if d.text == last.text and d.start < last.start), last)
+        last = _across_the_day_named(last, direction)
         if m.group("wd") or m.group("fwd"):
             name = (m.group("wd") or m.group("fwd")).lower()
             weekday = WEEKDAYS.get(name, _WD_ABBR.get(name, 0))
@@ -873,6 +876,18 @@ def _around_the_last(text: str, found: List[DateMention]) -> List[DateMention]:
         elif last in out and counted.count(last) == 2:
             out.remove(last)  # nor a holiday both ends are counted from
     return sorted(out, key=lambda d: d.start)
+
+
+def _across_the_day_named(last: DateMention, direction: str) -> DateMention:
+    """ "the thursday before fat tuesday and home the day after": a day counted the other way from a
+    day that was itself counted from a named one is counted from the named one (the day after Mardi
+    Gras, not the day after that Thursday)."""
+    named = last.counted_from
+    if named is None:
+        return last
+    if (direction == "after" and named > last.value) or (direction in ("before", "prior") and named < last.value):
+        return replace(last, value=named)
+    return last
 
 
 _EVENT = re.compile(
@@ -1020,6 +1035,24 @@ def _day_before_the_event(text: str, found: List[DateMention], doubts: List[Doub
     return sorted([before, *rest], key=lambda d: d.start)
 
 
+# "for mardi gras", "going to the kentucky derby": the event the trip is for ("back ash wednesday" is a day of travel)
+_FOR_EVENT = re.compile(r"\b(?:for|over|around|during|at|to|see|attend(?:ing)?)\s+(?:the\s+)?$", re.I)
+
+
+def _event_day_alone(text: str, found: List[DateMention], doubts: List[Doubt]) -> List[DateMention]:
+    """ "new orleans for mardi gras", no day of travel said: the way out is the day before it or its
+    day, asked by naming both, rather than flown on the day itself without a word."""
+    if len(found) != 1 or found[0].counted_from is not None:
+        return found
+    (day,) = found
+    name = " ".join(day.text.lower().split())
+    if name not in _EVENT_DAYS or not _FOR_EVENT.search(text[: day.start]):
+        return found
+    eve = day.value - timedelta(days=1)
+    doubts.append(Doubt(day.start, day.end, name.title(), "event", (eve, day.value), slot="depart_date"))
+    return []
+
+
 _FOR_HOLIDAY = re.compile(r"\b(?:for|over|around|during|at)\s+(?:the\s+)?$", re.I)
 _HOLIDAY_BOUND = re.compile(r"\b(?:before|after|ahead\s+of)\s+(?:the\s+)?$", re.I)
 
@@ -1126,7 +1159,7 @@ def _counted_from(text: str, found: List[DateMention]) -> List[DateMention]:
         value = d.value + timedelta(days=days)
         # "a week from Friday" is told back (some mean the coming Friday's week); "the day after Christmas" is not
         said_back = d.period or direction == "from" or bool(m.group("wk"))
-        out.append(DateMention(start, d.end, value, text[start : d.end], period=said_back))
+        out.append(DateMention(start, d.end, value, text[start : d.end], period=said_back, counted_from=d.value))
     if any(word in lower for word in ("before", "after", "same", "next", "following", "early", "ahead")):
         out = _around_the_last(text, out)
     return out

@@ -42,7 +42,15 @@ from .context import (
     unfilled_first,
 )
 from .corrections import self_corrected
-from .cues import BAGS_CHECKED, CHECK_IN_OUT, FLIGHT_WORDS, HOTEL_WORDS, airport_stay_spans
+from .cues import (
+    BAGS_CHECKED,
+    CHECK_IN_OUT,
+    FLIGHT_WORDS,
+    HOTEL_WORDS,
+    airport_stay_spans,
+    flight_next_morning,
+    own_flight_spans,
+)
 from .dates import (
     MONTHS,
     DateMention,
@@ -188,6 +196,9 @@ def extract_fields(
     # places named for the weather, a bus ride or someone else's plans are not the trip's, nor is
     # "I'll take the bus to Providence" beside a flight a trip without flights
     asides = aside_spans(msg, trip_exists=_has_dates(current) or trip_has_flights(current))
+    # "a hotel near lax on jan 7, i have an early flight next morning": a flight had, not one to search
+    own_flight = [] if trip_has_flights(current) or names_route(msg) else own_flight_spans(msg)
+    asides += own_flight
     money_text = mask(masked, asides)
     money = money_mentions(money_text)
     # "what's the total for the refundable one": an option named by its label, not a wish
@@ -222,7 +233,8 @@ def extract_fields(
     masked = mask(masked, airline_spans + [(d.start, d.end) for d in durations])
     # "no hotel", "already have a hotel": hotel words that do not make the message about a stay
     said_about_stay = mask(
-        msg, [m.span() for rx in (NO_HOTEL, BAGS_CHECKED) for m in rx.finditer(msg)] + airport_stay_spans(msg)
+        msg,
+        [m.span() for rx in (NO_HOTEL, BAGS_CHECKED) for m in rx.finditer(msg)] + airport_stay_spans(msg) + own_flight,
     )
     # "near the orange county convention center", "something in the old town": no route
     masked = mask(masked, landmarks_read.landmark_spans(msg) + ([kind[1]] if kind else []))
@@ -363,8 +375,8 @@ def extract_fields(
         _weekend_back(dates, stay_mode, fields)
     if durations and not split:  # each of several stays has its own nights
         fields["nights"] = durations[-1].nights
-    elif stay_mode and len(dates) == 1 and _ONE_NIGHT.search(msg):
-        fields["nights"] = 1  # "a hotel in boston tonight", "a room friday night": that one night
+    elif stay_mode and len(dates) == 1 and (_ONE_NIGHT.search(msg) or flight_next_morning(msg, own_flight)):
+        fields["nights"] = 1  # "a hotel in boston tonight", "a room friday night", "my flight is next morning"
     elif "nights" in slots and fields["nights"] is None:
         n = _BARE_NUMBER.match(msg)
         if n and to_int(n.group("n")):

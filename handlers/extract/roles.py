@@ -38,7 +38,13 @@ from .dates import DateMention, Doubt
 from .journeys import THEN
 from .places import Mention
 
-_LEG_SPLIT = re.compile(r"[;,]|\bthen\b|\band\s+then\b|\bafter\s+that\b", re.I)
+_LEG_SPLIT = re.compile(r"[;,]|\bthen\b|\band\s+then\b|\bafter\s+that\b|\band\s+(?=(?:back|home)\b)", re.I)
+# Between the two places of a leg: "boston to miami", "nyc > london", "out of chicago: denver jan 10"
+_LEG_LINK = re.compile(r"\bto\b|->|→|-|>|:")
+# Before the one place of a later leg: "miami to new orleans jan 11 and back to boston", ", phoenix jan 13"
+_NEXT_STOP = re.compile(r"(?:\b(?:to|back\s+to)|^)\s*$", re.I)
+# A later leg that goes home ("..., home jan 16", "and back home the 20th"): to where the first leg left
+_HOME_LEG = re.compile(r"^\s*(?:(?:fly(?:ing)?|head(?:ing)?|go(?:ing)?)\s+)?(?:back\s+)?home\b|^\s*back\s*$", re.I)
 
 
 def assign_places(
@@ -319,12 +325,15 @@ def read_legs(msg: str, places: List[Mention], dates: List[DateMention]) -> Opti
     for lo, hi in zip(bounds, bounds[1:], strict=False):
         ps = [p for p in places if lo <= p.start < hi]
         ds = [d for d in dates if lo <= d.start < hi]
-        if len(ps) == 2 and len(ds) == 1 and re.search(r"\bto\b|->|→|-", msg[ps[0].end : ps[1].start]):
-            legs.append({"origin": ps[0].place, "destination": ps[1].place, "depart_date": ds[0].value.isoformat()})
-        elif len(ps) == 1 and len(ds) == 1 and legs and re.search(r"\b(?:to|back\s+to)\s*$", msg[lo : ps[0].start]):
-            legs.append(
-                {"origin": legs[-1]["destination"], "destination": ps[0].place, "depart_date": ds[0].value.isoformat()}
-            )
+        if len(ds) != 1:
+            continue
+        day = ds[0].value.isoformat()
+        if len(ps) == 2 and _LEG_LINK.search(msg[ps[0].end : ps[1].start]):
+            legs.append({"origin": ps[0].place, "destination": ps[1].place, "depart_date": day})
+        elif len(ps) == 1 and legs and _NEXT_STOP.search(msg[lo : ps[0].start]):
+            legs.append({"origin": legs[-1]["destination"], "destination": ps[0].place, "depart_date": day})
+        elif not ps and legs and _HOME_LEG.search(msg[lo : ds[0].start]):
+            legs.append({"origin": legs[-1]["destination"], "destination": legs[0]["origin"], "depart_date": day})
     if len(legs) < 2:
         return None
     if (

@@ -745,8 +745,9 @@ def _doubt_question(slot: str, doubt: Dict[str, Any]) -> str:
     said = str(doubt.get("text") or "")[:40]
     readings = doubt["readings"]
     if len(readings) >= 2 and doubt.get("kind") == "event":  # "a hockey game jan 9, back the 10th"
+        verb = "check in" if slot == "check_in" else "fly out"
         return (
-            f"Do you fly out {day_text(readings[0])}, the day before your {said}, or {day_text(readings[1])}, its day?"
+            f"Do you {verb} {day_text(readings[0])}, the day before your {said}, or {day_text(readings[1])}, its day?"
         )
     if len(readings) >= 2:
         return f'Do you mean {day_text(readings[0])} or {day_text(readings[1])} by "{said}"?'

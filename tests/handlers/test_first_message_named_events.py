@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 
 from handlers.extract.dates import named_day
+from handlers.testing import Harness
 from tests.handlers.test_first_messages import read  # (the fields and what was told of one first message)
 
 
@@ -82,7 +83,18 @@ def test_a_carnival_cruise_is_no_day():
     assert (fields["depart_date"], fields["return_date"]) == ("2027-01-09", "2027-01-16")
 
 
-def test_the_day_of_an_event_is_told_as_read():
-    fields, told = read("new orleans for mardi gras from atlanta, 2 adults")
-    assert fields["depart_date"] == "2027-02-09"
-    assert "Taking mardi gras as Tue Feb 9; say the day if it is another" in told
+def test_a_trip_for_an_event_with_no_day_said_asks_the_day_before_or_its_day():
+    # not flown on the day itself without a word: "for mardi gras" names no day of travel
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    turn = h.send("USER_MESSAGE", text="new orleans for mardi gras from atlanta, 2 adults", conversation=[])
+    said = " ".join(m.get("text") or "" for m in turn["ui_messages"])
+    assert "Mon Feb 8, the day before your Mardi Gras, or Tue Feb 9, its day?" in said
+    assert h.intent()["itinerary"]["segments"][0].get("depart_date") is None
+    h.say("the day before")
+    assert h.intent()["itinerary"]["segments"][0]["depart_date"] == "2027-02-08"
+
+
+def test_an_event_day_said_as_the_way_back_is_told_as_read():
+    fields, told = read("atlanta to new orleans feb 6, back ash wednesday, 2 adults")
+    assert fields["return_date"] == "2027-02-10"
+    assert "Taking ash wednesday as Wed Feb 10; say the day if it is another" in told
