@@ -295,7 +295,7 @@ _MONTH_RANGE = re.compile(
 _RANGE_MONTH = re.compile(rf"\b(?:the\s+)?{_DAY}{_RANGE_SEP}{_DAY2}\s+(?:of\s+)?{_MONTH}(?!\w){_YEAR}", re.I)
 
 _DURATION = re.compile(
-    rf"\b(?P<n>{NUMBER_RE}|a\s+couple\s+of|a\s+few)[\s-]+(?:(?:full|whole|entire)\s+)?(?P<unit>nights?|nites?|nts|days?|weeks?|wks?)\b(?!\s+(?:ago|from\s+now|from\s+today|later|early|earlier|ahead))"
+    rf"\b(?P<n>{NUMBER_RE}|a\s+couple\s+of|a\s+few)[\s-]+(?:(?:full|whole|entire)\s+)?(?P<unit>nights?|nites?|nts|days?|weeks?|wks?|months?)\b(?!\s+(?:ago|from\s+now|from\s+today|later|early|earlier|ahead))"
     r"|\b(?:a|one)\s+(?P<fort>fortnight)\b",
     re.I,
 )
@@ -352,6 +352,16 @@ class Duration:
     start: int
     end: int
     nights: int
+    months: int = 0  # "for a month": calendar months, so the nights depend on the day it starts
+
+    def nights_from(self, start: Optional[date]) -> int:
+        """The nights from ``start`` ("for a month" from Jan 5: 31, to Feb 5), else as counted."""
+        if not self.months or start is None:
+            return self.nights
+        month = start.month - 1 + self.months
+        year, month = start.year + month // 12, month % 12 + 1
+        end = date(year, month, min(start.day, calendar.monthrange(year, month)[1]))
+        return (end - start).days
 
 
 def _day_number(raw: Optional[str]) -> Optional[int]:
@@ -1405,5 +1415,10 @@ def find_durations(text: str) -> List[Duration]:
         if n is None or n <= 0 or n > 90:
             continue
         unit = m.group("unit").lower()
+        if unit.startswith("mo"):
+            if n > 12:
+                continue
+            out.append(Duration(m.start(), m.end(), n * 30, months=n))
+            continue
         out.append(Duration(m.start(), m.end(), n * 7 if unit.startswith("w") else n))
     return out

@@ -114,6 +114,21 @@ _BARE_NUMBER = re.compile(
 )
 _BARE_WORDS = 7
 _NEXT_MONTH = re.compile(r"\bnext\s+month\b", re.I)
+# "in january", "sometime in feb": the month the bare days said ("the 12th", "the 18th") are in
+_IN_MONTH = re.compile(
+    rf"\b(?:in|of|during|this|next)\s+(?P<month>{'|'.join(m for m in MONTHS if len(m) > 3 or m == 'may')})\b", re.I
+)
+
+
+def _month_said(msg: str, today: date) -> Optional[date]:
+    """The first day of the one month the message names for its days, else None."""
+    if _NEXT_MONTH.search(msg):
+        return (today.replace(day=1) + timedelta(days=32)).replace(day=1)
+    named = {MONTHS[m.group("month").lower()] for m in _IN_MONTH.finditer(msg)}
+    if len(named) != 1:
+        return None
+    (month,) = named
+    return date(today.year + (month < today.month), month, 1)
 
 
 # Events the traveller goes to that are usually someone else's: "the day before the wedding", not "your wedding"
@@ -179,9 +194,9 @@ def extract_fields(
         doubts[:] = [d for d in doubts if (d.start, d.end) not in aged]
         masked = "".join(msg[i] if any(a <= i < b for a, b in aged) else c for i, c in enumerate(masked))
     anchor = _trip_start(current)
-    if not anchor and dates and _NEXT_MONTH.search(msg):
-        # "next month, the 14th to 17th", "the 14th to 17th of next month": days of next month, not the next 14th
-        month = (today.replace(day=1) + timedelta(days=32)).replace(day=1)
+    month = _month_said(msg, today) if dates and not anchor else None
+    if month:
+        # "next month, the 14th to 17th", "home on the 18th, out on the 12th, in january": days of that month
         if all(d.day_only or (d.value.year, d.value.month) == (month.year, month.month) for d in dates):
             dates = [d.in_month_of(month, today) for d in dates]
     if anchor:  # "actually make it the 9th", "fly out thursday instead": in the trip's month / week, not from today
@@ -374,7 +389,7 @@ def extract_fields(
     if not durations and not legs:
         _weekend_back(dates, stay_mode, fields)
     if durations and not split:  # each of several stays has its own nights
-        fields["nights"] = durations[-1].nights
+        fields["nights"] = durations[-1].nights_from(_start_said(fields, current))
     elif stay_mode and len(dates) == 1 and (_ONE_NIGHT.search(msg) or flight_next_morning(msg, own_flight)):
         fields["nights"] = 1  # "a hotel in boston tonight", "a room friday night", "my flight is next morning"
     elif "nights" in slots and fields["nights"] is None:
@@ -920,6 +935,13 @@ def _weekday_day_near(d: DateMention, anchor: date, today: date) -> DateMention:
             found.append(value)
     best = min(found, key=lambda v: abs((v - anchor).days), default=None)
     return d if best is None else DateMention(d.start, d.end, best, d.text)
+
+
+def _start_said(fields: Dict[str, Any], current: Dict[str, Any]) -> Optional[date]:
+    """The day the trip starts, as this message says it or else as the trip has it."""
+    first = (fields.get("stays") or [{}])[0] or {}
+    said = fields.get("depart_date") or first.get("check_in")
+    return date.fromisoformat(said) if isinstance(said, str) else _trip_start(current)
 
 
 def _trip_start(current: Dict[str, Any]) -> Optional[date]:

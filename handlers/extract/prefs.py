@@ -1072,7 +1072,8 @@ _BOUNDS = (
         "around",
         r"around|about|at|at\s+around|circa|~"
         r"|(?:leav\w*|depart\w*|fly\w*|flights?|home|back|out)(?=\s+\d{1,2}\s*-?ish\b)"  # "flight home 6ish"
-        r"|(?:an?|the)(?=\s+\d{1,2}(?::\d\d)?\s*[ap]\.?m\b\.?\s+(?:flight|departure|one)\b)",
+        r"|(?:an?|the)(?=\s+\d{1,2}(?::\d\d)?\s*[ap]\.?m\b\.?\s+(?:flight|departure|one|plane"
+        r"|shuttle(?!\s+(?:bus|van|to\s+(?:the\s+)?(?:airport|hotel)|from\s+(?:the\s+)?(?:airport|hotel))))\b)",
     ),
 )
 _CLOCK_BOUND = re.compile(
