@@ -506,14 +506,14 @@ def _stay_in_the_town(places: Sequence[Any], fields: Dict[str, Any]) -> bool:
 
 # "a day trip to DC", "back the same evening", "there and back in a day": home again the day it leaves
 SAME_DAY = re.compile(
-    r"\b(?:(?:a\s+)?(?:same[\s-]?day|day)\s+trip|(?:back|home|return(?:ing)?)\s+(?:on\s+)?the\s+same\s+(?:day|evening|night)"
+    r"\b(?:(?:a\s+)?(?:same[\s-]?day|day)\s+trip|(?:back|home|return(?:ing)?)\b[^,.;!?\d]{0,12}(?:\d{1,2}(?::\d\d)?\s*[ap]m\s+\w+\s+)?(?:the\s+)?same\s+(?:day|evening|night)"
     r"|there\s+and\s+back\s+(?:in\s+(?:a|one)\s+day|the\s+same\s+day))\b",
     re.I,
 )
 
 
 def _same_day_trip(msg: str, fields: Dict[str, Any], days_said: int = 0) -> None:
-    """ "day trip boston to dc jan 6", "there and back in a day": the way home on the day out (a
+    """ "day trip boston to dc jan 6", "there and back in a day", "back on the 5pm shuttle same day": the way home on the day out (a
     trip of no night then searches no hotel, and brings it back when it grows: ``handlers.extract.patch``);
     so too two flights said by their hours on one day ("fly to chicago at 7am and back at 6pm on the 9th")."""
     if fields.get("depart_date") and not fields.get("return_date") and SAME_DAY.search(msg):

@@ -289,6 +289,8 @@ DESTINATIONS: Dict[str, Tuple[str, str, str, str]] = {
     "northern new jersey": ("EWR", "Newark", "North Jersey", "New York (LGA or JFK)"),
     "new jersey": ("EWR", "Newark", "New Jersey", "Philadelphia (PHL) or New York (LGA or JFK)"),
     "jersey city": ("EWR", "Newark", "Jersey City", "New York (LGA or JFK)"),
+    "south jersey": ("PHL", "Philadelphia", "South Jersey", "Atlantic City (ACY)"),
+    "southern new jersey": ("PHL", "Philadelphia", "South Jersey", "Atlantic City (ACY)"),
     "jersey shore": ("ACY", "Atlantic City", "the Jersey Shore", "Newark (EWR) or Philadelphia (PHL)"),
     "long island": ("ISP", "Islip", "Long Island", "New York (JFK or LGA)"),
     "northern virginia": ("IAD", "Washington Dulles", "Northern Virginia", "Washington National (DCA)"),
@@ -1363,17 +1365,23 @@ def find_places(text: str, *, cue_all: bool = False, accented: frozenset = froze
     return _short_for_a_state(text, _twin_towns(text, _alternatives_merged(text, _by_the_other_end(out))))
 
 
-# A place abroad whose name is also what Americans call a state ("flying from jersey to orlando"):
-# the state, when every other place named is in the US (and the place abroad otherwise: "london to jersey").
+# A place abroad whose name is also what Americans call a state ("flying from jersey to orlando", "jersey
+# to cancun"): the state, when every other place named is in the Americas (the place abroad otherwise:
+# "london to jersey").
 _SHORT_FOR_A_STATE = {"jersey": "new jersey"}
+
+
+def _in_the_americas(code: str) -> bool:
+    where = geo.place(code) or {}
+    return where.get("country") == "US" or str(where.get("tz") or "").startswith("America/")
 
 
 def _short_for_a_state(text: str, found: List[Mention]) -> List[Mention]:
     out = list(found)
     for i, m in enumerate(found):
         state = _SHORT_FOR_A_STATE.get(fold(text[m.start : m.end]))
-        countries = {_country_of(o.place["code"]) for j, o in enumerate(found) if j != i}
-        if state and countries == {"US"}:
+        others = [o.place["code"] for j, o in enumerate(found) if j != i]
+        if state and others and all(_in_the_americas(code) for code in others):
             code, name, place, other = DESTINATIONS[state]
             note = f"{_destination_note(code, name, place, other)}, or the island of Jersey ({m.place['code']})"
             out[i] = Mention(m.start, m.end, {"type": "city", "code": code, "name": name}, note)

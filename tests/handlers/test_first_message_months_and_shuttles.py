@@ -45,3 +45,12 @@ def test_a_month_from_the_last_day_of_a_month_ends_on_the_next_months_last():
 def test_a_shuttle_at_a_time_is_a_flight_at_that_time(text, wish):
     fields, _ = read(text)
     assert fields["time_out"] == wish
+
+
+def test_back_on_a_later_shuttle_the_same_day_is_a_day_trip():
+    fields, _ = read("nyc to dc feb 2, the 7am shuttle down, back on the 5pm shuttle same day, 1 adult")
+    assert (fields["depart_date"], fields["return_date"], fields["time_return"]) == (
+        "2027-02-02",
+        "2027-02-02",
+        "around 17:00",
+    )
