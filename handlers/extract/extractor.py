@@ -212,7 +212,8 @@ def extract_fields(
     # "I'll take the bus to Providence" beside a flight a trip without flights
     asides = aside_spans(msg, trip_exists=_has_dates(current) or trip_has_flights(current))
     # "a hotel near lax on jan 7, i have an early flight next morning": a flight had, not one to search
-    own_flight = [] if trip_has_flights(current) or names_route(msg) else own_flight_spans(msg)
+    own_flight = [] if trip_has_flights(current) else own_flight_spans(msg)
+    own_flight = [] if own_flight and names_route(msg) else own_flight  # (a route named: the flight is asked for)
     asides += own_flight
     money_text = mask(masked, asides)
     money = money_mentions(money_text)
