@@ -20,12 +20,18 @@ Runs in its own process on a fresh SQLite file with eager Celery and the in-memo
   ``--runs`` rounds; ``offers_cpu_growth``: the median over rounds of the largest size's turn ÷
   the smallest's (``offers_growth_of_medians``: the ratio of their medians).
 
+With ``--steps``, each offers row also has ``steps_ms``: the CPU of each step of the turn that
+grows with offers (``STEPS``: the function that does it, wrapped with ``time.process_time`` where
+the turn calls it; a step's time includes the steps it calls), the median per turn of that size.
+
 Prints one JSON object. ``benchmarks.run`` runs it as the ``host`` section.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib
 import json
 import os
 import re
@@ -35,7 +41,7 @@ import tempfile
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from benchmarks import bench_core
 
@@ -181,6 +187,56 @@ def _moved(offer: Dict[str, Any], *, round_: int, serial: int) -> None:
             segment["flight_number"] = f"{carrier}{1000 + (serial * 7 + number) % 8999}"
 
 
+# What a host turn does that grows with the offers a search finds, each step as the function that
+# does it where the turn calls it (``module:qualified name``); ``--steps`` times them.
+STEPS = (
+    "handlers.specialists.flight_quote_search:FlightQuoteSearch.execute",  # a flight search, whole
+    "handlers.supplier.sandbox:SandboxCore.search_flights",  # the supplier's response
+    "handlers.supplier.wire:decode_json",  # ... decoded (the padding's JSON text)
+    "handlers.supplier.sandbox:SandboxCore._publish",  # ... its stock and searches kept
+    "handlers.specialists.flight_quote_search:cheapest_of_each_fare",
+    "handlers.specialists.flight_quote_search:offer_columns",
+    "handlers.supplier.columns:OfferColumns.table",
+    "handlers.specialists.trip_option_ranker:TripOptionRanker.execute",  # the ranker, whole
+    "handlers.specialists.trip_option_ranker:_flight_leg",  # ... a leg's offers as its columns
+    "trips.services.toolruns:redact_json_text",  # the tool runs' text searched for secrets
+)
+
+
+class Steps:
+    """CPU per step of a turn (``STEPS``), each step's function wrapped where the turn calls it."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+        self.taken: Dict[str, float] = {}
+
+    def install(self) -> None:
+        for name in self.names:
+            module, qualified = name.split(":")
+            owner: Any = importlib.import_module(module)
+            *path, attribute = qualified.split(".")
+            for part in path:
+                owner = getattr(owner, part)
+            setattr(owner, attribute, self._timed(name, getattr(owner, attribute)))
+
+    def _timed(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(function)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.taken[name] = self.taken.get(name, 0.0) + time.process_time() - started
+
+        return timed
+
+    def reset(self) -> Dict[str, float]:
+        """The ms each step took since the last reset (0 for a step that did not run)."""
+        taken = {name.split(":")[1]: self.taken.get(name, 0.0) * 1000 for name in self.names}
+        self.taken = {}
+        return taken
+
+
 def core_cpu_ms(runs: int) -> List[float]:
     return bench_core.scenario1_ms(runs, clock=time.process_time)
 
@@ -188,10 +244,10 @@ def core_cpu_ms(runs: int) -> List[float]:
 class Host:
     """Fresh trips in one organisation (default policy: holds need no approver), one traveller each."""
 
-    def __init__(self, meter: Meter) -> None:
+    def __init__(self, meter: Meter, steps: Optional[Steps] = None) -> None:
         from trips.services.orgs import organisation_create
 
-        self.meter = meter
+        self.meter, self.steps = meter, steps
         self.organisation = organisation_create(name="Benchmark Travel", slug="bench-host")
         self.n = 0
 
@@ -210,10 +266,14 @@ class Host:
         created = trip_create(owner=user, organisation=self.organisation, title=f"Benchmark trip {self.n}")
         trip = Trip.objects.select_related("organisation").get(pk=created.pk)
         self.meter.reset()
+        if self.steps is not None:
+            self.steps.reset()
         started = time.process_time()
         turn_submit(trip=trip, user=user, text=bench_core.SCENARIO_1)
         cpu_ms = (time.process_time() - started) * 1000
         counts = self.meter.reset()
+        if self.steps is not None:
+            counts["steps"] = self.steps.reset()
         widgets = ChatMessage.objects.filter(trip=trip, widget__type="bundles").count()
         assert widgets == 1, f"scenario 1 must end with bundles on screen (trip {trip.pk})"
         return {"cpu_ms": cpu_ms, **counts}
@@ -223,7 +283,11 @@ def _median(rows: List[Dict[str, Any]], key: str) -> float:
     return round(statistics.median(row[key] for row in rows), 1)
 
 
-def measure(*, runs: int, offers: List[int]) -> Dict[str, Any]:
+def _steps_ms(turns: List[Dict[str, Any]]) -> Dict[str, float]:
+    return {name: round(statistics.median(turn["steps"][name] for turn in turns), 1) for name in turns[0]["steps"]}
+
+
+def measure(*, runs: int, offers: List[int], steps: bool = False) -> Dict[str, Any]:
     import django
     from django.core.management import call_command
 
@@ -237,8 +301,11 @@ def measure(*, runs: int, offers: List[int]) -> Dict[str, Any]:
 
     meter = Meter()
     meter.install()
+    timed = Steps(STEPS) if steps else None
+    if timed is not None:
+        timed.install()
     core_cpu_ms(1)  # warm caches (airport data, regexes) outside the measurement
-    host = Host(meter)
+    host = Host(meter, timed)
     host.turn()
     # Interleaved: each host turn is paired with a core turn taken just before it, so a busy spell
     # on the shared machine weighs on both sides of a pair; the ratio is the median of the pairs'.
@@ -286,6 +353,7 @@ def measure(*, runs: int, offers: List[int]) -> Dict[str, Any]:
             "host_cpu_ms": _median(sized, "cpu_ms"),
             "bytes_written_per_turn": _median(sized, "bytes_written"),
             "commits_per_turn": _median(sized, "commits"),
+            **({"steps_ms": _steps_ms(sized)} if steps else {}),
         }
         for count, sized in by_size.items()
     ]
@@ -299,7 +367,7 @@ def measure(*, runs: int, offers: List[int]) -> Dict[str, Any]:
     return report
 
 
-def run_in_subprocess(*, runs: int, offers: List[int]) -> Dict[str, Any]:
+def run_in_subprocess(*, runs: int, offers: List[int], steps: bool = False) -> Dict[str, Any]:
     """Run this benchmark in a fresh process on a scratch SQLite file; returns its report."""
     import subprocess
 
@@ -315,7 +383,7 @@ def run_in_subprocess(*, runs: int, offers: List[int]) -> Dict[str, Any]:
             "DJANGO_LOG_LEVEL": "WARNING",
         }
         argv = [sys.executable, "-m", "benchmarks.host", "--inline", "--runs", str(runs)]
-        argv += ["--offers", ",".join(map(str, offers))]
+        argv += ["--offers", ",".join(map(str, offers)), *(["--steps"] if steps else [])]
         done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"benchmarks.host failed:\n{done.stderr[-4000:]}")
@@ -326,13 +394,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--offers", default="20,100,1000", help="comma list of flight offers per search")
+    parser.add_argument("--steps", action="store_true", help="also the CPU of each step that grows with offers")
     parser.add_argument("--inline", action="store_true", help="measure in this process (the environment is set up)")
     options = parser.parse_args()
     offers = [int(n) for n in options.offers.split(",") if n]
     if options.inline:
-        print(json.dumps(measure(runs=options.runs, offers=offers)))
+        print(json.dumps(measure(runs=options.runs, offers=offers, steps=options.steps)))
     else:
-        print(json.dumps(run_in_subprocess(runs=options.runs, offers=offers)))
+        print(json.dumps(run_in_subprocess(runs=options.runs, offers=offers, steps=options.steps)))
     return 0
 
 

@@ -7,6 +7,7 @@ section ran, measured what it says, and that its figures are consistent with one
 import json
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,25 @@ def test_load_section_against_postgres_and_redis(tmp_path):
     assert 0 < result["write_commits_per_turn"] <= result["commits_per_turn"]
     # What the run shared the PostgreSQL cluster with (checkpoints), and the WAL it wrote.
     assert set(result["pg_checkpoints"]) == {"requested", "timed"} and result["pg_wal_kb_per_turn"] > 0
+
+
+def test_host_steps_time_each_step_where_the_turn_calls_it(monkeypatch):
+    from benchmarks.host import Steps
+
+    module = types.ModuleType("bench_steps_example")
+
+    def spin(n: int) -> int:
+        return sum(range(n))
+
+    class Turn:
+        def run(self) -> int:
+            return module.spin(200_000)
+
+    module.spin, module.Turn = spin, Turn
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    steps = Steps([f"{module.__name__}:spin", f"{module.__name__}:Turn.run"])
+    steps.install()
+    assert Turn().run() == sum(range(200_000))  # each step still does what it did
+    taken = steps.reset()
+    assert taken["Turn.run"] >= taken["spin"] > 0  # a step's time includes the steps it calls
+    assert steps.reset() == {"spin": 0.0, "Turn.run": 0.0}  # nothing ran since
