@@ -9,7 +9,7 @@ hotels); the model's follow-up agent, when configured, answers questions instead
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .common.carriers import AIRLINE_NAMES
 from .common.clock import day_text
@@ -274,8 +274,16 @@ def _about_bags(bundles: List[Bundle], offers: Dict[str, Dict[str, Any]]) -> str
     return "Bags per adult: " + "; ".join(f"{', '.join(names)}: {what}" for what, names in by_bags.items()) + "."
 
 
-def _about_infants(bundles: List[Bundle], offers: Dict[str, Dict[str, Any]]) -> str:
-    """Whether a baby needs a seat and what it pays, from whom each option's fares are for (their bags per passenger type)."""
+def _babies(infants: int) -> Tuple[str, str, str]:
+    """(who flies, on whose lap, whose fare): one baby is "the baby"; twins are each on a different lap."""
+    if infants < 2:
+        return "the baby flies", "on a grown-up's lap", "the baby's lap fare"
+    return f"each of your {infants} babies flies", "on a different grown-up's lap", "the babies' lap fares"
+
+
+def _about_infants(bundles: List[Bundle], offers: Dict[str, Dict[str, Any]], infants: int = 1) -> str:
+    """Whether a baby needs a seat and what it pays, from whom each option's fares are for (their bags per
+    passenger type); ``infants``: how many babies travel (two are never "the baby")."""
     flying = [b for b in bundles if b.get("flights")]
     if not flying:
         return "These options have no flights, only the hotel."
@@ -290,9 +298,10 @@ def _about_infants(bundles: List[Bundle], offers: Dict[str, Dict[str, Any]]) -> 
             "a grown-up's lap instead; say their age and I'll search again."
         )
     bags = "" if any(int(lap.get("carry_on") or 0) for lap in laps) else ", with no carry-on of their own"
+    who, lap, fare = _babies(infants)
     return (
-        "On every option the baby flies as a lap infant: on a grown-up's lap, without a seat of their own (from 2 a "
-        f"child needs a seat){bags}. Each option's total already includes the baby's lap fare: it is what you pay for all of you."
+        f"On every option {who} as a lap infant: {lap}, without a seat of their own (from 2 a "
+        f"child needs a seat){bags}. Each option's total already includes {fare}: it is what you pay for all of you."
     )
 
 
@@ -671,11 +680,12 @@ def _answer(
     offers: Dict[str, Any],
     focused: bool,
     every: Sequence[Bundle] = (),
+    infants: int = 1,
 ) -> str:
     if topic == "bags":
         return _about_bags(bundles, offers)
     if topic == "infants":
-        return _about_infants(bundles, offers)
+        return _about_infants(bundles, offers, infants)
     if topic == "why_price":
         return _why_price(low, bundles, every) if focused else _about_price(bundles)
     if topic == "price":
@@ -1099,6 +1109,7 @@ def answer_about_options(
     offers: Optional[Dict[str, Dict[str, Any]]] = None,
     focus: Sequence[Bundle] = (),
     chosen: bool = False,
+    infants: int = 1,
 ) -> str:
     """What the options on screen say about the topic of ``text`` (an overview otherwise).
 
@@ -1109,7 +1120,8 @@ def answer_about_options(
     breakfast included") or is no question and matched no topic; a question none of the options'
     facts answers ("can I bring my dog?") is said so, never met with "Nothing changed.". ``focus``:
     the options the question is about when it names none ("is that refundable?": ``referent``). How
-    to pick (``HINT``) closes an answer only while nothing is chosen and the question was about them all."""
+    to pick (``HINT``) closes an answer only while nothing is chosen and the question was about them all.
+    ``infants``: the babies travelling, so that twins are not "the baby"."""
     low = (text or "").strip().lower()
     named = named_options(low, bundles)
     topics = [topic for pattern, topic in TOPICS if re.search(pattern, low)]
@@ -1132,7 +1144,7 @@ def answer_about_options(
             continue  # "how far is the hotel": the distances are the answer, not every hotel again
         if re.search(pattern, low) and len(answers) < 2:
             said.append(topic)
-            answers.append(_answer(topic, shown, low, people, offers or {}, bool(focus), bundles))
+            answers.append(_answer(topic, shown, low, people, offers or {}, bool(focus), bundles, infants))
     asked = is_question(low)
     hint = "" if focus or chosen else f" {HINT}"
     if not answers and focus and any(b.get("why") for b in focus):

@@ -80,6 +80,7 @@ from .party import (
     couple_trip,
     family_unsplit,
     read_party,
+    their_trip,
     total_said,
     unaccompanied,
     visited_masked,
@@ -450,6 +451,9 @@ def extract_fields(
         if couple and fields.get("adults") == 2:
             article = "an" if couple[0].lower() in "aeiou" else "a"
             assumptions.append(f"Counted 2 travellers for {article} {couple.lower()}; say if more are coming")
+        theirs = their_trip(people_text) if fields.get("adults") == 2 and not couple else None
+        if theirs:
+            assumptions.append(theirs)  # "my parents' 40th": the two of them, not the writer
         said_class = hotel_class_said(msg)
         if said_class and fields["hotel_min_stars"] == said_class[1]:
             assumptions.append(f'Took "{said_class[0]}" as {said_class[1]}★ or better; say the stars you want')

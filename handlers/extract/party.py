@@ -107,6 +107,14 @@ _CHILD_KIN = (
 # Children who come as more than one: "our twins (6)"
 _MULTIPLES = {"twins": 2, "triplets": 3}
 _TWIN_KIDS = re.compile(r"\b(twin|triplet)\s+(?:boys|girls|sons|daughters|brothers|sisters|babies|kids)\b", re.I)
+
+
+def _multiples_said(m: re.Match[str]) -> str:
+    """ "twin boys" as "twins"; "twin babies" as "2 babies" (lap infants, both of them)."""
+    kind = m.group(1).lower() + "s"
+    return f"{_MULTIPLES[kind]} babies" if m.group(0).lower().endswith("babies") else m.group(1) + "s"
+
+
 # A word between "my" and the person: "my elderly father", "our little ones", "my best friend"
 _KIN_ADJECTIVES = r"(?:elderly|old|older|younger|little|big|baby|teenage|grown(?:[- ]up)?|adult|best|youngest|oldest|eldest|step|lovely)"
 # "my grown son", "our adult daughter": a grown-up, though named by a word for a child
@@ -162,7 +170,8 @@ _SELF_GOES = re.compile(
 # The person joins the trip: "my wife is coming too", "my sister wants to join", "my dad is tagging along"
 _JOINS_AFTER = re.compile(
     r"^\s*(?:is|are|'s|'re|will\s+be|wants?\s+to|would\s+like\s+to|decided\s+to|can|will|also)\s+(?:also\s+)?"
-    r"(?:com(?:e|ing)|join(?:ing)?|tag(?:ging)?\s+along|fly(?:ing)?(?!\s+(?:me|us)\b)|travel(?:l?ing)?)\b",
+    r"(?:com(?:e|ing)|join(?:ing)?|tag(?:ging)?\s+along|fly(?:ing)?(?!\s+(?:me|us)\b)|travel(?:l?ing)?)\b"
+    r"|^\s*(?:come|join|tag\s+along)\s+(?:too|along|as\s+well|with\s+(?:us|me)|us|me)\b",  # "can my mom come too?"
     re.I,
 )
 _JOINED_AFTER = re.compile(
@@ -196,7 +205,9 @@ ADDING = re.compile(
     r"|\b(?:is|are|'s|'re|will\s+be)\s+(?:also\s+)?(?:coming|joining)\s+(?:too|as\s+well|along|with\s+(?:us|me))\b"
     r"|\bwe(?:'re|\s+are|'ll|\s+will)\s+(?:also\s+)?(?:be\s+)?(?:bring(?:ing)?|tak(?:e|ing))\s+(?:along\s+)?(?:our|my)\b"
     r"|\b(?:wants?|decided)\s+to\s+(?:come|join)\b|\btagging\s+along\b|\b(?:is|are|will|'s|'re)\s+join(?:ing)?\s+(?:us|me)\b"
-    r"|\b(?:is|'s|are|'re)\s+(?:also\s+)?coming\s+(?:with\s+(?:us|me)|along|too)\b|\banother\s+(?:adult|person|traveller|traveler|passenger)\b",
+    r"|\b(?:is|'s|are|'re)\s+(?:also\s+)?coming\s+(?:with\s+(?:us|me)|along|too)\b|\banother\s+(?:adult|person|traveller|traveler|passenger)\b"
+    # asked: "can my mom come too?", "could my brother join us?", "is it ok if my sister tags along"
+    r"|\b(?:can|could|may|if)\s+(?:my|our)\s+(?:[\w-]+\s+){1,3}?(?:(?:come|join)\s+(?:too|along|as\s+well|with\s+(?:us|me)|us|me)|tags?\s+along)\b",
     re.I,
 )
 
@@ -338,7 +349,12 @@ def _count(pattern: re.Pattern[str], text: str) -> Optional[int]:
 
 # Counts written as on a booking form: "2A 1C", "2ADT 1CHD 1INF", "2 adt + 1 chd" (one letter only in capitals)
 _FORM_WORDS = {"adt": "adults", "adts": "adults", "chd": "children", "chld": "children", "inf": "infants"}
-_FORM = re.compile(r"\b(?P<n>[1-9])\s?(?P<word>adts?|chl?d|inf)\b", re.I)
+_FORM = re.compile(
+    r"\b(?P<n>[1-9])\s?(?P<word>adts?|chl?d|inf)\b"
+    # the code first, as a GDS or an agent writes it: "ADT 2 CHD 1 (7)", "ADT2/CHD1", "adt x2"
+    r"|\b(?P<word_first>adts?|chl?d|inf)\s*[:=x]?\s*(?P<n_after>[1-9])\b(?![:.]\d|\s*(?:am|pm)\b)",
+    re.I,
+)
 _FORM_LETTERS = re.compile(  # (also after a count written out: "2 adults 3C")
     r"\b(?P<a>[1-9])\s?(?:A|(?i:adults?\s*))(?:\s*[,/+&]?\s*(?P<c>[1-9])\s?CH?)(?:\s*[,/+&]?\s*(?P<i>[1-9])\s?I(?:NF)?)?\b"
 )
@@ -370,7 +386,11 @@ def _form_counts(text: str) -> str:
     text = _FORM_LETTERS.sub(letters, text)
     if "a" in text.lower():
         text = _FORM_SHORT.sub(short, text)
-    return _FORM.sub(lambda m: f"{m.group('n')} {_FORM_WORDS[m.group('word').lower()]}", text)
+
+    def code(m: re.Match[str]) -> str:
+        return f"{m.group('n') or m.group('n_after')} {_FORM_WORDS[(m.group('word') or m.group('word_first')).lower()]}"
+
+    return _FORM.sub(code, text)
 
 
 def read_party(text: str, going: bool = True) -> Dict[str, Any]:
@@ -380,9 +400,9 @@ def read_party(text: str, going: bool = True) -> Dict[str, Any]:
     stated age, as lap infants. ``going``: people already go on the trip, so those said to come
     along ("my wife is coming with me") join them; on a first message the writer goes with them."""
     joining = going and adding(text)
-    text = visited_masked(_form_counts(text))  # "visiting my sister and her kids": they stay home
+    text = visited_masked(_gifted(_form_counts(text)))  # "visiting my sister and her kids": they stay home
     if "twin" in text.lower() or "triplet" in text.lower():
-        text = _TWIN_KIDS.sub(lambda m: m.group(1) + "s", text)  # "my twin boys (10)": "my twins (10)"
+        text = _TWIN_KIDS.sub(_multiples_said, text)  # "my twin boys (10)": "my twins (10)"
     low = text.lower()  # (the counting patterns run only where their nouns are: most messages name few)
     adults = _count(_ADULTS, text) if _said(low, "adult", "grown", "senior") else None
     adults = adults if adults is not None or not _said(low, "adult", "senior") else _count(_ADULTS_AFTER, text)
@@ -418,6 +438,8 @@ def read_party(text: str, going: bool = True) -> Dict[str, Any]:
         infants, children = 1, max(0, children - 1)  # "2 adults + baby": a lap infant
     if ages and (children is None or children < len(ages)):
         children = len(ages)
+    if "both" in low or "all" in low:
+        ages = same_age_for_all(ages, children, text)
     us = _US_N.search(text)
     if adults is None and us:
         adults = to_int(us.group("n"))  # "us two + our 1 yr old": the two are the grown-ups
@@ -476,6 +498,7 @@ def read_party(text: str, going: bool = True) -> Dict[str, Any]:
         adults = 1
     if adults is None and not (children or infants or companions or kids) and _COUPLE_TRIP.search(text):
         adults = 2  # "honeymoon in st lucia": the two of them (and told so: ``couple_trip``)
+    adults = _their_couple_trip(text, adults)  # "my parents' 40th": the two of them
     if unaccompanied(text):
         # "my son (10) flies alone": a child travelling without a grown-up, no one else; "my 16-year-old
         # flies by herself": from 15 airlines let them fly as passengers of their own
@@ -637,18 +660,33 @@ def _ages(text: str) -> Tuple[List[int], List[int], List[int]]:
                 ages.append(age)
             else:
                 grown.append(age)
-    for m in _MULTIPLE_AGE.finditer(text):  # "our twins (6)": one age for both
-        age = int(m.group("age"))
-        if 2 <= age < 18:  # "our twins (6)", "the twins are 4", "twins, both 8"
-            ages.extend([age] * (_MULTIPLES[m.group("kind").lower()] - ages.count(age)))
+    for m in _MULTIPLE_AGE.finditer(text):  # "our twins (6)", "my 15 yo twins": one age for both
+        age = int(m.group("age") or m.group("age_before"))
+        if 2 <= age < 18:  # "our twins (6)", "the twins are 4", "twins, both 8", "12 year old twins"
+            kind = (m.group("kind") or m.group("kind_before")).lower()
+            ages.extend([age] * (_MULTIPLES[kind] - ages.count(age)))
     return ages, infants, grown
 
 
 _MULTIPLE_AGE = re.compile(
     r"\b(?P<kind>twins|triplets)\s*(?:\(\s*|,\s*|who\s+are\s+|are\s+|aged?\s+)(?:(?:they|both)(?:['’]re|\s+are)?\s+|theyre\s+)?"
-    r"(?P<age>\d{1,2})\b(?!\s*(?:,|and|&)\s*\d)",
+    r"(?P<age>\d{1,2})\b(?!\s*(?:,|and|&)\s*\d)"
+    r"|\b(?P<age_before>\d{1,2})[- ]?(?:years?|yrs?|yr|y/?o)(?:[- ]olds?)?\s+(?P<kind_before>twins|triplets)\b",
     re.I,
 )
+# One age said for all the children counted: "2 kids both 10", "3 kids, all 8" (not "all 4 of us")
+_SAME_AGE = re.compile(
+    r"\b(?:both|all(?:\s+of\s+them)?)\s*(?:are\s+|aged?\s+)?(?P<age>\d{1,2})\b"
+    r"(?!\s*(?:of\b|months?|mos?|nights?|days?|weeks?|rooms?|stars?|adults?|people|persons?|pax|[/:\d]|-\s*\d|%|am\b|pm\b))",
+    re.I,
+)
+
+
+def same_age_for_all(ages: List[int], children: Optional[int], text: str) -> List[int]:
+    """The ages with one age said for every child counted ("2 kids both 10": [10, 10])."""
+    said = _SAME_AGE.search(text) if (children or 0) >= 2 and len(set(ages)) <= 1 else None
+    age = int(said.group("age")) if said else 0
+    return [age] * (children or 0) if 2 <= age < 18 and (not ages or ages[0] == age) else ages
 
 
 # Someone the trip is for seeing, not someone travelling along: "to visit a friend", "meeting my colleague".
@@ -895,6 +933,47 @@ _COUPLE_TRIP = re.compile(
     r"|(?<=\bour\s)(?:\d+(?:st|nd|rd|th)\s+)?(?:wedding\s+)?anniversary\b",  # not "my parents' anniversary"
     re.I,
 )
+# A couple's trip that is someone else's: "my parents' 40th anniversary trip", "my in-laws' trip to rome":
+# the two of them travel (the writer only when the text says so: then it asks). Their occasion without a
+# trip ("for my parents' 40th anniversary party") may be one the writer flies to: asked.
+_THEIR_COUPLE_TRIP = re.compile(
+    rf"\b(?:my|our|his|her)\s+(?:{_PAIR_KIN})(?:['’]s?)?\s+(?:\d+(?:st|nd|rd|th)\s+)?(?:wedding\s+)?(?:anniversary\s+)?"
+    r"(?:big\s+|dream\s+|first\s+)?(?:trip|getaway|vacation|holiday|cruise|honeymoon)\b",
+    re.I,
+)
+
+
+def _their_couple_trip(text: str, adults: Optional[int]) -> Optional[int]:
+    """Two for "my parents' anniversary trip" when nothing else counted who travels and the writer is not said to go."""
+    if adults is not None or not _THEIR_COUPLE_TRIP.search(text) or _SELF_GOES.search(text):
+        return adults
+    return 2
+
+
+def their_trip(text: str) -> Optional[str]:
+    """What the traveller is told when two were counted for someone else's couple trip ("my parents' 40th")."""
+    m = _THEIR_COUPLE_TRIP.search(text)
+    if not m or read_party(text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :])["adults"] is not None:
+        return None
+    said = re.sub(r"^(?:my|our)\b", "your", " ".join(m.group(0).split()), flags=re.I)
+    return f"Counted 2 travellers for {said}, you not among them; say if you're going too"
+
+
+# A trip given to someone: "surprise my mom and dad with a trip to vegas", "treating my parents to a
+# cruise", "sending my folks on a getaway": they travel, as if booked for them (not "surprise my sister
+# in denver": she is visited)
+_GIFT = re.compile(
+    r"\b(?:surpris(?:e|ing)|treat(?:ing)?|gift(?:ing)?|send(?:ing)?)\s+(?=(?:my|our)\s+[^.,;!?]{2,40}?\s+(?:with|to|on)\s+"
+    r"(?:a|an|some|the)\s+(?:\w+\s+)?(?:trip|getaway|vacation|holiday|cruise|flights?|tickets?|weekend|week)\b)",
+    re.I,
+)
+
+
+def _gifted(text: str) -> str:
+    """The text with a trip given to someone said as booked for them ("booking for my mom and dad ...")."""
+    return _GIFT.sub("booking for ", text)
+
+
 _OUR_ANNIVERSARY = re.compile(r"\bour\s+(?:\d+(?:st|nd|rd|th)\s+)?(?:wedding\s+)?anniversary\b", re.I)
 
 

@@ -512,7 +512,10 @@ class Intake(DecisionBase):
         focus = named_options(text, bundles) or referent(text, bundles, wm)
         offers = {str(o.get("offer_id")): o for o in quote_items(wm, "flight_quotes")}
         people, chosen = sum(travellers(doc).values()), bool((wm.get("selected") or {}).get("bundle_id"))
-        answer = answer_about_options(text, bundles, people=people, offers=offers, focus=focus, chosen=chosen)
+        infants = int(((doc.get("party") or {}).get("travelers") or {}).get("infants") or 0)
+        answer = answer_about_options(
+            text, bundles, people=people, offers=offers, focus=focus, chosen=chosen, infants=infants
+        )
         self.say(" ".join(filter(None, (answer, cancel_note(text) if not wm.get("bookings") else ""))))
         put_forward = answered_pick(text, bundles)  # "I'd pick B1": "ok, go with that" next chooses it
         remember_discussed(wm, [put_forward] if put_forward else focus)
