@@ -171,7 +171,7 @@ _SELF_GOES = re.compile(
 _JOINS_AFTER = re.compile(
     r"^\s*(?:is|are|'s|'re|will\s+be|wants?\s+to|would\s+like\s+to|decided\s+to|can|will|also)\s+(?:also\s+)?"
     r"(?:com(?:e|ing)|join(?:ing)?|tag(?:ging)?\s+along|fly(?:ing)?(?!\s+(?:me|us)\b)|travel(?:l?ing)?)\b"
-    r"|^\s*(?:come|join|tag\s+along)\s+(?:too|along|as\s+well|with\s+(?:us|me)|us|me)\b",  # "can my mom come too?"
+    r"|^\s*(?:(?:come|join)\s+(?:too|along|as\s+well|with\s+(?:us|me)|us|me)|tag\s+along)\b",  # "can my mom come too?"
     re.I,
 )
 _JOINED_AFTER = re.compile(

@@ -66,7 +66,9 @@ ALTERNATIVES_POOL = 100  # best bundles alternatives are chosen from: beyond the
 OUT_OF_POLICY = 100.0
 # A hotel under the stars wished without a filter (WORK_STARS on a work trip, ``quality`` for "a nice
 # hotel") counts as this many unmet preferences (at ``preference_fit`` each, a whole cheapest bundle's
-# price): it is the best overall only when no better hotel is found, and still the cheapest option when it is.
+# price) for each star it lacks: a 1★ inn is further from "somewhere fancy" (4★) than from "somewhere
+# decent" (2★), so it loses even to rooms for a group of five. It is the best overall only when no better
+# hotel is found, and still the cheapest option when it is.
 UNDER_WISHED_STARS = 4.0
 # A hotel this much nearer the place wished than the best overall's is shown as its own option.
 NEARER_KM = 1.0
@@ -444,7 +446,7 @@ def _hotel_leg(quote: Dict[str, Any], w: Dict[str, float], prefs: Dict[str, Any]
             (s["stars"] < min_stars)
             + distance * (1.0 if hp.get("near") else 0.3)
             + (not beds_fit(beds, s.get("beds")))
-            + (UNDER_WISHED_STARS if s["stars"] < wished_stars else 0.0)
+            + UNDER_WISHED_STARS * max(0, wished_stars - s["stars"])
         )
         ids.append(rate["rate_id"])
         kept.append({**s, "near": landmark} if landmark and s.get("near_km") is not None else s)

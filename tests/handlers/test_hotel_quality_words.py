@@ -66,3 +66,11 @@ def test_a_leisure_trip_without_quality_words_ranks_as_before():
 )
 def test_quality_is_read_from_the_words(text, quality):
     assert read_preferences(text)["hotel_quality"] == quality
+
+
+def test_a_group_wishing_somewhere_fancy_gets_it_first_though_it_needs_several_rooms():
+    h = Harness(today="2026-12-01", tz="America/New_York")
+    h.say("girls trip 5 of us to vegas from la mar 20-23, want somewhere fancy")
+    bundles = h.intent()["working_memory"]["ranked_bundles"]
+    assert _stars(bundles[0]) >= 4
+    assert any(b["label"] == "Cheapest" and _stars(b) < 4 for b in bundles)

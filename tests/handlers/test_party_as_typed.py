@@ -72,7 +72,10 @@ def test_two_babies_are_never_the_baby():
     assert "the baby" not in said
 
 
-@pytest.mark.parametrize(("ask", "adults"), [("can my mom come too?", 3), ("could my brother join us?", 3)])
+@pytest.mark.parametrize(
+    ("ask", "adults"),
+    [("can my mom come too?", 3), ("could my brother join us?", 3), ("could our friend tag along?", 3)],
+)
 def test_someone_asked_to_join_after_options_joins(ask, adults):
     going, _, said, _ = _going("2 adults, boston to chicago feb 3-6", ask)
     assert going["adults"] == adults
