@@ -15,6 +15,7 @@ from .common.carriers import AIRLINE_NAMES
 from .common.clock import day_text
 from .common.question_form import is_question
 from .common.shape import clock_text, leg_departure
+from .extract.text import NUMBER_WORDS
 from .router import (
     COMBINED_RE,
     ORDINALS,
@@ -367,6 +368,34 @@ def _departures_bound(flying: List[Bundle], leg: str, bound: re.Match[str]) -> s
 
 def _each(b: Bundle, people: int) -> str:
     return money(f"{float(b.get('total') or 0) / people:.2f}", b.get("currency"))
+
+
+# "is this for 3 people?", "is the price for all of us", "is that the total for everyone": whom the totals are for
+_FOR_WHOM = re.compile(
+    r"\bfor\s+(?:all\s+|both\s+|the\s+)?(?:(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of\s+(?:us|you|them)|people"
+    r"|persons?|ppl|adults|travell?ers|passengers|pax)|(?:of\s+)?(?:us|everyone|everybody|all\s+of\s+us|us\s+all|both\s+of\s+us"
+    r"|the\s+(?:whole\s+)?(?:group|family))|all|both)\b"
+)
+_PRICE_WORDS = re.compile(
+    r"\b(?:price[sd]?|totals?|costs?|amounts?|fares?)\b|\$"
+    r"|\b(?:is|are)\s+(?:this|that|it|these|those|they)\s+(?:just\s+|only\s+|really\s+)?for\b"
+)
+
+
+def covers_answer(low: str, bundles: List[Bundle], people: int, focus: Sequence[Bundle] = ()) -> Optional[str]:
+    """Whom the totals are for, asked ("is this for 3 people?"): yes (with what one of them is each), or
+    no and the number they cover; None when the text asks no such thing."""
+    whom = _FOR_WHOM.search(low)
+    if not (people and bundles and whom and is_question(low) and _PRICE_WORDS.search(low)):
+        return None
+    said = whom.group("n")
+    asked = NUMBER_WORDS.get(said, 0) if said and not said.isdigit() else int(said or 0)
+    if asked and asked != people:
+        return f"No: each total is for the {people} travelling, not {asked}. Say '{asked} of us' and I'll search again."
+    one = (list(focus) or sorted(bundles, key=lambda b: float(b.get("total") or "inf")))[0]
+    each = f" ({_each(one, people)} per person)" if people > 1 else ""
+    everyone = f"all {people} of you" if people > 1 else "you, travelling alone"
+    return f"Yes: each total is for {everyone}. {_name(one)} is {_price(one)} in all{each}."
 
 
 def _about_price(bundles: List[Bundle], people: int = 0, focused: bool = False) -> str:
@@ -882,7 +911,7 @@ RECOMMEND_RE = re.compile(
     r"|(?:your|ur)\s+(?:pick|choice|recommendation|advice|vote)"
     r"|(?:which|what)\s+(?:one\s+|option\s+)?(?:should|would|do)\s+(?:i|we)\s+(?:pick|choose|go\s+(?:with|for)|take|book|get)"
     r"|which\s+(?:one\s+|option\s+)?(?:is|'?s)\s+(?:the\s+)?(?:best|better)(?:\s+(?:one|option|deal|value|choice|pick))?"
-    r"(?:\s+for\s+(?:me|us|(?:my|our)\s+\w+))?\s*\??$"
+    r"(?:\s+for\s+(?:me|us|(?:all|both)\s+of\s+us|(?:my|our)\s+\w+))?\s*\??$"
     r"|which\s+(?:one\s+|option\s+)?(?:do|would)\s+(?:you|u)\s+(?:think|say|like|prefer)"
     r"|what\s+(?:would|do)\s+(?:you|u)\s+(?:do|pick|choose|think))(?:\b|$)"
 )
@@ -1128,7 +1157,8 @@ def answer_about_options(
     if len(named) == 2 and _SIDE_BY_SIDE.search(low) and set(topics) <= {"price"}:
         return compare_two(named[0], named[1], offers or {})  # "b1 vs b2", "how much more is b2 than b1"
     combined = (
-        kind_cheaper_answer(low, bundles)
+        covers_answer(low, bundles, people, focus)
+        or kind_cheaper_answer(low, bundles)
         or combined_answer(low, bundles)
         or most_answer(low, bundles)
         or recommendation(low, bundles)
@@ -1331,22 +1361,6 @@ COMPLAINED = (
 # "hold on, the dates are wrong", "wait that's not right", "thats the wrong airport", "these arent the dates i
 # wanted": the traveller sees a mistake in what was understood. Answered with what the trip holds and a
 # question about what to fix (the part named, when one is), never "Nothing changed." and the options again.
-_PART = (
-    r"(?:dates?|days?|months?|weeks?|weekends?|airports?|cit(?:y|ies)|destination|origin|route|hotels?|rooms?|stay|flights?|times?"
-    r"|people|travell?ers|passengers|adults|kids|children|number\s+of\s+(?:people|travell?ers|adults))"
-)
-_WRONG = re.compile(
-    r"\b(?:(?:that|this|it|these|those|something|smth|sth|everything|all\s+(?:of\s+)?this)\s*(?:'?s|s|\s+is|\s+are|'re|\s+looks?|\s+seems?)?"
-    r"\s+(?:all\s+)?(?:not\s+(?:right|correct)|wrong|incorrect|off|messed\s+up)"
-    r"|(?:that|this|it)\s*(?:isn'?t|is\s+not|isnt|ain'?t)\s+(?:right|correct)"
-    r"|(?:that|this|it|something)\s+(?:does(?:n'?t|nt|\s+not)|do(?:n'?t|nt))\s+(?:look|seem|sound)\s+(?:right|correct)"
-    r"|not\s+sure\s+(?:that|this|it)\s*(?:'?s|s|\s+is)\s+(?:right|correct)"
-    rf"|(?:the\s+|my\s+|our\s+)?{_PART}\s+(?:is|are|'?s|'?re|look|looks?|seems?)\s+(?:all\s+)?(?:wrong|incorrect|off|not\s+right|messed\s+up)"
-    rf"|(?:the\s+)?wrong\s+{_PART}"
-    r"|(?:these|those|they|that|this)\s*(?:aren'?t|arent|are\s+not|isn'?t|isnt|is\s+not|'?re\s+not)\s+the\s+\w+(?:\s+\w+)?"
-    r"\s+(?:i|we)\s+(?:wanted|asked\s+for|said|meant|picked|chose|put|gave|typed)"
-    rf"|(?:you|u)\s+(?:got|have|put|read)\s+the\s+{_PART}\s+wrong)\b"
-)
 # The part of the trip a "that's wrong" names, and what the answer asks and offers for it.
 _WRONG_PARTS: List[tuple] = [
     (
@@ -1385,14 +1399,14 @@ _WRONG_ANY = ("What isn't right?", "'back on the 16th', 'from Providence', '3 of
 _SHOWS = {
     "dates": re.compile(r"^(?:leaving|back|last flight|hotel)\b"),
     "places": re.compile(r"→|^(?:to|from)\s"),
-    "hotel": re.compile(r"\bhotel\b"),
+    "hotel": re.compile(r"★"),
     "party": re.compile(r"\b(?:adults?|child(?:ren)?|infants?|travell?ers?)\b"),
 }
 
 
-def says_wrong(text: str) -> bool:
-    """The message says something understood is wrong ("the dates are wrong", "wait that's not right")."""
-    return _WRONG.search(re.sub(r"[’`]", "'", (text or "").lower())) is not None
+def hotels_in(bundles: Sequence[Bundle]) -> List[str]:
+    """ "B2's hotel: the 3★ Denver Garden Hotel": what a "the hotel is wrong" is about (the options meant)."""
+    return [f"{b.get('bundle_id')}'s hotel: {_stars_text(b)}" for b in bundles if _hotels(b)]
 
 
 def what_is_wrong(text: str, known: Sequence[str]) -> str:
@@ -1402,7 +1416,7 @@ def what_is_wrong(text: str, known: Sequence[str]) -> str:
     part = next((p for p in _WRONG_PARTS if re.search(p[0], low)), None)
     ask, say = (part[2], part[3]) if part else _WRONG_ANY
     shows = _SHOWS.get(part[1]) if part else None
-    held = [k for k in known if shows is None or shows.search(k)]
+    held = [k for k in known if (shows.search(k) if shows else "★" not in k)]  # an option's hotel: only if asked
     now = f" I have: {', '.join(held)}." if held else ""
     return f"Sorry about that. {ask}{now} Say it your way ({say}) and I'll search again."
 

@@ -1378,6 +1378,32 @@ _PICK_THEN_WISH = re.compile(
 _ASKED_OF_ID = re.compile(
     r"^(?:is\s+|does\s+)?b\d{1,2}(?:'?s)?\s+(?!(?:but|and|with|w/|or|vs)\b)[a-z][\w\s'-]{1,30}\?+$"
 )
+# "hold on, the dates are wrong", "wait that's not right", "thats the wrong airport", "these arent the dates i
+# wanted", "b1 looks good but the dates are wrong": something understood is wrong (``Intake`` asks what to
+# fix; never a pick, never "Nothing changed.")
+_PART = (
+    r"(?:dates?|days?|months?|weeks?|weekends?|airports?|cit(?:y|ies)|destination|origin|route|hotels?|rooms?|stay|flights?|times?"
+    r"|people|travell?ers|passengers|adults|kids|children|number\s+of\s+(?:people|travell?ers|adults))"
+)
+_WRONG = re.compile(
+    r"\b(?:(?:that|this|it|these|those|something|smth|sth|everything|all\s+(?:of\s+)?this)\s*(?:'?s|s|\s+is|\s+are|'re|\s+looks?|\s+seems?)?"
+    r"\s+(?:all\s+)?(?:not\s+(?:right|correct)|wrong|incorrect|off|messed\s+up)"
+    r"|(?:that|this|it)\s*(?:isn'?t|is\s+not|isnt|ain'?t)\s+(?:right|correct)"
+    r"|(?:that|this|it|something)\s+(?:does(?:n'?t|nt|\s+not)|do(?:n'?t|nt))\s+(?:look|seem|sound)\s+(?:right|correct)"
+    r"|not\s+sure\s+(?:that|this|it)\s*(?:'?s|s|\s+is)\s+(?:right|correct)"
+    rf"|(?:the\s+|my\s+|our\s+)?{_PART}\s+(?:is|are|'?s|'?re|look|looks?|seems?)\s+(?:all\s+)?(?:wrong|incorrect|off|not\s+right|messed\s+up)"
+    rf"|(?:the\s+)?wrong\s+{_PART}"
+    r"|(?:these|those|they|that|this)\s*(?:aren'?t|arent|are\s+not|isn'?t|isnt|is\s+not|'?re\s+not)\s+the\s+\w+(?:\s+\w+)?"
+    r"\s+(?:i|we)\s+(?:wanted|asked\s+for|said|meant|picked|chose|put|gave|typed)"
+    rf"|(?:you|u)\s+(?:got|have|put|read)\s+the\s+{_PART}\s+wrong)\b"
+)
+
+
+def says_wrong(text: str) -> bool:
+    """The message says something understood is wrong ("the dates are wrong", "wait that's not right")."""
+    return _WRONG.search(re.sub(r"[’`]", "'", (text or "").lower())) is not None
+
+
 # the question said without its "?" ("b2 looks good but whats the layover", "the second one, is it
 # refundable"): one that asks (not a request such as "can you hold it", "could you find a nonstop", nor a
 # wish put as "what about a nonstop")
@@ -1428,6 +1454,8 @@ def _pick_and_change(
     rest = re.sub(r"^(?:(?:and|but|so|also|then)\s+)+", "", m.group("ask").strip())
     if picked is None or _ASKED_PLAIN.match(rest) or HOLD_ASK_RE.match(rest):
         return None
+    if says_wrong(rest):  # "b1 looks good but the dates are wrong": what to fix is asked, nothing chosen
+        return message
     wm = trip_intent.get("working_memory") or {}
     as_chosen = {**trip_intent, "working_memory": {**wm, "selected": {"bundle_id": picked}}}
     relative = _words_about_options(re.sub(r"^(?:with|w/)\s+", "", rest), message, bundles, as_chosen)

@@ -39,6 +39,7 @@ from ..options_answer import (
     asks_to_see_options,
     cancel_note,
     complains,
+    hotels_in,
     mix_answer,
     named_options,
     no_airline_answer,
@@ -49,7 +50,6 @@ from ..options_answer import (
     referent,
     rejects_options,
     remember_discussed,
-    says_wrong,
     thanked,
     unseen_answer,
     what_is_wrong,
@@ -58,6 +58,7 @@ from ..options_answer import (
 from ..patcher import value_at
 from ..quotes import found
 from ..quotes import items as quote_items
+from ..router import says_wrong
 from ..tool_calls import failed_before, pending_searches, ranker_args, ranking_key, tool_call, work_pending
 from ..trip_read import earliest_deadline, live_holds, missing_slots, segments_of, stays_of, travellers
 from ..wording import (
@@ -421,8 +422,10 @@ class Intake(DecisionBase):
         if applied.get("understood") is False and looks_non_english(text):
             self.say(ENGLISH_ONLY)
             return
-        if bundles and says_wrong(text):
-            self.say(what_is_wrong(text, known_so_far(doc, ())))  # "hold on, the dates are wrong": what to fix
+        if bundles and says_wrong(text):  # "hold on, the dates are wrong": what to fix
+            wm = doc["working_memory"]
+            meant = named_options(text, bundles) or referent("is it?", bundles, wm)  # the option named, else chosen
+            self.say(what_is_wrong(text, known_so_far(doc, ()) + hotels_in(meant)))
             return
         asked = applied.get("understood") is False or is_question(text)
         held = live_holds(doc, now) if asked else []

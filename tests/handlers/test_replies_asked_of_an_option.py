@@ -108,3 +108,44 @@ def test_a_yes_no_question_about_what_is_included_is_answered_not_searched(lines
     assert h.intent()["preferences"]["hotel"].get("board") is None and set(h.tools_run()) <= {
         "trip_requirements_extract"
     }
+
+
+PHOENIX = "portland to phoenix apr 2-6 for 3 with a hotel"
+
+
+@pytest.mark.parametrize(
+    ("lines", "answer"),
+    [
+        (
+            ("wait is this for 3 people?",),
+            "Yes: each total is for all 3 of you. B5 (Cheapest) is $1,679.46 in all ($559.82",
+        ),
+        (
+            ("B1", "is that the total for everyone"),
+            "Yes: each total is for all 3 of you. B1 (Best overall) is $1,734.18",
+        ),
+        (("which one is best for all of us",), "I'd pick B1 (Best overall)"),
+    ],
+)
+def test_whom_the_totals_are_for_is_answered(lines, answer):
+    _, reply = conversation(PHOENIX, *lines)
+    assert answer in reply
+
+
+@pytest.mark.parametrize(
+    ("lines", "asks"),
+    [
+        (
+            ("b1 looks good but the dates are wrong",),
+            "Which dates should it be? I have: leaving Fri Apr 2, back Tue Apr 6.",
+        ),
+        (
+            ("B3", "wait the hotel is wrong"),
+            "What should the hotel be? I have: B3's hotel: the 2★ Phoenix Express Inn.",
+        ),
+    ],
+)
+def test_a_pick_said_with_something_wrong_asks_what_to_fix(lines, asks):
+    h, reply = conversation(PHOENIX, *lines)
+    assert asks in reply
+    assert h.intent()["working_memory"]["selected"]["bundle_id"] in (None, "B3")  # no pick on a doubt

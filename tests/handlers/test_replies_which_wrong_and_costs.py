@@ -54,7 +54,11 @@ def test_which_most_names_the_option_and_why_not_every_option(question, answer):
         ((TRIP, "hold on, the dates are wrong"), "Which dates should it be?", "leaving Tue Jan 12, back Fri Jan 15"),
         ((TRIP, "wait that's not right"), "What isn't right?", "Boston (BOS) → Denver (DEN)"),
         ((TRIP, "hang on, thats the wrong airport"), "Where should it be from or to?", "Boston (BOS) → Denver (DEN)"),
-        ((TRIP, "B2", "wait the hotel is wrong"), "What should the hotel be?", "a hotel"),
+        (
+            (TRIP, "B2", "wait the hotel is wrong"),
+            "What should the hotel be?",
+            "B2's hotel: the 3★ Denver Garden Hotel",
+        ),
         ((TRIP, "B1", "hold it", "these arent the dates i wanted"), "Which dates should it be?", "back Fri Jan 15"),
     ],
 )
