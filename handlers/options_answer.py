@@ -812,8 +812,8 @@ def referent(text: str, bundles: List[Bundle], wm: Dict[str, Any]) -> List[Bundl
         return []
     if _POINTS_BACK.search(low):
         one = discussed(wm, bundles) or mine
-    else:
-        one = mine if _OURS.search(low) and not _AMONG.search(low) else None
+    else:  # "what time do we leave", and once one is chosen "is breakfast included" (none named, none compared)
+        one = mine if not _AMONG.search(low) else None
     return [one] if one is not None else []
 
 
