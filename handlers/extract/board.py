@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Iterator, Optional
 
-_ALL_INCLUSIVE = r"\ball[\s-]*incl(?:usive|usives|\.|\b)|\ball[\s-]+in\b(?!\s+(?:all|one|the|a|an|my|our)\b)|\bAIs?\b(?=\s+(?:resort|hotel|package))"
+_ALL_INCLUSIVE = r"\ball[\s-]*incl(?:usive|usives|\.|\b)|\ball[\s-]+in\b(?=\s+(?:resorts?|hotels?|packages?|deals?|holidays?|vacations?|stays?)\b)|\ban\s+all[\s-]+in\b|\bAIs?\b(?=\s+(?:resort|hotel|package))"
 _FULL_BOARD = (
     r"\bfull[\s-]*(?:board|pension)\b|\ball\s+(?:\w+\s+)?meals\b|\b(?:three|3)\s+meals\b"
     r"|\bbreakfast,?\s+lunch\s+(?:and|&|\+)\s+dinner\b"
@@ -62,6 +62,7 @@ _MEAL_WORDS = (
     "pension",
     "incl",
     "all in",
+    "all-in",
     "meals",
     "dinner",
     " ai ",

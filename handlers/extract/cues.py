@@ -27,7 +27,7 @@ def _cue(words: str, tail: str) -> re.Pattern[str]:
 
 ORIGIN_CUE = _cue(
     r"from|form|out\s+of|leav(?:e|ing)(?:\s+from)?|depart(?:ing|ure)?(?:\s+(?:from|city|airport))?|fly(?:ing)?\s+(?:out\s+)?(?:of|from)|"
-    r"fly(?:ing)?\s+out|start(?:ing)?\s+(?:in|from|at)|based\s+in|(?<!parents\s)(?<!family\s)(?<!folks\s)(?<!kids\s)(?<!children\s)(?<!they\s)(?<!relatives\s)(?<!friends\s)live\s+in|currently\s+in|i'?m\s+in|i\s+am\s+in|"
+    r"fly(?:ing)?\s+out|start(?:ing)?\s+(?:in|from|at)|based\s+in|(?<!parents\s)(?<!family\s)(?<!folks\s)(?<!kids\s)(?<!children\s)(?<!they\s)(?<!relatives\s)(?<!friends\s)live\s+in|currently\s+in|i'?m\s+in|i\s+am\s+in|(?:we'?re|we\s+are)\s+(?:all\s+|both\s+)?in|"
     r"coming\s+from|origin",
     _PLACE_TAIL,
 )

@@ -685,11 +685,13 @@ def hotel_class_said(text: str) -> Optional[Tuple[str, int]]:
 # A part of town the hotel should be in: "hotel on South Beach", "staying in Brickell", "a room in the
 # French Quarter"; a town with an airport is a stay there instead ("hotel in Santa Monica"), and the
 # destination itself is no wish ("hotel in Miami").
+# Words that end a part of town by judging it: "hotel on the strip is fine", "staying in soho works"
+_VERDICT = r"is|are|was|would|works?|fine|ok|okay|ideally|preferably|too|as\s+well"
 _AREA = re.compile(
     r"\b(?:hotels?|stay(?:ing)?|room|place|accommodation|lodging)\s+(?:in|on|at)\s+"
-    r"(?P<what>(?:the\s+)?[A-Za-z][A-Za-z'\-]+(?:\s+(?!(?:and|for|from|with|near|please|pls|if|under|that|or|area|neighbou?rhood|district)\b)[A-Za-z][A-Za-z'\-]+){0,2})"
-    r"(?=\s*(?:[.,!?;)]|$|\b(?:and|for|from|with|please|pls|if|ideally|preferably|under|below|max|near|close|would|is|that|which|or"
-    r"|area|neighbou?rhood|district)\b))",
+    rf"(?P<what>(?:the\s+)?[A-Za-z][A-Za-z'\-]+(?:\s+(?!(?:and|for|from|with|near|please|pls|if|under|that|or|area|neighbou?rhood|district|{_VERDICT})\b)[A-Za-z][A-Za-z'\-]+){{0,2}})"
+    r"(?=\s*(?:[.,!?;)]|$|\b(?:and|for|from|with|please|pls|if|under|below|max|near|close|that|which|or"
+    rf"|area|neighbou?rhood|district|{_VERDICT})\b))",
     re.I,
 )
 # Words after "hotel in" that are no part of town: the town itself, a time, how to book.

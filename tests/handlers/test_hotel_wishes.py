@@ -32,6 +32,9 @@ TODAY = date(2026, 12, 1)
         ("three meals a day at the hotel", "full_board"),
         ("all-incl resort", "all_inclusive"),
         ("ALL INCLUSIVE!!", "all_inclusive"),
+        ("an all in resort in cancun", "all_inclusive"),
+        ("all-in resort please", "all_inclusive"),
+        ("all in package to punta cana", "all_inclusive"),
     ],
 )
 def test_meals_wished_are_read_as_the_least_board(text, board):
@@ -53,6 +56,9 @@ def test_meals_wished_are_read_as_the_least_board(text, board):
         "is breakfast included in B3?",
         "does the second one have all inclusive?",
         "a hotel with a pool",
+        "we're all in denver, going to vegas feb 19-21",  # where they are, not what the room includes
+        "we are all in boston this week",
+        "$1500 all in",  # the price, everything counted
     ],
 )
 def test_meals_as_times_questions_or_let_go_are_no_wish(text):
