@@ -512,7 +512,7 @@ def read_party(text: str, going: bool = True) -> Dict[str, Any]:
         "children": children,
         "infants": infants,
         "child_ages": ages or None,
-        "rooms": _rooms(text, adults) if "room" in low or "rm" in low else None,
+        "rooms": _rooms(text, adults) if "room" in low or "rm" in low or "shar" in low else None,
     }
 
 
@@ -624,6 +624,14 @@ _ROOM_EACH = re.compile(
 )
 
 
+# One room for the party: "we'll share a room", "we can share", "sharing a room is fine", "same room"
+_SHARE_ROOM = re.compile(
+    r"\b(?:share|sharing)\s+(?:a|one|the)\s+room\b|\bsame\s+room\b"
+    r"|\bwe(?:'?ll|\s+will|\s+can|\s+could|\s+would|\s+don'?t\s+mind)\s+(?:to\s+)?shar(?:e|ing)\b(?!\s+(?:a\s+|the\s+)?(?:car|cab|ride|taxi|uber))",
+    re.I,
+)
+
+
 def _rooms(text: str, adults: Optional[int]) -> Optional[int]:
     """How many rooms the text asks for, or None."""
     said = _first(_ROOMS, text) or _first(_ROOMS_FORM, text)
@@ -631,6 +639,8 @@ def _rooms(text: str, adults: Optional[int]) -> Optional[int]:
         return said
     if _KIDS_ROOM.search(text) or _ROOM_AND_ANOTHER.search(text):
         return 2
+    if _SHARE_ROOM.search(text):
+        return 1  # "we'll share a room" (colleagues were given a room each)
     each = _ROOM_EACH.search(text)
     if each and adults and adults > 1:
         return adults // 2 if each.group("couple") else adults  # "separate rooms for the 3 of us": 3

@@ -26,6 +26,10 @@ ASSUMED_ROOMS_FOR_PARTY = (
 )
 
 
+# Colleagues travelling together ("me and 2 coworkers") get a room each, as a company books them
+ASSUMED_ROOM_EACH = "Assumed a room each for {adults} colleagues; say if you'll share a room"
+
+
 def hotel_assumption(line: str) -> bool:
     """Whether an assumption line says which hotel was assumed ("Assumed a hotel in Denver for the stay")."""
     head, tail = HOTEL_ASSUMED.split("{}")
@@ -34,7 +38,11 @@ def hotel_assumption(line: str) -> bool:
 
 def rooms_assumption(line: str) -> bool:
     """Whether an assumption line is one about how many rooms the party needs."""
-    return line == ASSUMED_TWO_PER_ROOM or (line.startswith("Assumed ") and "(a room sleeps at most 4)" in line)
+    return (
+        line == ASSUMED_TWO_PER_ROOM
+        or (line.startswith("Assumed ") and "(a room sleeps at most 4)" in line)
+        or (line.startswith("Assumed a room each for ") and line.endswith("colleagues; say if you'll share a room"))
+    )
 
 
 HOTEL_ASSUMED = "Assumed a hotel in {} for the stay"
@@ -57,6 +65,7 @@ def fields_to_patch(
 
     travelers = _party(fields, cur, patch)
     _preferences(fields, patch, cur)
+    _beds_for_friends(fields, patch, cur, travelers)
     if fields.get("flights_needed") is not None and fields["flights_needed"] != itinerary.get("flights_needed", True):
         patch.setdefault("itinerary", {})["flights_needed"] = fields["flights_needed"]
     if fields.get("flights_needed"):
@@ -288,6 +297,18 @@ def _preferences(fields: Dict[str, Any], patch: Dict[str, Any], cur: Dict[str, A
         patch["constraints"] = constraints
 
 
+def _beds_for_friends(
+    fields: Dict[str, Any], patch: Dict[str, Any], cur: Dict[str, Any], travelers: Dict[str, int]
+) -> None:
+    """Friends two to a room ("6 guys", "me and 3 buddies") get rooms with 2 beds
+    first, unless beds were said, now or before ("a king is fine" replaces it): the summary says so."""
+    if not fields.get("friends_sharing") or fields.get("hotel_beds") or int(travelers.get("children") or 0):
+        return
+    if int(travelers.get("adults") or 0) < 2 or ((cur.get("preferences") or {}).get("hotel") or {}).get("beds"):
+        return
+    patch.setdefault("preferences", {}).setdefault("hotel", {})["beds"] = "2 beds"
+
+
 def _relaxed(names: List[str], flight: Dict[str, Any], hotel: Dict[str, Any], constraints: Dict[str, Any]) -> None:
     """Filters the traveller let go of ("stops are fine", "any airline") back to their defaults,
     unless the same message sets them anew ("one stop is fine")."""
@@ -434,9 +455,12 @@ def _rooms(
     of five needs two)."""
     people = int(travelers.get("adults") or 0) + int(travelers.get("children") or 0)
     rooms = fields.get("rooms")
+    assumed = ""
     if fields.get("separate_rooms") and not rooms:
         rooms = max(1, int(travelers.get("adults") or 0))  # one room per adult
-    assumed = ""
+    elif fields.get("colleagues") and not rooms and not told and int(travelers.get("adults") or 0) >= 2:
+        rooms = int(travelers["adults"])  # "me and 2 coworkers": a room each, said
+        assumed = ASSUMED_ROOM_EACH.format(adults=rooms)
     # "4 of us, need 2 queens": two big beds sleep the party in one room
     shared = fields.get("hotel_beds") in ("2 queen", "2 double", "2 king") and 2 < people <= MAX_GUESTS_PER_ROOM
     if not rooms:

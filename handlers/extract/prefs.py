@@ -787,6 +787,8 @@ def read_preferences(text: str, money_text: Optional[str] = None, money: Optiona
         "hotel_near": near.group("what").strip() if near else "the beach" if by_the_water else _where_in_town(text),
         "hotel_board": read_board(text),
         "hotel_beds": read_beds(text),
+        "friends_sharing": True if friends_sharing(text) else None,
+        "colleagues": True if _COLLEAGUES.search(text) else None,
         "one_way": one_way,
         "hotel_needed": hotel_needed,
         "flights_needed": flights_needed,
@@ -1574,6 +1576,27 @@ def read_beds(text: str) -> Optional[str]:
             wish = f"2 {kind}" if two else kind
         wish = wish if wish in BED_WISHES else None
     return wish
+
+
+# A party of friends, who share a room but not a bed: "6 guys", "me and 3 buddies", "girls trip", "a
+# bachelor party"; not a couple or a family ("my wife", "our kids", "honeymoon").
+_FRIENDS = re.compile(
+    r"\b(?:guys|buddies|bros|dudes|pals|mates|friends|roommates)\b|\b(?:a\s+|my\s+)?(?:buddy|friend|roommate)\b"
+    r"|\b(?:girls|boys|guys|lads|ladies)(?:'|’)?\s+(?:trip|weekend|getaway|night)\b|\bbachelor(?:ette)?\s+party\b|\bstag\s+(?:do|party)\b",
+    re.I,
+)
+# Colleagues travelling together ("me and 2 coworkers", "my colleague and I"): a room each
+_COLLEAGUES = re.compile(r"\b(?:coworkers?|co-workers?|colleagues?|teammates?|team\s+members?)\b", re.I)
+_COUPLE_OR_FAMILY = re.compile(
+    r"\b(?:wife|husband|hubby|girlfriend|boyfriend|gf|bf|partner|spouse|fianc[eé]e?|honeymoon|anniversary|couple"
+    r"|kids?|children|child|son|daughter|baby|family|mom|mum|dad|parents)\b",
+    re.I,
+)
+
+
+def friends_sharing(text: str) -> bool:
+    """Whether the party is friends sharing rooms (``_FRIENDS``), not a couple or a family."""
+    return bool(_FRIENDS.search(text or "")) and not _COUPLE_OR_FAMILY.search(text or "")
 
 
 def _says(pattern: re.Pattern[str]) -> Callable[[str], bool]:

@@ -156,6 +156,14 @@ REQUIREMENTS_SCHEMA: Dict[str, Any] = {
                 "description": "the beds wished in a room ('a king bed': king, '2 queens': 2 queen, 'two beds': 2 beds)",
             },
         ),
+        "friends_sharing": {
+            "type": ["boolean", "null"],
+            "description": "true: friends sharing rooms ('6 guys', 'me and 3 buddies', 'girls trip'), not a couple or a family",
+        },
+        "colleagues": {
+            "type": ["boolean", "null"],
+            "description": "true: colleagues travel together ('me and 2 coworkers'): a room each unless said",
+        },
         "relax": {
             "type": ["array", "null"],
             "items": {"enum": list(RELAX_FILTERS)},

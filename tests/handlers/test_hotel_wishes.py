@@ -125,7 +125,7 @@ def test_the_card_says_each_rooms_beds_and_how_many_rooms():
     h = Harness(today="2026-12-01", tz="America/New_York", trip_id="beds")
     h.say("dallas to vegas feb 12-15 4 guys, 2 rooms")
     cards = [" ".join(b["why"]) for b in h.intent()["working_memory"]["ranked_bundles"]]
-    assert cards and all(re.search(r"2 rooms, each \d (?:king|queen) beds?,", c) for c in cards)
+    assert cards and all(re.search(r"2 rooms, each \d (?:king|queen|twin) beds?,", c) for c in cards)
 
 
 def test_some_sandbox_rooms_for_two_have_twin_beds_and_family_rooms_have_queens():
