@@ -917,9 +917,11 @@ RECOMMEND_RE = re.compile(
 )
 # "which one is cheapest", "which is the fastest?": one option asked for by what sets it apart
 _WHICH_MOST = re.compile(
-    r"^(?:(?:so|ok(?:ay)?|and|hmm+)[,.!]*\s+)*(?:which|what)(?:\s+(?:one|option|bundle))?\s*(?:(?:'?s|has)\s+got|is|'?s|has|got)\s+(?:the\s+)?"
+    r"^(?:(?:so|ok(?:ay)?|and|hmm+)[,.!]*\s+)*(?:which|what)(?:\s+(?:one|option|bundle|hotel))?\s*(?:(?:'?s|has)\s+got|is|'?s|has|got)\s+(?:the\s+)?"
     r"(?P<q>cheapest|least\s+expensive|lowest[- ]priced|lowest\s+price|fastest|quickest|shortest|fewest\s+stops|least\s+stops"
-    r"|(?:best|nicest|better|fanciest)\s+hotel|earliest|latest)"
+    r"|(?:best|nicest|better|fanciest)\s+hotel|earliest|latest"
+    # "which one is closest to the strip", "which hotel is nearest the convention center"
+    r"|(?:closest|nearest)(?:\s+(?:hotel|one|option))?(?:\s+(?:to\s+)?(?:the\s+)?(?P<to>[\w'&.\- ]{2,40}?))?)"
     # "which has the shortest flights", "which one is the cheapest option", "which has the lowest price overall",
     # "which option has the earliest flight out"
     r"(?P<tail>(?:\s+(?:one|option|bundle|deal|flights?|flight\s+times?|flying\s+time|travel\s+time|trip|journey|total|price|fare"
@@ -927,6 +929,8 @@ _WHICH_MOST = re.compile(
     r"(?:\s+(?:overall|in\s+all|of\s+(?:them|these|those|all)|here|on\s+screen))?\s*\??$"
 )
 _MOST = {
+    "closest": "nearest",
+    "nearest": "nearest",
     "fastest": "fastest",
     "quickest": "fastest",
     "shortest": "fastest",
@@ -956,7 +960,7 @@ def _quality_asked(low: str) -> Optional[str]:
         if said in ("earliest", "latest"):
             back = _LEG_BACK.search(tail) or said == "latest" and not _LEG_OUT.search(tail)
             return f"{said}_{'return' if back else 'outbound'}"
-        quality = "hotel" if said.endswith("hotel") else _MOST.get(said, "cheapest")
+        quality = "hotel" if said.endswith("hotel") else _MOST.get(said, _MOST.get(said.split()[0], "cheapest"))
         return "cheapest_flights" if quality == "cheapest" and re.search(r"\bflights?\b", tail) else quality
     when = _WHICH_WHEN.match(low)
     if when is None:
@@ -982,6 +986,12 @@ def _most_asked(low: str, bundles: List[Bundle]) -> Optional[tuple]:
     quality = _quality_asked(low)
     if quality is None or not bundles:
         return None
+    if quality == "nearest":  # "which one is closest to the strip": where the options are measured from
+        housed = [b for b in bundles if _hotels(b)]
+        to = _WHICH_MOST.match(low)
+        if not housed or not _measured_from(to.group("to") if to else None, _hotels(housed[0])[0]):
+            return None
+        return ("nearest", min(housed, key=_hotel_km))
     if quality in ("cheapest", "fastest", "hotel", "fewest_stops"):
         best = bundle_by_quality(quality, bundles)
     else:
@@ -1041,6 +1051,7 @@ _MOST_SAID: Dict[str, tuple] = {
         lambda b: -max((int(s.get("stars") or 0) for s in _hotels(b)), default=0),
         lambda b: f"{_stars_text(b)}, {_nightly(b)} a night",
     ),
+    "nearest": ("has the nearest hotel", lambda b: _hotel_km(b), lambda b: f"{_stars_text(b)}, {_how_far(b)}"),
     **{
         f"{first}_{leg}": (
             f"has the {first} flight {'out' if leg == 'outbound' else 'back'}",
@@ -1060,6 +1071,39 @@ _MOST_SAID: Dict[str, tuple] = {
         for leg in ("outbound", "return")
     },
 }
+
+
+_CENTRE_WORDS = re.compile(
+    r"^(?:down\s?town|(?:the\s+)?(?:city\s+)?cent(?:er|re)(?:\s+of\s+(?:town|the\s+city))?|the\s+middle)$"
+)
+
+
+def _measured_from(to: Optional[str], hotel: Dict[str, Any]) -> bool:
+    """Whether "closest to ``to``" is what the options measure: the place the hotel was wished near
+    ("the strip" for the Las Vegas Strip), or the centre; any place when none is named."""
+    if not to:
+        return True
+    words = set(re.findall(r"[a-z]+", to.lower())) - {"the", "to", "of"}
+    if hotel.get("near"):
+        return bool(words) and words <= set(re.findall(r"[a-z]+", str(hotel["near"]).lower()))
+    return bool(_CENTRE_WORDS.match(to.strip().lower()))
+
+
+def _hotel_km(b: Bundle) -> float:
+    """How far the first hotel of a bundle is from the place wished, else from the centre (unknown: last)."""
+    hotel = (_hotels(b) or [{}])[0]
+    km = hotel.get("near_km") if hotel.get("near") else hotel.get("distance_km")
+    return float(km) if km is not None else float("inf")
+
+
+def _how_far(b: Bundle) -> str:
+    """ "0.4 km from the Las Vegas Strip", "2.1 km from the centre" (the first hotel of a bundle)."""
+    hotel = (_hotels(b) or [{}])[0]
+    if hotel.get("near") and hotel.get("near_km") is not None:
+        return f"{hotel['near_km']} km from {hotel['near']}"
+    return (
+        f"{hotel.get('distance_km')} km from the centre" if hotel.get("distance_km") is not None else "distance unknown"
+    )
 
 
 def most_answer(low: str, bundles: List[Bundle]) -> Optional[str]:

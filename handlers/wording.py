@@ -221,6 +221,9 @@ CARD_HOTEL = (
     "taxes_and_fees",
     "total",
     "currency",
+    "distance_km",  # from the centre: "which one is closest?" is answered from the card
+    "near",  # the place the hotel was wished near ("the Las Vegas Strip") and how far from it
+    "near_km",
 )
 
 
