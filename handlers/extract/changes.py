@@ -157,12 +157,25 @@ def _nights_changed(msg: str) -> Optional[Tuple[str, int, Tuple[int, int]]]:
     return None
 
 
+# Arriving a day before the trip's first day, said once options are out: "I need to be there the night
+# before", "we have to get in the day before", "can we fly in the evening before?"
+_DAY_BEFORE = re.compile(
+    r"\b(?:(?:need|have|want|got|'d\s+like|would\s+like)\s+to\s+(?:be|get|arrive|land)(?:\s+there|\s+in)?"
+    r"|(?:arrive|get\s+in|get\s+there|fly\s+in|fly\s+out|go|leave|be\s+there)|(?:arriving|flying\s+in|getting\s+in))"
+    r"\s+(?:on\s+)?the\s+(?:night|day|evening)\s+before\b(?!\s+(?:the|my|our|his|her|their)\b)",
+    re.I,
+)
+
+
 def read_shift(msg: str) -> Optional[Tuple[str, int, Tuple[int, int]]]:
     """("start" | "end" | "both", days, span) for "push the return by two days", "a day later",
-    "add a night" (the end a day later), "one night less"."""
+    "add a night" (the end a day later), "one night less", "I need to be there the night before"."""
     nights = _nights_changed(msg)
     if nights:
         return nights
+    before = _DAY_BEFORE.search(msg)
+    if before:
+        return "start", -1, before.span()
     for m in _SHIFT.finditer(msg):
         raw = (m.group("n1") or m.group("n2") or "").lower()
         n = (
