@@ -204,6 +204,7 @@ _BE_THERE_BY = re.compile(
     re.I,
 )
 _LAND_BY = {"morning": "before 12:00", "afternoon": "before 17:00", "evening": "before 21:00"}
+_NOON = frozenset(("noon", "midday", "mid-day", "lunchtime"))
 _OUT_CONTEXT = re.compile(r"\b(?:out(?:bound)?|there|going|leav\w*|depart\w*)\b", re.I)
 _RETURN_CONTEXT = re.compile(r"\b(?:back|return(?:ing)?|home|inbound|come\s+back|coming\s+back|fly\s+back)\b", re.I)
 _BOTH_WAYS = re.compile(r"\b(?:both\s+ways|each\s+way|both\s+directions|all\s+flights|there\s+and\s+back)\b", re.I)
@@ -931,8 +932,9 @@ def read_times(text: str) -> Dict[str, Optional[str]]:
             and window in _LAND_BY
             and not _BOTH_WAYS.search(text[m.start() : m.end() + 30])
         ):
-            # "need to be in seattle tues morning": landing by then (a bound said in hours wins: ``clock``)
-            out["arrive_return" if ret else "arrive_out"] = _LAND_BY[window]
+            # "need to be in seattle tues morning": landing by then (a bound said in hours wins: ``clock``);
+            # "back by sunday noon": by noon, not by the afternoon's end
+            out["arrive_return" if ret else "arrive_out"] = "before 12:00" if word in _NOON else _LAND_BY[window]
             last = m.end()
             continue
         elif word == "night":
