@@ -476,7 +476,7 @@ TOPICS: List[tuple] = [
 ]
 _TOPICS_SAID = (
     "prices, times, stops, red-eyes, airlines, cabin, bags, refundability, whether they can be held, hotel stars,"
-    " meals and distance from the centre"
+    " meals and how far each hotel is from the centre or from the place you named"
 )
 
 
