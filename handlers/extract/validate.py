@@ -50,6 +50,8 @@ def clean_fields(raw: Any) -> Dict[str, Any]:
         "flights_needed",
         "separate_rooms",
         "for_work",
+        "friends_sharing",
+        "colleagues",
     ):
         fields[key] = raw.get(key) if isinstance(raw.get(key), bool) else None
     fields["cabin"] = raw.get("cabin") if raw.get("cabin") in _CABINS else None

@@ -56,6 +56,8 @@ FIELDS = {
     "separate_rooms",
     "for_work",
     "hotel_quality",
+    "friends_sharing",
+    "colleagues",
 }
 REQUIREMENT_KEYS = {"party", "itinerary", "preferences", "constraints", "status"}  # what a patch may touch
 PURCHASE_WORDS = [
