@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .common.carriers import AIRLINE_NAMES
 from .common.clock import day_text
+from .common.landmarks import means_centre
 from .common.question_form import is_question
 from .common.shape import clock_text, leg_departure
 from .extract.text import NUMBER_WORDS
@@ -1073,11 +1074,6 @@ _MOST_SAID: Dict[str, tuple] = {
 }
 
 
-_CENTRE_WORDS = re.compile(
-    r"^(?:down\s?town|(?:the\s+)?(?:city\s+)?cent(?:er|re)(?:\s+of\s+(?:town|the\s+city))?|the\s+middle)$"
-)
-
-
 def _measured_from(to: Optional[str], hotel: Dict[str, Any]) -> bool:
     """Whether "closest to ``to``" is what the options measure: the place the hotel was wished near
     ("the strip" for the Las Vegas Strip), or the centre; any place when none is named."""
@@ -1086,7 +1082,7 @@ def _measured_from(to: Optional[str], hotel: Dict[str, Any]) -> bool:
     words = set(re.findall(r"[a-z]+", to.lower())) - {"the", "to", "of"}
     if hotel.get("near"):
         return bool(words) and words <= set(re.findall(r"[a-z]+", str(hotel["near"]).lower()))
-    return bool(_CENTRE_WORDS.match(to.strip().lower()))
+    return means_centre(to)
 
 
 def _hotel_km(b: Bundle) -> float:

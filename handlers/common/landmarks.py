@@ -130,13 +130,19 @@ def _words(text: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"^\s*the\s+", "", low)).strip()
 
 
+def means_centre(said: str) -> bool:
+    """Whether words name the middle of town ("downtown", "the city centre", "the heart of town")."""
+    words = _words(said)
+    return bool(_CENTRAL.match(words) or _CENTRAL.match(f"the {words}"))
+
+
 def where_near(near: Any, place: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
     """``{"name", "lat", "lon"}`` for the traveller's "near X" in the stay's city ``place`` (a
     ``geo.place``); None when X is not a place the desk knows there."""
     if not isinstance(near, str) or not near.strip() or not place:
         return None
     said = _words(near)
-    if _CENTRAL.match(said) or _CENTRAL.match(f"the {said}"):
+    if means_centre(said):
         point = centre(place) or (float(place["lat"]), float(place["lon"]))
         return {"name": "the centre", "lat": point[0], "lon": point[1]}
     if _AIRPORT.match(said):
